@@ -1,0 +1,221 @@
+// Package chains is the registry of the chains the service supports, keyed by chain id and VM
+// type. Everything that talks to a chain (quotes, the worker, the API's chain listing, the
+// oracle) resolves a chain here, so enabling a chain is one configuration entry. Chain clients
+// live in the subpackages (chains/evm).
+package chains
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
+)
+
+// VMType names a chain family. Only EVM chains are enabled today; the type is part of the wire
+// format of GET /chains so clients can branch on it.
+type VMType string
+
+// VM types known to the registry.
+const (
+	VMTypeEVM VMType = "evm"
+	VMTypeSVM VMType = "svm"
+)
+
+// NativeAddress is the address clients use for a chain's native currency on EVM chains.
+const NativeAddress = "0x0000000000000000000000000000000000000000"
+
+// Currency is a token the service accepts or pays out on one chain.
+type Currency struct {
+	ID       string `json:"id"`
+	Symbol   string `json:"symbol"`
+	Name     string `json:"name"`
+	Address  string `json:"address"`
+	Decimals uint8  `json:"decimals"`
+	LogoURI  string `json:"logoURI,omitempty"`
+}
+
+// IsNative reports whether the currency is the chain's native asset.
+func (c Currency) IsNative() bool { return strings.EqualFold(c.Address, NativeAddress) }
+
+// Chain is one entry of the registry. Contract addresses are those of the project's own
+// contracts on that chain; Confirmations is how deep a deposit must be before it is attested.
+type Chain struct {
+	ID             uint64     `json:"id"`
+	Name           string     `json:"name"`
+	DisplayName    string     `json:"displayName"`
+	VMType         VMType     `json:"vmType"`
+	HTTPRPCURL     string     `json:"httpRpcUrl"`
+	WSRPCURL       string     `json:"wsRpcUrl"`
+	ExplorerURL    string     `json:"explorerUrl"`
+	DepositEnabled bool       `json:"depositEnabled"`
+	Disabled       bool       `json:"disabled"`
+	Confirmations  uint64     `json:"confirmations"`
+	Depository     string     `json:"depository"`
+	OutputSettler  string     `json:"outputSettler"`
+	Currency       Currency   `json:"currency"`
+	ERC20          []Currency `json:"erc20Currencies"`
+}
+
+// Currencies returns the native currency followed by the chain's ERC-20 currencies.
+func (c *Chain) Currencies() []Currency {
+	return append([]Currency{c.Currency}, c.ERC20...)
+}
+
+// FindCurrency looks a currency up by address (case-insensitive on EVM chains).
+func (c *Chain) FindCurrency(address string) (Currency, bool) {
+	for _, cur := range c.Currencies() {
+		if c.sameAddress(cur.Address, address) {
+			return cur, true
+		}
+	}
+	return Currency{}, false
+}
+
+func (c *Chain) sameAddress(a, b string) bool {
+	if c.VMType == VMTypeEVM {
+		return strings.EqualFold(a, b)
+	}
+	return a == b
+}
+
+// ErrUnknownChain is returned for a chain id that is not in the registry.
+var ErrUnknownChain = errors.New("unknown chain")
+
+// Registry holds the configured chains. It is immutable after construction and safe for
+// concurrent use.
+type Registry struct {
+	byID  map[uint64]*Chain
+	order []*Chain
+}
+
+// NewRegistry validates the chains and builds a registry; chains are listed in id order.
+func NewRegistry(list []Chain) (*Registry, error) {
+	r := &Registry{byID: make(map[uint64]*Chain, len(list))}
+	for i := range list {
+		c := list[i]
+		if err := validate(&c); err != nil {
+			return nil, fmt.Errorf("chain %d: %w", c.ID, err)
+		}
+		if _, dup := r.byID[c.ID]; dup {
+			return nil, fmt.Errorf("chain %d: listed twice", c.ID)
+		}
+		r.byID[c.ID] = &c
+		r.order = append(r.order, &c)
+	}
+	sort.Slice(r.order, func(i, j int) bool { return r.order[i].ID < r.order[j].ID })
+	return r, nil
+}
+
+func validate(c *Chain) error {
+	if c.ID == 0 {
+		return errors.New("id is required")
+	}
+	if c.VMType == "" {
+		c.VMType = VMTypeEVM
+	}
+	if c.VMType != VMTypeEVM {
+		return fmt.Errorf("vmType %q is not supported yet", c.VMType)
+	}
+	if c.HTTPRPCURL == "" {
+		return errors.New("httpRpcUrl is required")
+	}
+	for _, a := range []struct{ name, v string }{{"depository", c.Depository}, {"outputSettler", c.OutputSettler}} {
+		if a.v != "" && !common.IsHexAddress(a.v) {
+			return fmt.Errorf("%s %q is not an address", a.name, a.v)
+		}
+	}
+	if c.Currency.Address == "" {
+		c.Currency.Address = NativeAddress
+	}
+	for _, cur := range c.Currencies() {
+		if !common.IsHexAddress(cur.Address) {
+			return fmt.Errorf("currency %s address %q is not an address", cur.Symbol, cur.Address)
+		}
+		if cur.Symbol == "" || cur.Decimals == 0 {
+			return fmt.Errorf("currency %q needs a symbol and decimals", cur.Address)
+		}
+	}
+	return nil
+}
+
+// Get returns the chain with the given id.
+func (r *Registry) Get(id uint64) (*Chain, error) {
+	c, ok := r.byID[id]
+	if !ok {
+		return nil, fmt.Errorf("%w: %d", ErrUnknownChain, id)
+	}
+	return c, nil
+}
+
+// All returns every configured chain in id order, including disabled ones.
+func (r *Registry) All() []*Chain { return r.order }
+
+// Enabled returns the chains that are not disabled, in id order.
+func (r *Registry) Enabled() []*Chain {
+	out := make([]*Chain, 0, len(r.order))
+	for _, c := range r.order {
+		if !c.Disabled {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+var placeholder = regexp.MustCompile(`\$\{([A-Z0-9_]+)(:-([^}]*))?\}`)
+
+// ExpandPlaceholders replaces ${NAME} and ${NAME:-default} with values from lookup. A
+// placeholder without a value or default is an error naming the variable, so a chain without a
+// working endpoint is caught at start rather than at the first attestation.
+func ExpandPlaceholders(s string, lookup func(string) (string, bool)) (string, error) {
+	var missing []string
+	out := placeholder.ReplaceAllStringFunc(s, func(m string) string {
+		g := placeholder.FindStringSubmatch(m)
+		if v, ok := lookup(g[1]); ok && v != "" {
+			return v
+		}
+		if g[2] != "" {
+			return g[3]
+		}
+		missing = append(missing, g[1])
+		return ""
+	})
+	if len(missing) > 0 {
+		return "", fmt.Errorf("environment variable %s is not set", strings.Join(missing, ", "))
+	}
+	return out, nil
+}
+
+// ParseRegistry reads a JSON document {"chains": [...]} after expanding placeholders.
+func ParseRegistry(doc []byte, lookup func(string) (string, bool)) (*Registry, error) {
+	expanded, err := ExpandPlaceholders(string(doc), lookup)
+	if err != nil {
+		return nil, err
+	}
+	var file struct {
+		Chains []Chain `json:"chains"`
+	}
+	dec := json.NewDecoder(strings.NewReader(expanded))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&file); err != nil {
+		return nil, fmt.Errorf("parse chains: %w", err)
+	}
+	return NewRegistry(file.Chains)
+}
+
+// LoadRegistry reads a chain configuration file, resolving placeholders from the environment.
+func LoadRegistry(path string) (*Registry, error) {
+	doc, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	r, err := ParseRegistry(doc, os.LookupEnv)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return r, nil
+}
