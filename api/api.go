@@ -1,0 +1,110 @@
+// Package api is the HTTP face of the engine (Gin): quotes, chain listing, transaction hints and
+// request status. Handlers read from the Postgres read model and reach Temporal only through
+// the deposit router, so status polling never replays a workflow. One error shape per
+// endpoint family; no stack trace or internal error text ever reaches a response.
+package api
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/gin-gonic/gin"
+
+	"github.com/intentd/intentd/chains/evm"
+	"github.com/intentd/intentd/quote"
+	"github.com/intentd/intentd/store"
+)
+
+// Indexer routes the deposits of a transaction a client reported.
+type Indexer interface {
+	IndexTransaction(ctx context.Context, chainID uint64, tx common.Hash) (int, error)
+}
+
+// Server holds the API's dependencies.
+type Server struct {
+	Store   *store.Store
+	Chains  *evm.Pool
+	Quotes  *quote.Engine
+	Indexer Indexer
+	Logger  *slog.Logger
+}
+
+// Handler builds the router.
+func (s *Server) Handler() http.Handler {
+	gin.SetMode(gin.ReleaseMode)
+	r := gin.New()
+	r.Use(s.recoverer(), s.logRequests(), s.authenticate())
+	r.GET("/lives", func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) })
+	r.GET("/chains", s.listChains)
+	r.POST("/quote/v2", s.postQuoteV2)
+	r.POST("/transactions/index", s.indexTransaction)
+	r.GET("/intents/status/v3", s.intentStatus)
+	r.GET("/intents/status", s.intentStatus)
+	r.NoRoute(func(c *gin.Context) { c.JSON(http.StatusNotFound, gin.H{"message": "not found"}) })
+	return r
+}
+
+// Run serves until ctx ends, then shuts down gracefully.
+func (s *Server) Run(ctx context.Context, addr string) error {
+	srv := &http.Server{Addr: addr, Handler: s.Handler(), ReadHeaderTimeout: 5 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.ListenAndServe() }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		return srv.Shutdown(sctx)
+	}
+}
+
+const ctxAPIKey = "apiKey"
+
+// authenticate resolves an optional x-api-key. A key that does not resolve is treated as no key
+// here; endpoints that require one say so themselves.
+func (s *Server) authenticate() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		if k := c.GetHeader("x-api-key"); k != "" {
+			key, err := s.Store.APIKeyByPlain(c.Request.Context(), k)
+			if err == nil {
+				c.Set(ctxAPIKey, key)
+			} else if !errors.Is(err, store.ErrNotFound) {
+				s.Logger.Error("api key lookup failed", "error", err)
+			}
+		}
+		c.Next()
+	}
+}
+
+func apiKeyOf(c *gin.Context) *store.APIKey {
+	if v, ok := c.Get(ctxAPIKey); ok {
+		return v.(*store.APIKey)
+	}
+	return nil
+}
+
+func (s *Server) recoverer() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		defer func() {
+			if rec := recover(); rec != nil {
+				s.Logger.Error("panic in handler", "path", c.FullPath(), "panic", rec)
+				c.AbortWithStatusJSON(http.StatusInternalServerError, gin.H{"message": "internal error", "errorCode": quote.CodeUnknownError})
+			}
+		}()
+		c.Next()
+	}
+}
+
+func (s *Server) logRequests() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		start := time.Now()
+		c.Next()
+		s.Logger.Debug("request", "method", c.Request.Method, "path", c.FullPath(), "status", c.Writer.Status(),
+			"duration", time.Since(start))
+	}
+}

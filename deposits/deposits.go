@@ -1,0 +1,193 @@
+// Package deposits finds deposits on chain and hands each to its request's Intent workflow. The
+// Scanner reads the depository's events from a block cursor kept in Postgres; the Router maps a
+// deposit's order id to its request and signal-with-starts the workflow, which is also what a
+// client's transaction hint (POST /transactions/index) uses to speed detection up.
+package deposits
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/sdk/client"
+
+	"github.com/intentd/intentd/chains/evm"
+	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/workflows"
+)
+
+// Starter is the one Temporal call the router makes.
+type Starter interface {
+	SignalWithStartWorkflow(ctx context.Context, workflowID string, signalName string, signalArg interface{},
+		options client.StartWorkflowOptions, workflow interface{}, workflowArgs ...interface{}) (client.WorkflowRun, error)
+}
+
+// Router routes deposits to workflows.
+type Router struct {
+	Store    *store.Store
+	Temporal Starter
+	Chains   *evm.Pool
+	Logger   *slog.Logger
+}
+
+// Route hands one deposit to its request's workflow, starting it if needed. A deposit for an
+// unknown order is logged and skipped (orphaned deposits are refunded by a later version); a
+// deposit for a request whose workflow has already closed is not restarted.
+func (r *Router) Route(ctx context.Context, d evm.Deposit) error {
+	q, err := r.Store.QuoteByOrderID(ctx, d.OrderID.Hex())
+	if errors.Is(err, store.ErrNotFound) {
+		r.Logger.Warn("deposit for an unknown order", "chainId", d.ChainID, "tx", d.TxHash.Hex(), "orderId", d.OrderID.Hex())
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var exec intent.Execution
+	if err := json.Unmarshal(q.Quote, &exec); err != nil {
+		return fmt.Errorf("quote of %s: %w", q.RequestID, err)
+	}
+	sig := workflows.Deposit{ChainID: d.ChainID, TxHash: d.TxHash.Hex(), LogIndex: d.LogIndex, BlockNumber: d.BlockNumber,
+		BlockHash: d.BlockHash.Hex(), OrderID: d.OrderID.Hex(), Depositor: d.Depositor.Hex(), Currency: d.Currency.Hex(),
+		Amount: d.Amount.String()}
+	_, err = r.Temporal.SignalWithStartWorkflow(ctx, workflows.IntentWorkflowID(q.RequestID), workflows.SignalDeposit, sig,
+		client.StartWorkflowOptions{
+			TaskQueue:             workflows.TaskQueue,
+			WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+			TypedSearchAttributes: workflows.InitialSearchAttributes(exec, q.APIKeyID),
+		}, workflows.Intent, workflows.IntentInput{Execution: exec, APIKeyID: q.APIKeyID})
+	var already *serviceerror.WorkflowExecutionAlreadyStarted
+	if errors.As(err, &already) {
+		r.Logger.Info("deposit for a closed request", "requestId", q.RequestID, "tx", d.TxHash.Hex())
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("signal-with-start %s: %w", q.RequestID, err)
+	}
+	r.Logger.Info("deposit routed", "requestId", q.RequestID, "chainId", d.ChainID, "tx", d.TxHash.Hex())
+	return nil
+}
+
+// ErrNotMined is returned for a hinted transaction that has no receipt yet; the scanner will
+// find it once it is mined.
+var ErrNotMined = errors.New("transaction is not mined yet")
+
+// IndexTransaction routes the deposits of one transaction a client reported.
+func (r *Router) IndexTransaction(ctx context.Context, chainID uint64, tx common.Hash) (int, error) {
+	c, err := r.Chains.Client(chainID)
+	if err != nil {
+		return 0, err
+	}
+	deps, err := c.DepositsInTx(ctx, tx)
+	if err != nil {
+		if errors.Is(err, evm.ErrUnavailable) {
+			return 0, err
+		}
+		return 0, ErrNotMined
+	}
+	for _, d := range deps {
+		if err := r.Route(ctx, d); err != nil {
+			return 0, err
+		}
+	}
+	return len(deps), nil
+}
+
+// Scanner follows every enabled chain's depository from the stored cursor.
+type Scanner struct {
+	Chains   *evm.Pool
+	Store    *store.Store
+	Router   *Router
+	Interval time.Duration // poll period; about one block
+	MaxRange uint64        // blocks per log query
+	Logger   *slog.Logger
+}
+
+// Run scans until ctx ends, one goroutine per chain.
+func (s *Scanner) Run(ctx context.Context) {
+	done := make(chan struct{})
+	chains := s.Chains.Registry().Enabled()
+	for _, ch := range chains {
+		go func(id uint64) {
+			defer func() { done <- struct{}{} }()
+			s.follow(ctx, id)
+		}(ch.ID)
+	}
+	for range chains {
+		<-done
+	}
+}
+
+func (s *Scanner) follow(ctx context.Context, chainID uint64) {
+	interval := s.Interval
+	if interval <= 0 {
+		interval = time.Second
+	}
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		if err := s.ScanOnce(ctx, chainID); err != nil && ctx.Err() == nil {
+			s.Logger.Warn("deposit scan failed; retrying", "chainId", chainID, "error", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// ScanOnce routes the deposits between the cursor and the head and advances the cursor. The
+// cursor only moves after every deposit up to it was routed, so a crash re-routes, never skips.
+func (s *Scanner) ScanOnce(ctx context.Context, chainID uint64) error {
+	c, err := s.Chains.Client(chainID)
+	if err != nil {
+		return err
+	}
+	head, err := c.Head(ctx)
+	if err != nil {
+		return err
+	}
+	genesis, err := c.BlockHash(ctx, 0)
+	if err != nil {
+		return err
+	}
+	from := uint64(0)
+	cur, err := s.Store.Cursor(ctx, chainID)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+	case err != nil:
+		return err
+	case cur.GenesisHash != genesis.Hex():
+		s.Logger.Warn("chain was reset (new genesis); rescanning from block 0", "chainId", chainID)
+	default:
+		from = cur.Block + 1
+	}
+	maxRange := s.MaxRange
+	if maxRange == 0 {
+		maxRange = 2000
+	}
+	for from <= head {
+		to := min(head, from+maxRange-1)
+		deps, err := c.Deposits(ctx, from, to)
+		if err != nil {
+			return err
+		}
+		for _, d := range deps {
+			if err := s.Router.Route(ctx, d); err != nil {
+				return err
+			}
+		}
+		if err := s.Store.SetCursor(ctx, store.Cursor{ChainID: chainID, GenesisHash: genesis.Hex(), Block: to}); err != nil {
+			return err
+		}
+		from = to + 1
+	}
+	return nil
+}

@@ -1,0 +1,62 @@
+package intent
+
+import (
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/signer/core/apitypes"
+)
+
+func sampleOrder() OrderData {
+	return OrderData{
+		Version: "v1", SolverChainID: "31338", Solver: "0x1111111111111111111111111111111111111111",
+		Salt: "0x2a",
+		Inputs: []OrderInput{{
+			Payment: InputPayment{ChainID: "31337", Currency: "0x0000000000000000000000000000000000000000", Amount: "1000", Weight: "1"},
+			Refunds: []InputRefund{{ChainID: "31337", Recipient: "0x2222222222222222222222222222222222222222",
+				Currency: "0x0000000000000000000000000000000000000000", MinimumAmount: "1000", Deadline: 1700000000}},
+		}},
+		Output: OrderOutput{ChainID: "31338", Deadline: 1700000000, Payments: []OutputPayment{{
+			Recipient: "0x2222222222222222222222222222222222222222", Currency: "0x0000000000000000000000000000000000000000",
+			MinimumAmount: "990", ExpectedAmount: "995"}}},
+	}
+}
+
+// The order id is the EIP-712 struct hash: keccak(typeHash || encoded fields). Recompute the
+// outermost layer by hand so a change in the type string is caught.
+func TestOrderIDUsesTheSettlementTypeString(t *testing.T) {
+	o := sampleOrder()
+	id, err := o.ID()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id == (common.Hash{}) {
+		t.Fatal("zero id")
+	}
+	typeString := "Order(string version,string solverChainId,address solver,uint256 salt,Input[] inputs,Output output,Fee[] fees)" +
+		"Fee(string recipientChainId,bytes recipient,string currencyChainId,bytes currency,uint256 amount)" +
+		"Input(InputPayment payment,InputRefund[] refunds)" +
+		"InputPayment(string chainId,bytes currency,uint256 amount,uint256 weight)" +
+		"InputRefund(string chainId,bytes recipient,bytes currency,uint256 minimumAmount,uint32 deadline,bytes extraData)" +
+		"Output(string chainId,OutputPayment[] payments,uint32 deadline,bytes[] calls,bytes extraData)" +
+		"OutputPayment(bytes recipient,bytes currency,uint256 minimumAmount,uint256 expectedAmount)"
+	td := apitypes.TypedData{Types: OrderTypes(), PrimaryType: "Order", Domain: apitypes.TypedDataDomain{Name: "any"}}
+	if got, want := td.TypeHash("Order"), crypto.Keccak256([]byte(typeString)); common.BytesToHash(got) != common.BytesToHash(want) {
+		t.Fatalf("type hash %x, want %x", got, want)
+	}
+	msg, _ := o.typedMessage()
+	enc, err := td.EncodeData("Order", msg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := crypto.Keccak256Hash(enc); want != id {
+		t.Fatalf("order id %s, want %s", id, want)
+	}
+	o2 := sampleOrder()
+	o2.Output.Payments[0].MinimumAmount = "991"
+	id2, _ := o2.ID()
+	if id2 == id {
+		t.Fatal("changing the minimum amount must change the order id")
+	}
+}

@@ -1,0 +1,58 @@
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"time"
+)
+
+// APIKey is a stored key: never the key itself, only its hash and a short prefix.
+type APIKey struct {
+	ID         string
+	Name       string
+	Prefix     string
+	Integrator string
+	CreatedAt  time.Time
+}
+
+// keyPrefix marks the project's keys so a leaked one is easy to recognise in scanners.
+const keyPrefix = "ik_"
+
+// HashAPIKey is how keys are stored and looked up: SHA-256 of the full key. Keys carry 256 bits
+// of entropy, so a plain hash is enough (no password stretching needed).
+func HashAPIKey(key string) []byte {
+	h := sha256.Sum256([]byte(key))
+	return h[:]
+}
+
+// CreateAPIKey makes a new key and returns it in plain text once; only the hash is stored.
+func (s *Store) CreateAPIKey(ctx context.Context, name, integrator string) (plain string, k APIKey, err error) {
+	var b [32]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", APIKey{}, err
+	}
+	plain = keyPrefix + hex.EncodeToString(b[:])
+	var id [16]byte
+	if _, err := rand.Read(id[:]); err != nil {
+		return "", APIKey{}, err
+	}
+	id[6] = (id[6] & 0x0f) | 0x40 // UUID v4
+	id[8] = (id[8] & 0x3f) | 0x80
+	k = APIKey{Name: name, Prefix: plain[:len(keyPrefix)+6], Integrator: integrator}
+	err = s.pool.QueryRow(ctx, `INSERT INTO api_keys (id, name, key_hash, key_prefix, integrator) VALUES ($1, $2, $3, $4, $5)
+		RETURNING id::text, created_at`, id, name, HashAPIKey(plain), k.Prefix, integrator).Scan(&k.ID, &k.CreatedAt)
+	return plain, k, err
+}
+
+// APIKeyByPlain resolves a presented key; revoked and unknown keys are ErrNotFound.
+func (s *Store) APIKeyByPlain(ctx context.Context, plain string) (*APIKey, error) {
+	var k APIKey
+	err := s.pool.QueryRow(ctx, `SELECT id::text, name, key_prefix, integrator, created_at FROM api_keys
+		WHERE key_hash = $1 AND revoked_at IS NULL`, HashAPIKey(plain)).Scan(&k.ID, &k.Name, &k.Prefix, &k.Integrator, &k.CreatedAt)
+	if err != nil {
+		return nil, notFound(err)
+	}
+	return &k, nil
+}

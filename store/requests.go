@@ -1,0 +1,248 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/intentd/intentd/intent"
+)
+
+// NewQuote is what POST /quote/v2 stores: the request row (status waiting) and its order.
+type NewQuote struct {
+	Record    intent.Record
+	OrderID   string
+	OrderData intent.OrderData
+	Quote     any // the execution data the engine needs later (amounts, currencies, fees)
+	APIKeyID  string
+	ExpiresAt time.Time
+	Origin    uint64
+	Dest      uint64
+}
+
+// InsertQuote stores a quote and its request row in one transaction.
+func (s *Store) InsertQuote(ctx context.Context, q NewQuote) error {
+	rec, err := json.Marshal(q.Record)
+	if err != nil {
+		return err
+	}
+	order, err := json.Marshal(q.OrderData)
+	if err != nil {
+		return err
+	}
+	quote, err := json.Marshal(q.Quote)
+	if err != nil {
+		return err
+	}
+	var apiKeyID any
+	if q.APIKeyID != "" {
+		apiKeyID = q.APIKeyID
+	}
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO requests
+			(id, status, "user", recipient, origin_chain_id, destination_chain_id, order_id, api_key_id, record)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+			q.Record.ID, string(q.Record.Status), q.Record.User, q.Record.Recipient, int64(q.Origin), int64(q.Dest),
+			q.OrderID, apiKeyID, rec); err != nil {
+			return fmt.Errorf("insert request: %w", err)
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO quotes (request_id, order_id, order_data, quote, expires_at)
+			VALUES ($1, $2, $3, $4, $5)`, q.Record.ID, q.OrderID, order, quote, q.ExpiresAt); err != nil {
+			return fmt.Errorf("insert quote: %w", err)
+		}
+		return nil
+	})
+}
+
+// StoredQuote is a quote read back for execution.
+type StoredQuote struct {
+	RequestID string
+	OrderID   string
+	OrderData intent.OrderData
+	Quote     json.RawMessage
+	ExpiresAt time.Time
+	APIKeyID  string
+}
+
+// QuoteByOrderID finds the quote whose order id a deposit names.
+func (s *Store) QuoteByOrderID(ctx context.Context, orderID string) (*StoredQuote, error) {
+	return s.quote(ctx, `WHERE q.order_id = $1`, orderID)
+}
+
+// QuoteByRequestID finds a quote by its requestId.
+func (s *Store) QuoteByRequestID(ctx context.Context, requestID string) (*StoredQuote, error) {
+	return s.quote(ctx, `WHERE q.request_id = $1`, requestID)
+}
+
+func (s *Store) quote(ctx context.Context, where string, arg any) (*StoredQuote, error) {
+	var q StoredQuote
+	var order []byte
+	err := s.pool.QueryRow(ctx, `SELECT q.request_id, q.order_id, q.order_data, q.quote, q.expires_at,
+		coalesce(r.api_key_id::text, '') FROM quotes q JOIN requests r ON r.id = q.request_id `+where, arg).
+		Scan(&q.RequestID, &q.OrderID, &order, &q.Quote, &q.ExpiresAt, &q.APIKeyID)
+	if err != nil {
+		return nil, notFound(err)
+	}
+	if err := json.Unmarshal(order, &q.OrderData); err != nil {
+		return nil, fmt.Errorf("order data of %s: %w", q.RequestID, err)
+	}
+	return &q, nil
+}
+
+// StatusRow is what GET /intents/status/v3 serves: one indexed row, no JSON digging.
+type StatusRow struct {
+	Status             intent.Status
+	InTxHashes         []string
+	TxHashes           []string
+	UpdatedAt          time.Time
+	OriginChainID      uint64
+	DestinationChainID uint64
+	FailReason         intent.FailReason
+	RefundFailReason   intent.RefundFailReason
+	CreatedAt          time.Time
+}
+
+// Status reads a request's status row.
+func (s *Store) Status(ctx context.Context, requestID string) (*StatusRow, error) {
+	var r StatusRow
+	var status, fail, refundFail string
+	var origin, dest int64
+	err := s.pool.QueryRow(ctx, `SELECT status, in_tx_hashes, out_tx_hashes, updated_at, origin_chain_id,
+		destination_chain_id, fail_reason, refund_fail_reason, created_at FROM requests WHERE id = $1`, requestID).
+		Scan(&status, &r.InTxHashes, &r.TxHashes, &r.UpdatedAt, &origin, &dest, &fail, &refundFail, &r.CreatedAt)
+	if err != nil {
+		return nil, notFound(err)
+	}
+	r.Status, r.FailReason, r.RefundFailReason = intent.Status(status), intent.FailReason(fail), intent.RefundFailReason(refundFail)
+	r.OriginChainID, r.DestinationChainID = uint64(origin), uint64(dest)
+	return &r, nil
+}
+
+// Record reads a request's full v3 record.
+func (s *Store) Record(ctx context.Context, requestID string) (*intent.Record, error) {
+	var raw []byte
+	if err := s.pool.QueryRow(ctx, `SELECT record FROM requests WHERE id = $1`, requestID).Scan(&raw); err != nil {
+		return nil, notFound(err)
+	}
+	var rec intent.Record
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		return nil, err
+	}
+	return &rec, nil
+}
+
+// Tx is a transaction that belongs to a request, for the read model.
+type Tx struct {
+	Direction string // "in" or "out"
+	ChainID   uint64
+	Hash      string
+	LogIndex  int
+	Block     uint64
+	Timestamp int64
+	Fee       string
+	Status    string
+}
+
+// Transition is one state change of a request, written by the workflow.
+type Transition struct {
+	RequestID        string
+	Version          int64 // monotonic per request: workflow time in nanoseconds
+	Status           intent.Status
+	FailReason       intent.FailReason
+	RefundFailReason intent.RefundFailReason
+	Txs              []Tx
+	At               time.Time
+}
+
+// ApplyTransition writes a transition to the read model and an outbox row for
+// request.status.updated in one transaction. It is idempotent and ordered: a transition with a
+// version not newer than the stored one changes nothing (a retried write or a late replay).
+// Transactions are recorded even then, because they are facts, not state.
+func (s *Store) ApplyTransition(ctx context.Context, t Transition) (applied bool, err error) {
+	if !t.Status.Valid() {
+		return false, fmt.Errorf("invalid status %q", t.Status)
+	}
+	if t.FailReason == "" {
+		t.FailReason = intent.FailReasonNA
+	}
+	if t.RefundFailReason == "" {
+		t.RefundFailReason = intent.RefundFailReasonNA
+	}
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		var raw []byte
+		var version int64
+		if err := tx.QueryRow(ctx, `SELECT record, version FROM requests WHERE id = $1 FOR UPDATE`, t.RequestID).
+			Scan(&raw, &version); err != nil {
+			return notFound(err)
+		}
+		var rec intent.Record
+		if err := json.Unmarshal(raw, &rec); err != nil {
+			return err
+		}
+		for _, x := range t.Txs {
+			tag, err := tx.Exec(ctx, `INSERT INTO request_transactions
+				(request_id, direction, chain_id, tx_hash, log_index, block_number, status)
+				VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
+				t.RequestID, x.Direction, int64(x.ChainID), x.Hash, x.LogIndex, int64(x.Block), orDefault(x.Status, "success"))
+			if err != nil {
+				return err
+			}
+			if tag.RowsAffected() == 1 {
+				item := intent.TxItem{TxHash: x.Hash, Fee: orDefault(x.Fee, "0"), Block: x.Block, Type: "onchain",
+					ChainID: x.ChainID, Timestamp: x.Timestamp, Status: orDefault(x.Status, "success")}
+				col := "in_tx_hashes"
+				if x.Direction == "out" {
+					col = "out_tx_hashes"
+					rec.Data.OutTxs = append(rec.Data.OutTxs, item)
+				} else {
+					rec.Data.InTxs = append(rec.Data.InTxs, item)
+				}
+				if _, err := tx.Exec(ctx, `UPDATE requests SET `+col+` = array_append(`+col+`, $2) WHERE id = $1
+					AND NOT ($2 = ANY(`+col+`))`, t.RequestID, x.Hash); err != nil {
+					return err
+				}
+			}
+		}
+		if t.Version > version {
+			applied = true
+			rec.Status, rec.Data.FailReason, rec.Data.RefundFailReason = t.Status, t.FailReason, t.RefundFailReason
+			version = t.Version
+		}
+		if t.At.Format(time.RFC3339Nano) > rec.UpdatedAt || rec.UpdatedAt == "" {
+			rec.UpdatedAt = t.At.UTC().Format(time.RFC3339Nano)
+		}
+		body, err := json.Marshal(rec)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE requests SET status = $2, fail_reason = $3, refund_fail_reason = $4,
+			version = $5, updated_at = GREATEST(updated_at, $6), record = $7 WHERE id = $1`,
+			t.RequestID, string(rec.Status), string(rec.Data.FailReason), string(rec.Data.RefundFailReason),
+			version, t.At, body); err != nil {
+			return err
+		}
+		if applied {
+			payload, _ := json.Marshal(map[string]any{
+				"event": "request.status.updated", "requestId": t.RequestID, "status": rec.Status,
+				"failReason": rec.Data.FailReason, "refundFailReason": rec.Data.RefundFailReason,
+				"updatedAt": t.At.UnixMilli(),
+			})
+			if _, err := tx.Exec(ctx, `INSERT INTO outbox (topic, request_id, payload) VALUES ($1, $2, $3)`,
+				"request.status.updated", t.RequestID, payload); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return applied, err
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}

@@ -1,0 +1,59 @@
+// Package worker is the worker's composition root: it registers the workflows and their
+// activities on the intents task queue and runs the deposit scanner beside them.
+package worker
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"log/slog"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/worker"
+
+	"github.com/intentd/intentd/activities"
+	"github.com/intentd/intentd/chains/evm"
+	"github.com/intentd/intentd/deposits"
+	"github.com/intentd/intentd/oracle"
+	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/workflows"
+)
+
+// Deps are what the worker needs.
+type Deps struct {
+	Temporal      client.Client
+	Store         *store.Store
+	Chains        *evm.Pool
+	Oracle        *oracle.Client
+	OracleSigners []common.Address
+	SolverKey     *ecdsa.PrivateKey
+	ScanInterval  time.Duration
+	Logger        *slog.Logger
+}
+
+// Register puts the workflows and activities on a registry (a worker or a replayer).
+func Register(r worker.Registry, d Deps) {
+	r.RegisterWorkflow(workflows.Intent)
+	r.RegisterActivity(&activities.StoreActivities{Store: d.Store})
+	r.RegisterActivity(&activities.ChainActivities{Chains: d.Chains, Store: d.Store, SolverKey: d.SolverKey})
+	r.RegisterActivity(&activities.OracleActivities{Client: d.Oracle, Signers: d.OracleSigners})
+}
+
+// Router builds the deposit router over the deps.
+func Router(d Deps) *deposits.Router {
+	return &deposits.Router{Store: d.Store, Temporal: d.Temporal, Chains: d.Chains, Logger: d.Logger}
+}
+
+// Run runs the worker and the deposit scanner until ctx ends.
+func Run(ctx context.Context, d Deps) error {
+	w := worker.New(d.Temporal, workflows.TaskQueue, worker.Options{})
+	Register(w, d)
+	if err := w.Start(); err != nil {
+		return err
+	}
+	defer w.Stop()
+	scanner := &deposits.Scanner{Chains: d.Chains, Store: d.Store, Router: Router(d), Interval: d.ScanInterval, Logger: d.Logger}
+	scanner.Run(ctx)
+	return nil
+}

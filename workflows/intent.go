@@ -1,0 +1,310 @@
+// Package workflows holds the durable workflows of the engine. Intent is one request's
+// lifecycle, from the deposit seen on chain to the fill on the destination. Workflow code is
+// deterministic and does no I/O: everything that touches a chain, the oracle or the database is
+// an activity (package activities), referenced as method values so the compiler checks calls.
+package workflows
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/intentd/intentd/activities"
+	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/store"
+)
+
+// Names shared by the API, the worker and operators.
+const (
+	TaskQueue     = "intents"
+	SignalDeposit = "deposit"
+	QueryState    = "state"
+)
+
+// IntentWorkflowID derives the workflow id from the requestId, so signal-with-start from the
+// scanner, the hint endpoint and a retry all land on one workflow per request.
+func IntentWorkflowID(requestID string) string { return "intent-" + requestID }
+
+// Typed search attributes that make intents findable in the Temporal Web UI.
+var (
+	AttrIntentStatus       = temporal.NewSearchAttributeKeyKeyword("IntentStatus")
+	AttrOriginChainID      = temporal.NewSearchAttributeKeyInt64("OriginChainId")
+	AttrDestinationChainID = temporal.NewSearchAttributeKeyInt64("DestinationChainId")
+	AttrAPIKeyID           = temporal.NewSearchAttributeKeyKeyword("ApiKeyId")
+	AttrUser               = temporal.NewSearchAttributeKeyKeyword("User")
+	AttrFailReason         = temporal.NewSearchAttributeKeyKeyword("FailReason")
+	AttrDepositAddress     = temporal.NewSearchAttributeKeyKeyword("DepositAddress")
+)
+
+// IntentInput starts an Intent: the execution the quote committed to.
+type IntentInput struct {
+	Execution intent.Execution
+	APIKeyID  string
+}
+
+// Deposit is a deposit event the scanner or the hint endpoint observed, sent as a signal.
+type Deposit struct {
+	ChainID     uint64
+	TxHash      string
+	LogIndex    uint
+	BlockNumber uint64
+	BlockHash   string
+	OrderID     string
+	Depositor   string
+	Currency    string
+	Amount      string
+}
+
+// State is the live state the QueryState query returns to operators.
+type State struct {
+	RequestID  string
+	Status     intent.Status
+	FailReason intent.FailReason
+	Deposit    *Deposit
+	FillTx     string
+	Attested   bool
+}
+
+// IntentResult is the final state.
+type IntentResult = State
+
+// Activity method values; nil receivers are fine, Temporal only uses the method names.
+var (
+	storeActs  *activities.StoreActivities
+	chainActs  *activities.ChainActivities
+	oracleActs *activities.OracleActivities
+)
+
+type intentRun struct {
+	in    IntentInput
+	state State
+	seq   int64
+}
+
+// Intent runs one request: await the deposit, have it attested once confirmed, fill on the
+// destination, and record every transition in the read model.
+func Intent(ctx workflow.Context, in IntentInput) (*IntentResult, error) {
+	r := &intentRun{in: in, state: State{RequestID: in.Execution.RequestID, Status: intent.StatusWaiting, FailReason: intent.FailReasonNA}}
+	if err := r.setup(ctx); err != nil {
+		return nil, err
+	}
+	return r.run(ctx)
+}
+
+func (r *intentRun) setup(ctx workflow.Context) error {
+	if err := workflow.SetQueryHandler(ctx, QueryState, func() (State, error) { return r.state, nil }); err != nil {
+		return err
+	}
+	ex := r.in.Execution
+	return workflow.UpsertTypedSearchAttributes(ctx,
+		AttrIntentStatus.ValueSet(string(r.state.Status)),
+		AttrOriginChainID.ValueSet(int64(ex.OriginChainID)),
+		AttrDestinationChainID.ValueSet(int64(ex.DestinationChainID)),
+		AttrAPIKeyID.ValueSet(r.in.APIKeyID),
+		AttrUser.ValueSet(strings.ToLower(ex.User)),
+		AttrFailReason.ValueSet(string(intent.FailReasonNA)),
+	)
+}
+
+func (r *intentRun) run(ctx workflow.Context) (*IntentResult, error) {
+	dep, err := r.awaitDeposit(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if dep == nil {
+		return r.fail(ctx, intent.FailReasonOrderExpired)
+	}
+	if reason := r.checkDeposit(ctx, dep); reason != "" {
+		return r.fail(ctx, reason)
+	}
+	if err := r.attest(ctx, dep); err != nil {
+		return r.fail(ctx, reasonOf(err))
+	}
+	if err := r.transition(ctx, intent.StatusPending, ""); err != nil {
+		return nil, err
+	}
+	return r.fill(ctx)
+}
+
+// awaitDeposit returns the first deposit signalled, or nil when the order's deadline passes
+// with none. Later deposits for the same order stay in the channel (duplicates are handled in a
+// later version of this workflow).
+func (r *intentRun) awaitDeposit(ctx workflow.Context) (*Deposit, error) {
+	ch := workflow.GetSignalChannel(ctx, SignalDeposit)
+	var dep Deposit
+	wait := time.Unix(r.in.Execution.Deadline, 0).Sub(workflow.Now(ctx))
+	if wait < time.Minute {
+		wait = time.Minute
+	}
+	ok, _ := ch.ReceiveWithTimeout(ctx, wait, &dep)
+	if !ok {
+		return nil, nil
+	}
+	r.state.Deposit = &dep
+	err := r.write(ctx, intent.StatusWaiting, "", store.Tx{Direction: "in", ChainID: dep.ChainID, Hash: dep.TxHash,
+		LogIndex: int(dep.LogIndex), Block: dep.BlockNumber})
+	return &dep, err
+}
+
+// checkDeposit compares the deposit with the order; a mismatch names its failReason.
+func (r *intentRun) checkDeposit(ctx workflow.Context, d *Deposit) intent.FailReason {
+	ex := r.in.Execution
+	switch {
+	case d.ChainID != ex.OriginChainID:
+		return intent.FailReasonDepositChainMismatch
+	case !strings.EqualFold(d.Currency, ex.CurrencyIn.Address):
+		return intent.FailReasonIncorrectDepositCurrency
+	case intent.Big(d.Amount).Cmp(intent.Big(ex.AmountIn)) < 0:
+		return intent.FailReasonDepositedAmountTooLowToFill
+	case workflow.Now(ctx).Unix() > ex.Deadline:
+		return intent.FailReasonOrderExpired
+	}
+	return ""
+}
+
+func (r *intentRun) attest(ctx workflow.Context, d *Deposit) error {
+	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout:    15 * time.Second,
+		ScheduleToCloseTimeout: 30 * time.Minute,
+		RetryPolicy: &temporal.RetryPolicy{InitialInterval: 300 * time.Millisecond, BackoffCoefficient: 1.5,
+			MaximumInterval: 5 * time.Second},
+	})
+	var res activities.AttestResult
+	err := workflow.ExecuteActivity(actx, oracleActs.AttestDeposit, activities.AttestInput{
+		ChainID: d.ChainID, TxHash: d.TxHash, LogIndex: d.LogIndex, OrderID: d.OrderID,
+		Currency: d.Currency, Amount: d.Amount, Depositor: d.Depositor,
+	}).Get(ctx, &res)
+	if err == nil {
+		r.state.Attested = true
+	}
+	return err
+}
+
+func (r *intentRun) fill(ctx workflow.Context) (*IntentResult, error) {
+	ex := r.in.Execution
+	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: 30 * time.Second,
+		RetryPolicy: &temporal.RetryPolicy{InitialInterval: 500 * time.Millisecond, BackoffCoefficient: 2,
+			MaximumInterval: 10 * time.Second, MaximumAttempts: 20},
+	})
+	var sub activities.FillSubmitted
+	if err := workflow.ExecuteActivity(actx, chainActs.SubmitFill, activities.FillInput{
+		RequestID: ex.RequestID, ChainID: ex.DestinationChainID, OrderID: ex.OrderID, Currency: ex.CurrencyOut.Address,
+		Recipient: ex.Recipient, Amount: ex.AmountOut,
+	}).Get(ctx, &sub); err != nil {
+		if isNonRetryable(err) {
+			return r.fail(ctx, reasonOf(err))
+		}
+		return r.fail(ctx, intent.FailReasonTransactionSubmissionFailed)
+	}
+	r.state.FillTx = sub.TxHash
+	if err := r.write(ctx, intent.StatusSubmitted, "", store.Tx{Direction: "out", ChainID: ex.DestinationChainID,
+		Hash: sub.TxHash, LogIndex: -1, Status: "pending"}); err != nil {
+		return nil, err
+	}
+	wctx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout:    15 * time.Second,
+		ScheduleToCloseTimeout: 30 * time.Minute,
+		RetryPolicy: &temporal.RetryPolicy{InitialInterval: 300 * time.Millisecond, BackoffCoefficient: 1.5,
+			MaximumInterval: 5 * time.Second},
+	})
+	var inc activities.TxIncluded
+	if err := workflow.ExecuteActivity(wctx, chainActs.AwaitTx, activities.AwaitTxInput{
+		RequestID: ex.RequestID, Kind: "fill", ChainID: ex.DestinationChainID, TxHash: sub.TxHash,
+	}).Get(ctx, &inc); err != nil {
+		return r.fail(ctx, intent.FailReasonTransactionNotIncluded)
+	}
+	if !inc.Success {
+		return r.fail(ctx, intent.FailReasonExecutionReverted)
+	}
+	err := r.write(ctx, intent.StatusSuccess, "", store.Tx{Direction: "out", ChainID: ex.DestinationChainID,
+		Hash: sub.TxHash, LogIndex: -1, Block: inc.Block, Timestamp: inc.Timestamp, Fee: inc.Fee})
+	if err != nil {
+		return nil, err
+	}
+	return &r.state, nil
+}
+
+// fail ends the request with a failReason. Refunds for the failures that allow one are a later
+// version of this workflow; until then the status is failure with the reason recorded.
+func (r *intentRun) fail(ctx workflow.Context, reason intent.FailReason) (*IntentResult, error) {
+	if reason == "" || !reason.Valid() || reason == intent.FailReasonNA {
+		reason = intent.FailReasonUnknown
+	}
+	if err := r.transition(ctx, intent.StatusFailure, reason); err != nil {
+		return nil, err
+	}
+	return &r.state, nil
+}
+
+func (r *intentRun) transition(ctx workflow.Context, s intent.Status, reason intent.FailReason) error {
+	return r.write(ctx, s, reason)
+}
+
+// write records a transition in the read model (a local activity: short and idempotent) and in
+// the search attributes.
+func (r *intentRun) write(ctx workflow.Context, s intent.Status, reason intent.FailReason, txs ...store.Tx) error {
+	r.state.Status = s
+	if reason != "" {
+		r.state.FailReason = reason
+	}
+	r.seq++
+	now := workflow.Now(ctx)
+	t := store.Transition{RequestID: r.in.Execution.RequestID, Version: now.UnixMicro()*1000 + r.seq%1000,
+		Status: s, FailReason: r.state.FailReason, Txs: txs, At: now}
+	lctx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
+		StartToCloseTimeout: 10 * time.Second,
+		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: 200 * time.Millisecond, MaximumInterval: 10 * time.Second},
+	})
+	if err := workflow.ExecuteLocalActivity(lctx, storeActs.ApplyTransition, t).Get(ctx, nil); err != nil {
+		return fmt.Errorf("write read model: %w", err)
+	}
+	return workflow.UpsertTypedSearchAttributes(ctx,
+		AttrIntentStatus.ValueSet(string(s)), AttrFailReason.ValueSet(string(r.state.FailReason)))
+}
+
+func isNonRetryable(err error) bool {
+	var appErr *temporal.ApplicationError
+	return errors.As(err, &appErr) && appErr.NonRetryable()
+}
+
+// reasonOf maps an activity error to its failReason: non-retryable application errors carry
+// the reason as their type.
+func reasonOf(err error) intent.FailReason {
+	var appErr *temporal.ApplicationError
+	if errors.As(err, &appErr) && intent.FailReason(appErr.Type()).Valid() {
+		return intent.FailReason(appErr.Type())
+	}
+	return intent.FailReasonUnknown
+}
+
+// InitialSearchAttributes are set when the workflow starts, so a request is findable in the
+// Web UI before its first task runs.
+func InitialSearchAttributes(ex intent.Execution, apiKeyID string) temporal.SearchAttributes {
+	return temporal.NewSearchAttributes(
+		AttrIntentStatus.ValueSet(string(intent.StatusWaiting)),
+		AttrOriginChainID.ValueSet(int64(ex.OriginChainID)),
+		AttrDestinationChainID.ValueSet(int64(ex.DestinationChainID)),
+		AttrAPIKeyID.ValueSet(apiKeyID),
+		AttrUser.ValueSet(strings.ToLower(ex.User)),
+		AttrFailReason.ValueSet(string(intent.FailReasonNA)),
+	)
+}
+
+// SearchAttributeTypes lists the custom search attributes the namespace must have.
+func SearchAttributeTypes() map[string]enumspb.IndexedValueType {
+	return map[string]enumspb.IndexedValueType{
+		AttrIntentStatus.GetName():       enumspb.INDEXED_VALUE_TYPE_KEYWORD,
+		AttrOriginChainID.GetName():      enumspb.INDEXED_VALUE_TYPE_INT,
+		AttrDestinationChainID.GetName(): enumspb.INDEXED_VALUE_TYPE_INT,
+		AttrAPIKeyID.GetName():           enumspb.INDEXED_VALUE_TYPE_KEYWORD,
+		AttrUser.GetName():               enumspb.INDEXED_VALUE_TYPE_KEYWORD,
+		AttrFailReason.GetName():         enumspb.INDEXED_VALUE_TYPE_KEYWORD,
+		AttrDepositAddress.GetName():     enumspb.INDEXED_VALUE_TYPE_KEYWORD,
+	}
+}
