@@ -25,8 +25,11 @@ type ChainActivities struct {
 	SolverKey *ecdsa.PrivateKey
 }
 
-// SolverAddress is the address fills are paid from.
-func (a *ChainActivities) SolverAddress() common.Address { return crypto.PubkeyToAddress(a.SolverKey.PublicKey) }
+// solverAddress is the address fills are paid from. (Not exported: every exported method of an
+// activity struct is registered as an activity.)
+func (a *ChainActivities) solverAddress() common.Address {
+	return crypto.PubkeyToAddress(a.SolverKey.PublicKey)
+}
 
 // FillInput names the payment the solver makes for an order.
 type FillInput struct {
@@ -52,7 +55,7 @@ func (a *ChainActivities) SubmitFill(ctx context.Context, in FillInput) (*FillSu
 	if err != nil {
 		return nil, err
 	}
-	from := a.SolverAddress()
+	from := a.solverAddress()
 	amount, ok := new(big.Int).SetString(in.Amount, 10)
 	if !ok || amount.Sign() <= 0 {
 		return nil, failure(intent.FailReasonUnknown, "invalid fill amount "+in.Amount, nil)

@@ -35,7 +35,6 @@ type Server struct {
 
 // Handler builds the router.
 func (s *Server) Handler() http.Handler {
-	gin.SetMode(gin.ReleaseMode)
 	r := gin.New()
 	r.Use(s.recoverer(), s.logRequests(), s.authenticate())
 	r.GET("/lives", func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) })

@@ -1,0 +1,84 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"go.temporal.io/sdk/client"
+	sdklog "go.temporal.io/sdk/log"
+
+	"github.com/intentd/intentd/api"
+	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/chains/evm"
+	"github.com/intentd/intentd/migrations"
+	"github.com/intentd/intentd/oracle"
+	"github.com/intentd/intentd/quote"
+	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/worker"
+)
+
+// System is the engine's shared clients, opened once per process.
+type System struct {
+	Config   Config
+	Logger   *slog.Logger
+	Pool     *pgxpool.Pool
+	Store    *store.Store
+	Chains   *evm.Pool
+	Temporal client.Client
+}
+
+// Open connects to Postgres and Temporal and loads the chain registry (from the environment's
+// file unless registry is given, as tests do).
+func Open(ctx context.Context, cfg Config, registry *chains.Registry, logger *slog.Logger) (*System, error) {
+	if registry == nil {
+		r, err := chains.LoadRegistry(cfg.ChainsFile())
+		if err != nil {
+			return nil, err
+		}
+		registry = r
+	}
+	pool, err := pgxpool.New(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return nil, fmt.Errorf("DATABASE_URL: %w", err)
+	}
+	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := pool.Ping(pctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("postgres at DATABASE_URL is not reachable: %w", err)
+	}
+	tc, err := client.DialContext(ctx, client.Options{HostPort: cfg.TemporalAddress, Namespace: cfg.TemporalNamespace,
+		Logger: sdklog.NewStructuredLogger(logger.With("component", "temporal-sdk"))})
+	if err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("temporal at TEMPORAL_ADDRESS %s: %w", cfg.TemporalAddress, err)
+	}
+	return &System{Config: cfg, Logger: logger, Pool: pool, Store: store.New(pool), Chains: evm.NewPool(registry), Temporal: tc}, nil
+}
+
+// Close releases the clients.
+func (s *System) Close() {
+	s.Temporal.Close()
+	s.Pool.Close()
+}
+
+// Migrate applies the schema.
+func (s *System) Migrate(ctx context.Context) ([]string, error) { return migrations.Apply(ctx, s.Pool) }
+
+// WorkerDeps builds the worker's dependencies.
+func (s *System) WorkerDeps() worker.Deps {
+	return worker.Deps{Temporal: s.Temporal, Store: s.Store, Chains: s.Chains,
+		Oracle:        oracle.NewClient(s.Config.OracleURL, s.Config.OracleAPIKey, &http.Client{Timeout: 20 * time.Second}),
+		OracleSigners: s.Config.OracleSigners, SolverKey: s.Config.SolverKey(), ScanInterval: s.Config.ScanInterval,
+		Logger: s.Logger.With("component", "worker")}
+}
+
+// APIServer builds the HTTP API.
+func (s *System) APIServer() *api.Server {
+	return &api.Server{Store: s.Store, Chains: s.Chains, Indexer: worker.Router(s.WorkerDeps()), Logger: s.Logger.With("component", "api"),
+		Quotes: &quote.Engine{Chains: s.Chains, Prices: s.Config.Prices, Store: s.Store, Solver: s.Config.SolverAddress(), TTL: s.Config.QuoteTTL}}
+}

@@ -1,0 +1,126 @@
+// Package app wires the engine's processes from configuration: it loads and validates the
+// environment once, opens the shared clients (Postgres, Temporal, chains, oracle) and builds the
+// API and worker. cmd/intentd's subcommands and the integration tests both start the system
+// through it, so tests run the same composition the binary does.
+package app
+
+import (
+	"crypto/ecdsa"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/intentd/intentd/quote"
+)
+
+// Config is every setting of the engine (API and worker), loaded from the environment.
+type Config struct {
+	Environment       string // ENVIRONMENT: selects configs/chains.<env>.json
+	ChainsConfigDir   string // CHAINS_CONFIG_DIR
+	DatabaseURL       string // DATABASE_URL
+	TemporalAddress   string // TEMPORAL_ADDRESS
+	TemporalNamespace string // TEMPORAL_NAMESPACE
+	APIAddr           string // API_ADDR
+	OracleURL         string // ORACLE_URL
+	OracleAPIKey      string // ORACLE_API_KEY (secret)
+	OracleSigners     []common.Address
+	Prices            quote.PriceTable
+	QuoteTTL          time.Duration
+	ScanInterval      time.Duration
+	LogLevel          slog.Level
+	solverKey         *ecdsa.PrivateKey // SOLVER_PRIVATE_KEY (secret; never printed)
+}
+
+// SolverKey returns the solver's signing key.
+func (c Config) SolverKey() *ecdsa.PrivateKey { return c.solverKey }
+
+// SolverAddress is the solver's public address.
+func (c Config) SolverAddress() common.Address { return crypto.PubkeyToAddress(c.solverKey.PublicKey) }
+
+// ChainsFile is the chain configuration file for the environment.
+func (c Config) ChainsFile() string {
+	return filepath.Join(c.ChainsConfigDir, "chains."+c.Environment+".json")
+}
+
+// LogValue keeps secrets out of logs.
+func (c Config) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("environment", c.Environment), slog.String("temporal", c.TemporalAddress),
+		slog.String("api", c.APIAddr), slog.String("oracle", c.OracleURL), slog.String("solver", c.SolverAddress().Hex()))
+}
+
+// String keeps secrets out of %v.
+func (c Config) String() string { return c.LogValue().String() }
+
+// Defaults supplies values for variables that are unset; dev mode fills in the devnet's keys.
+type Defaults map[string]string
+
+// Load reads the configuration. lookup is os.LookupEnv in production; defaults are used for
+// unset variables. Every invalid value is an error naming its variable.
+func Load(lookup func(string) (string, bool), defaults Defaults) (Config, error) {
+	get := func(name, def string) string {
+		if v, ok := lookup(name); ok && v != "" {
+			return v
+		}
+		if v, ok := defaults[name]; ok {
+			return v
+		}
+		return def
+	}
+	var c Config
+	var errs []string
+	bad := func(name, format string, args ...any) {
+		errs = append(errs, fmt.Sprintf("%s: %s", name, fmt.Sprintf(format, args...)))
+	}
+	c.Environment = get("ENVIRONMENT", "dev")
+	c.ChainsConfigDir = get("CHAINS_CONFIG_DIR", "configs")
+	c.DatabaseURL = get("DATABASE_URL", "")
+	if c.DatabaseURL == "" {
+		bad("DATABASE_URL", "is required")
+	}
+	c.TemporalAddress = get("TEMPORAL_ADDRESS", "127.0.0.1:7233")
+	c.TemporalNamespace = get("TEMPORAL_NAMESPACE", "default")
+	c.APIAddr = get("API_ADDR", "127.0.0.1:8080")
+	c.OracleURL = strings.TrimRight(get("ORACLE_URL", "http://127.0.0.1:3000"), "/")
+	c.OracleAPIKey = get("ORACLE_API_KEY", "")
+	for _, s := range strings.Split(get("ORACLE_SIGNERS", ""), ";") {
+		if s = strings.TrimSpace(s); s == "" {
+			continue
+		}
+		if !common.IsHexAddress(s) || common.HexToAddress(s) == (common.Address{}) {
+			bad("ORACLE_SIGNERS", "%q is not a nonzero address", s)
+			continue
+		}
+		c.OracleSigners = append(c.OracleSigners, common.HexToAddress(s))
+	}
+	if len(c.OracleSigners) == 0 {
+		bad("ORACLE_SIGNERS", "at least one accepted oracle signer address is required")
+	}
+	var err error
+	if c.Prices, err = quote.ParsePriceTable(get("PRICES_USD", "ETH=3000,USDC=1")); err != nil {
+		bad("PRICES_USD", "%v", err)
+	}
+	if c.QuoteTTL, err = time.ParseDuration(get("QUOTE_TTL", "10m")); err != nil || c.QuoteTTL < time.Minute {
+		bad("QUOTE_TTL", "must be a duration of at least 1m, like 10m")
+	}
+	if c.ScanInterval, err = time.ParseDuration(get("SCAN_INTERVAL", "1s")); err != nil || c.ScanInterval <= 0 {
+		bad("SCAN_INTERVAL", "must be a positive duration, like 1s")
+	}
+	if err := c.LogLevel.UnmarshalText([]byte(get("LOG_LEVEL", "info"))); err != nil {
+		bad("LOG_LEVEL", "must be debug, info, warn or error")
+	}
+	key := strings.TrimPrefix(get("SOLVER_PRIVATE_KEY", ""), "0x")
+	if key == "" {
+		bad("SOLVER_PRIVATE_KEY", "is required")
+	} else if c.solverKey, err = crypto.HexToECDSA(key); err != nil {
+		bad("SOLVER_PRIVATE_KEY", "is not a valid secp256k1 private key")
+	}
+	if len(errs) > 0 {
+		return Config{}, fmt.Errorf("invalid configuration:\n  %s", strings.Join(errs, "\n  "))
+	}
+	return c, nil
+}

@@ -1,0 +1,243 @@
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/devnet"
+	"github.com/intentd/intentd/devstack"
+	"github.com/intentd/intentd/oracle"
+	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/worker"
+	"github.com/intentd/intentd/workflows"
+)
+
+// DevOptions configure `intentd dev`: the whole engine in one process on the embedded default.
+type DevOptions struct {
+	DataDir    string // .data: Postgres cluster, Temporal database, dev API key
+	OracleAddr string // 127.0.0.1:3000
+	UIPort     int    // 8233
+	Out        io.Writer
+	Logger     *slog.Logger
+}
+
+// DevDefaults are the configuration values dev mode uses for unset variables: the devnet's
+// well-known keys. They are dev-only and never valid anywhere else.
+func DevDefaults(databaseURL, oracleAPIKey string) Defaults {
+	return Defaults{
+		"DATABASE_URL":       databaseURL,
+		"SOLVER_PRIVATE_KEY": hex.EncodeToString(crypto.FromECDSA(devnet.SolverKey())),
+		"ORACLE_SIGNERS":     devnet.OracleAddress().Hex(),
+		"ORACLE_API_KEY":     oracleAPIKey,
+		"SCAN_INTERVAL":      "500ms",
+	}
+}
+
+// OracleEnv is the oracle's environment in dev mode, over the process environment.
+func OracleEnv(lookup func(string) (string, bool), port, apiKey string) func(string) (string, bool) {
+	overlay := map[string]string{
+		"ENVIRONMENT":       "dev",
+		"ECDSA_PRIVATE_KEY": hex.EncodeToString(crypto.FromECDSA(devnet.OracleKey())),
+		"API_KEYS":          apiKey + ":worker",
+		"HTTP_PORT":         port,
+	}
+	return func(name string) (string, bool) {
+		if v, ok := overlay[name]; ok {
+			return v, true
+		}
+		return lookup(name)
+	}
+}
+
+// RunDev starts Postgres (DATABASE_URL or a private cluster), Temporal with its Web UI, the
+// oracle, the worker and the API, against chains already served by `intentd devnet`, and runs
+// until ctx ends.
+func RunDev(ctx context.Context, o DevOptions) error {
+	say := func(format string, args ...any) { fmt.Fprintf(o.Out, "==> "+format+"\n", args...) }
+	if err := os.MkdirAll(o.DataDir, 0o755); err != nil {
+		return err
+	}
+	dataDir, err := filepath.Abs(o.DataDir)
+	if err != nil {
+		return err
+	}
+
+	say("postgres: checking DATABASE_URL, else starting a private cluster in %s", filepath.Join(dataDir, "pg"))
+	pg, err := devstack.EnsurePostgres(ctx, devstack.PostgresOptions{URL: os.Getenv("DATABASE_URL"),
+		DataDir: filepath.Join(dataDir, "pg"), Logger: o.Logger})
+	if err != nil {
+		return fmt.Errorf("postgres: %w", err)
+	}
+	defer pg.Stop() //nolint:errcheck
+	if pg.Started() {
+		say("postgres: private cluster ready")
+	} else {
+		say("postgres: using DATABASE_URL")
+	}
+
+	say("temporal: starting the in-process server (state in %s)", filepath.Join(dataDir, "temporal.db"))
+	tmp, err := devstack.StartTemporal(ctx, devstack.TemporalOptions{DatabaseFile: filepath.Join(dataDir, "temporal.db"),
+		UIPort: o.UIPort, SearchAttributes: workflows.SearchAttributeTypes(), Logger: o.Logger})
+	if err != nil {
+		return fmt.Errorf("temporal: %w", err)
+	}
+	defer tmp.Stop()
+	say("temporal: ready at %s, Web UI at %s", tmp.HostPort(), tmp.UIURL())
+
+	registry, err := chains.LoadRegistry(filepath.Join(envOr("CHAINS_CONFIG_DIR", "configs"), "chains.dev.json"))
+	if err != nil {
+		return err
+	}
+	for _, ch := range registry.Enabled() {
+		say("chains: waiting for chain %d at %s (start it with `intentd devnet`)", ch.ID, ch.HTTPRPCURL)
+		if err := waitChain(ctx, ch); err != nil {
+			return err
+		}
+	}
+
+	oracleKey := randomHex(32)
+	lookup := func(name string) (string, bool) {
+		if name == "TEMPORAL_ADDRESS" {
+			return tmp.HostPort(), true
+		}
+		return os.LookupEnv(name)
+	}
+	cfg, err := Load(lookup, DevDefaults(pg.URL(), oracleKey))
+	if err != nil {
+		return err
+	}
+	cfg.OracleURL = "http://" + o.OracleAddr
+	sys, err := Open(ctx, cfg, registry, o.Logger)
+	if err != nil {
+		return err
+	}
+	defer sys.Close()
+	if applied, err := sys.Migrate(ctx); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	} else if len(applied) > 0 {
+		say("migrations: applied %s", strings.Join(applied, ", "))
+	}
+	devKey, err := devAPIKey(ctx, sys.Store, filepath.Join(dataDir, "dev-api-key"))
+	if err != nil {
+		return err
+	}
+
+	_, port, _ := strings.Cut(o.OracleAddr, ":")
+	ocfg, err := oracle.ConfigFromEnv(OracleEnv(os.LookupEnv, port, oracleKey))
+	if err != nil {
+		return fmt.Errorf("oracle: %w", err)
+	}
+	osrv, err := oracle.NewServer(ocfg, registry, o.Logger.With("component", "oracle"))
+	if err != nil {
+		return fmt.Errorf("oracle: %w", err)
+	}
+
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error { return osrv.Run(gctx, o.OracleAddr) })
+	g.Go(func() error { return worker.Run(gctx, sys.WorkerDeps()) })
+	g.Go(func() error { return sys.APIServer().Run(gctx, cfg.APIAddr) })
+
+	fmt.Fprintf(o.Out, `
+intentd dev is running. Ctrl-C stops everything.
+
+  API             http://%s   (try: curl http://%s/chains)
+  Temporal Web UI %s
+  Temporal        %s (namespace %s)
+  Oracle          http://%s/lives/v1
+  Postgres        %s
+  Dev API key     %s   (x-api-key header; stored in %s)
+`, cfg.APIAddr, cfg.APIAddr, tmp.UIURL(), tmp.HostPort(), tmp.Namespace(), o.OracleAddr, redactURL(pg.URL()), devKey,
+		filepath.Join(o.DataDir, "dev-api-key"))
+	for _, ch := range registry.Enabled() {
+		fmt.Fprintf(o.Out, "  Chain %d     %s\n", ch.ID, ch.HTTPRPCURL)
+	}
+	fmt.Fprintln(o.Out)
+	err = g.Wait()
+	say("stopping")
+	if errors.Is(err, context.Canceled) || ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		panic(err)
+	}
+	return hex.EncodeToString(b)
+}
+
+func redactURL(u string) string {
+	if at := strings.Index(u, "@"); at > 0 {
+		if scheme := strings.Index(u, "://"); scheme > 0 && scheme < at {
+			user := u[scheme+3 : at]
+			if name, _, ok := strings.Cut(user, ":"); ok {
+				return u[:scheme+3] + name + ":***" + u[at:]
+			}
+		}
+	}
+	return u
+}
+
+func waitChain(ctx context.Context, ch *chains.Chain) error {
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		c, err := ethclient.DialContext(ctx, ch.HTTPRPCURL)
+		if err == nil {
+			id, err := c.ChainID(ctx)
+			c.Close()
+			if err == nil {
+				if id.Uint64() != ch.ID {
+					return fmt.Errorf("chain at %s has id %d, configured %d", ch.HTTPRPCURL, id, ch.ID)
+				}
+				return nil
+			}
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("chain %d at %s is not reachable; is `intentd devnet` running?", ch.ID, ch.HTTPRPCURL)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+}
+
+// devAPIKey returns the dev API key, creating it on first start. Only its hash is in the
+// database; the plain key is kept in the (git-ignored) data directory so restarts reuse it.
+func devAPIKey(ctx context.Context, st *store.Store, path string) (string, error) {
+	if b, err := os.ReadFile(path); err == nil {
+		k := strings.TrimSpace(string(b))
+		if _, err := st.APIKeyByPlain(ctx, k); err == nil {
+			return k, nil
+		}
+	}
+	plain, _, err := st.CreateAPIKey(ctx, "dev", "dev")
+	if err != nil {
+		return "", err
+	}
+	return plain, os.WriteFile(path, []byte(plain+"\n"), 0o600)
+}

@@ -1,0 +1,433 @@
+// Package devnet runs local EVM chains with the project's contracts deployed, for
+// `intentd devnet`, dev mode and tests.
+//
+// Each chain is a go-ethereum simulated backend (an in-process geth with a simulated beacon
+// client) serving JSON-RPC over HTTP, so the service, wallets and scripts talk to it exactly as
+// they would to a real node. On start every chain gets the same genesis funding, the same
+// contracts at the same addresses (deployed by DeployerKey at its nonces 0, 1 and 2) and the
+// same USDC balances, so configuration written once (configs/chains.dev.json) fits every run.
+// State lives in memory only: a restart begins from genesis again.
+//
+// All keys in this package are public. They are for local chains only.
+package devnet
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/big"
+	"net"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/eth/ethconfig"
+	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/ethclient/simulated"
+	"github.com/ethereum/go-ethereum/node"
+	"github.com/ethereum/go-ethereum/params"
+
+	"github.com/intentd/intentd/chains"
+)
+
+// Contract addresses. The deployer deploys the three contracts at its nonces 0, 1 and 2 on a
+// fresh chain, so they are the same on every devnet chain and across restarts, and the chain
+// configuration can name them statically.
+var (
+	// DepositoryAddress is where the Depository (owner: SolverAddress) lives on every chain.
+	DepositoryAddress = crypto.CreateAddress(DeployerAddress(), 0)
+	// OutputSettlerAddress is where the OutputSettler lives on every chain.
+	OutputSettlerAddress = crypto.CreateAddress(DeployerAddress(), 1)
+	// USDCAddress is where TestUSDC (6 decimals, owner: DeployerAddress) lives on every chain.
+	USDCAddress = crypto.CreateAddress(DeployerAddress(), 2)
+)
+
+// Genesis and setup amounts, exported so tests and docs can state expectations without
+// repeating magic numbers.
+const (
+	// GenesisETH is the native balance, in whole ETH, that genesis gives the deployer, the
+	// solver, the oracle and every test account.
+	GenesisETH = 10_000
+	// USDCDecimals is TestUSDC's number of decimals, as on real USDC.
+	USDCDecimals = 6
+	// SolverUSDC is the solver's USDC float after setup, in base units (10,000,000 USDC).
+	SolverUSDC = 10_000_000 * 1_000_000
+	// TestAccountUSDC is each test account's USDC balance after setup, in base units
+	// (1,000,000 USDC).
+	TestAccountUSDC = 1_000_000 * 1_000_000
+	// BlockGasLimit is the gas limit of every devnet block: generous, so that nothing a
+	// developer tries runs into it.
+	BlockGasLimit = 30_000_000
+)
+
+// Options configures Start. The zero value of every field has a usable default.
+type Options struct {
+	// Chains lists the chains to run; empty means DefaultOptions().Chains.
+	Chains []ChainOptions
+	// BlockTime is how often each chain seals a block; 0 means one second. Tests use a short
+	// block time (and Chain.Mine) to keep confirmation waits short. Block timestamps are whole
+	// seconds and strictly increasing, so below one second (or with frequent Mine calls) chain
+	// time runs ahead of the wall clock by about a second per block.
+	BlockTime time.Duration
+	// Host is the interface the JSON-RPC servers listen on; empty means 127.0.0.1, so a devnet
+	// is not reachable from other machines unless asked for.
+	Host string
+	// Logger receives the devnet's own progress messages; nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// ChainOptions configures one chain.
+type ChainOptions struct {
+	// ID is the chain id (EIP-155), which is also the network id.
+	ID uint64
+	// Port is the HTTP JSON-RPC port; 0 picks a free port, as tests do to run in parallel.
+	Port int
+}
+
+// DefaultOptions returns the `intentd devnet` defaults: chains 31337 on port 8545 and 31338 on
+// port 8546, which configs/chains.dev.json points at. (1337 is avoided on purpose: it is the
+// simulated backend's and many tools' own default, so a wallet would confuse it with other
+// local chains.)
+func DefaultOptions() Options {
+	return Options{
+		Chains:    []ChainOptions{{ID: 31337, Port: 8545}, {ID: 31338, Port: 8546}},
+		BlockTime: time.Second,
+		Host:      "127.0.0.1",
+	}
+}
+
+func (o Options) withDefaults() Options {
+	def := DefaultOptions()
+	if len(o.Chains) == 0 {
+		o.Chains = def.Chains
+	}
+	if o.BlockTime <= 0 {
+		o.BlockTime = def.BlockTime
+	}
+	if o.Host == "" {
+		o.Host = def.Host
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	return o
+}
+
+// Devnet is a set of running local chains. Close stops them.
+type Devnet struct {
+	chains []*Chain
+	byID   map[uint64]*Chain
+	log    *slog.Logger
+
+	stop      chan struct{}
+	miners    sync.WaitGroup
+	closeOnce sync.Once
+}
+
+// Chain is one running devnet chain.
+type Chain struct {
+	// ID is the chain id.
+	ID uint64
+	// RPCURL is the HTTP JSON-RPC endpoint, e.g. http://127.0.0.1:8545.
+	RPCURL string
+
+	mu      sync.Mutex // serialises Commit and Close of the backend
+	closed  bool
+	head    common.Hash // head after the last Mine, to notice a block that was not sealed
+	backend *simulated.Backend
+	log     *slog.Logger
+}
+
+// Start runs the chains in o, deploys and funds the contracts on each, and starts sealing a
+// block every o.BlockTime. On error nothing is left running. ctx bounds the setup only; the
+// chains run until Close.
+func Start(ctx context.Context, o Options) (*Devnet, error) {
+	o = o.withDefaults()
+	seen := make(map[uint64]bool, len(o.Chains))
+	for _, co := range o.Chains {
+		if co.ID == 0 {
+			return nil, errors.New("devnet: chain id 0 is not valid")
+		}
+		if seen[co.ID] {
+			return nil, fmt.Errorf("devnet: chain %d listed twice", co.ID)
+		}
+		seen[co.ID] = true
+	}
+
+	d := &Devnet{byID: make(map[uint64]*Chain), log: o.Logger, stop: make(chan struct{})}
+	for _, co := range o.Chains {
+		c, err := startChain(o.Host, co, o.Logger)
+		if err != nil {
+			d.Close()
+			return nil, err
+		}
+		d.chains = append(d.chains, c)
+		d.byID[c.ID] = c
+		if err := c.setup(ctx); err != nil {
+			d.Close()
+			return nil, fmt.Errorf("devnet: chain %d: setup: %w", c.ID, err)
+		}
+		d.log.Info("devnet chain ready", "chain", c.ID, "rpc", c.RPCURL)
+	}
+	for _, c := range d.chains {
+		d.miners.Add(1)
+		go d.mine(c, o.BlockTime)
+	}
+	return d, nil
+}
+
+// mine seals a block on c every period until the devnet is closed.
+func (d *Devnet) mine(c *Chain, period time.Duration) {
+	defer d.miners.Done()
+	t := time.NewTicker(period)
+	defer t.Stop()
+	for {
+		select {
+		case <-d.stop:
+			return
+		case <-t.C:
+			c.Mine()
+		}
+	}
+}
+
+// Chains returns the running chains in the order they were configured.
+func (d *Devnet) Chains() []*Chain { return slices.Clone(d.chains) }
+
+// Chain returns the chain with the given id, or nil if the devnet does not run it.
+func (d *Devnet) Chain(id uint64) *Chain { return d.byID[id] }
+
+// Close stops block production and shuts every chain down, releasing its port. It is safe to
+// call more than once.
+func (d *Devnet) Close() {
+	d.closeOnce.Do(func() {
+		close(d.stop)
+		d.miners.Wait()
+		for _, c := range d.chains {
+			c.close()
+		}
+	})
+}
+
+// Registry returns the chain registry for the running chains, as the service would load it
+// from configuration, so tests and dev mode can wire the service to this devnet directly.
+func (d *Devnet) Registry() (*chains.Registry, error) {
+	urls := make(map[uint64]string, len(d.chains))
+	for _, c := range d.chains {
+		urls[c.ID] = c.RPCURL
+	}
+	return chains.NewRegistry(ChainConfigs(urls))
+}
+
+// ChainConfigs returns the registry entries for devnet chains with the given HTTP RPC URLs,
+// in chain id order. configs/chains.dev.json is this for the default ports, and a test keeps
+// the two equal.
+func ChainConfigs(rpcURLs map[uint64]string) []chains.Chain {
+	ids := make([]uint64, 0, len(rpcURLs))
+	for id := range rpcURLs {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	out := make([]chains.Chain, 0, len(ids))
+	for _, id := range ids {
+		out = append(out, chains.Chain{
+			ID:             id,
+			Name:           "devnet-" + strconv.FormatUint(id, 10),
+			DisplayName:    displayName(id),
+			VMType:         chains.VMTypeEVM,
+			HTTPRPCURL:     rpcURLs[id],
+			WSRPCURL:       "",
+			ExplorerURL:    "",
+			DepositEnabled: true,
+			Confirmations:  2,
+			Depository:     DepositoryAddress.Hex(),
+			OutputSettler:  OutputSettlerAddress.Hex(),
+			Currency: chains.Currency{
+				ID: "eth", Symbol: "ETH", Name: "Ether", Address: chains.NativeAddress, Decimals: 18,
+			},
+			ERC20: []chains.Currency{{
+				ID: "usdc", Symbol: "USDC", Name: "USD Coin", Address: USDCAddress.Hex(), Decimals: USDCDecimals,
+			}},
+		})
+	}
+	return out
+}
+
+// displayName is "Devnet A" for 31337, "Devnet B" for 31338 and so on, so a chain's name does
+// not depend on which other chains run beside it.
+func displayName(id uint64) string {
+	if id >= 31337 && id < 31337+26 {
+		return "Devnet " + string(rune('A'+id-31337))
+	}
+	return "Devnet " + strconv.FormatUint(id, 10)
+}
+
+// Run is `intentd devnet`: it starts the chains, prints where they are and what is deployed
+// and funded on them to out, and runs them until ctx is done.
+func Run(ctx context.Context, o Options, out io.Writer) error {
+	d, err := Start(ctx, o)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	printSummary(out, d)
+	<-ctx.Done()
+	return nil
+}
+
+func printSummary(out io.Writer, d *Devnet) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "intentd devnet: %d local chain(s), in memory (dev-only keys: never reuse them on a real chain)\n\n", len(d.chains))
+	for _, c := range d.chains {
+		fmt.Fprintf(&b, "  chain %-8d %s\n", c.ID, c.RPCURL)
+	}
+	b.WriteString("\nContracts (same address on every chain):\n")
+	fmt.Fprintf(&b, "  Depository     %s  (owner: solver)\n", DepositoryAddress.Hex())
+	fmt.Fprintf(&b, "  OutputSettler  %s\n", OutputSettlerAddress.Hex())
+	fmt.Fprintf(&b, "  USDC           %s  (TestUSDC, %d decimals)\n", USDCAddress.Hex(), USDCDecimals)
+	b.WriteString("\nService accounts:\n")
+	fmt.Fprintf(&b, "  solver    %s  (%d USDC, OutputSettler approved)\n", SolverAddress().Hex(), SolverUSDC/1_000_000)
+	fmt.Fprintf(&b, "  deployer  %s  (USDC owner)\n", DeployerAddress().Hex())
+	fmt.Fprintf(&b, "  oracle    %s\n", OracleAddress().Hex())
+	fmt.Fprintf(&b, "\nTest accounts, %d ETH and %d USDC each on every chain; their keys are the\n", GenesisETH, TestAccountUSDC/1_000_000)
+	b.WriteString("standard Hardhat/Anvil test mnemonic's (\"test test ... junk\", m/44'/60'/0'/0/i):\n")
+	for i, a := range TestAddresses() {
+		fmt.Fprintf(&b, "  (%d) %s\n", i, a.Hex())
+	}
+	b.WriteString("\nPress Ctrl-C to stop.\n")
+	io.WriteString(out, b.String())
+}
+
+// Mine seals one block now, including every pending transaction. The chain seals blocks on
+// its own every BlockTime; tests call Mine to avoid waiting. It does nothing once the devnet is
+// closed, and returns the new head's hash (zero when closed).
+func (c *Chain) Mine() common.Hash {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return common.Hash{}
+	}
+	// The backend logs sealing failures to go-ethereum's logger, which discards them unless
+	// the process configured it; an unchanged head is how a failure shows here.
+	head := c.backend.Commit()
+	if head == c.head {
+		c.log.Warn("devnet: block not sealed", "chain", c.ID, "head", head.Hex())
+	}
+	c.head = head
+	return head
+}
+
+// Client returns an in-process client of the chain, which skips HTTP; it offers the usual
+// ethclient reads, calls, gas estimation and SendTransaction. Use Dial for a real
+// *ethclient.Client over the chain's RPC URL.
+func (c *Chain) Client() simulated.Client { return c.backend.Client() }
+
+// Dial connects an *ethclient.Client to the chain's HTTP JSON-RPC endpoint, the way the service
+// and wallets reach it. The caller closes it.
+func (c *Chain) Dial(ctx context.Context) (*ethclient.Client, error) {
+	return ethclient.DialContext(ctx, c.RPCURL)
+}
+
+func (c *Chain) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return
+	}
+	c.closed = true
+	c.backend.Close()
+}
+
+// startChain starts the simulated backend of one chain with its HTTP endpoint. Port 0 is
+// resolved to a free port up front because the backend does not report the port it bound;
+// should another process take that port in between, it tries again with another.
+func startChain(host string, co ChainOptions, log *slog.Logger) (*Chain, error) {
+	attempts := 1
+	if co.Port == 0 {
+		attempts = 5
+	} else if err := portFree(host, co.Port); err != nil {
+		// Checked first because a node that fails to bind leaves its half-built services
+		// behind.
+		return nil, fmt.Errorf("devnet: chain %d: port %d is not available (is another devnet running?): %w", co.ID, co.Port, err)
+	}
+	var err error
+	for range attempts {
+		port := co.Port
+		if port == 0 {
+			if port, err = freePort(host); err != nil {
+				return nil, fmt.Errorf("devnet: chain %d: %w", co.ID, err)
+			}
+		}
+		var b *simulated.Backend
+		b, err = newBackend(co.ID, host, port)
+		if err == nil {
+			url := "http://" + net.JoinHostPort(dialHost(host), strconv.Itoa(port))
+			return &Chain{ID: co.ID, RPCURL: url, backend: b, log: log}, nil
+		}
+	}
+	return nil, fmt.Errorf("devnet: chain %d: %w", co.ID, err)
+}
+
+// dialHost is the host clients use to reach a server listening on host: a wildcard address
+// is reached through loopback.
+func dialHost(host string) string {
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		if ip.To4() != nil {
+			return "127.0.0.1"
+		}
+		return "::1"
+	}
+	return host
+}
+
+func portFree(host string, port int) error {
+	l, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(port)))
+	if err != nil {
+		return err
+	}
+	return l.Close()
+}
+
+func freePort(host string) (int, error) {
+	l, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// newBackend creates the simulated backend; NewBackend panics when the node cannot start (for
+// example when the port is taken), which is turned into an error here.
+func newBackend(id uint64, host string, port int) (b *simulated.Backend, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("start node on %s: %v", net.JoinHostPort(host, strconv.Itoa(port)), r)
+		}
+	}()
+	alloc := types.GenesisAlloc{}
+	balance := new(big.Int).Mul(big.NewInt(GenesisETH), big.NewInt(params.Ether))
+	for _, a := range append([]common.Address{DeployerAddress(), SolverAddress(), OracleAddress()}, TestAddresses()...) {
+		alloc[a] = types.Account{Balance: new(big.Int).Set(balance)}
+	}
+	configure := func(nc *node.Config, ec *ethconfig.Config) {
+		nc.HTTPHost = host
+		nc.HTTPPort = port
+		nc.HTTPModules = []string{"eth", "net", "web3"}
+		nc.HTTPCors = []string{"*"}
+		nc.HTTPVirtualHosts = []string{"*"}
+
+		cfg := *params.AllDevChainProtocolChanges
+		cfg.ChainID = new(big.Int).SetUint64(id)
+		ec.Genesis.Config = &cfg
+		ec.NetworkId = id
+	}
+	return simulated.NewBackend(alloc, simulated.WithBlockGasLimit(BlockGasLimit), configure), nil
+}

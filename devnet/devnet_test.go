@@ -1,0 +1,385 @@
+package devnet
+
+import (
+	"bytes"
+	"context"
+	"crypto/ecdsa"
+	"encoding/hex"
+	"log/slog"
+	"math/big"
+	"net"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/math"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/params"
+	"github.com/ethereum/go-ethereum/rpc"
+	"github.com/stretchr/testify/require"
+
+	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/chains/evm/bindings"
+)
+
+func testOptions() Options {
+	return Options{
+		Chains:    []ChainOptions{{ID: 31337}, {ID: 31338}},
+		BlockTime: 100 * time.Millisecond,
+		Logger:    slog.New(slog.DiscardHandler),
+	}
+}
+
+func TestDevnet(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+
+	start := time.Now()
+	d, err := Start(ctx, testOptions())
+	require.NoError(t, err)
+	t.Logf("started two chains in %s", time.Since(start))
+	defer d.Close()
+
+	require.Len(t, d.Chains(), 2)
+	a, b := d.Chain(31337), d.Chain(31338)
+	require.NotNil(t, a)
+	require.NotNil(t, b)
+	require.Nil(t, d.Chain(1337))
+	require.NotEqual(t, a.RPCURL, b.RPCURL)
+
+	usdc := bindings.NewTestUSDC()
+	clients := map[uint64]*ethclient.Client{}
+	for _, c := range d.Chains() {
+		cl, err := ethclient.DialContext(ctx, c.RPCURL)
+		require.NoError(t, err)
+		defer cl.Close()
+		clients[c.ID] = cl
+	}
+
+	t.Run("chain id and contracts over HTTP", func(t *testing.T) {
+		for _, c := range d.Chains() {
+			cl := clients[c.ID]
+			id, err := cl.ChainID(ctx)
+			require.NoError(t, err)
+			require.Equal(t, c.ID, id.Uint64())
+			netID, err := cl.NetworkID(ctx)
+			require.NoError(t, err)
+			require.Equal(t, c.ID, netID.Uint64())
+
+			for _, addr := range []common.Address{DepositoryAddress, OutputSettlerAddress, USDCAddress} {
+				code, err := cl.CodeAt(ctx, addr, nil)
+				require.NoError(t, err)
+				require.NotEmpty(t, code, "no code at %s on %d", addr.Hex(), c.ID)
+			}
+			owner, err := bindings.NewDepository().UnpackOwner(call(t, ctx, cl, DepositoryAddress, bindings.NewDepository().PackOwner()))
+			require.NoError(t, err)
+			require.Equal(t, SolverAddress(), owner)
+		}
+	})
+
+	t.Run("blocks advance without Mine", func(t *testing.T) {
+		for _, c := range d.Chains() {
+			cl := clients[c.ID]
+			n0, err := cl.BlockNumber(ctx)
+			require.NoError(t, err)
+			require.Eventually(t, func() bool {
+				n, err := cl.BlockNumber(ctx)
+				return err == nil && n >= n0+2
+			}, 5*time.Second, 20*time.Millisecond, "chain %d", c.ID)
+		}
+	})
+
+	t.Run("balances and allowance", func(t *testing.T) {
+		for _, c := range d.Chains() {
+			cl := clients[c.ID]
+			for _, acct := range TestAddresses() {
+				require.Equal(t, big.NewInt(TestAccountUSDC), usdcBalance(t, ctx, cl, acct), "chain %d %s", c.ID, acct.Hex())
+				eth, err := cl.BalanceAt(ctx, acct, nil)
+				require.NoError(t, err)
+				require.Equal(t, new(big.Int).Mul(big.NewInt(GenesisETH), big.NewInt(params.Ether)), eth)
+			}
+			require.Equal(t, big.NewInt(SolverUSDC), usdcBalance(t, ctx, cl, SolverAddress()))
+			allowance, err := usdc.UnpackAllowance(call(t, ctx, cl, USDCAddress, usdc.PackAllowance(SolverAddress(), OutputSettlerAddress)))
+			require.NoError(t, err)
+			require.Equal(t, math.MaxBig256, allowance)
+		}
+	})
+
+	t.Run("native deposit over HTTP", func(t *testing.T) {
+		cl := clients[a.ID]
+		user := TestAccounts()[0]
+		orderID := crypto.Keccak256Hash([]byte("native order"))
+		amount := big.NewInt(params.Ether / 2)
+		// No Mine here: the chain's own block production must pick the transaction up.
+		r := transact(t, ctx, cl, nil, user.Key, DepositoryAddress, amount, bindings.NewDepository().PackDepositNative(orderID))
+		require.Equal(t, types.ReceiptStatusSuccessful, r.Status)
+		ev := findDeposit(t, r)
+		require.Equal(t, [32]byte(orderID), ev.OrderId)
+		require.Equal(t, user.Address, ev.Depositor)
+		require.Equal(t, common.Address{}, ev.Currency)
+		require.Equal(t, amount, ev.Amount)
+		bal, err := cl.BalanceAt(ctx, DepositoryAddress, nil)
+		require.NoError(t, err)
+		require.Equal(t, amount, bal)
+	})
+
+	t.Run("ERC-20 deposit over HTTP", func(t *testing.T) {
+		cl := clients[a.ID]
+		user := TestAccounts()[1]
+		orderID := crypto.Keccak256Hash([]byte("usdc order"))
+		amount := big.NewInt(250 * 1_000_000)
+		r := transact(t, ctx, cl, a, user.Key, USDCAddress, nil, usdc.PackApprove(DepositoryAddress, amount))
+		require.Equal(t, types.ReceiptStatusSuccessful, r.Status)
+		r = transact(t, ctx, cl, a, user.Key, DepositoryAddress, nil, bindings.NewDepository().PackDepositErc20(orderID, USDCAddress, amount))
+		require.Equal(t, types.ReceiptStatusSuccessful, r.Status)
+		ev := findDeposit(t, r)
+		require.Equal(t, [32]byte(orderID), ev.OrderId)
+		require.Equal(t, user.Address, ev.Depositor)
+		require.Equal(t, USDCAddress, ev.Currency)
+		require.Equal(t, amount, ev.Amount)
+		require.Equal(t, amount, usdcBalance(t, ctx, cl, DepositoryAddress))
+		require.Equal(t, new(big.Int).Sub(big.NewInt(TestAccountUSDC), amount), usdcBalance(t, ctx, cl, user.Address))
+	})
+
+	t.Run("fill once over HTTP", func(t *testing.T) {
+		cl := clients[b.ID]
+		settler := bindings.NewOutputSettler()
+		recipient := common.HexToAddress("0x00000000000000000000000000000000000fee11")
+		orderID := crypto.Keccak256Hash([]byte("fill order"))
+		amount := big.NewInt(100 * 1_000_000)
+		fill := settler.PackFillErc20(orderID, USDCAddress, recipient, amount)
+
+		r := transact(t, ctx, cl, b, SolverKey(), OutputSettlerAddress, nil, fill)
+		require.Equal(t, types.ReceiptStatusSuccessful, r.Status)
+		var found bool
+		for _, l := range r.Logs {
+			if l.Address != OutputSettlerAddress {
+				continue
+			}
+			ev, err := settler.UnpackFillEvent(l)
+			require.NoError(t, err)
+			require.Equal(t, [32]byte(orderID), ev.OrderId)
+			require.Equal(t, SolverAddress(), ev.Solver)
+			require.Equal(t, recipient, ev.Recipient)
+			require.Equal(t, amount, ev.Amount)
+			found = true
+		}
+		require.True(t, found, "no Fill event")
+		require.Equal(t, amount, usdcBalance(t, ctx, cl, recipient))
+
+		// The second fill of the same order reverts with AlreadyFilled.
+		_, err := cl.EstimateGas(ctx, ethereum.CallMsg{From: SolverAddress(), To: &OutputSettlerAddress, Data: fill})
+		require.Error(t, err)
+		var de rpc.DataError
+		require.ErrorAs(t, err, &de)
+		data, ok := de.ErrorData().(string)
+		require.True(t, ok, "revert data %v", de.ErrorData())
+		raw, err := hex.DecodeString(strings.TrimPrefix(data, "0x"))
+		require.NoError(t, err)
+		decoded, err := settler.UnpackError(raw)
+		require.NoError(t, err)
+		require.Equal(t, &bindings.OutputSettlerAlreadyFilled{OrderId: orderID}, decoded)
+	})
+
+	t.Run("registry", func(t *testing.T) {
+		reg, err := d.Registry()
+		require.NoError(t, err)
+		for _, c := range d.Chains() {
+			rc, err := reg.Get(c.ID)
+			require.NoError(t, err)
+			require.Equal(t, c.RPCURL, rc.HTTPRPCURL)
+			cur, ok := rc.FindCurrency(strings.ToLower(USDCAddress.Hex()))
+			require.True(t, ok)
+			require.Equal(t, uint8(USDCDecimals), cur.Decimals)
+		}
+	})
+
+	t.Run("in-process client", func(t *testing.T) {
+		n0, err := a.Client().BlockNumber(ctx)
+		require.NoError(t, err)
+		a.Mine()
+		n1, err := a.Client().BlockNumber(ctx)
+		require.NoError(t, err)
+		require.Greater(t, n1, n0)
+	})
+
+	d.Close()
+	d.Close()
+	require.Equal(t, common.Hash{}, a.Mine())
+	_, err = ethclient.DialContext(ctx, a.RPCURL)
+	if err == nil {
+		cl, _ := ethclient.DialContext(ctx, a.RPCURL)
+		_, err = cl.ChainID(ctx)
+		cl.Close()
+	}
+	require.Error(t, err, "RPC still served after Close")
+}
+
+func TestStartPortInUse(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer l.Close()
+	o := testOptions()
+	o.Chains = []ChainOptions{{ID: 31337, Port: l.Addr().(*net.TCPAddr).Port}}
+	d, err := Start(context.Background(), o)
+	require.Error(t, err)
+	require.Nil(t, d)
+	require.Contains(t, err.Error(), "31337")
+}
+
+func TestStartRejectsBadChains(t *testing.T) {
+	o := testOptions()
+	o.Chains = []ChainOptions{{ID: 31337}, {ID: 31337}}
+	_, err := Start(context.Background(), o)
+	require.ErrorContains(t, err, "twice")
+	o.Chains = []ChainOptions{{ID: 0}}
+	_, err = Start(context.Background(), o)
+	require.Error(t, err)
+}
+
+func TestRunPrintsSummary(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	o := testOptions()
+	o.Chains = []ChainOptions{{ID: 31337}}
+	out := &syncBuffer{}
+	done := make(chan error, 1)
+	go func() { done <- Run(ctx, o, out) }()
+	require.Eventually(t, func() bool { return strings.Contains(out.String(), "Ctrl-C") }, 20*time.Second, 20*time.Millisecond)
+	cancel()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return after cancel")
+	}
+	s := out.String()
+	for _, want := range []string{"31337", DepositoryAddress.Hex(), OutputSettlerAddress.Hex(), USDCAddress.Hex(), SolverAddress().Hex(), hardhatAccounts[0], hardhatAccounts[9], "mnemonic"} {
+		require.Contains(t, s, want)
+	}
+	for _, a := range TestAccounts() {
+		require.NotContains(t, strings.ToLower(s), hex.EncodeToString(crypto.FromECDSA(a.Key)))
+	}
+	for _, k := range []*ecdsa.PrivateKey{DeployerKey(), SolverKey(), OracleKey()} {
+		require.NotContains(t, strings.ToLower(s), hex.EncodeToString(crypto.FromECDSA(k)))
+	}
+	t.Log("\n" + s)
+}
+
+func TestDevChainsJSONMatchesChainConfigs(t *testing.T) {
+	doc, err := os.ReadFile("../configs/chains.dev.json")
+	require.NoError(t, err)
+	reg, err := chains.ParseRegistry(doc, func(string) (string, bool) { return "", false })
+	require.NoError(t, err)
+	var got []chains.Chain
+	for _, c := range reg.All() {
+		got = append(got, *c)
+	}
+	require.Equal(t, ChainConfigs(map[uint64]string{
+		31337: "http://127.0.0.1:8545",
+		31338: "http://127.0.0.1:8546",
+	}), got)
+
+	// The defaults point where DefaultOptions listens.
+	for _, co := range DefaultOptions().Chains {
+		c, err := reg.Get(co.ID)
+		require.NoError(t, err)
+		require.True(t, strings.HasSuffix(c.HTTPRPCURL, ":"+itoa(co.Port)))
+	}
+	require.Equal(t, "Devnet A", got[0].DisplayName)
+	require.Equal(t, "Devnet B", got[1].DisplayName)
+}
+
+func itoa(i int) string { return big.NewInt(int64(i)).String() }
+
+// call runs an eth_call against the latest block.
+func call(t *testing.T, ctx context.Context, cl *ethclient.Client, to common.Address, data []byte) []byte {
+	t.Helper()
+	out, err := cl.CallContract(ctx, ethereum.CallMsg{To: &to, Data: data}, nil)
+	require.NoError(t, err)
+	return out
+}
+
+func usdcBalance(t *testing.T, ctx context.Context, cl *ethclient.Client, who common.Address) *big.Int {
+	t.Helper()
+	usdc := bindings.NewTestUSDC()
+	bal, err := usdc.UnpackBalanceOf(call(t, ctx, cl, USDCAddress, usdc.PackBalanceOf(who)))
+	require.NoError(t, err)
+	return bal
+}
+
+// transact signs and sends a transaction over HTTP the way a wallet would (pending nonce,
+// estimated gas, suggested fees) and waits for its receipt. With mine set it seals a block
+// right away instead of waiting for the next one.
+func transact(t *testing.T, ctx context.Context, cl *ethclient.Client, mine *Chain, key *ecdsa.PrivateKey, to common.Address, value *big.Int, data []byte) *types.Receipt {
+	t.Helper()
+	from := crypto.PubkeyToAddress(key.PublicKey)
+	chainID, err := cl.ChainID(ctx)
+	require.NoError(t, err)
+	nonce, err := cl.PendingNonceAt(ctx, from)
+	require.NoError(t, err)
+	gas, err := cl.EstimateGas(ctx, ethereum.CallMsg{From: from, To: &to, Value: value, Data: data})
+	require.NoError(t, err)
+	tip, err := cl.SuggestGasTipCap(ctx)
+	require.NoError(t, err)
+	head, err := cl.HeaderByNumber(ctx, nil)
+	require.NoError(t, err)
+	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(chainID), &types.DynamicFeeTx{
+		ChainID:   chainID,
+		Nonce:     nonce,
+		GasTipCap: tip,
+		GasFeeCap: new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip),
+		Gas:       gas,
+		To:        &to,
+		Value:     value,
+		Data:      data,
+	})
+	require.NoError(t, err)
+	require.NoError(t, cl.SendTransaction(ctx, tx))
+	if mine != nil {
+		mine.Mine()
+	}
+	var r *types.Receipt
+	require.Eventually(t, func() bool {
+		r, err = cl.TransactionReceipt(ctx, tx.Hash())
+		return err == nil
+	}, 10*time.Second, 20*time.Millisecond, "no receipt for %s: %v", tx.Hash().Hex(), err)
+	return r
+}
+
+func findDeposit(t *testing.T, r *types.Receipt) *bindings.DepositoryDeposit {
+	t.Helper()
+	for _, l := range r.Logs {
+		if l.Address == DepositoryAddress {
+			ev, err := bindings.NewDepository().UnpackDepositEvent(l)
+			require.NoError(t, err)
+			return ev
+		}
+	}
+	t.Fatal("no Deposit event in receipt")
+	return nil
+}
+
+// syncBuffer is a bytes.Buffer safe for one writer and concurrent readers.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}

@@ -1,0 +1,583 @@
+package devstack
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"time"
+
+	uiserver "github.com/temporalio/ui-server/v2/server"
+	uiconfig "github.com/temporalio/ui-server/v2/server/config"
+	uiserveroptions "github.com/temporalio/ui-server/v2/server/server_options"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/operatorservice/v1"
+	"go.temporal.io/sdk/client"
+	sdklog "go.temporal.io/sdk/log"
+	"go.temporal.io/server/common/authorization"
+	"go.temporal.io/server/common/cluster"
+	"go.temporal.io/server/common/config"
+	"go.temporal.io/server/common/dynamicconfig"
+	"go.temporal.io/server/common/log"
+	"go.temporal.io/server/common/log/tag"
+	"go.temporal.io/server/common/membership/static"
+	sqliteplugin "go.temporal.io/server/common/persistence/sql/sqlplugin/sqlite"
+	"go.temporal.io/server/common/primitives"
+	sqliteschema "go.temporal.io/server/schema/sqlite"
+	"go.temporal.io/server/temporal"
+)
+
+// Defaults for TemporalOptions. They match the Temporal CLI's dev server so
+// that tools (the `temporal` CLI, SDK defaults) find the server without
+// configuration.
+const (
+	DefaultTemporalIP        = "127.0.0.1"
+	DefaultTemporalPort      = 7233
+	DefaultTemporalUIPort    = 8233
+	DefaultTemporalNamespace = "default"
+)
+
+// temporalClusterName is the name of the single, local cluster. It is stored in
+// the database's cluster metadata, so it must never change between versions.
+const temporalClusterName = "active"
+
+// defaultStartTimeout bounds how long StartTemporal waits for the server to
+// answer when the caller's context has no deadline.
+const defaultStartTimeout = time.Minute
+
+// TemporalOptions configures StartTemporal. The zero value (apart from
+// DatabaseFile) gives a server on the standard dev-server ports.
+type TemporalOptions struct {
+	// DatabaseFile is the SQLite file holding all Temporal state, so that
+	// workflows survive a restart of the process. It (and its directory) is
+	// created and the schema installed when it does not exist. Empty means an
+	// in-memory database whose contents are lost on Stop.
+	DatabaseFile string
+	// IP is the address the frontend (and UI) listen on; default 127.0.0.1 so
+	// that nothing is exposed beyond the machine.
+	IP string
+	// FrontendPort is the gRPC port of the frontend service; default 7233.
+	FrontendPort int
+	// UIPort is the HTTP port of the Web UI; default 8233.
+	UIPort int
+	// DisableUI turns the Web UI off (it is on by default because it is the
+	// main way to inspect workflows during development).
+	DisableUI bool
+	// Namespace is created (idempotently) before the server starts; default
+	// "default".
+	Namespace string
+	// SearchAttributes are the custom search attributes the application
+	// needs. They are registered on Namespace both when the namespace is
+	// created and, through the operator service, on every start, so that a
+	// database created by an older version gains attributes added later.
+	SearchAttributes map[string]enumspb.IndexedValueType
+	// Logger receives the server's logs at Warn level and above only, because
+	// the server logs a great deal at Info level. Default slog.Default().
+	Logger *slog.Logger
+}
+
+// Temporal is a running in-process Temporal server (and optionally its Web
+// UI). It exists so that the embedded default needs no separately installed
+// Temporal; stop it with Stop.
+type Temporal struct {
+	server    temporal.Server
+	ui        *uiserver.Server
+	uiDone    chan struct{}
+	hostPort  string
+	uiURL     string
+	namespace string
+	logger    *slog.Logger
+	stopOnce  sync.Once
+}
+
+// StartTemporal starts a Temporal server as configured by o and returns once
+// its frontend answers and all of o.SearchAttributes are registered, so that
+// callers can dial it and start workflows immediately. ctx bounds the time
+// spent waiting for the server (one minute when ctx has no deadline); it does
+// not control the lifetime of the server, which runs until Stop.
+func StartTemporal(ctx context.Context, o TemporalOptions) (*Temporal, error) {
+	if o.IP == "" {
+		o.IP = DefaultTemporalIP
+	}
+	if o.FrontendPort == 0 {
+		o.FrontendPort = DefaultTemporalPort
+	}
+	if o.UIPort == 0 && !o.DisableUI {
+		o.UIPort = DefaultTemporalUIPort
+	}
+	if o.Namespace == "" {
+		o.Namespace = DefaultTemporalNamespace
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, defaultStartTimeout)
+		defer cancel()
+	}
+	logger := o.Logger.With("component", "temporal")
+	// Only Warn and above reach the caller's logger: the server and the UI
+	// are very chatty at Info level.
+	quiet := slog.New(minLevelHandler{min: slog.LevelWarn, next: logger.Handler()})
+
+	// Internal connections (our own client, the UI, the services among
+	// themselves) need an address that can be dialled even when the frontend
+	// listens on all interfaces.
+	dialIP := o.IP
+	if ip := net.ParseIP(o.IP); ip != nil && ip.IsUnspecified() {
+		dialIP = "127.0.0.1"
+	}
+	frontendAddr := net.JoinHostPort(dialIP, strconv.Itoa(o.FrontendPort))
+
+	// Fail early and clearly when a port is taken (typically another dev
+	// server), instead of deep inside the server's startup; the UI server
+	// would even exit the process on a bind failure.
+	if err := checkPortFree(o.IP, o.FrontendPort); err != nil {
+		return nil, fmt.Errorf("temporal frontend port: %w", err)
+	}
+	if !o.DisableUI {
+		if err := checkPortFree(o.IP, o.UIPort); err != nil {
+			return nil, fmt.Errorf("temporal UI port: %w", err)
+		}
+	}
+
+	sqlConf, err := prepareSQLite(o.DatabaseFile, o.Namespace, o.SearchAttributes)
+	if err != nil {
+		return nil, err
+	}
+
+	conf, err := buildTemporalConfig(o, sqlConf, dialIP)
+	if err != nil {
+		return nil, err
+	}
+	serverLogger := slogTemporalLogger{log: quiet}
+	authorizer, err := authorization.GetAuthorizerFromConfig(&conf.Global.Authorization)
+	if err != nil {
+		return nil, fmt.Errorf("temporal authorizer: %w", err)
+	}
+	claimMapper, err := authorization.GetClaimMapperFromConfig(&conf.Global.Authorization, serverLogger)
+	if err != nil {
+		return nil, fmt.Errorf("temporal claim mapper: %w", err)
+	}
+	hosts := make(map[primitives.ServiceName]static.Hosts, len(conf.Services))
+	for name, svc := range conf.Services {
+		ip := "127.0.0.1"
+		if name == string(primitives.FrontendService) {
+			ip = dialIP
+		}
+		hosts[primitives.ServiceName(name)] = static.SingleLocalHost(net.JoinHostPort(ip, strconv.Itoa(svc.RPC.GRPCPort)))
+	}
+	server, err := temporal.NewServer(
+		temporal.WithConfig(conf),
+		temporal.ForServices(temporal.DefaultServices),
+		// Static membership: no ringpop gossip ports, which a single
+		// in-process server does not need.
+		temporal.WithStaticHosts(hosts),
+		temporal.WithLogger(serverLogger),
+		temporal.WithAuthorizer(authorizer),
+		temporal.WithClaimMapper(func(*config.Config) authorization.ClaimMapper { return claimMapper }),
+		temporal.WithDynamicConfigClient(temporalDynamicConfig()),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("create temporal server: %w", err)
+	}
+	if err := server.Start(); err != nil {
+		_ = server.Stop()
+		return nil, fmt.Errorf("start temporal server: %w", err)
+	}
+
+	t := &Temporal{
+		server:    server,
+		hostPort:  frontendAddr,
+		namespace: o.Namespace,
+		logger:    logger,
+	}
+	fail := func(err error) (*Temporal, error) {
+		t.Stop()
+		return nil, err
+	}
+
+	if !o.DisableUI {
+		t.ui = uiserver.NewServer(uiserveroptions.WithConfigProvider(&uiconfig.Config{
+			Host:                o.IP,
+			Port:                o.UIPort,
+			TemporalGRPCAddress: frontendAddr,
+			EnableUI:            true,
+			DefaultNamespace:    o.Namespace,
+			CORS:                uiconfig.CORS{CookieInsecure: true},
+			HideLogs:            true,
+			// The UI would otherwise fetch release news from the internet.
+			DisableNewsFetch: true,
+		}))
+		t.uiDone = make(chan struct{})
+		go func() {
+			defer close(t.uiDone)
+			// Start blocks until Stop; it returns nil after Stop.
+			if err := t.ui.Start(); err != nil {
+				logger.Error("temporal UI server failed", "error", err)
+			}
+		}()
+		t.uiURL = "http://" + net.JoinHostPort(dialIP, strconv.Itoa(o.UIPort))
+	}
+
+	c, err := dialTemporal(ctx, frontendAddr, o.Namespace, quiet)
+	if err != nil {
+		return fail(err)
+	}
+	defer c.Close()
+	if err := ensureSearchAttributes(ctx, c, o.Namespace, o.SearchAttributes, logger); err != nil {
+		return fail(err)
+	}
+	if t.ui != nil {
+		if err := waitHTTP(ctx, t.uiURL+"/"); err != nil {
+			return fail(fmt.Errorf("temporal UI did not come up: %w", err))
+		}
+	}
+	logger.Info("temporal server started", "frontend", frontendAddr, "ui", t.uiURL, "namespace", o.Namespace, "database", o.DatabaseFile)
+	return t, nil
+}
+
+// HostPort returns the frontend's gRPC host:port, for client.Options.HostPort.
+func (t *Temporal) HostPort() string { return t.hostPort }
+
+// UIURL returns the base URL of the Web UI (e.g. "http://127.0.0.1:8233"),
+// or "" when the UI is disabled, so that it can be shown to the user.
+func (t *Temporal) UIURL() string { return t.uiURL }
+
+// Namespace returns the namespace that was created and prepared with the
+// search attributes, for client.Options.Namespace.
+func (t *Temporal) Namespace() string { return t.namespace }
+
+// Stop shuts down the UI and the server and releases the database, so that a
+// new server may be started on the same file. It is safe to call more than
+// once.
+func (t *Temporal) Stop() {
+	t.stopOnce.Do(func() {
+		if t.ui != nil {
+			t.ui.Stop()
+			<-t.uiDone
+		}
+		if err := t.server.Stop(); err != nil {
+			t.logger.Warn("temporal server stop", "error", err)
+		}
+	})
+}
+
+// prepareSQLite returns the persistence configuration for file (or an
+// in-memory database when file is empty), installing the schema into a new
+// file and creating the namespace (a no-op when it exists).
+func prepareSQLite(file, namespace string, sas map[string]enumspb.IndexedValueType) (*config.SQL, error) {
+	conf := &config.SQL{PluginName: sqliteplugin.PluginName}
+	if file == "" {
+		conf.ConnectAttributes = map[string]string{"mode": "memory", "cache": "shared"}
+		// Distinct in-memory databases for distinct servers in one process.
+		conf.DatabaseName = fmt.Sprintf("devstack-%d-%d", os.Getpid(), time.Now().UnixNano())
+		if err := sqliteschema.SetupSchema(conf); err != nil {
+			return nil, fmt.Errorf("set up temporal schema: %w", err)
+		}
+	} else {
+		abs, err := filepath.Abs(file)
+		if err != nil {
+			return nil, fmt.Errorf("temporal database file: %w", err)
+		}
+		conf.ConnectAttributes = map[string]string{"mode": "rwc"}
+		conf.DatabaseName = abs
+		if _, err := os.Stat(abs); errors.Is(err, os.ErrNotExist) {
+			if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+				return nil, fmt.Errorf("temporal database directory: %w", err)
+			}
+			if err := sqliteschema.SetupSchema(conf); err != nil {
+				// Do not leave a half-initialised file behind: the next
+				// start would skip the schema setup.
+				_ = os.Remove(abs)
+				return nil, fmt.Errorf("set up temporal schema in %s: %w", abs, err)
+			}
+		} else if err != nil {
+			return nil, fmt.Errorf("temporal database file: %w", err)
+		}
+	}
+	ns, err := sqliteschema.NewNamespaceConfig(temporalClusterName, namespace, false, sas)
+	if err != nil {
+		return nil, fmt.Errorf("temporal namespace %q: %w", namespace, err)
+	}
+	if err := sqliteschema.CreateNamespaces(conf, ns); err != nil {
+		return nil, fmt.Errorf("create temporal namespace %q: %w", namespace, err)
+	}
+	return conf, nil
+}
+
+// buildTemporalConfig assembles the static server configuration: one
+// history shard, SQLite for both stores, archival off, and free loopback
+// ports for the internal services. Metrics and pprof stay disabled (no
+// listeners on fixed ports).
+func buildTemporalConfig(o TemporalOptions, sqlConf *config.SQL, dialIP string) (*config.Config, error) {
+	frontendAddr := net.JoinHostPort(dialIP, strconv.Itoa(o.FrontendPort))
+	var conf config.Config
+	conf.Global.Membership.MaxJoinDuration = 30 * time.Second
+	conf.Global.Membership.BroadcastAddress = "127.0.0.1"
+	// Global.Metrics == nil selects the no-op metrics handler and
+	// Global.PProf.Port == 0 disables pprof.
+
+	const store = "sqlite-default"
+	conf.Persistence.DefaultStore = store
+	conf.Persistence.VisibilityStore = store
+	conf.Persistence.NumHistoryShards = 1
+	conf.Persistence.DataStores = map[string]config.DataStore{store: {SQL: sqlConf}}
+
+	conf.ClusterMetadata = &cluster.Config{
+		EnableGlobalNamespace:    false,
+		FailoverVersionIncrement: 10,
+		MasterClusterName:        temporalClusterName,
+		CurrentClusterName:       temporalClusterName,
+		ClusterInformation: map[string]cluster.ClusterInformation{
+			temporalClusterName: {
+				Enabled:                true,
+				InitialFailoverVersion: 1,
+				RPCAddress:             frontendAddr,
+			},
+		},
+	}
+	conf.DCRedirectionPolicy.Policy = "noop"
+
+	conf.Services = map[string]config.Service{
+		string(primitives.FrontendService): {RPC: config.RPC{GRPCPort: o.FrontendPort, BindOnIP: o.IP}},
+	}
+	for _, name := range []primitives.ServiceName{primitives.HistoryService, primitives.MatchingService, primitives.WorkerService} {
+		port, err := freePort("127.0.0.1")
+		if err != nil {
+			return nil, fmt.Errorf("free port for temporal %s service: %w", name, err)
+		}
+		conf.Services[string(name)] = config.Service{RPC: config.RPC{GRPCPort: port, BindOnIP: "127.0.0.1"}}
+	}
+
+	conf.Archival.History.State = "disabled"
+	conf.Archival.Visibility.State = "disabled"
+	conf.NamespaceDefaults.Archival.History.State = "disabled"
+	conf.NamespaceDefaults.Archival.Visibility.State = "disabled"
+	// The worker service talks to the frontend through this address.
+	conf.PublicClient.HostPort = frontendAddr
+	return &conf, nil
+}
+
+// temporalDynamicConfig returns the dynamic configuration used by the Temporal
+// CLI's dev server, which suits a single-user development server.
+func temporalDynamicConfig() dynamicconfig.StaticClient {
+	return dynamicconfig.StaticClient{
+		// Smaller mutable-state cache than the production default.
+		dynamicconfig.HistoryCacheHostLevelMaxSize.Key(): 8096,
+		// The UI lists workflows often; the default of 10 rps throttles it.
+		dynamicconfig.FrontendMaxNamespaceVisibilityRPSPerInstance.Key(): 100,
+	}
+}
+
+// dialTemporal connects a client to the frontend, retrying until the server
+// answers a health check or ctx ends.
+func dialTemporal(ctx context.Context, hostPort, namespace string, logger *slog.Logger) (client.Client, error) {
+	var lastErr error
+	for {
+		attemptCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		c, err := client.DialContext(attemptCtx, client.Options{
+			HostPort:  hostPort,
+			Namespace: namespace,
+			Logger:    sdklog.NewStructuredLogger(logger),
+		})
+		if err == nil {
+			_, err = c.CheckHealth(attemptCtx, &client.CheckHealthRequest{})
+			if err == nil {
+				cancel()
+				return c, nil
+			}
+			c.Close()
+		}
+		cancel()
+		lastErr = err
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("temporal frontend %s did not answer: %w (last error: %v)", hostPort, ctx.Err(), lastErr)
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// ensureSearchAttributes registers every attribute in want that namespace
+// lacks and waits until all are listed. A database created by an older
+// version may lack attributes added since; CreateNamespaces does not touch an
+// existing namespace, so this is the only place they get added.
+func ensureSearchAttributes(ctx context.Context, c client.Client, namespace string, want map[string]enumspb.IndexedValueType, logger *slog.Logger) error {
+	if len(want) == 0 {
+		return nil
+	}
+	op := c.OperatorService()
+	added := false
+	for {
+		resp, err := op.ListSearchAttributes(ctx, &operatorservice.ListSearchAttributesRequest{Namespace: namespace})
+		if err != nil {
+			return fmt.Errorf("list temporal search attributes: %w", err)
+		}
+		missing := map[string]enumspb.IndexedValueType{}
+		for name, typ := range want {
+			have, ok := resp.GetCustomAttributes()[name]
+			if !ok {
+				have, ok = resp.GetSystemAttributes()[name]
+			}
+			switch {
+			case !ok:
+				missing[name] = typ
+			case have != typ:
+				return fmt.Errorf("temporal search attribute %s is registered as %s, want %s", name, have, typ)
+			}
+		}
+		if len(missing) == 0 {
+			return nil
+		}
+		if !added {
+			logger.Info("registering temporal search attributes", "namespace", namespace, "attributes", fmt.Sprint(missing))
+			if _, err := op.AddSearchAttributes(ctx, &operatorservice.AddSearchAttributesRequest{
+				Namespace:        namespace,
+				SearchAttributes: missing,
+			}); err != nil {
+				return fmt.Errorf("add temporal search attributes: %w", err)
+			}
+			added = true
+			continue
+		}
+		// Added, but the namespace cache has not caught up yet.
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("temporal search attributes %v not visible after adding: %w", missing, ctx.Err())
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// waitHTTP polls url until it answers with a non-5xx status or ctx ends.
+func waitHTTP(ctx context.Context, url string) error {
+	for {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if err != nil {
+			return err
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode < 500 {
+				return nil
+			}
+			err = fmt.Errorf("status %s", resp.Status)
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%s: %w (last error: %v)", url, ctx.Err(), err)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// freePort asks the kernel for a currently unused TCP port on ip.
+func freePort(ip string) (int, error) {
+	l, err := net.Listen("tcp", net.JoinHostPort(ip, "0"))
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// checkPortFree reports an error when ip:port cannot be bound.
+func checkPortFree(ip string, port int) error {
+	l, err := net.Listen("tcp", net.JoinHostPort(ip, strconv.Itoa(port)))
+	if err != nil {
+		return err
+	}
+	return l.Close()
+}
+
+// minLevelHandler drops records below min before they reach next.
+type minLevelHandler struct {
+	min  slog.Level
+	next slog.Handler
+}
+
+func (h minLevelHandler) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= h.min && h.next.Enabled(ctx, l)
+}
+
+func (h minLevelHandler) Handle(ctx context.Context, r slog.Record) error {
+	if r.Level < h.min {
+		return nil
+	}
+	return h.next.Handle(ctx, r)
+}
+
+func (h minLevelHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return minLevelHandler{min: h.min, next: h.next.WithAttrs(attrs)}
+}
+
+func (h minLevelHandler) WithGroup(name string) slog.Handler {
+	return minLevelHandler{min: h.min, next: h.next.WithGroup(name)}
+}
+
+// slogTemporalLogger adapts a *slog.Logger to the server's log.Logger.
+// Panic and Fatal are logged as errors rather than aborting the process.
+// Tags added with With are kept unconverted until a record is actually
+// emitted, because nearly all of the server's records are filtered out.
+type slogTemporalLogger struct {
+	log  *slog.Logger
+	tags []tag.Tag
+}
+
+var (
+	_ log.Logger      = slogTemporalLogger{}
+	_ log.WithLogger  = slogTemporalLogger{}
+	_ log.SLogWrapper = slogTemporalLogger{}
+)
+
+func (l slogTemporalLogger) Debug(msg string, tags ...tag.Tag) { l.emit(slog.LevelDebug, msg, tags) }
+func (l slogTemporalLogger) Info(msg string, tags ...tag.Tag)  { l.emit(slog.LevelInfo, msg, tags) }
+func (l slogTemporalLogger) Warn(msg string, tags ...tag.Tag)  { l.emit(slog.LevelWarn, msg, tags) }
+func (l slogTemporalLogger) Error(msg string, tags ...tag.Tag) { l.emit(slog.LevelError, msg, tags) }
+func (l slogTemporalLogger) DPanic(msg string, tags ...tag.Tag) {
+	l.emit(slog.LevelError, msg, tags)
+}
+func (l slogTemporalLogger) Panic(msg string, tags ...tag.Tag) { l.emit(slog.LevelError, msg, tags) }
+func (l slogTemporalLogger) Fatal(msg string, tags ...tag.Tag) { l.emit(slog.LevelError, msg, tags) }
+
+// With returns a logger that adds tags to every record.
+func (l slogTemporalLogger) With(tags ...tag.Tag) log.Logger {
+	return slogTemporalLogger{log: l.log, tags: append(l.tags[:len(l.tags):len(l.tags)], tags...)}
+}
+
+// SLog exposes the (level-filtered) slog logger to server code that logs
+// through slog directly.
+func (l slogTemporalLogger) SLog() *slog.Logger {
+	if len(l.tags) == 0 {
+		return l.log
+	}
+	args := make([]any, 0, len(l.tags))
+	for _, t := range l.tags {
+		args = append(args, slog.Any(t.Key(), t.Value()))
+	}
+	return l.log.With(args...)
+}
+
+func (l slogTemporalLogger) emit(level slog.Level, msg string, tags []tag.Tag) {
+	ctx := context.Background()
+	if !l.log.Enabled(ctx, level) {
+		return
+	}
+	attrs := make([]slog.Attr, 0, len(l.tags)+len(tags))
+	for _, t := range l.tags {
+		attrs = append(attrs, slog.Any(t.Key(), t.Value()))
+	}
+	for _, t := range tags {
+		attrs = append(attrs, slog.Any(t.Key(), t.Value()))
+	}
+	l.log.LogAttrs(ctx, level, msg, attrs...)
+}

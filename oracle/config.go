@@ -1,0 +1,432 @@
+package oracle
+
+import (
+	"crypto/ecdsa"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/intentd/intentd/chains"
+)
+
+// Environment variables read by ConfigFromEnv. They are the spec's names; CHAINS_CONFIG_DIR is
+// ours and only says where the chain files live.
+const (
+	EnvEnvironment            = "ENVIRONMENT"
+	EnvSigningModule          = "SIGNING_MODULE"
+	EnvPrivateKey             = "ECDSA_PRIVATE_KEY"
+	EnvAPIKeys                = "API_KEYS"
+	EnvHTTPPort               = "HTTP_PORT"
+	EnvPort                   = "PORT"
+	EnvRateLimitMax           = "UNAUTHENTICATED_RATE_LIMIT_MAX"
+	EnvRateLimitWindowMS      = "UNAUTHENTICATED_RATE_LIMIT_WINDOW_MS"
+	EnvPeers                  = "PEERS"
+	EnvPeerRequestTimeoutMS   = "PEER_REQUEST_TIMEOUT_MS"
+	EnvOracleSigners          = "ORACLE_SIGNERS"
+	EnvOracleSignersThreshold = "ORACLE_SIGNERS_THRESHOLD"
+	EnvChainsConfigDir        = "CHAINS_CONFIG_DIR"
+)
+
+// SigningModuleRawPrivateKey is the only signing mode this build implements: the key comes from
+// ECDSA_PRIVATE_KEY. KMS modes (`<cloud>-kms`) are recognised so that a deployment configured for
+// them fails at start with a clear message instead of silently signing with something else.
+const SigningModuleRawPrivateKey = "raw-private-key"
+
+// Defaults of the spec, exported so that docs, tests and the command line agree on them.
+const (
+	DefaultHTTPPort               = 3000
+	DefaultRateLimitMax           = 2
+	DefaultRateLimitWindow        = 1000 * time.Millisecond
+	DefaultPeerRequestTimeout     = 10000 * time.Millisecond
+	DefaultOracleSignersThreshold = 1
+	DefaultChainsConfigDir        = "configs"
+)
+
+// PeerCredentialPassThrough as a peer's credential forwards the caller's own x-api-key to that
+// peer instead of a dedicated key.
+const PeerCredentialPassThrough = "pass-through"
+
+// Config is the oracle's whole configuration, loaded once from the environment and validated
+// there so that a bad value stops the process at start. The signing key and the API keys live in
+// unexported fields (API keys only as hashes) and String, GoString and LogValue redact, so
+// printing, logging or JSON-encoding a Config never reveals a secret.
+type Config struct {
+	// Environment selects the chain file `<ChainsConfigDir>/chains.<Environment>.json`.
+	Environment string `json:"environment"`
+	// SigningModule is the signing mode; only SigningModuleRawPrivateKey is implemented.
+	SigningModule string `json:"signingModule"`
+	// HTTPPort is the listening port (HTTP_PORT, then PORT, then 3000).
+	HTTPPort int `json:"httpPort"`
+	// RateLimitMax requests per RateLimitWindow are allowed per client IP without an API key.
+	RateLimitMax    int           `json:"rateLimitMax"`
+	RateLimitWindow time.Duration `json:"rateLimitWindow"`
+	// Peers are the other oracle instances asked for signatures (aggregation is not implemented
+	// yet; the list is parsed and validated now so a bad value fails early).
+	Peers              []Peer        `json:"peers"`
+	PeerRequestTimeout time.Duration `json:"peerRequestTimeout"`
+	// OracleSigners is the allowlist of signer addresses, unique, in configured order.
+	OracleSigners []common.Address `json:"oracleSigners"`
+	// OracleSignersThreshold is the number of unique allowlisted signatures aimed for.
+	OracleSignersThreshold int `json:"oracleSignersThreshold"`
+	// ChainsConfigDir is the folder holding the chain configuration files.
+	ChainsConfigDir string `json:"chainsConfigDir"`
+	// APIKeys are the configured keys, by label; the keys themselves are kept only as hashes.
+	APIKeys []APIKey `json:"apiKeys"`
+	// Warnings are accepted-but-suspicious settings; NewServer logs them at start.
+	Warnings []string `json:"warnings,omitempty"`
+
+	signingKey *ecdsa.PrivateKey
+}
+
+// APIKey is one entry of API_KEYS. Only a SHA-256 hash of the key is held, so a heap dump or a
+// careless print of the config does not reveal it; Label names the key in logs.
+type APIKey struct {
+	Label string `json:"label"`
+	hash  [sha256.Size]byte
+}
+
+// Peer is one entry of PEERS. The credential is unexported because it is a secret of another
+// instance; PassThrough says the caller's own x-api-key is forwarded instead.
+type Peer struct {
+	BaseURL     string `json:"baseUrl"`
+	PassThrough bool   `json:"passThrough"`
+	apiKey      string
+}
+
+// String keeps the peer credential out of any formatted output.
+func (p Peer) String() string {
+	cred := "[REDACTED]"
+	if p.PassThrough {
+		cred = PeerCredentialPassThrough
+	}
+	return p.BaseURL + "|" + cred
+}
+
+// SignerAddress is the address of the local signing key; it is what peers and settlement see.
+func (c Config) SignerAddress() common.Address {
+	if c.signingKey == nil {
+		return common.Address{}
+	}
+	return crypto.PubkeyToAddress(c.signingKey.PublicKey)
+}
+
+// Addr is the listen address for the configured port on every interface.
+func (c Config) Addr() string { return ":" + strconv.Itoa(c.HTTPPort) }
+
+// ChainsFile is the chain configuration file selected by ENVIRONMENT.
+func (c Config) ChainsFile() string {
+	return filepath.Join(c.ChainsConfigDir, "chains."+c.Environment+".json")
+}
+
+// LoadChains reads the chain file selected by the configuration, resolving its ${VAR}
+// placeholders from the process environment, so the command line needs one call.
+func (c Config) LoadChains() (*chains.Registry, error) {
+	return chains.LoadRegistry(c.ChainsFile())
+}
+
+// String is the redacted form used by %v and %+v: secrets are never printed.
+func (c Config) String() string {
+	labels := make([]string, len(c.APIKeys))
+	for i, k := range c.APIKeys {
+		labels[i] = k.Label
+	}
+	signers := make([]string, len(c.OracleSigners))
+	for i, s := range c.OracleSigners {
+		signers[i] = s.Hex()
+	}
+	peers := make([]string, len(c.Peers))
+	for i, p := range c.Peers {
+		peers[i] = p.String()
+	}
+	return fmt.Sprintf("oracle.Config{Environment:%s SigningModule:%s Signer:%s SigningKey:[REDACTED] HTTPPort:%d "+
+		"RateLimit:%d/%s Peers:[%s] PeerRequestTimeout:%s OracleSigners:[%s] Threshold:%d ChainsConfigDir:%s APIKeys:[%s]}",
+		c.Environment, c.SigningModule, c.SignerAddress().Hex(), c.HTTPPort, c.RateLimitMax, c.RateLimitWindow,
+		strings.Join(peers, " "), c.PeerRequestTimeout, strings.Join(signers, " "), c.OracleSignersThreshold,
+		c.ChainsConfigDir, strings.Join(labels, " "))
+}
+
+// GoString makes %#v redact too; without it fmt would walk the unexported key.
+func (c Config) GoString() string { return c.String() }
+
+// LogValue lets the configuration be logged as structured attributes without secrets.
+func (c Config) LogValue() slog.Value {
+	labels := make([]string, len(c.APIKeys))
+	for i, k := range c.APIKeys {
+		labels[i] = k.Label
+	}
+	peers := make([]string, len(c.Peers))
+	for i, p := range c.Peers {
+		peers[i] = p.String()
+	}
+	return slog.GroupValue(
+		slog.String("environment", c.Environment),
+		slog.String("signingModule", c.SigningModule),
+		slog.String("signer", c.SignerAddress().Hex()),
+		slog.Int("httpPort", c.HTTPPort),
+		slog.Int("rateLimitMax", c.RateLimitMax),
+		slog.Duration("rateLimitWindow", c.RateLimitWindow),
+		slog.Any("peers", peers),
+		slog.Duration("peerRequestTimeout", c.PeerRequestTimeout),
+		slog.Int("oracleSigners", len(c.OracleSigners)),
+		slog.Int("oracleSignersThreshold", c.OracleSignersThreshold),
+		slog.String("chainsFile", c.ChainsFile()),
+		slog.Any("apiKeys", labels),
+	)
+}
+
+var environmentName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
+
+// ConfigFromEnv loads and validates the configuration; lookup is os.LookupEnv in production and
+// a map in tests. An empty value counts as unset. Every problem found is reported, each naming
+// its variable, and no message ever contains a secret value.
+func ConfigFromEnv(lookup func(string) (string, bool)) (Config, error) {
+	get := func(name string) (string, bool) {
+		v, ok := lookup(name)
+		v = strings.TrimSpace(v)
+		return v, ok && v != ""
+	}
+	var errs []error
+	fail := func(name, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%s: %s", name, fmt.Sprintf(format, args...)))
+	}
+	cfg := Config{
+		SigningModule:          SigningModuleRawPrivateKey,
+		HTTPPort:               DefaultHTTPPort,
+		RateLimitMax:           DefaultRateLimitMax,
+		RateLimitWindow:        DefaultRateLimitWindow,
+		PeerRequestTimeout:     DefaultPeerRequestTimeout,
+		OracleSignersThreshold: DefaultOracleSignersThreshold,
+		ChainsConfigDir:        DefaultChainsConfigDir,
+	}
+
+	if v, ok := get(EnvEnvironment); !ok {
+		fail(EnvEnvironment, "is required (it selects chains.<ENVIRONMENT>.json)")
+	} else if !environmentName.MatchString(v) {
+		fail(EnvEnvironment, "%q may hold only letters, digits, '-' and '_'", v)
+	} else {
+		cfg.Environment = v
+	}
+	if v, ok := get(EnvChainsConfigDir); ok {
+		cfg.ChainsConfigDir = v
+	}
+
+	if v, ok := get(EnvSigningModule); ok {
+		cfg.SigningModule = v
+	}
+	switch {
+	case cfg.SigningModule == SigningModuleRawPrivateKey:
+		key, err := parsePrivateKey(lookup)
+		if err != nil {
+			fail(EnvPrivateKey, "%v", err)
+		}
+		cfg.signingKey = key
+	case strings.HasSuffix(cfg.SigningModule, "-kms") && len(cfg.SigningModule) > len("-kms"):
+		fail(EnvSigningModule, "%q is not supported in this build; use %q", cfg.SigningModule, SigningModuleRawPrivateKey)
+	default:
+		fail(EnvSigningModule, "%q is not a signing module; use %q or <cloud>-kms", cfg.SigningModule, SigningModuleRawPrivateKey)
+	}
+
+	if v, ok := get(EnvAPIKeys); ok {
+		keys, err := parseAPIKeys(v)
+		if err != nil {
+			fail(EnvAPIKeys, "%v", err)
+		}
+		cfg.APIKeys = keys
+	}
+
+	if v, ok := get(EnvHTTPPort); ok {
+		cfg.HTTPPort = parsePort(EnvHTTPPort, v, fail)
+	} else if v, ok := get(EnvPort); ok {
+		cfg.HTTPPort = parsePort(EnvPort, v, fail)
+	}
+
+	if v, ok := get(EnvRateLimitMax); ok {
+		if n, err := strconv.Atoi(v); err != nil || n < 1 {
+			fail(EnvRateLimitMax, "%q is not an integer of at least 1", v)
+		} else {
+			cfg.RateLimitMax = n
+		}
+	}
+	if v, ok := get(EnvRateLimitWindowMS); ok {
+		cfg.RateLimitWindow = parseMillis(EnvRateLimitWindowMS, v, fail)
+	}
+	if v, ok := get(EnvPeerRequestTimeoutMS); ok {
+		cfg.PeerRequestTimeout = parseMillis(EnvPeerRequestTimeoutMS, v, fail)
+	}
+	if v, ok := get(EnvPeers); ok {
+		peers, err := parsePeers(v)
+		if err != nil {
+			fail(EnvPeers, "%v", err)
+		}
+		cfg.Peers = peers
+	}
+
+	thresholdSet := false
+	if v, ok := get(EnvOracleSignersThreshold); ok {
+		thresholdSet = true
+		if n, err := strconv.Atoi(v); err != nil {
+			fail(EnvOracleSignersThreshold, "%q is not an integer", v)
+		} else if n < 1 {
+			fail(EnvOracleSignersThreshold, "%d is below 1", n)
+		} else {
+			cfg.OracleSignersThreshold = n
+		}
+	}
+	if v, ok := get(EnvOracleSigners); ok {
+		signers, err := parseSigners(v)
+		if err != nil {
+			fail(EnvOracleSigners, "%v", err)
+		}
+		cfg.OracleSigners = signers
+		if err == nil {
+			if cfg.OracleSignersThreshold > len(signers) {
+				fail(EnvOracleSignersThreshold, "%d exceeds the %d unique %s entries",
+					cfg.OracleSignersThreshold, len(signers), EnvOracleSigners)
+			}
+			if cfg.signingKey != nil && !containsAddress(signers, cfg.SignerAddress()) {
+				fail(EnvOracleSigners, "does not list this oracle's signer %s", cfg.SignerAddress().Hex())
+			}
+		}
+	} else if thresholdSet {
+		cfg.Warnings = append(cfg.Warnings, EnvOracleSignersThreshold+" is set without "+EnvOracleSigners+"; it is ignored")
+	}
+
+	if len(errs) > 0 {
+		return Config{}, fmt.Errorf("oracle configuration: %w", errors.Join(errs...))
+	}
+	return cfg, nil
+}
+
+// parsePrivateKey never includes the value, nor any part of it, in its errors.
+func parsePrivateKey(lookup func(string) (string, bool)) (*ecdsa.PrivateKey, error) {
+	raw, ok := lookup(EnvPrivateKey)
+	raw = strings.TrimSpace(raw)
+	if !ok || raw == "" {
+		return nil, fmt.Errorf("is required when %s is %s", EnvSigningModule, SigningModuleRawPrivateKey)
+	}
+	raw = strings.TrimPrefix(strings.TrimPrefix(raw, "0x"), "0X")
+	b, err := hex.DecodeString(raw)
+	if err != nil || len(b) != 32 {
+		return nil, errors.New("is not a 32-byte hex private key")
+	}
+	key, err := crypto.ToECDSA(b)
+	if err != nil {
+		return nil, errors.New("is not a valid secp256k1 private key")
+	}
+	return key, nil
+}
+
+// parseAPIKeys reports entries by position, never by content, because the content is the secret.
+func parseAPIKeys(v string) ([]APIKey, error) {
+	var out []APIKey
+	seen := map[[sha256.Size]byte]bool{}
+	for i, entry := range strings.Split(v, ";") {
+		entry = strings.TrimSpace(entry)
+		if entry == "" {
+			continue
+		}
+		key, label, _ := strings.Cut(entry, ":")
+		key = strings.TrimSpace(key)
+		if key == "" {
+			return nil, fmt.Errorf("entry %d has an empty key (format <key>:<label>;<key>:<label>)", i+1)
+		}
+		h := sha256.Sum256([]byte(key))
+		if seen[h] {
+			continue
+		}
+		seen[h] = true
+		out = append(out, APIKey{Label: strings.TrimSpace(label), hash: h})
+	}
+	return out, nil
+}
+
+func parsePeers(v string) ([]Peer, error) {
+	var out []Peer
+	for i, entry := range strings.Split(v, ";") {
+		entry = strings.TrimSpace(entry)
+		if entry == "" {
+			continue
+		}
+		base, cred, found := strings.Cut(entry, "|")
+		base, cred = strings.TrimSpace(base), strings.TrimSpace(cred)
+		if !found || cred == "" {
+			return nil, fmt.Errorf("entry %d needs a credential: <peer_base_url>|<peer_api_key> or <peer_base_url>|%s", i+1, PeerCredentialPassThrough)
+		}
+		u, err := url.Parse(base)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
+			return nil, fmt.Errorf("entry %d: the base URL is not an http(s) URL without credentials", i+1)
+		}
+		p := Peer{BaseURL: strings.TrimRight(base, "/")}
+		if cred == PeerCredentialPassThrough {
+			p.PassThrough = true
+		} else {
+			p.apiKey = cred
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// parseSigners returns the unique entries in configured order: the threshold is compared with
+// the count of unique signers, as the spec requires.
+func parseSigners(v string) ([]common.Address, error) {
+	var out []common.Address
+	for i, entry := range strings.Split(v, ";") {
+		entry = strings.TrimSpace(entry)
+		if entry == "" {
+			continue
+		}
+		if !common.IsHexAddress(entry) {
+			return nil, fmt.Errorf("entry %d (%q) is not an address", i+1, entry)
+		}
+		a := common.HexToAddress(entry)
+		if a == (common.Address{}) {
+			return nil, fmt.Errorf("entry %d is the zero address", i+1)
+		}
+		if !containsAddress(out, a) {
+			out = append(out, a)
+		}
+	}
+	if len(out) == 0 {
+		return nil, errors.New("is set but lists no address")
+	}
+	return out, nil
+}
+
+func containsAddress(list []common.Address, a common.Address) bool {
+	for _, x := range list {
+		if x == a {
+			return true
+		}
+	}
+	return false
+}
+
+func parsePort(name, v string, fail func(string, string, ...any)) int {
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > 65535 {
+		fail(name, "%q is not a port number (1-65535)", v)
+		return 0
+	}
+	return n
+}
+
+func parseMillis(name, v string, fail func(string, string, ...any)) time.Duration {
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 1 || n > int64(time.Duration(1<<62)/time.Millisecond) {
+		fail(name, "%q is not a whole number of milliseconds of at least 1", v)
+		return 0
+	}
+	return time.Duration(n) * time.Millisecond
+}

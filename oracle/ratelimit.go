@@ -1,0 +1,114 @@
+package oracle
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"net/netip"
+	"sync"
+	"time"
+)
+
+// maxLimiterClients bounds the limiter's memory within one window. A new client arriving when
+// the table is full is refused until the window turns: failing closed keeps a flood of spoofed
+// or rotating addresses from growing memory, and the next window starts empty.
+const maxLimiterClients = 100_000
+
+// fixedWindowLimiter counts requests per client in fixed windows aligned to the clock (every
+// client's window turns at the same instant). Because all windows turn together, the whole
+// table is dropped when the window changes: memory holds at most one window's clients.
+type fixedWindowLimiter struct {
+	max    int
+	window time.Duration
+	now    func() time.Time
+
+	mu     sync.Mutex
+	start  time.Time
+	counts map[string]int
+}
+
+func newFixedWindowLimiter(max int, window time.Duration, now func() time.Time) *fixedWindowLimiter {
+	if now == nil {
+		now = time.Now
+	}
+	return &fixedWindowLimiter{max: max, window: window, now: now, counts: map[string]int{}}
+}
+
+// limitDecision is what the HTTP layer needs for its headers.
+type limitDecision struct {
+	allowed   bool
+	limit     int
+	remaining int
+	reset     time.Time     // end of the current window
+	wait      time.Duration // until reset, by the limiter's clock
+}
+
+func (l *fixedWindowLimiter) allow(client string) limitDecision {
+	now := l.now()
+	start := now.Truncate(l.window)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !start.Equal(l.start) {
+		l.start = start
+		if len(l.counts) > 0 {
+			// A fresh map rather than clear(): clear keeps the buckets, so a past flood
+			// would pin its memory.
+			l.counts = map[string]int{}
+		}
+	}
+	d := limitDecision{limit: l.max, reset: start.Add(l.window), wait: start.Add(l.window).Sub(now)}
+	n, known := l.counts[client]
+	if !known && len(l.counts) >= maxLimiterClients {
+		return d
+	}
+	if n >= l.max {
+		return d
+	}
+	n++
+	l.counts[client] = n
+	d.allowed = true
+	d.remaining = l.max - n
+	return d
+}
+
+func (l *fixedWindowLimiter) size() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.counts)
+}
+
+// clientKey is the limiter key of a remote address. IPv6 clients are keyed by their /64, the
+// smallest block a single subscriber usually holds, so rotating addresses within it does not
+// multiply the allowance.
+func clientKey(remoteIP string) string {
+	addr, err := netip.ParseAddr(remoteIP)
+	if err != nil {
+		return remoteIP
+	}
+	addr = addr.Unmap()
+	if addr.Is6() {
+		p, _ := addr.Prefix(64)
+		return p.String()
+	}
+	return addr.String()
+}
+
+// apiKeySet holds SHA-256 hashes of the configured keys and compares in constant time, so
+// neither memory nor response timing reveals a key.
+type apiKeySet struct {
+	keys []APIKey
+}
+
+// match returns the label of the key, or ok=false. It compares against every entry without
+// stopping early.
+func (s apiKeySet) match(presented string) (label string, ok bool) {
+	if presented == "" || len(s.keys) == 0 {
+		return "", false
+	}
+	h := sha256.Sum256([]byte(presented))
+	for _, k := range s.keys {
+		if subtle.ConstantTimeCompare(h[:], k.hash[:]) == 1 && !ok {
+			label, ok = k.Label, true
+		}
+	}
+	return label, ok
+}

@@ -1,0 +1,333 @@
+// Package oracle is the attestation oracle: its own HTTP service that reads facts from chains
+// (today: deposits into the depository contract on EVM chains), signs them as EIP-712 messages
+// with the instance's single signer, and returns the signatures for settlement. It shares only
+// the chain registry with the engine; the engine talks to it over HTTP through Client and
+// verifies attestations with RecoverDepositSigner. docs/oracle.md describes the wire format.
+package oracle
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"net"
+	"net/http"
+	"regexp"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/gin-gonic/gin"
+
+	"github.com/intentd/intentd/chains"
+)
+
+// Paths served by the oracle; exported so the Client and tests cannot drift from the router.
+const (
+	PathLives                 = "/lives/v1"
+	PathChains                = "/chains/v1"
+	PathDocumentation         = "/documentation"
+	PathDepositAttestation    = "/attestations/depository-deposits/v1"
+	PathWithdrawalAttestation = "/attestations/depository-withdrawals/v1"
+	PathSolverFillAttestation = "/attestations/solver-fills/v1"
+	PathSolverRefund          = "/attestations/solver-refunds/v1"
+	PathWithdrawalInitiation  = "/attestations/withdrawal-initiation/v1"
+	PathWithdrawalInitiated   = "/attestations/withdrawal-initiated/v1"
+)
+
+// HeaderAPIKey carries the caller's API key; a valid key bypasses the unauthenticated rate limit.
+const HeaderAPIKey = "x-api-key"
+
+// maxBodyBytes bounds request bodies; attestation requests are a few hundred bytes.
+const maxBodyBytes = 64 << 10
+
+// Server is one oracle instance: configuration, chain registry, signer and the HTTP router.
+// It holds no state worth persisting (the spec's "operationally stateless"): rate-limit
+// counters and RPC clients are rebuilt on restart.
+type Server struct {
+	cfg      Config
+	registry *chains.Registry
+	logger   *slog.Logger
+	signer   messageSigner
+	apiKeys  apiKeySet
+	limiter  *fixedWindowLimiter
+	clients  readerSource
+	handler  http.Handler
+}
+
+// NewServer builds the instance from a validated Config and the chain registry the config
+// selects (Config.LoadChains). Gin's global mode is left to the command line (gin.SetMode), as
+// it is process-wide.
+func NewServer(cfg Config, registry *chains.Registry, logger *slog.Logger) (*Server, error) {
+	if registry == nil {
+		return nil, errors.New("oracle: chain registry is required")
+	}
+	if cfg.signingKey == nil {
+		return nil, errors.New("oracle: configuration has no signing key (build it with ConfigFromEnv)")
+	}
+	if cfg.RateLimitMax < 1 || cfg.RateLimitWindow <= 0 {
+		return nil, errors.New("oracle: rate limit must allow at least one request per positive window")
+	}
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{
+		cfg:      cfg,
+		registry: registry,
+		logger:   logger,
+		signer:   newKeySigner(cfg.signingKey),
+		apiKeys:  apiKeySet{keys: cfg.APIKeys},
+		limiter:  newFixedWindowLimiter(cfg.RateLimitMax, cfg.RateLimitWindow, nil),
+		clients:  newClientPool(),
+	}
+	for _, w := range cfg.Warnings {
+		logger.Warn("configuration warning", slog.String("warning", w))
+	}
+	if len(cfg.Peers) > 0 {
+		logger.Warn("PEERS is configured but peer aggregation is not implemented in this build; only local signatures are returned",
+			slog.Int("peers", len(cfg.Peers)))
+	}
+	s.handler = s.routes()
+	return s, nil
+}
+
+// SignerAddress is the instance's signer, the address peers and settlement verify against.
+func (s *Server) SignerAddress() common.Address { return s.signer.Address() }
+
+// Handler is the oracle's HTTP handler, for tests (httptest) and for embedding.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Run listens on addr (Config.Addr() when empty) and serves until ctx ends, then shuts down
+// gracefully.
+func (s *Server) Run(ctx context.Context, addr string) error {
+	if addr == "" {
+		addr = s.cfg.Addr()
+	}
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", addr)
+	if err != nil {
+		return fmt.Errorf("oracle: listen %s: %w", addr, err)
+	}
+	return s.Serve(ctx, ln)
+}
+
+// Serve serves on an existing listener until ctx ends; in-flight requests get up to ten seconds
+// to finish. It returns nil after a graceful shutdown. Taking a listener lets tests and
+// supervisors bind port 0 and learn the address first.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{
+		Handler:           s.handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      2 * rpcTimeout,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(s.logger.Handler(), slog.LevelWarn),
+	}
+	defer s.clients.close()
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	s.logger.Info("oracle listening", slog.String("addr", ln.Addr().String()),
+		slog.String("signer", s.SignerAddress().Hex()), slog.Int("chains", len(s.registry.Enabled())))
+	select {
+	case err := <-errc:
+		return fmt.Errorf("oracle: serve: %w", err)
+	case <-ctx.Done():
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("oracle: shutdown: %w", err)
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("oracle: serve: %w", err)
+	}
+	s.logger.Info("oracle stopped")
+	return nil
+}
+
+func (s *Server) routes() http.Handler {
+	r := gin.New()
+	// The limiter keys on the TCP peer: trusting X-Forwarded-For from anyone would let every
+	// caller pick its own rate-limit key.
+	_ = r.SetTrustedProxies(nil)
+	r.ContextWithFallback = true
+	r.HandleMethodNotAllowed = false
+	r.Use(s.recoverer, s.requestLog, s.rateLimit)
+
+	r.GET("/", func(c *gin.Context) { c.Redirect(http.StatusFound, PathDocumentation) })
+	r.GET(PathDocumentation, s.documentationPage)
+	r.GET(PathDocumentation+"/openapi.json", s.openAPI)
+	r.GET(PathLives, func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) })
+	r.GET(PathChains, s.listChains)
+	r.POST(PathDepositAttestation, s.postDepositAttestation)
+	for _, p := range []string{PathWithdrawalAttestation, PathSolverFillAttestation, PathSolverRefund,
+		PathWithdrawalInitiation, PathWithdrawalInitiated} {
+		r.POST(p, func(c *gin.Context) {
+			writeError(c, newError(CodeNotImplemented, "%s is not implemented in this build", c.FullPath()))
+		})
+	}
+	r.NoRoute(func(c *gin.Context) {
+		writeError(c, newError(CodeNotFound, "no route %s %s", c.Request.Method, c.Request.URL.Path))
+	})
+	return r
+}
+
+func writeError(c *gin.Context, e *Error) {
+	c.AbortWithStatusJSON(e.Status, e)
+}
+
+// recoverer replaces gin.Recovery, which dumps request headers (x-api-key among them) to the log.
+func (s *Server) recoverer(c *gin.Context) {
+	defer func() {
+		if rec := recover(); rec != nil {
+			if err, ok := rec.(error); ok && errors.Is(err, http.ErrAbortHandler) {
+				panic(rec)
+			}
+			s.logger.Error("handler panicked", slog.String("path", c.Request.URL.Path),
+				slog.Any("panic", rec), slog.String("stack", string(debug.Stack())))
+			writeError(c, newError(CodeInternal, "internal error"))
+		}
+	}()
+	c.Next()
+}
+
+// requestLog logs method, path, status and the API key's label; never headers or bodies.
+func (s *Server) requestLog(c *gin.Context) {
+	start := time.Now()
+	c.Next()
+	level := slog.LevelInfo
+	if strings.HasPrefix(c.Request.URL.Path, "/lives/") {
+		level = slog.LevelDebug
+	}
+	attrs := []slog.Attr{
+		slog.String("method", c.Request.Method),
+		slog.String("path", c.Request.URL.Path),
+		slog.Int("status", c.Writer.Status()),
+		slog.Duration("duration", time.Since(start)),
+		slog.String("client", c.RemoteIP()),
+	}
+	if label, ok := c.Get(ctxKeyLabel); ok {
+		attrs = append(attrs, slog.Any("apiKey", label))
+	}
+	s.logger.LogAttrs(c.Request.Context(), level, "request", attrs...)
+}
+
+const ctxKeyLabel = "oracle.apiKeyLabel"
+
+// rateLimitExempt lists the paths the spec leaves unlimited: the root, the documentation and
+// its subpaths, and health checks.
+func rateLimitExempt(path string) bool {
+	return path == "/" ||
+		path == PathDocumentation || strings.HasPrefix(path, PathDocumentation+"/") ||
+		strings.HasPrefix(path, "/lives/")
+}
+
+// rateLimit applies the spec's unauthenticated limit: a fixed window per client IP, bypassed by
+// a valid x-api-key.
+func (s *Server) rateLimit(c *gin.Context) {
+	if label, ok := s.apiKeys.match(c.GetHeader(HeaderAPIKey)); ok {
+		c.Set(ctxKeyLabel, label)
+		c.Next()
+		return
+	}
+	if rateLimitExempt(c.Request.URL.Path) {
+		c.Next()
+		return
+	}
+	d := s.limiter.allow(clientKey(c.RemoteIP()))
+	h := c.Writer.Header()
+	h.Set("X-RateLimit-Limit", strconv.Itoa(d.limit))
+	h.Set("X-RateLimit-Remaining", strconv.Itoa(d.remaining))
+	h.Set("X-RateLimit-Reset", strconv.FormatInt(int64(math.Ceil(float64(d.reset.UnixMilli())/1000)), 10))
+	if d.allowed {
+		c.Next()
+		return
+	}
+	wait := max(int64(math.Ceil(d.wait.Seconds())), 1)
+	h.Set("Retry-After", strconv.FormatInt(wait, 10))
+	writeError(c, newError(CodeRateLimited, "rate limit of %d requests per %s exceeded; retry after %d s or send an API key",
+		d.limit, s.cfg.RateLimitWindow, wait))
+}
+
+// ChainInfo is one entry of GET /chains/v1: what a caller needs to request attestations.
+type ChainInfo struct {
+	ID            uint64 `json:"id"`
+	Name          string `json:"name"`
+	VMType        string `json:"vmType"`
+	Depository    string `json:"depository,omitempty"`
+	Confirmations uint64 `json:"confirmations"`
+}
+
+// ChainsResponse is the body of GET /chains/v1.
+type ChainsResponse struct {
+	Chains []ChainInfo `json:"chains"`
+}
+
+func (s *Server) listChains(c *gin.Context) {
+	out := ChainsResponse{Chains: []ChainInfo{}}
+	for _, ch := range s.registry.Enabled() {
+		out.Chains = append(out.Chains, ChainInfo{
+			ID: ch.ID, Name: ch.Name, VMType: string(ch.VMType), Depository: ch.Depository,
+			Confirmations: max(ch.Confirmations, 1),
+		})
+	}
+	c.JSON(http.StatusOK, out)
+}
+
+var txHashPattern = regexp.MustCompile(`^0x[0-9a-fA-F]{64}$`)
+
+func (s *Server) postDepositAttestation(c *gin.Context) {
+	var body struct {
+		ChainID               *uint64 `json:"chainId"`
+		TransactionID         *string `json:"transactionId"`
+		RequestPeerSignatures *bool   `json:"requestPeerSignatures"`
+	}
+	dec := json.NewDecoder(http.MaxBytesReader(c.Writer, c.Request.Body, maxBodyBytes))
+	if err := dec.Decode(&body); err != nil {
+		writeError(c, newError(CodeInvalidRequest, "body must be JSON {chainId: number, transactionId: 0x-hex string, requestPeerSignatures?: boolean}: %s", jsonProblem(err)))
+		return
+	}
+	if dec.More() {
+		writeError(c, newError(CodeInvalidRequest, "body must hold a single JSON object"))
+		return
+	}
+	switch {
+	case body.ChainID == nil || *body.ChainID == 0:
+		writeError(c, newError(CodeInvalidRequest, "chainId is required and must be a positive integer"))
+		return
+	case body.TransactionID == nil || !txHashPattern.MatchString(*body.TransactionID):
+		writeError(c, newError(CodeInvalidRequest, "transactionId must be a 0x-prefixed 32-byte hex transaction hash"))
+		return
+	}
+	req := DepositAttestationRequest{ChainID: *body.ChainID, TransactionID: common.HexToHash(*body.TransactionID)}
+	if body.RequestPeerSignatures != nil {
+		req.RequestPeerSignatures = *body.RequestPeerSignatures
+	}
+	att, e := s.attestDeposit(c.Request.Context(), req)
+	if e != nil {
+		writeError(c, e)
+		return
+	}
+	c.JSON(http.StatusOK, att)
+}
+
+// jsonProblem describes a decoding error without echoing the body back.
+func jsonProblem(err error) string {
+	var typeErr *json.UnmarshalTypeError
+	var maxErr *http.MaxBytesError
+	switch {
+	case errors.Is(err, io.EOF):
+		return "empty body"
+	case errors.As(err, &maxErr):
+		return "body too large"
+	case errors.As(err, &typeErr):
+		return fmt.Sprintf("field %s has the wrong type", typeErr.Field)
+	default:
+		return "malformed JSON"
+	}
+}

@@ -1,0 +1,250 @@
+package oracle
+
+import (
+	"context"
+	"encoding/json"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/intentd/intentd/chains"
+)
+
+// offlineRegistry is a registry whose RPC is never called by the tests using it.
+func offlineRegistry(t testing.TB) *chains.Registry {
+	eth := chains.Currency{Symbol: "ETH", Name: "Ether", Decimals: 18}
+	return registry(t,
+		chains.Chain{ID: 31338, Name: "devnet-b", HTTPRPCURL: "http://127.0.0.1:1", Confirmations: 0,
+			Depository: "0x00000000000000000000000000000000000000b0", Currency: eth},
+		chains.Chain{ID: 31337, Name: "devnet-a", VMType: chains.VMTypeEVM, HTTPRPCURL: "http://127.0.0.1:1", Confirmations: 2,
+			Depository: "0x00000000000000000000000000000000000000a0", Currency: eth},
+		chains.Chain{ID: 31339, Name: "off", HTTPRPCURL: "http://127.0.0.1:1", Disabled: true, Currency: eth},
+	)
+}
+
+func TestLives(t *testing.T) {
+	_, hs := newTestServer(t, mustConfig(t, nil), offlineRegistry(t), nil)
+	for range 5 { // health checks are never rate limited
+		r := do(t, http.MethodGet, hs.URL+PathLives, "", nil)
+		require.Equal(t, http.StatusOK, r.status)
+		assert.JSONEq(t, `{"status":"ok"}`, string(r.body))
+		assert.Empty(t, r.header.Get("X-RateLimit-Limit"))
+	}
+}
+
+func TestChains(t *testing.T) {
+	_, hs := newTestServer(t, mustConfig(t, nil), offlineRegistry(t), nil)
+	r := do(t, http.MethodGet, hs.URL+PathChains, "", nil)
+	require.Equal(t, http.StatusOK, r.status)
+	assert.JSONEq(t, `{"chains":[
+		{"id":31337,"name":"devnet-a","vmType":"evm","depository":"0x00000000000000000000000000000000000000a0","confirmations":2},
+		{"id":31338,"name":"devnet-b","vmType":"evm","depository":"0x00000000000000000000000000000000000000b0","confirmations":1}
+	]}`, string(r.body))
+}
+
+func TestDocumentation(t *testing.T) {
+	_, hs := newTestServer(t, mustConfig(t, nil), offlineRegistry(t), nil)
+	r := do(t, http.MethodGet, hs.URL+PathDocumentation, "", nil)
+	require.Equal(t, http.StatusOK, r.status)
+	assert.Contains(t, r.header.Get("Content-Type"), "text/html")
+	assert.Contains(t, string(r.body), "/documentation/openapi.json")
+
+	r = do(t, http.MethodGet, hs.URL+PathDocumentation+"/openapi.json", "", nil)
+	require.Equal(t, http.StatusOK, r.status)
+	var doc struct {
+		OpenAPI string                    `json:"openapi"`
+		Paths   map[string]map[string]any `json:"paths"`
+	}
+	require.NoError(t, json.Unmarshal(r.body, &doc), "the OpenAPI document must be valid JSON")
+	assert.Equal(t, "3.1.0", doc.OpenAPI)
+	for _, p := range []string{PathLives, PathChains, PathDepositAttestation, PathWithdrawalAttestation,
+		PathSolverFillAttestation, PathSolverRefund, PathWithdrawalInitiation, PathWithdrawalInitiated} {
+		assert.Contains(t, doc.Paths, p)
+	}
+	for code := range errorStatus {
+		assert.Contains(t, string(r.body), `"`+code+`"`, "every error code is documented")
+	}
+}
+
+func TestUnimplementedAttestationsAnswer501(t *testing.T) {
+	_, hs := newTestServer(t, mustConfig(t, map[string]string{EnvAPIKeys: testAPIKey + ":ops"}), offlineRegistry(t), nil)
+	for _, p := range []string{PathWithdrawalAttestation, PathSolverFillAttestation, PathSolverRefund,
+		PathWithdrawalInitiation, PathWithdrawalInitiated} {
+		r := do(t, http.MethodPost, hs.URL+p, `{}`, map[string]string{HeaderAPIKey: testAPIKey})
+		require.Equal(t, http.StatusNotImplemented, r.status, p)
+		assert.Equal(t, CodeNotImplemented, r.errorBody(t).Code)
+	}
+	r := do(t, http.MethodGet, hs.URL+"/nope", "", map[string]string{HeaderAPIKey: testAPIKey})
+	require.Equal(t, http.StatusNotFound, r.status)
+	assert.Equal(t, CodeNotFound, r.errorBody(t).Code)
+}
+
+// TestRateLimit: the third unauthenticated request in a window is refused with the headers and
+// Retry-After; a valid key is never limited; exempt paths are never limited.
+func TestRateLimit(t *testing.T) {
+	srv, hs := newTestServer(t, mustConfig(t, map[string]string{EnvAPIKeys: testAPIKey + ":engine;other:x"}), offlineRegistry(t), nil)
+	// A clock frozen mid-window makes "the same window" certain.
+	now := time.Date(2026, 1, 1, 12, 0, 0, 400*int(time.Millisecond), time.UTC)
+	srv.limiter.now = func() time.Time { return now }
+
+	for i, wantRemaining := range []string{"1", "0"} {
+		r := do(t, http.MethodGet, hs.URL+PathChains, "", nil)
+		require.Equal(t, http.StatusOK, r.status, "request %d", i+1)
+		assert.Equal(t, "2", r.header.Get("X-RateLimit-Limit"))
+		assert.Equal(t, wantRemaining, r.header.Get("X-RateLimit-Remaining"))
+		assert.Equal(t, strconv.FormatInt(now.Unix()+1, 10), r.header.Get("X-RateLimit-Reset"))
+	}
+	r := do(t, http.MethodGet, hs.URL+PathChains, "", nil)
+	require.Equal(t, http.StatusTooManyRequests, r.status)
+	assert.Equal(t, CodeRateLimited, r.errorBody(t).Code)
+	assert.Equal(t, "0", r.header.Get("X-RateLimit-Remaining"))
+	retry, err := strconv.Atoi(r.header.Get("Retry-After"))
+	require.NoError(t, err)
+	assert.GreaterOrEqual(t, retry, 1)
+
+	// Attestation routes share the same per-IP budget.
+	r = do(t, http.MethodPost, hs.URL+PathDepositAttestation, `{}`, nil)
+	require.Equal(t, http.StatusTooManyRequests, r.status)
+
+	// An invalid key is just an unauthenticated request.
+	r = do(t, http.MethodGet, hs.URL+PathChains, "", map[string]string{HeaderAPIKey: "wrong"})
+	require.Equal(t, http.StatusTooManyRequests, r.status)
+
+	// A valid key is never limited and carries no rate-limit headers.
+	for range 10 {
+		r = do(t, http.MethodGet, hs.URL+PathChains, "", map[string]string{HeaderAPIKey: testAPIKey})
+		require.Equal(t, http.StatusOK, r.status)
+		assert.Empty(t, r.header.Get("X-RateLimit-Limit"))
+	}
+	// Exempt paths are never limited.
+	for _, p := range []string{"/", PathDocumentation, PathDocumentation + "/openapi.json", PathLives, "/lives/anything"} {
+		r = do(t, http.MethodGet, hs.URL+p, "", nil)
+		assert.NotEqual(t, http.StatusTooManyRequests, r.status, p)
+	}
+
+	// The next window starts afresh.
+	now = now.Add(time.Second)
+	r = do(t, http.MethodGet, hs.URL+PathChains, "", nil)
+	require.Equal(t, http.StatusOK, r.status)
+}
+
+// TestRateLimitDefaultsRealClock checks the spec defaults (2 per 1000 ms) with the real clock:
+// of three back-to-back requests at least one is refused unless a window boundary fell between
+// them, in which case it retries once.
+func TestRateLimitDefaultsRealClock(t *testing.T) {
+	_, hs := newTestServer(t, mustConfig(t, nil), offlineRegistry(t), nil)
+	for attempt := 0; attempt < 2; attempt++ {
+		refused := 0
+		for range 3 {
+			if do(t, http.MethodGet, hs.URL+PathChains, "", nil).status == http.StatusTooManyRequests {
+				refused++
+			}
+		}
+		if refused > 0 {
+			return
+		}
+		time.Sleep(1100 * time.Millisecond)
+	}
+	t.Fatal("three requests within one window were all allowed")
+}
+
+func TestLimiterMemoryIsBounded(t *testing.T) {
+	now := time.Unix(1000, 0)
+	l := newFixedWindowLimiter(2, time.Second, func() time.Time { return now })
+	for i := range 500 {
+		require.True(t, l.allow("10.0.0."+strconv.Itoa(i)).allowed)
+	}
+	assert.Equal(t, 500, l.size())
+	now = now.Add(time.Second)
+	require.True(t, l.allow("10.0.0.1").allowed)
+	assert.Equal(t, 1, l.size(), "a new window forgets every client of the old one")
+
+	// The table never grows beyond its cap within a window: new clients are refused instead.
+	for i := range maxLimiterClients + 10 {
+		l.allow("c" + strconv.Itoa(i))
+	}
+	assert.Equal(t, maxLimiterClients, l.size())
+	assert.False(t, l.allow("late-client").allowed)
+}
+
+func TestClientKeyGroupsIPv6By64(t *testing.T) {
+	assert.Equal(t, clientKey("2001:db8:1:2::1"), clientKey("2001:db8:1:2:ffff::9"))
+	assert.NotEqual(t, clientKey("2001:db8:1:2::1"), clientKey("2001:db8:1:3::1"))
+	assert.Equal(t, "192.0.2.7", clientKey("::ffff:192.0.2.7"))
+}
+
+func TestAPIKeyMatch(t *testing.T) {
+	cfg := mustConfig(t, map[string]string{EnvAPIKeys: "k1:first; k2:second ;k1:dup"})
+	set := apiKeySet{keys: cfg.APIKeys}
+	label, ok := set.match("k2")
+	assert.True(t, ok)
+	assert.Equal(t, "second", label)
+	label, ok = set.match("k1")
+	assert.True(t, ok)
+	assert.Equal(t, "first", label)
+	_, ok = set.match("k3")
+	assert.False(t, ok)
+	_, ok = set.match("")
+	assert.False(t, ok)
+}
+
+// TestServeShutsDownGracefully: Serve returns nil once its context ends.
+func TestServeShutsDownGracefully(t *testing.T) {
+	srv, err := NewServer(mustConfig(t, nil), offlineRegistry(t), nil)
+	require.NoError(t, err)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, ln) }()
+
+	r := do(t, http.MethodGet, "http://"+ln.Addr().String()+PathLives, "", nil)
+	require.Equal(t, http.StatusOK, r.status)
+	cancel()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(5 * time.Second):
+		t.Fatal("Serve did not return after its context ended")
+	}
+
+	// Run binds the address itself and stops the same way.
+	ctx, cancel = context.WithCancel(context.Background())
+	go func() { done <- srv.Run(ctx, "127.0.0.1:"+strconv.Itoa(freePort(t))) }()
+	time.Sleep(50 * time.Millisecond)
+	cancel()
+	require.NoError(t, <-done)
+}
+
+func TestNewServerRequiresSigningKey(t *testing.T) {
+	_, err := NewServer(Config{RateLimitMax: 1, RateLimitWindow: time.Second}, offlineRegistry(t), nil)
+	require.Error(t, err)
+	_, err = NewServer(mustConfig(t, nil), nil, nil)
+	require.Error(t, err)
+}
+
+// TestRecoveredPanicIsAJSONError: a panicking handler answers 500 in the error shape and the log
+// holds the panic, not the request's headers (gin.Recovery would dump x-api-key).
+func TestRecoveredPanicIsAJSONError(t *testing.T) {
+	logs := &syncBuffer{}
+	srv, err := NewServer(mustConfig(t, nil), offlineRegistry(t), debugLogger(logs))
+	require.NoError(t, err)
+	r := gin.New()
+	r.Use(srv.recoverer, srv.requestLog)
+	r.GET("/boom", func(*gin.Context) { panic("boom") })
+	hs := httptest.NewServer(r)
+	defer hs.Close()
+
+	resp := do(t, http.MethodGet, hs.URL+"/boom", "", map[string]string{HeaderAPIKey: testAPIKey})
+	require.Equal(t, http.StatusInternalServerError, resp.status)
+	assert.Equal(t, CodeInternal, resp.errorBody(t).Code)
+	assert.Contains(t, logs.String(), "handler panicked")
+	assertNoSecrets(t, logs.String())
+}
