@@ -5,9 +5,11 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"encoding/hex"
+	"io"
 	"log/slog"
 	"math/big"
 	"net"
+	"net/http"
 	"os"
 	"strings"
 	"sync"
@@ -200,6 +202,22 @@ func TestDevnet(t *testing.T) {
 		}
 	})
 
+	t.Run("browser wallets: CORS and any Host", func(t *testing.T) {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.RPCURL,
+			strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}`))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Origin", "http://localhost:5173")
+		req.Host = "devnet.example:8545"
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		require.Equal(t, http.StatusOK, resp.StatusCode, string(body))
+		require.NotEmpty(t, resp.Header.Get("Access-Control-Allow-Origin"))
+		require.Contains(t, string(body), `"0x7a69"`) // 31337
+	})
+
 	t.Run("in-process client", func(t *testing.T) {
 		n0, err := a.Client().BlockNumber(ctx)
 		require.NoError(t, err)
@@ -212,12 +230,11 @@ func TestDevnet(t *testing.T) {
 	d.Close()
 	d.Close()
 	require.Equal(t, common.Hash{}, a.Mine())
-	_, err = ethclient.DialContext(ctx, a.RPCURL)
-	if err == nil {
-		cl, _ := ethclient.DialContext(ctx, a.RPCURL)
-		_, err = cl.ChainID(ctx)
-		cl.Close()
-	}
+	// HTTP dialing is lazy; the first request must fail once the chain is closed.
+	cl, err := a.Dial(ctx)
+	require.NoError(t, err)
+	defer cl.Close()
+	_, err = cl.ChainID(ctx)
 	require.Error(t, err, "RPC still served after Close")
 }
 

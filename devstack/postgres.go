@@ -511,12 +511,22 @@ func isPostgresProcess(pid int) bool {
 	if !processAlive(pid) {
 		return false
 	}
-	comm, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
 		// No /proc: trust the liveness check.
 		return true
 	}
-	name := strings.TrimSpace(string(comm))
+	// "pid (comm) state ...": a killed postmaster whose parent does not
+	// reap it lingers as a zombie, which is not a running server.
+	s := string(stat)
+	open, closing := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+	if open < 0 || closing < open || len(s) < closing+3 {
+		return true
+	}
+	name, state := s[open+1:closing], s[closing+2]
+	if state == 'Z' || state == 'X' {
+		return false
+	}
 	return name == "postgres" || name == "postmaster"
 }
 

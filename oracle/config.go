@@ -96,6 +96,9 @@ type APIKey struct {
 	hash  [sha256.Size]byte
 }
 
+// String prints the label only: even the hash of a short key could be brute-forced.
+func (k APIKey) String() string { return "APIKey(" + k.Label + ")" }
+
 // Peer is one entry of PEERS. The credential is unexported because it is a secret of another
 // instance; PassThrough says the caller's own x-api-key is forwarded instead.
 type Peer struct {

@@ -211,6 +211,10 @@ func TestConfigNeverRevealsSecrets(t *testing.T) {
 	for _, verb := range []string{"%v", "%+v", "%#v", "%s"} {
 		outputs = append(outputs, fmt.Sprintf(verb, cfg), fmt.Sprintf(verb, &cfg))
 	}
+	outputs = append(outputs, fmt.Sprintf("%v %+v", cfg.APIKeys, cfg.Peers))
+	for _, k := range cfg.APIKeys {
+		assert.NotContains(t, fmt.Sprintf("%v", cfg.APIKeys), fmt.Sprintf("%x", k.hash[:4]), "not even the key's hash")
+	}
 	js, err := json.Marshal(cfg)
 	require.NoError(t, err)
 	outputs = append(outputs, string(js))

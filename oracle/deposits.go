@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"math/big"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -160,16 +161,20 @@ func (s *Server) attestDeposit(ctx context.Context, req DepositAttestationReques
 	}
 
 	receipt, err := reader.TransactionReceipt(ctx, req.TransactionID)
-	if errors.Is(err, ethereum.NotFound) {
-		// No receipt: either unknown, or known but not yet mined (then the caller retries).
+	if errors.Is(err, ethereum.NotFound) || isIndexing(err) {
+		// No receipt: unknown, or known but not yet mined (then the caller retries). A node
+		// still building its transaction index cannot tell yet; the pool is asked first.
+		indexing := isIndexing(err)
 		_, pending, terr := reader.TransactionByHash(ctx, req.TransactionID)
 		switch {
+		case terr == nil && pending:
+			return nil, newError(CodeNotConfirmed, "transaction %s is pending; retry once it is mined", req.TransactionID.Hex())
+		case isIndexing(terr) || (indexing && errors.Is(terr, ethereum.NotFound)):
+			return nil, unavailable("the transaction (the node is still indexing transactions)", terr)
 		case errors.Is(terr, ethereum.NotFound):
 			return nil, newError(CodeTransactionNotFound, "transaction %s not found on chain %d", req.TransactionID.Hex(), chain.ID)
 		case terr != nil:
 			return nil, unavailable("the transaction", terr)
-		case pending:
-			return nil, newError(CodeNotConfirmed, "transaction %s is pending; retry once it is mined", req.TransactionID.Hex())
 		default:
 			return nil, newError(CodeNotConfirmed, "transaction %s has no receipt yet; retry later", req.TransactionID.Hex())
 		}
@@ -247,6 +252,12 @@ func (s *Server) attestDeposit(ctx context.Context, req DepositAttestationReques
 	}
 	log.Info("deposit attested", slog.Int("deposits", len(messages)), slog.Uint64("block", block), slog.Uint64("confirmations", confirmations))
 	return &DepositAttestation{Messages: messages, Domain: OracleDomain}, nil
+}
+
+// isIndexing recognises geth's "transaction indexing is in progress" answer (a node that started
+// recently): a lookup that cannot be answered yet, not a missing transaction.
+func isIndexing(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "indexing is in progress")
 }
 
 func (s *Server) sign(d DepositData) (Signature, error) {

@@ -45,6 +45,9 @@ func (s *stubReader) TransactionByHash(context.Context, common.Hash) (*types.Tra
 	return types.NewTx(&types.LegacyTx{}), s.pending, nil
 }
 
+// errIndexing is what geth answers for a lookup before its transaction index is built.
+var errIndexing = errors.New("transaction indexing is in progress")
+
 var stubDepository = common.HexToAddress("0x00000000000000000000000000000000000000a0")
 
 func depositLog(addr common.Address, index uint, orderID common.Hash, amount int64) *types.Log {
@@ -101,6 +104,10 @@ func TestDepositAttestationAgainstStubbedNode(t *testing.T) {
 			head: 12, headerErr: ethereum.NotFound, receipt: receipt(depositLog(stubDepository, 1, common.HexToHash("0x1"), 1))}},
 		{name: "known but no receipt yet", status: http.StatusConflict, code: CodeNotConfirmed, stub: stubReader{
 			receiptErr: ethereum.NotFound}},
+		{name: "pending while the node indexes", status: http.StatusConflict, code: CodeNotConfirmed, stub: stubReader{
+			receiptErr: errIndexing, pending: true}},
+		{name: "unknown while the node indexes", status: http.StatusServiceUnavailable, code: CodeChainUnavailable, stub: stubReader{
+			receiptErr: errIndexing, txErr: errIndexing}},
 		{name: "receipt read fails", status: http.StatusServiceUnavailable, code: CodeChainUnavailable, stub: stubReader{
 			receiptErr: errors.New("connection reset")}},
 		{name: "transaction read fails", status: http.StatusServiceUnavailable, code: CodeChainUnavailable, stub: stubReader{

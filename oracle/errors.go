@@ -60,6 +60,7 @@ func newError(code, format string, args ...any) *Error {
 	return &Error{Status: status, Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
+// Error formats status, code and message for logs and wrapped errors.
 func (e *Error) Error() string {
 	if e.Status == 0 {
 		return fmt.Sprintf("oracle: %s: %s", e.Code, e.Message)

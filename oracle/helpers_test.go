@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"math/big"
@@ -16,7 +17,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -153,6 +156,13 @@ func startChain(t testing.TB, chainID uint64) *testChain {
 	got, err := tc.client.ChainID(context.Background())
 	require.NoError(t, err)
 	require.Equal(t, chainID, got.Uint64(), "the RPC must serve the configured chain id")
+
+	// A fresh node answers "transaction indexing is in progress" for unknown hashes until its
+	// indexer has caught up; the tests want the settled node's answers.
+	require.Eventually(t, func() bool {
+		_, err := tc.client.TransactionReceipt(context.Background(), common.HexToHash("0x01"))
+		return errors.Is(err, ethereum.NotFound)
+	}, 10*time.Second, 5*time.Millisecond)
 
 	owner := crypto.PubkeyToAddress(user.PublicKey)
 	addr, tx, err := bind.DeployContract(tc.opts(nil), common.FromHex(bindings.DepositoryMetaData.Bin), tc.client,

@@ -155,8 +155,6 @@ func (s *Server) routes() http.Handler {
 	// The limiter keys on the TCP peer: trusting X-Forwarded-For from anyone would let every
 	// caller pick its own rate-limit key.
 	_ = r.SetTrustedProxies(nil)
-	r.ContextWithFallback = true
-	r.HandleMethodNotAllowed = false
 	r.Use(s.recoverer, s.requestLog, s.rateLimit)
 
 	r.GET("/", func(c *gin.Context) { c.Redirect(http.StatusFound, PathDocumentation) })

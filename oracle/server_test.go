@@ -217,8 +217,16 @@ func TestServeShutsDownGracefully(t *testing.T) {
 
 	// Run binds the address itself and stops the same way.
 	ctx, cancel = context.WithCancel(context.Background())
-	go func() { done <- srv.Run(ctx, "127.0.0.1:"+strconv.Itoa(freePort(t))) }()
-	time.Sleep(50 * time.Millisecond)
+	addr := "127.0.0.1:" + strconv.Itoa(freePort(t))
+	go func() { done <- srv.Run(ctx, addr) }()
+	require.Eventually(t, func() bool {
+		resp, err := http.Get("http://" + addr + PathLives)
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK
+	}, 5*time.Second, 10*time.Millisecond)
 	cancel()
 	require.NoError(t, <-done)
 }

@@ -1,0 +1,105 @@
+package integration
+
+import (
+	"context"
+	"math/big"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/intentd/intentd/devnet"
+	"github.com/intentd/intentd/internal/e2e"
+)
+
+// One real intent per currency, from quote to fill, over HTTP: the status goes waiting →
+// pending → submitted → success, the recipient receives at least the quoted minimum, and the
+// solver pays exactly once.
+func TestIntentFromQuoteToFillOnDevnet(t *testing.T) {
+	s := startStack(t)
+	cases := []struct {
+		name     string
+		currency common.Address
+		amount   string
+	}{
+		{"native ETH", common.Address{}, "1000000000000000000"},
+		{"USDC", devnet.USDCAddress, "25000000"},
+	}
+	for i, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			acct := devnet.TestAccounts()[1+i]
+			recipient := devnet.TestAccounts()[8].Address
+			wallet := &e2e.Wallet{Key: acct.Key, RPCs: s.RPCs}
+			q, err := s.API.Quote(ctx, map[string]any{"user": acct.Address.Hex(), "recipient": recipient.Hex(),
+				"originChainId": 31337, "destinationChainId": 31338, "originCurrency": tc.currency.Hex(),
+				"destinationCurrency": tc.currency.Hex(), "amount": tc.amount, "tradeType": "EXACT_INPUT", "includeProtocolData": true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantSteps := []string{"deposit"}
+			if tc.currency != (common.Address{}) {
+				wantSteps = []string{"approve", "deposit"}
+			}
+			if len(q.Steps) != len(wantSteps) {
+				t.Fatalf("steps %d, want %v", len(q.Steps), wantSteps)
+			}
+			for j, st := range q.Steps {
+				if st.ID != wantSteps[j] || st.Kind != "transaction" || st.Items[0].Status != "incomplete" ||
+					st.Items[0].Check.Endpoint != "/intents/status/v3?requestId="+q.RequestID || st.Items[0].Check.Method != "GET" {
+					t.Fatalf("step %d = %+v", j, st)
+				}
+			}
+			minOut, _ := new(big.Int).SetString(q.Details.CurrencyOut.MinimumAmount, 10)
+			recipientBefore := s.balance(t, 31338, tc.currency, recipient)
+			solverBefore := s.balance(t, 31338, tc.currency, devnet.SolverAddress())
+
+			st, _, err := s.API.Status(ctx, q.RequestID)
+			if err != nil || st.Status != "waiting" || st.FailReason != "N/A" || st.RefundFailReason != "N/A" {
+				t.Fatalf("status after quote = %+v, %v", st, err)
+			}
+			if _, err := wallet.ExecuteSteps(ctx, q); err != nil {
+				t.Fatal(err)
+			}
+			final, seen, err := s.API.WaitStatus(ctx, q.RequestID, "success", "failure", "refund")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if final.Status != "success" || final.FailReason != "N/A" || final.RefundFailReason != "N/A" ||
+				len(final.InTxHashes) != 1 || len(final.TxHashes) != 1 || final.OriginChainID != 31337 || final.DestinationChainID != 31338 {
+				t.Fatalf("final status %+v (seen %v)", final, seen)
+			}
+			for _, want := range []string{"success"} {
+				if seen[len(seen)-1] != want {
+					t.Fatalf("statuses %v", seen)
+				}
+			}
+			got := new(big.Int).Sub(s.balance(t, 31338, tc.currency, recipient), recipientBefore)
+			if got.Cmp(minOut) < 0 {
+				t.Fatalf("recipient received %s, quoted minimum %s", got, minOut)
+			}
+			if tc.currency != (common.Address{}) {
+				paid := new(big.Int).Sub(solverBefore, s.balance(t, 31338, tc.currency, devnet.SolverAddress()))
+				if paid.String() != q.Details.CurrencyOut.Amount {
+					t.Fatalf("solver paid %s, quoted %s", paid, q.Details.CurrencyOut.Amount)
+				}
+			}
+			if n := s.fills(t, 31338, common.HexToHash(q.Protocol.V2.OrderID)); n != 1 {
+				t.Fatalf("order filled %d times, want exactly 1", n)
+			}
+		})
+	}
+}
+
+func TestUnknownRequestIDIs404WithJSONBody(t *testing.T) {
+	s := startStack(t)
+	for _, id := range []string{"0x" + "ab" + "00000000000000000000000000000000000000000000000000000000000000", "not-an-id"} {
+		var body map[string]any
+		code, err := s.API.Do(context.Background(), http.MethodGet, "/intents/status/v3?requestId="+id, nil, &body)
+		if err != nil || code != http.StatusNotFound || body["message"] == nil {
+			t.Fatalf("%s: %d %v %v", id, code, body, err)
+		}
+	}
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# make run: build intentd, start the local chains (unless something already serves 8545), then
+# the engine. Ctrl-C stops everything this script started. State under .data/ survives restarts;
+# the chains live as long as their devnet process.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+make --no-print-directory build
+mkdir -p .data
+
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+devnet_pid=""
+cleanup() {
+  if [ -n "$devnet_pid" ]; then
+    kill -INT "$devnet_pid" 2>/dev/null || true
+    wait "$devnet_pid" 2>/dev/null || true
+  fi
+}
+trap cleanup EXIT
+
+if port_open 8545; then
+  echo "==> chains: something already serves 127.0.0.1:8545; using it (run 'bin/intentd devnet' yourself to control it)"
+else
+  echo "==> chains: starting 'intentd devnet' (31337 on :8545, 31338 on :8546); log in .data/devnet.log"
+  bin/intentd devnet > .data/devnet.log 2>&1 &
+  devnet_pid=$!
+  for _ in $(seq 1 100); do
+    port_open 8546 && break
+    kill -0 "$devnet_pid" 2>/dev/null || { echo "devnet failed to start:"; cat .data/devnet.log; exit 1; }
+    sleep 0.2
+  done
+  sed -n '/^Contracts/,$p' .data/devnet.log
+fi
+bin/intentd dev
