@@ -1,0 +1,140 @@
+package workflows
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/mock"
+	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/testsuite"
+
+	"github.com/intentd/intentd/activities"
+	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/store"
+)
+
+const native = "0x0000000000000000000000000000000000000000"
+
+func execution() intent.Execution {
+	return intent.Execution{
+		RequestID: "0xabc", OrderID: "0x01", User: "0xUser", Recipient: "0xRecipient", RefundTo: "0xUser",
+		OriginChainID: 31337, DestinationChainID: 31338,
+		CurrencyIn:  intent.Currency{ChainID: 31337, Address: native, Symbol: "ETH", Decimals: 18},
+		CurrencyOut: intent.Currency{ChainID: 31338, Address: native, Symbol: "ETH", Decimals: 18},
+		AmountIn:    "1000", AmountOut: "990", MinAmountOut: "990", Deadline: time.Now().Add(time.Hour).Unix(),
+	}
+}
+
+func deposit() Deposit {
+	return Deposit{ChainID: 31337, TxHash: "0xdep", LogIndex: 0, BlockNumber: 7, OrderID: "0x01", Depositor: "0xUser",
+		Currency: native, Amount: "1000"}
+}
+
+type harness struct {
+	env         *testsuite.TestWorkflowEnvironment
+	transitions []store.Transition
+	fills       []activities.FillInput
+	fillReverts bool
+}
+
+func newHarness(t *testing.T) *harness {
+	var s testsuite.WorkflowTestSuite
+	h := &harness{env: s.NewTestWorkflowEnvironment()}
+	h.env.RegisterActivity(&activities.StoreActivities{})
+	h.env.RegisterActivity(&activities.ChainActivities{})
+	h.env.RegisterActivity(&activities.OracleActivities{})
+	h.env.OnActivity(storeActs.ApplyTransition, mock.Anything, mock.Anything).Return(
+		func(_ context.Context, tr store.Transition) error {
+			h.transitions = append(h.transitions, tr)
+			return nil
+		})
+	h.env.OnActivity(oracleActs.AttestDeposit, mock.Anything, mock.Anything).Return(&activities.AttestResult{Signer: "0xOracle"}, nil)
+	h.env.OnActivity(chainActs.SubmitFill, mock.Anything, mock.Anything).Return(
+		func(_ context.Context, in activities.FillInput) (*activities.FillSubmitted, error) {
+			h.fills = append(h.fills, in)
+			return &activities.FillSubmitted{TxHash: "0xfill"}, nil
+		})
+	h.env.OnActivity(chainActs.AwaitTx, mock.Anything, mock.Anything).Return(
+		func(context.Context, activities.AwaitTxInput) (*activities.TxIncluded, error) {
+			return &activities.TxIncluded{Block: 9, Success: !h.fillReverts}, nil
+		})
+	return h
+}
+
+func (h *harness) run(t *testing.T, d Deposit) *IntentResult {
+	h.env.RegisterDelayedCallback(func() { h.env.SignalWorkflow(SignalDeposit, d) }, time.Second)
+	h.env.ExecuteWorkflow(Intent, IntentInput{Execution: execution()})
+	require.True(t, h.env.IsWorkflowCompleted())
+	require.NoError(t, h.env.GetWorkflowError())
+	var res IntentResult
+	require.NoError(t, h.env.GetWorkflowResult(&res))
+	return &res
+}
+
+func (h *harness) statuses() []intent.Status {
+	var out []intent.Status
+	for _, tr := range h.transitions {
+		out = append(out, tr.Status)
+	}
+	return out
+}
+
+func TestIntentReportsWaitingPendingSubmittedSuccessAndFillsOnce(t *testing.T) {
+	h := newHarness(t)
+	res := h.run(t, deposit())
+	require.Equal(t, intent.StatusSuccess, res.Status)
+	require.Equal(t, []intent.Status{intent.StatusWaiting, intent.StatusPending, intent.StatusSubmitted, intent.StatusSuccess}, h.statuses())
+	require.Len(t, h.fills, 1)
+	require.Equal(t, activities.FillInput{RequestID: "0xabc", ChainID: 31338, OrderID: "0x01", Currency: native,
+		Recipient: "0xRecipient", Amount: "990"}, h.fills[0])
+	for i := 1; i < len(h.transitions); i++ {
+		require.Greater(t, h.transitions[i].Version, h.transitions[i-1].Version, "versions must increase")
+	}
+	last := h.transitions[len(h.transitions)-1]
+	require.Equal(t, intent.FailReasonNA, last.FailReason)
+	require.Equal(t, "0xfill", last.Txs[0].Hash)
+}
+
+func TestIntentDepositMismatchesFailWithTheirReasonAndNeverFill(t *testing.T) {
+	cases := map[intent.FailReason]func(*Deposit){
+		intent.FailReasonIncorrectDepositCurrency:    func(d *Deposit) { d.Currency = "0x00000000000000000000000000000000000000aa" },
+		intent.FailReasonDepositedAmountTooLowToFill: func(d *Deposit) { d.Amount = "999" },
+		intent.FailReasonDepositChainMismatch:        func(d *Deposit) { d.ChainID = 31338 },
+	}
+	for reason, mutate := range cases {
+		t.Run(string(reason), func(t *testing.T) {
+			h := newHarness(t)
+			d := deposit()
+			mutate(&d)
+			res := h.run(t, d)
+			require.Equal(t, intent.StatusFailure, res.Status)
+			require.Equal(t, reason, res.FailReason)
+			require.Empty(t, h.fills)
+			last := h.transitions[len(h.transitions)-1]
+			require.Equal(t, intent.StatusFailure, last.Status)
+			require.Equal(t, reason, last.FailReason)
+		})
+	}
+}
+
+func TestIntentRevertedFillIsExecutionReverted(t *testing.T) {
+	h := newHarness(t)
+	h.fillReverts = true
+	res := h.run(t, deposit())
+	require.Equal(t, intent.StatusFailure, res.Status)
+	require.Equal(t, intent.FailReasonExecutionReverted, res.FailReason)
+}
+
+func TestIntentStateQueryShowsLiveState(t *testing.T) {
+	h := newHarness(t)
+	h.env.RegisterDelayedCallback(func() {
+		v, err := h.env.QueryWorkflow(QueryState)
+		require.NoError(t, err)
+		var s State
+		require.NoError(t, v.Get(&s))
+		require.Equal(t, intent.StatusWaiting, s.Status)
+		require.Equal(t, "0xabc", s.RequestID)
+	}, 500*time.Millisecond)
+	h.run(t, deposit())
+}
