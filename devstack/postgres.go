@@ -300,6 +300,16 @@ func (p *Postgres) checkRunning(ctx context.Context) (int, error) {
 		if err := os.Remove(pidFile); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return 0, fmt.Errorf("remove stale postgres pid file: %w", err)
 		}
+		// The socket lock files name the same dead process; postgres would
+		// honour them while it is an unreaped zombie.
+		locks, _ := filepath.Glob(filepath.Join(p.dataDir, ".s.PGSQL.*.lock"))
+		for _, lock := range locks {
+			if b, err := os.ReadFile(lock); err == nil {
+				if lockPID, _ := strconv.Atoi(strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0])); !isPostgresProcess(lockPID) {
+					_ = os.Remove(lock)
+				}
+			}
+		}
 		return 0, nil
 	}
 	if port == 0 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -139,4 +140,19 @@ func TestEnsurePostgresNeedsDataDir(t *testing.T) {
 		URL: fmt.Sprintf("postgres://postgres@127.0.0.1:%d/x?sslmode=disable", testFreePort(t)),
 	})
 	require.ErrorContains(t, err, "DataDir")
+}
+
+// quietTestLogger shows only warnings and errors, which is what the Temporal
+// server passes on anyway.
+func quietTestLogger() *slog.Logger {
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+}
+
+func portOf(t *testing.T, hostPort string) int {
+	t.Helper()
+	_, p, err := net.SplitHostPort(hostPort)
+	require.NoError(t, err)
+	n, err := strconv.Atoi(p)
+	require.NoError(t, err)
+	return n
 }

@@ -46,7 +46,9 @@ func main() {
 	var err error
 	switch os.Args[1] {
 	case "devnet":
-		err = devnet.Run(ctx, devnet.DefaultOptions(), os.Stdout)
+		o := devnet.DefaultOptions()
+		o.Host = envOr("DEVNET_HOST", o.Host) // 0.0.0.0 in a container
+		err = devnet.Run(ctx, o, os.Stdout)
 	case "dev":
 		err = app.RunDev(ctx, app.DevOptions{DataDir: envOr("DATA_DIR", ".data"), OracleAddr: "127.0.0.1:3000", UIPort: 8233,
 			Out: os.Stdout, Logger: logger})
