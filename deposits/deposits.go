@@ -158,16 +158,9 @@ func (s *Scanner) ScanOnce(ctx context.Context, chainID uint64) error {
 	if err != nil {
 		return err
 	}
-	from := uint64(0)
-	cur, err := s.Store.Cursor(ctx, chainID)
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-	case err != nil:
+	from, err := s.resume(ctx, c, chainID, head, genesis.Hex())
+	if err != nil {
 		return err
-	case cur.GenesisHash != genesis.Hex():
-		s.Logger.Warn("chain was reset (new genesis); rescanning from block 0", "chainId", chainID)
-	default:
-		from = cur.Block + 1
 	}
 	maxRange := s.MaxRange
 	if maxRange == 0 {
@@ -184,10 +177,50 @@ func (s *Scanner) ScanOnce(ctx context.Context, chainID uint64) error {
 				return err
 			}
 		}
-		if err := s.Store.SetCursor(ctx, store.Cursor{ChainID: chainID, GenesisHash: genesis.Hex(), Block: to}); err != nil {
+		hash, err := c.BlockHash(ctx, to)
+		if err != nil {
+			return err
+		}
+		if err := s.Store.SetCursor(ctx, store.Cursor{ChainID: chainID, GenesisHash: genesis.Hex(), Block: to, BlockHash: hash.Hex()}); err != nil {
 			return err
 		}
 		from = to + 1
 	}
 	return nil
+}
+
+// reorgDepth is how far the scan steps back when the chain no longer has the cursor's block.
+// Routing is idempotent, so scanning a block twice is harmless.
+const reorgDepth = 64
+
+// resume returns the first block to scan. A cursor whose block the chain no longer has (a reorg)
+// steps back reorgDepth blocks; a different genesis, or a head far behind the cursor (a devnet
+// that was restarted), starts again from block 0.
+func (s *Scanner) resume(ctx context.Context, c *evm.Client, chainID, head uint64, genesis string) (uint64, error) {
+	cur, err := s.Store.Cursor(ctx, chainID)
+	if errors.Is(err, store.ErrNotFound) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	if cur.GenesisHash != genesis || head+reorgDepth < cur.Block {
+		s.Logger.Warn("chain was reset; rescanning from block 0", "chainId", chainID, "cursor", cur.Block, "head", head)
+		return 0, nil
+	}
+	if cur.Block <= head {
+		hash, err := c.BlockHash(ctx, cur.Block)
+		if err != nil {
+			return 0, err
+		}
+		if hash.Hex() == cur.BlockHash {
+			return cur.Block + 1, nil
+		}
+	}
+	back := uint64(0)
+	if cur.Block > reorgDepth {
+		back = cur.Block - reorgDepth
+	}
+	s.Logger.Warn("cursor block is no longer canonical; stepping back", "chainId", chainID, "cursor", cur.Block, "from", back)
+	return back, nil
 }

@@ -93,7 +93,10 @@ type Temporal struct {
 	uiURL     string
 	namespace string
 	logger    *slog.Logger
-	stopOnce  sync.Once
+	// logLevel is the minimum level of server records passed to logger; Stop
+	// raises it because shutdown produces a burst of spurious errors.
+	logLevel *slog.LevelVar
+	stopOnce sync.Once
 }
 
 // StartTemporal starts a Temporal server as configured by o and returns once
@@ -125,7 +128,9 @@ func StartTemporal(ctx context.Context, o TemporalOptions) (*Temporal, error) {
 	logger := o.Logger.With("component", "temporal")
 	// Only Warn and above reach the caller's logger: the server and the UI
 	// are very chatty at Info level.
-	quiet := slog.New(minLevelHandler{min: slog.LevelWarn, next: logger.Handler()})
+	logLevel := new(slog.LevelVar)
+	logLevel.Set(slog.LevelWarn)
+	quiet := slog.New(minLevelHandler{min: logLevel, next: logger.Handler()})
 
 	// Internal connections (our own client, the UI, the services among
 	// themselves) need an address that can be dialled even when the frontend
@@ -198,6 +203,7 @@ func StartTemporal(ctx context.Context, o TemporalOptions) (*Temporal, error) {
 		hostPort:  frontendAddr,
 		namespace: o.Namespace,
 		logger:    logger,
+		logLevel:  logLevel,
 	}
 	fail := func(err error) (*Temporal, error) {
 		t.Stop()
@@ -260,6 +266,9 @@ func (t *Temporal) Namespace() string { return t.namespace }
 // once.
 func (t *Temporal) Stop() {
 	t.stopOnce.Do(func() {
+		// While shutting down, the services log failed polls and cancelled
+		// calls of each other as warnings and errors; none of it is news.
+		t.logLevel.Set(slog.LevelError + 100)
 		if t.ui != nil {
 			t.ui.Stop()
 			<-t.uiDone
@@ -267,6 +276,7 @@ func (t *Temporal) Stop() {
 		if err := t.server.Stop(); err != nil {
 			t.logger.Warn("temporal server stop", "error", err)
 		}
+		t.logger.Info("temporal server stopped", "frontend", t.hostPort)
 	})
 }
 
@@ -315,10 +325,16 @@ func prepareSQLite(file, namespace string, sas map[string]enumspb.IndexedValueTy
 
 // buildTemporalConfig assembles the static server configuration: one
 // history shard, SQLite for both stores, archival off, and free loopback
-// ports for the internal services. Metrics and pprof stay disabled (no
-// listeners on fixed ports).
+// ports for the internal services and the frontend's HTTP API. Metrics and
+// pprof stay disabled (no listeners on fixed ports).
 func buildTemporalConfig(o TemporalOptions, sqlConf *config.SQL, dialIP string) (*config.Config, error) {
 	frontendAddr := net.JoinHostPort(dialIP, strconv.Itoa(o.FrontendPort))
+	// The frontend's HTTP API (also used by Nexus) on a free port; without it
+	// the server warns on every start.
+	httpPort, err := freePort(o.IP)
+	if err != nil {
+		return nil, fmt.Errorf("free port for temporal HTTP API: %w", err)
+	}
 	var conf config.Config
 	conf.Global.Membership.MaxJoinDuration = 30 * time.Second
 	conf.Global.Membership.BroadcastAddress = "127.0.0.1"
@@ -341,13 +357,14 @@ func buildTemporalConfig(o TemporalOptions, sqlConf *config.SQL, dialIP string) 
 				Enabled:                true,
 				InitialFailoverVersion: 1,
 				RPCAddress:             frontendAddr,
+				HTTPAddress:            net.JoinHostPort(dialIP, strconv.Itoa(httpPort)),
 			},
 		},
 	}
 	conf.DCRedirectionPolicy.Policy = "noop"
 
 	conf.Services = map[string]config.Service{
-		string(primitives.FrontendService): {RPC: config.RPC{GRPCPort: o.FrontendPort, BindOnIP: o.IP}},
+		string(primitives.FrontendService): {RPC: config.RPC{GRPCPort: o.FrontendPort, HTTPPort: httpPort, BindOnIP: o.IP}},
 	}
 	for _, name := range []primitives.ServiceName{primitives.HistoryService, primitives.MatchingService, primitives.WorkerService} {
 		port, err := freePort("127.0.0.1")
@@ -366,14 +383,18 @@ func buildTemporalConfig(o TemporalOptions, sqlConf *config.SQL, dialIP string) 
 	return &conf, nil
 }
 
-// temporalDynamicConfig returns the dynamic configuration used by the Temporal
-// CLI's dev server, which suits a single-user development server.
+// temporalDynamicConfig returns the dynamic configuration: that of the
+// Temporal CLI's dev server, which suits a single-user development server,
+// plus no version check.
 func temporalDynamicConfig() dynamicconfig.StaticClient {
 	return dynamicconfig.StaticClient{
 		// Smaller mutable-state cache than the production default.
 		dynamicconfig.HistoryCacheHostLevelMaxSize.Key(): 8096,
 		// The UI lists workflows often; the default of 10 rps throttles it.
 		dynamicconfig.FrontendMaxNamespaceVisibilityRPSPerInstance.Key(): 100,
+		// On by default: the frontend would report to and query
+		// updates.temporal.io. The embedded server must not reach out.
+		dynamicconfig.EnableServerVersionCheck.Key(): false,
 	}
 }
 
@@ -501,16 +522,16 @@ func checkPortFree(ip string, port int) error {
 
 // minLevelHandler drops records below min before they reach next.
 type minLevelHandler struct {
-	min  slog.Level
+	min  slog.Leveler
 	next slog.Handler
 }
 
 func (h minLevelHandler) Enabled(ctx context.Context, l slog.Level) bool {
-	return l >= h.min && h.next.Enabled(ctx, l)
+	return l >= h.min.Level() && h.next.Enabled(ctx, l)
 }
 
 func (h minLevelHandler) Handle(ctx context.Context, r slog.Record) error {
-	if r.Level < h.min {
+	if r.Level < h.min.Level() {
 		return nil
 	}
 	return h.next.Handle(ctx, r)

@@ -67,6 +67,7 @@ CREATE TABLE chain_cursors (
     chain_id     bigint PRIMARY KEY,
     genesis_hash text        NOT NULL,  -- a different genesis means a new chain: the cursor restarts
     block_number bigint      NOT NULL,  -- last block fully scanned
+    block_hash   text        NOT NULL,  -- its hash: when the chain no longer has it, the scan steps back
     updated_at   timestamptz NOT NULL DEFAULT now()
 );
 

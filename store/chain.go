@@ -13,14 +13,15 @@ type Cursor struct {
 	ChainID     uint64
 	GenesisHash string
 	Block       uint64
+	BlockHash   string
 }
 
 // Cursor reads a chain's cursor; ErrNotFound before the first scan.
 func (s *Store) Cursor(ctx context.Context, chainID uint64) (*Cursor, error) {
 	c := Cursor{ChainID: chainID}
 	var block int64
-	err := s.pool.QueryRow(ctx, `SELECT genesis_hash, block_number FROM chain_cursors WHERE chain_id = $1`, int64(chainID)).
-		Scan(&c.GenesisHash, &block)
+	err := s.pool.QueryRow(ctx, `SELECT genesis_hash, block_number, block_hash FROM chain_cursors WHERE chain_id = $1`, int64(chainID)).
+		Scan(&c.GenesisHash, &block, &c.BlockHash)
 	if err != nil {
 		return nil, notFound(err)
 	}
@@ -30,9 +31,9 @@ func (s *Store) Cursor(ctx context.Context, chainID uint64) (*Cursor, error) {
 
 // SetCursor records that every block up to c.Block has been scanned.
 func (s *Store) SetCursor(ctx context.Context, c Cursor) error {
-	_, err := s.pool.Exec(ctx, `INSERT INTO chain_cursors (chain_id, genesis_hash, block_number) VALUES ($1, $2, $3)
-		ON CONFLICT (chain_id) DO UPDATE SET genesis_hash = $2, block_number = $3, updated_at = now()`,
-		int64(c.ChainID), c.GenesisHash, int64(c.Block))
+	_, err := s.pool.Exec(ctx, `INSERT INTO chain_cursors (chain_id, genesis_hash, block_number, block_hash) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (chain_id) DO UPDATE SET genesis_hash = $2, block_number = $3, block_hash = $4, updated_at = now()`,
+		int64(c.ChainID), c.GenesisHash, int64(c.Block), c.BlockHash)
 	return err
 }
 
