@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cenkalti/backoff/v4"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"golang.org/x/sync/errgroup"
@@ -202,28 +203,27 @@ func redactURL(u string) string {
 }
 
 func waitChain(ctx context.Context, ch *chains.Chain) error {
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
+	b := backoff.NewExponentialBackOff()
+	b.InitialInterval, b.MaxInterval, b.MaxElapsedTime = 200*time.Millisecond, 2*time.Second, 2*time.Minute
+	err := backoff.Retry(func() error {
 		c, err := ethclient.DialContext(ctx, ch.HTTPRPCURL)
-		if err == nil {
-			id, err := c.ChainID(ctx)
-			c.Close()
-			if err == nil {
-				if id.Uint64() != ch.ID {
-					return fmt.Errorf("chain at %s has id %d, configured %d", ch.HTTPRPCURL, id, ch.ID)
-				}
-				return nil
-			}
+		if err != nil {
+			return err
 		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("chain %d at %s is not reachable; is `intentd devnet` running?", ch.ID, ch.HTTPRPCURL)
+		defer c.Close()
+		id, err := c.ChainID(ctx)
+		if err != nil {
+			return err
 		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(500 * time.Millisecond):
+		if id.Uint64() != ch.ID {
+			return backoff.Permanent(fmt.Errorf("chain at %s has id %d, configured %d", ch.HTTPRPCURL, id, ch.ID))
 		}
+		return nil
+	}, backoff.WithContext(b, ctx))
+	if err != nil && ctx.Err() == nil {
+		return fmt.Errorf("chain %d at %s is not reachable (is `intentd devnet` running?): %w", ch.ID, ch.HTTPRPCURL, err)
 	}
+	return err
 }
 
 // devAPIKey returns the dev API key, creating it on first start. Only its hash is in the
