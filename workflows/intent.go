@@ -125,7 +125,7 @@ func (r *intentRun) run(ctx workflow.Context) (*IntentResult, error) {
 	if err := r.attest(ctx, dep); err != nil {
 		return r.fail(ctx, reasonOf(err))
 	}
-	if err := r.transition(ctx, intent.StatusPending, ""); err != nil {
+	if err := r.write(ctx, intent.StatusPending, ""); err != nil {
 		return nil, err
 	}
 	return r.fill(ctx)
@@ -167,13 +167,19 @@ func (r *intentRun) checkDeposit(ctx workflow.Context, d *Deposit) intent.FailRe
 	return ""
 }
 
-func (r *intentRun) attest(ctx workflow.Context, d *Deposit) error {
-	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+// waitingActivity is for activities whose retries are a wait (for confirmations, for a
+// transaction to be mined): retried quickly, bounded by a generous total time.
+func waitingActivity(ctx workflow.Context) workflow.Context {
+	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout:    15 * time.Second,
 		ScheduleToCloseTimeout: 30 * time.Minute,
 		RetryPolicy: &temporal.RetryPolicy{InitialInterval: 300 * time.Millisecond, BackoffCoefficient: 1.5,
 			MaximumInterval: 5 * time.Second},
 	})
+}
+
+func (r *intentRun) attest(ctx workflow.Context, d *Deposit) error {
+	actx := waitingActivity(ctx)
 	var res activities.AttestResult
 	err := workflow.ExecuteActivity(actx, oracleActs.AttestDeposit, activities.AttestInput{
 		ChainID: d.ChainID, TxHash: d.TxHash, LogIndex: d.LogIndex, OrderID: d.OrderID,
@@ -207,12 +213,7 @@ func (r *intentRun) fill(ctx workflow.Context) (*IntentResult, error) {
 		Hash: sub.TxHash, LogIndex: -1, Status: "pending"}); err != nil {
 		return nil, err
 	}
-	wctx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		StartToCloseTimeout:    15 * time.Second,
-		ScheduleToCloseTimeout: 30 * time.Minute,
-		RetryPolicy: &temporal.RetryPolicy{InitialInterval: 300 * time.Millisecond, BackoffCoefficient: 1.5,
-			MaximumInterval: 5 * time.Second},
-	})
+	wctx := waitingActivity(ctx)
 	var inc activities.TxIncluded
 	if err := workflow.ExecuteActivity(wctx, chainActs.AwaitTx, activities.AwaitTxInput{
 		RequestID: ex.RequestID, Kind: "fill", ChainID: ex.DestinationChainID, TxHash: sub.TxHash,
@@ -236,14 +237,10 @@ func (r *intentRun) fail(ctx workflow.Context, reason intent.FailReason) (*Inten
 	if reason == "" || !reason.Valid() || reason == intent.FailReasonNA {
 		reason = intent.FailReasonUnknown
 	}
-	if err := r.transition(ctx, intent.StatusFailure, reason); err != nil {
+	if err := r.write(ctx, intent.StatusFailure, reason); err != nil {
 		return nil, err
 	}
 	return &r.state, nil
-}
-
-func (r *intentRun) transition(ctx workflow.Context, s intent.Status, reason intent.FailReason) error {
-	return r.write(ctx, s, reason)
 }
 
 // write records a transition in the read model (a local activity: short and idempotent) and in
