@@ -56,6 +56,9 @@ func (c Config) LogValue() slog.Value {
 // String keeps secrets out of %v.
 func (c Config) String() string { return c.LogValue().String() }
 
+// GoString keeps secrets out of %#v.
+func (c Config) GoString() string { return c.String() }
+
 // Defaults supplies values for variables that are unset; dev mode fills in the devnet's keys.
 type Defaults map[string]string
 

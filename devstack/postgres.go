@@ -269,7 +269,7 @@ func (p *Postgres) initdb(initdb string) error {
 	}
 	p.logger.Info("initialising private postgres cluster", "data_dir", p.dataDir, "initdb", initdb)
 	out, err := p.run(initdb, "-D", p.dataDir, "-U", postgresSuperuser, "-A", "trust",
-		"-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions")
+		"-E", "UTF8", "--locale=C", "--no-sync")
 	if err != nil {
 		return fmt.Errorf("initdb %s: %w: %s", p.dataDir, err, bytes.TrimSpace(out))
 	}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -212,7 +213,7 @@ func StartTemporal(ctx context.Context, o TemporalOptions) (*Temporal, error) {
 
 	if !o.DisableUI {
 		t.ui = uiserver.NewServer(uiserveroptions.WithConfigProvider(&uiconfig.Config{
-			Host:                o.IP,
+			Host:                uiHost(o.IP),
 			Port:                o.UIPort,
 			TemporalGRPCAddress: frontendAddr,
 			EnableUI:            true,
@@ -499,6 +500,15 @@ func waitHTTP(ctx context.Context, url string) error {
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
+}
+
+// uiHost brackets an IPv6 address, because the UI server appends ":port"
+// to its host itself.
+func uiHost(ip string) string {
+	if strings.Contains(ip, ":") {
+		return "[" + ip + "]"
+	}
+	return ip
 }
 
 // freePort asks the kernel for a currently unused TCP port on ip.

@@ -1,0 +1,48 @@
+package app
+
+import (
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/intentd/intentd/devnet"
+)
+
+func env(m map[string]string) func(string) (string, bool) {
+	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+}
+
+func TestLoadNamesEveryBadVariable(t *testing.T) {
+	_, err := Load(env(map[string]string{
+		"SOLVER_PRIVATE_KEY": "0xnothex", "QUOTE_TTL": "soon", "SCAN_INTERVAL": "-1s", "PRICES_USD": "ETH=free",
+		"ORACLE_SIGNERS": "0x0000000000000000000000000000000000000000", "LOG_LEVEL": "loud",
+	}), nil)
+	if err == nil {
+		t.Fatal("bad configuration accepted")
+	}
+	for _, name := range []string{"DATABASE_URL", "SOLVER_PRIVATE_KEY", "QUOTE_TTL", "SCAN_INTERVAL", "PRICES_USD", "ORACLE_SIGNERS", "LOG_LEVEL"} {
+		if !strings.Contains(err.Error(), name+":") {
+			t.Errorf("error does not name %s:\n%v", name, err)
+		}
+	}
+}
+
+func TestConfigNeverPrintsTheSolverKey(t *testing.T) {
+	key := hex.EncodeToString(crypto.FromECDSA(devnet.SolverKey()))
+	cfg, err := Load(env(map[string]string{"DATABASE_URL": "postgres://x@127.0.0.1/db", "SOLVER_PRIVATE_KEY": key,
+		"ORACLE_SIGNERS": devnet.OracleAddress().Hex()}), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{fmt.Sprint(cfg), fmt.Sprintf("%+v", cfg), fmt.Sprintf("%#v", cfg), cfg.LogValue().String()} {
+		if strings.Contains(s, key) || strings.Contains(s, key[:16]) {
+			t.Fatalf("solver key printed: %s", s)
+		}
+	}
+	if cfg.SolverAddress() != devnet.SolverAddress() {
+		t.Fatal("wrong solver address")
+	}
+}
