@@ -38,9 +38,13 @@ import (
 // that tools (the `temporal` CLI, SDK defaults) find the server without
 // configuration.
 const (
-	DefaultTemporalIP        = "127.0.0.1"
-	DefaultTemporalPort      = 7233
-	DefaultTemporalUIPort    = 8233
+	// DefaultTemporalIP keeps the server private to the machine.
+	DefaultTemporalIP = "127.0.0.1"
+	// DefaultTemporalPort is the port SDKs and the CLI dial by default.
+	DefaultTemporalPort = 7233
+	// DefaultTemporalUIPort is the dev server's usual Web UI port.
+	DefaultTemporalUIPort = 8233
+	// DefaultTemporalNamespace is the namespace SDKs use by default.
 	DefaultTemporalNamespace = "default"
 )
 
@@ -289,10 +293,8 @@ func prepareSQLite(file, namespace string, sas map[string]enumspb.IndexedValueTy
 	if file == "" {
 		conf.ConnectAttributes = map[string]string{"mode": "memory", "cache": "shared"}
 		// Distinct in-memory databases for distinct servers in one process.
+		// The plugin installs the schema when it opens an in-memory database.
 		conf.DatabaseName = fmt.Sprintf("devstack-%d-%d", os.Getpid(), time.Now().UnixNano())
-		if err := sqliteschema.SetupSchema(conf); err != nil {
-			return nil, fmt.Errorf("set up temporal schema: %w", err)
-		}
 	} else {
 		abs, err := filepath.Abs(file)
 		if err != nil {

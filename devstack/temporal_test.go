@@ -141,3 +141,19 @@ func TestTemporalWithUI(t *testing.T) {
 	_, err = http.Get(tmp.UIURL() + "/")
 	require.Error(t, err, "UI still answering after Stop")
 }
+
+func TestTemporalInMemory(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	tmp, err := StartTemporal(ctx, TemporalOptions{
+		FrontendPort:     testFreePort(t),
+		DisableUI:        true,
+		SearchAttributes: testSearchAttributes,
+		Logger:           quietTestLogger(),
+	})
+	require.NoError(t, err)
+	t.Cleanup(tmp.Stop)
+	c := dialTest(t, tmp)
+	defer c.Close()
+	requireSearchAttributes(t, ctx, c, tmp.Namespace(), testSearchAttributes)
+}

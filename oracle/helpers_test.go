@@ -157,13 +157,6 @@ func startChain(t testing.TB, chainID uint64) *testChain {
 	require.NoError(t, err)
 	require.Equal(t, chainID, got.Uint64(), "the RPC must serve the configured chain id")
 
-	// A fresh node answers "transaction indexing is in progress" for unknown hashes until its
-	// indexer has caught up; the tests want the settled node's answers.
-	require.Eventually(t, func() bool {
-		_, err := tc.client.TransactionReceipt(context.Background(), common.HexToHash("0x01"))
-		return errors.Is(err, ethereum.NotFound)
-	}, 10*time.Second, 5*time.Millisecond)
-
 	owner := crypto.PubkeyToAddress(user.PublicKey)
 	addr, tx, err := bind.DeployContract(tc.opts(nil), common.FromHex(bindings.DepositoryMetaData.Bin), tc.client,
 		depositoryABI.PackConstructor(owner))
@@ -171,6 +164,14 @@ func startChain(t testing.TB, chainID uint64) *testChain {
 	tc.backend.Commit()
 	tc.requireStatus(t, tx.Hash(), types.ReceiptStatusSuccessful)
 	tc.depository = addr
+
+	// A fresh node answers "transaction indexing is in progress" for unknown hashes until its
+	// indexer has caught up; the tests want the settled node's answers.
+	var lastErr error
+	require.Eventually(t, func() bool {
+		_, lastErr = tc.client.TransactionReceipt(context.Background(), common.HexToHash("0x01"))
+		return errors.Is(lastErr, ethereum.NotFound)
+	}, 10*time.Second, 5*time.Millisecond, "last answer: %v", lastErr)
 	return tc
 }
 
