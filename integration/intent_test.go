@@ -60,8 +60,15 @@ func TestIntentFromQuoteToFillOnDevnet(t *testing.T) {
 			if err != nil || st.Status != "waiting" || st.FailReason != "N/A" || st.RefundFailReason != "N/A" {
 				t.Fatalf("status after quote = %+v, %v", st, err)
 			}
-			if _, err := wallet.ExecuteSteps(ctx, q); err != nil {
+			receipt, err := wallet.ExecuteSteps(ctx, q)
+			if err != nil {
 				t.Fatal(err)
+			}
+			var idx map[string]any
+			code, err := s.API.Do(ctx, http.MethodPost, "/transactions/index",
+				map[string]any{"chainId": 31337, "txHash": receipt.TxHash.Hex()}, &idx)
+			if err != nil || code != http.StatusOK || idx["deposits"] != float64(1) {
+				t.Fatalf("transaction hint: %d %v %v", code, idx, err)
 			}
 			final, seen, err := s.API.WaitStatus(ctx, q.RequestID, "success", "failure", "refund")
 			if err != nil {
