@@ -14,7 +14,8 @@ import (
 	"github.com/intentd/intentd/store"
 )
 
-var requestIDPattern = regexp.MustCompile(`^0x[0-9a-fA-F]{64}$`)
+// hash32 matches a 0x-prefixed 32-byte hex value: requestIds and transaction hashes.
+var hash32 = regexp.MustCompile(`^0x[0-9a-fA-F]{64}$`)
 
 type statusJSON struct {
 	Status             intent.Status           `json:"status"`
@@ -35,7 +36,7 @@ func (s *Server) intentStatus(c *gin.Context) {
 		c.JSON(http.StatusBadRequest, gin.H{"message": "requestId is required"})
 		return
 	}
-	if !requestIDPattern.MatchString(id) {
+	if !hash32.MatchString(id) {
 		c.JSON(http.StatusNotFound, gin.H{"message": "request not found"})
 		return
 	}
@@ -78,8 +79,6 @@ type indexBody struct {
 	TxHash  string `json:"txHash"`
 }
 
-var txHashPattern = regexp.MustCompile(`^0x[0-9a-fA-F]{64}$`)
-
 // indexTransaction serves POST /transactions/index: a client's hint that a deposit was sent.
 func (s *Server) indexTransaction(c *gin.Context) {
 	var b indexBody
@@ -87,7 +86,7 @@ func (s *Server) indexTransaction(c *gin.Context) {
 		c.JSON(http.StatusBadRequest, gin.H{"message": "body must be {chainId: number, txHash: string}"})
 		return
 	}
-	if !txHashPattern.MatchString(b.TxHash) {
+	if !hash32.MatchString(b.TxHash) {
 		c.JSON(http.StatusBadRequest, gin.H{"message": "txHash must be a 0x-prefixed 32-byte hash"})
 		return
 	}

@@ -78,11 +78,6 @@ func TestIntentFromQuoteToFillOnDevnet(t *testing.T) {
 				len(final.InTxHashes) != 1 || len(final.TxHashes) != 1 || final.OriginChainID != 31337 || final.DestinationChainID != 31338 {
 				t.Fatalf("final status %+v (seen %v)", final, seen)
 			}
-			for _, want := range []string{"success"} {
-				if seen[len(seen)-1] != want {
-					t.Fatalf("statuses %v", seen)
-				}
-			}
 			got := new(big.Int).Sub(s.balance(t, 31338, tc.currency, recipient), recipientBefore)
 			if got.Cmp(minOut) < 0 {
 				t.Fatalf("recipient received %s, quoted minimum %s", got, minOut)

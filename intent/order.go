@@ -188,7 +188,8 @@ func hexOrEmpty(s string) string {
 	return s
 }
 
-// Big parses a decimal amount field of the order; it panics only on data this package built.
+// Big parses a decimal amount field; a malformed value reads as zero, which every caller treats
+// as not enough (amounts were validated when the quote was made).
 func Big(s string) *big.Int {
 	v, ok := new(big.Int).SetString(s, 10)
 	if !ok {

@@ -211,7 +211,7 @@ func (s *Store) ApplyTransition(ctx context.Context, t Transition) (applied bool
 			rec.Status, rec.Data.FailReason, rec.Data.RefundFailReason = t.Status, t.FailReason, t.RefundFailReason
 			version = t.Version
 		}
-		if t.At.Format(time.RFC3339Nano) > rec.UpdatedAt || rec.UpdatedAt == "" {
+		if prev, err := time.Parse(time.RFC3339Nano, rec.UpdatedAt); err != nil || t.At.After(prev) {
 			rec.UpdatedAt = t.At.UTC().Format(time.RFC3339Nano)
 		}
 		body, err := json.Marshal(rec)

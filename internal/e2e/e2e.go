@@ -77,18 +77,19 @@ func (c *Client) Do(ctx context.Context, method, path string, body any, out any)
 	return resp.StatusCode, nil
 }
 
-// Quote posts a quote request and fails on anything but 200.
+// Quote posts a quote request and fails on anything but 200, with the error body.
 func (c *Client) Quote(ctx context.Context, body any) (*quote.Response, error) {
-	var out quote.Response
-	var errBody map[string]any
-	raw, _ := json.Marshal(body)
-	code, err := c.Do(ctx, http.MethodPost, "/quote/v2", raw, &out)
+	var raw json.RawMessage
+	code, err := c.Do(ctx, http.MethodPost, "/quote/v2", body, &raw)
 	if err != nil {
 		return nil, err
 	}
 	if code != http.StatusOK {
-		_, _ = c.Do(ctx, http.MethodPost, "/quote/v2", raw, &errBody)
-		return nil, fmt.Errorf("quote: HTTP %d %v", code, errBody)
+		return nil, fmt.Errorf("quote: HTTP %d %s", code, raw)
+	}
+	var out quote.Response
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return nil, err
 	}
 	return &out, nil
 }
