@@ -15,6 +15,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/intentd/intentd/chains/evm"
+	"github.com/intentd/intentd/internal/refresh"
 	"github.com/intentd/intentd/quote"
 	"github.com/intentd/intentd/store"
 )
@@ -31,15 +32,24 @@ type Server struct {
 	Quotes  *quote.Engine
 	Indexer Indexer
 	Logger  *slog.Logger
+
+	keys *refresh.Cache[string, *store.APIKey]
 }
+
+// apiKeyFresh is how long a resolved API key is reused before it is looked up again, and so how
+// long a revoked key keeps working at most.
+const apiKeyFresh = 30 * time.Second
 
 // Handler builds the router.
 func (s *Server) Handler() http.Handler {
+	s.keys = refresh.New(s.lookupKey, refresh.Options{Fresh: apiKeyFresh, MaxAge: apiKeyFresh, ErrorTTL: 5 * time.Second})
 	r := gin.New()
 	r.Use(s.recoverer(), s.logRequests(), s.authenticate())
 	r.GET("/lives", func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) })
 	r.GET("/chains", s.listChains)
-	r.POST("/quote/v2", s.postQuoteV2)
+	r.POST("/quote/v2", s.quoteHandler(quote.ModeQuoteV2))
+	r.POST("/quote", s.quoteHandler(quote.ModeQuoteLegacy))
+	r.POST("/price", s.quoteHandler(quote.ModePrice))
 	r.POST("/transactions/index", s.indexTransaction)
 	r.GET("/intents/status/v3", s.intentStatus)
 	r.GET("/intents/status", s.intentStatus)
@@ -69,15 +79,25 @@ const ctxAPIKey = "apiKey"
 func (s *Server) authenticate() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		if k := c.GetHeader("x-api-key"); k != "" {
-			key, err := s.Store.APIKeyByPlain(c.Request.Context(), k)
-			if err == nil {
-				c.Set(ctxAPIKey, key)
-			} else if !errors.Is(err, store.ErrNotFound) {
+			key, err := s.keys.Get(c.Request.Context(), string(store.HashAPIKey(k)))
+			if err != nil {
 				s.Logger.Error("api key lookup failed", "error", err)
+			} else if key != nil {
+				c.Set(ctxAPIKey, key)
 			}
 		}
 		c.Next()
 	}
+}
+
+// lookupKey resolves a key by its hash (the cache never holds a key in plain text). An unknown
+// key resolves to nil, which is cached like a known one so guessing keys costs no queries.
+func (s *Server) lookupKey(ctx context.Context, hash string) (*store.APIKey, error) {
+	key, err := s.Store.APIKeyByHash(ctx, []byte(hash))
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	}
+	return key, err
 }
 
 func apiKeyOf(c *gin.Context) *store.APIKey {

@@ -8,29 +8,28 @@ import (
 	"github.com/intentd/intentd/quote"
 )
 
-// postQuoteV2 serves POST /quote/v2. Every failure answers {message, errorCode}.
-func (s *Server) postQuoteV2(c *gin.Context) {
-	req, qerr := quote.Decode(c.Request.Body)
-	if qerr != nil {
-		c.JSON(qerr.Status, qerr)
-		return
-	}
-	key := apiKeyOf(c)
-	if req.Referrer != "" && key == nil {
-		c.JSON(http.StatusUnauthorized, &quote.Error{Code: quote.CodeUnauthorizedQuote, Message: "referrer requires a valid x-api-key"})
-		return
-	}
-	keyID := ""
-	if key != nil {
-		keyID = key.ID
-	}
-	resp, qerr := s.Quotes.Quote(c.Request.Context(), req, keyID)
-	if qerr != nil {
-		if qerr.Status >= 500 {
-			s.Logger.Warn("quote failed", "errorCode", qerr.Code, "message", qerr.Message)
+// quoteHandler serves one of the quote endpoints (POST /quote/v2, POST /quote, POST /price).
+// Every failure answers {message, errorCode}; a 5xx is logged with its cause, which never
+// reaches the body.
+func (s *Server) quoteHandler(mode quote.Mode) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		req, qerr := quote.Decode(c.Request.Body)
+		if qerr != nil {
+			c.JSON(qerr.Status, qerr)
+			return
 		}
-		c.JSON(qerr.Status, qerr)
-		return
+		var caller quote.Caller
+		if key := apiKeyOf(c); key != nil {
+			caller = quote.Caller{APIKeyID: key.ID, BusinessVerified: key.BusinessVerified, PayoutAddress: key.PayoutAddress}
+		}
+		resp, qerr := s.Quotes.Quote(c.Request.Context(), req, caller, mode)
+		if qerr != nil {
+			if qerr.Status >= 500 {
+				s.Logger.Warn("quote failed", "path", c.FullPath(), "errorCode", qerr.Code, "message", qerr.Message, "cause", qerr.Cause())
+			}
+			c.JSON(qerr.Status, qerr)
+			return
+		}
+		c.JSON(http.StatusOK, resp)
 	}
-	c.JSON(http.StatusOK, resp)
 }

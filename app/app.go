@@ -16,6 +16,7 @@ import (
 	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/migrations"
 	"github.com/intentd/intentd/oracle"
+	"github.com/intentd/intentd/prices"
 	"github.com/intentd/intentd/quote"
 	"github.com/intentd/intentd/store"
 	"github.com/intentd/intentd/worker"
@@ -79,6 +80,19 @@ func (s *System) WorkerDeps() worker.Deps {
 
 // APIServer builds the HTTP API.
 func (s *System) APIServer() *api.Server {
+	engine := &quote.Engine{Chains: s.Chains, Prices: s.PriceSource(), Store: s.Store, Solver: s.Config.SolverAddress(),
+		TTL: s.Config.QuoteTTL, Limits: s.Config.QuoteLimits, SwapCostBps: s.Config.SwapCostBps}
+	engine.Init()
 	return &api.Server{Store: s.Store, Chains: s.Chains, Indexer: worker.Router(s.WorkerDeps()), Logger: s.Logger.With("component", "api"),
-		Quotes: &quote.Engine{Chains: s.Chains, Prices: s.Config.Prices, Store: s.Store, Solver: s.Config.SolverAddress(), TTL: s.Config.QuoteTTL}}
+		Quotes: engine}
+}
+
+// PriceSource builds the configured USD price source behind a refresh-ahead cache, so quotes are
+// priced from memory (docs/prices.md).
+func (s *System) PriceSource() *prices.Cached {
+	var src prices.Source = s.Config.Prices
+	if s.Config.PriceSource == "feeds" {
+		src = prices.NewFeeds(s.Chains, s.Config.PriceFeeds, s.Config.PriceMaxAge)
+	}
+	return prices.NewCached(src, s.Config.PriceCacheTTL, s.Config.PriceMaxAge)
 }

@@ -9,12 +9,14 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
+	"github.com/intentd/intentd/prices"
 	"github.com/intentd/intentd/quote"
 )
 
@@ -29,7 +31,13 @@ type Config struct {
 	OracleURL         string // ORACLE_URL
 	OracleAPIKey      string // ORACLE_API_KEY (secret)
 	OracleSigners     []common.Address
-	Prices            quote.PriceTable
+	PriceSource       string // PRICE_SOURCE: table or feeds
+	Prices            prices.Table
+	PriceFeeds        map[string]prices.FeedRef
+	PriceMaxAge       time.Duration
+	PriceCacheTTL     time.Duration
+	QuoteLimits       quote.PairLimits
+	SwapCostBps       int64
 	QuoteTTL          time.Duration
 	ScanInterval      time.Duration
 	LogLevel          slog.Level
@@ -104,8 +112,29 @@ func Load(lookup func(string) (string, bool), defaults Defaults) (Config, error)
 		bad("ORACLE_SIGNERS", "at least one accepted oracle signer address is required")
 	}
 	var err error
-	if c.Prices, err = quote.ParsePriceTable(get("PRICES_USD", "ETH=3000,USDC=1")); err != nil {
-		bad("PRICES_USD", "%v", err)
+	switch c.PriceSource = get("PRICE_SOURCE", "table"); c.PriceSource {
+	case "table":
+		if c.Prices, err = prices.ParseTable(get("PRICES_USD", "ETH=3000,USDC=1")); err != nil {
+			bad("PRICES_USD", "%v", err)
+		}
+	case "feeds":
+		if c.PriceFeeds, err = prices.ParseFeeds(get("PRICE_FEEDS", "")); err != nil {
+			bad("PRICE_FEEDS", "%v", err)
+		}
+	default:
+		bad("PRICE_SOURCE", "must be table or feeds")
+	}
+	if c.PriceMaxAge, err = time.ParseDuration(get("PRICE_MAX_AGE", "1h")); err != nil || c.PriceMaxAge <= 0 {
+		bad("PRICE_MAX_AGE", "must be a positive duration, like 1h")
+	}
+	if c.PriceCacheTTL, err = time.ParseDuration(get("PRICE_CACHE_TTL", "10s")); err != nil || c.PriceCacheTTL <= 0 {
+		bad("PRICE_CACHE_TTL", "must be a positive duration, like 10s")
+	}
+	if c.QuoteLimits, err = quote.ParsePairLimits(get("QUOTE_MAX_USD", "*/*=1000000")); err != nil {
+		bad("QUOTE_MAX_USD", "%v", err)
+	}
+	if c.SwapCostBps, err = strconv.ParseInt(get("SWAP_COST_BPS", "10"), 10, 64); err != nil || c.SwapCostBps < 1 || c.SwapCostBps > 1000 {
+		bad("SWAP_COST_BPS", "must be whole basis points from 1 to 1000")
 	}
 	if c.QuoteTTL, err = time.ParseDuration(get("QUOTE_TTL", "10m")); err != nil || c.QuoteTTL < time.Minute {
 		bad("QUOTE_TTL", "must be a duration of at least 1m, like 10m")

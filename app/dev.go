@@ -45,6 +45,10 @@ func DevDefaults(databaseURL, oracleAPIKey string) Defaults {
 		"ORACLE_SIGNERS":     devnet.OracleAddress().Hex(),
 		"ORACLE_API_KEY":     oracleAPIKey,
 		"SCAN_INTERVAL":      "500ms",
+		// Dev prices come from the devnet's Chainlink-style feeds, as production's do from
+		// real ones.
+		"PRICE_SOURCE": "feeds",
+		"PRICE_FEEDS":  devnet.PriceFeedsConfig(31337),
 	}
 }
 

@@ -4,8 +4,10 @@
 // Each chain is a go-ethereum simulated backend (an in-process geth with a simulated beacon
 // client) serving JSON-RPC over HTTP, so the service, wallets and scripts talk to it exactly as
 // they would to a real node. On start every chain gets the same genesis funding, the same
-// contracts at the same addresses (deployed by DeployerKey at its nonces 0, 1 and 2) and the
-// same USDC balances, so configuration written once (configs/chains.dev.json) fits every run.
+// contracts at the same addresses (deployed by DeployerKey at its nonces 0, 1 and 2), the same
+// USDC balances and two Chainlink-style USD price feeds (ETH/USD and USDC/USD, deployed after
+// the funding), so configuration written once (configs/chains.dev.json) fits every run. A
+// heartbeat re-posts the feeds' answers every Options.FeedHeartbeat so that they stay fresh.
 // State lives in memory only: a restart begins from genesis again.
 //
 // All keys in this package are public. They are for local chains only.
@@ -49,6 +51,47 @@ var (
 	USDCAddress = crypto.CreateAddress(DeployerAddress(), 2)
 )
 
+// Price feed addresses. The feeds are Chainlink AggregatorV3Interface-compatible PriceFeed
+// contracts (FeedDecimals decimals, owner: DeployerAddress). They are deployed after the
+// funding, whose mints take the deployer's nonces 3 to feedNonce-1, so adding them moved none
+// of the addresses above.
+var (
+	// ETHUSDFeedAddress is the ETH/USD feed on every chain; it starts at ETHUSDAnswer.
+	ETHUSDFeedAddress = crypto.CreateAddress(DeployerAddress(), feedNonce)
+	// USDCUSDFeedAddress is the USDC/USD feed on every chain; it starts at USDCUSDAnswer.
+	USDCUSDFeedAddress = crypto.CreateAddress(DeployerAddress(), feedNonce+1)
+)
+
+// feedNonce is the deployer's nonce of the first feed deployment: after the three contracts
+// (nonces 0-2), one mint to the solver and one to each test account.
+const feedNonce = 3 + 1 + TestAccountCount
+
+// Price feed parameters. A feed's answer is the USD price of one whole unit in feed units,
+// i.e. scaled by 10^FeedDecimals, as Chainlink's USD feeds report it.
+const (
+	// FeedDecimals is the number of decimals of both devnet feeds (8, like Chainlink's USD
+	// feeds).
+	FeedDecimals = 8
+	// ETHUSDPrice is the ETH/USD feed's initial price in whole USD.
+	ETHUSDPrice = 3000
+	// USDCUSDPrice is the USDC/USD feed's initial price in whole USD.
+	USDCUSDPrice = 1
+	// ETHUSDAnswer is the ETH/USD feed's initial answer: ETHUSDPrice in feed units.
+	ETHUSDAnswer = ETHUSDPrice * 100_000_000
+	// USDCUSDAnswer is the USDC/USD feed's initial answer: USDCUSDPrice in feed units.
+	USDCUSDAnswer = USDCUSDPrice * 100_000_000
+	// DefaultFeedHeartbeat is how often the devnet re-posts each feed's answer unless
+	// Options.FeedHeartbeat says otherwise.
+	DefaultFeedHeartbeat = time.Minute
+)
+
+// PriceFeedsConfig is the feed list of chain chainID in the PRICE_FEEDS format the service
+// reads (see docs/prices.md): "ETH=<chainID>:<ETHUSDFeedAddress>,USDC=<chainID>:<USDCUSDFeedAddress>".
+func PriceFeedsConfig(chainID uint64) string {
+	id := strconv.FormatUint(chainID, 10)
+	return "ETH=" + id + ":" + ETHUSDFeedAddress.Hex() + ",USDC=" + id + ":" + USDCUSDFeedAddress.Hex()
+}
+
 // Genesis and setup amounts, exported so tests and docs can state expectations without
 // repeating magic numbers.
 const (
@@ -81,6 +124,12 @@ type Options struct {
 	Host string
 	// Logger receives the devnet's own progress messages; nil means slog.Default().
 	Logger *slog.Logger
+	// FeedHeartbeat is how often each chain re-posts its price feeds' current answers (a new
+	// round updated at the block's timestamp), as a Chainlink feed posts on its heartbeat even
+	// when the price has not moved; without it a long-running devnet's feeds would go stale.
+	// 0 means DefaultFeedHeartbeat; a negative value turns the heartbeat off, for tests that
+	// want a feed to go stale.
+	FeedHeartbeat time.Duration
 }
 
 // ChainOptions configures one chain.
@@ -117,6 +166,9 @@ func (o Options) withDefaults() Options {
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
+	if o.FeedHeartbeat == 0 {
+		o.FeedHeartbeat = DefaultFeedHeartbeat
+	}
 	return o
 }
 
@@ -127,7 +179,9 @@ type Devnet struct {
 	log    *slog.Logger
 
 	stop      chan struct{}
-	miners    sync.WaitGroup
+	ctx       context.Context // cancelled by Close, for the heartbeat's RPC calls
+	cancel    context.CancelFunc
+	miners    sync.WaitGroup // miners and heartbeats
 	closeOnce sync.Once
 }
 
@@ -143,6 +197,11 @@ type Chain struct {
 	head    common.Hash // head after the last Mine, to notice a block that was not sealed
 	backend *simulated.Backend
 	log     *slog.Logger
+
+	// deployerMu serialises the deployer's transactions after setup (the heartbeat and
+	// SetPrice), so that each picks a fresh nonce and a heartbeat never re-posts an answer that
+	// a SetPrice is replacing.
+	deployerMu sync.Mutex
 }
 
 // Start runs the chains in o, deploys and funds the contracts on each, and starts sealing a
@@ -162,6 +221,7 @@ func Start(ctx context.Context, o Options) (*Devnet, error) {
 	}
 
 	d := &Devnet{byID: make(map[uint64]*Chain), log: o.Logger, stop: make(chan struct{})}
+	d.ctx, d.cancel = context.WithCancel(context.Background())
 	for _, co := range o.Chains {
 		c, err := startChain(o.Host, co, o.Logger)
 		if err != nil {
@@ -179,12 +239,29 @@ func Start(ctx context.Context, o Options) (*Devnet, error) {
 	for _, c := range d.chains {
 		d.miners.Add(1)
 		go d.mine(c, o.BlockTime)
+		if o.FeedHeartbeat > 0 {
+			d.miners.Add(1)
+			go d.heartbeat(c, o.FeedHeartbeat)
+		}
 	}
 	return d, nil
 }
 
+// heartbeat re-posts c's feed answers every period until the devnet is closed. A failure is
+// logged and tried again at the next beat.
+func (d *Devnet) heartbeat(c *Chain, period time.Duration) {
+	d.every(period, func() {
+		if err := c.beat(d.ctx); err != nil && d.ctx.Err() == nil {
+			d.log.Warn("devnet: feed heartbeat failed", "chain", c.ID, "err", err)
+		}
+	})
+}
+
 // mine seals a block on c every period until the devnet is closed.
-func (d *Devnet) mine(c *Chain, period time.Duration) {
+func (d *Devnet) mine(c *Chain, period time.Duration) { d.every(period, func() { c.Mine() }) }
+
+// every runs f every period until the devnet is closed; the caller has done d.miners.Add(1).
+func (d *Devnet) every(period time.Duration, f func()) {
 	defer d.miners.Done()
 	t := time.NewTicker(period)
 	defer t.Stop()
@@ -193,7 +270,7 @@ func (d *Devnet) mine(c *Chain, period time.Duration) {
 		case <-d.stop:
 			return
 		case <-t.C:
-			c.Mine()
+			f()
 		}
 	}
 }
@@ -208,6 +285,7 @@ func (d *Devnet) Chain(id uint64) *Chain { return d.byID[id] }
 // call more than once.
 func (d *Devnet) Close() {
 	d.closeOnce.Do(func() {
+		d.cancel()
 		close(d.stop)
 		d.miners.Wait()
 		for _, c := range d.chains {
@@ -292,9 +370,11 @@ func printSummary(out io.Writer, d *Devnet) {
 	fmt.Fprintf(&b, "  Depository     %s  (owner: solver)\n", DepositoryAddress.Hex())
 	fmt.Fprintf(&b, "  OutputSettler  %s\n", OutputSettlerAddress.Hex())
 	fmt.Fprintf(&b, "  USDC           %s  (TestUSDC, %d decimals)\n", USDCAddress.Hex(), USDCDecimals)
+	fmt.Fprintf(&b, "  ETH/USD feed   %s  (PriceFeed, %d decimals, starts at %d USD)\n", ETHUSDFeedAddress.Hex(), FeedDecimals, ETHUSDPrice)
+	fmt.Fprintf(&b, "  USDC/USD feed  %s  (PriceFeed, %d decimals, starts at %d USD)\n", USDCUSDFeedAddress.Hex(), FeedDecimals, USDCUSDPrice)
 	b.WriteString("\nService accounts:\n")
 	fmt.Fprintf(&b, "  solver    %s  (%d USDC, OutputSettler approved)\n", SolverAddress().Hex(), SolverUSDC/1_000_000)
-	fmt.Fprintf(&b, "  deployer  %s  (USDC owner)\n", DeployerAddress().Hex())
+	fmt.Fprintf(&b, "  deployer  %s  (USDC and feed owner)\n", DeployerAddress().Hex())
 	fmt.Fprintf(&b, "  oracle    %s\n", OracleAddress().Hex())
 	fmt.Fprintf(&b, "\nTest accounts, %d ETH and %d USDC each on every chain; their keys are the\n", GenesisETH, TestAccountUSDC/1_000_000)
 	b.WriteString("standard Hardhat/Anvil test mnemonic's (\"test test ... junk\", m/44'/60'/0'/0/i):\n")

@@ -74,7 +74,7 @@ func TestDevnet(t *testing.T) {
 			require.NoError(t, err)
 			require.Equal(t, c.ID, netID.Uint64())
 
-			for _, addr := range []common.Address{DepositoryAddress, OutputSettlerAddress, USDCAddress} {
+			for _, addr := range []common.Address{DepositoryAddress, OutputSettlerAddress, USDCAddress, ETHUSDFeedAddress, USDCUSDFeedAddress} {
 				code, err := cl.CodeAt(ctx, addr, nil)
 				require.NoError(t, err)
 				require.NotEmpty(t, code, "no code at %s on %d", addr.Hex(), c.ID)
@@ -277,7 +277,7 @@ func TestRunPrintsSummary(t *testing.T) {
 		t.Fatal("Run did not return after cancel")
 	}
 	s := out.String()
-	for _, want := range []string{"31337", DepositoryAddress.Hex(), OutputSettlerAddress.Hex(), USDCAddress.Hex(), SolverAddress().Hex(), hardhatAccounts[0], hardhatAccounts[9], "mnemonic"} {
+	for _, want := range []string{"31337", DepositoryAddress.Hex(), OutputSettlerAddress.Hex(), USDCAddress.Hex(), ETHUSDFeedAddress.Hex(), USDCUSDFeedAddress.Hex(), SolverAddress().Hex(), hardhatAccounts[0], hardhatAccounts[9], "mnemonic"} {
 		require.Contains(t, s, want)
 	}
 	for _, a := range TestAccounts() {
@@ -399,4 +399,148 @@ func (b *syncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// The contract addresses are part of the configuration (configs/chains.dev.json, PRICE_FEEDS in
+// docs/prices.md): pin them so that a change in setup's deployment order is noticed.
+func TestContractAddressesArePinned(t *testing.T) {
+	require.Equal(t, "0xB9733560ecF2E4E9C9d8c21B6b34B7A4f25277AA", DepositoryAddress.Hex())
+	require.Equal(t, "0x93F90B891e88ED37dECC5FA687E5d510d015AA3e", OutputSettlerAddress.Hex())
+	require.Equal(t, "0x3F88d0F5403139753a203e6F36BFaE0CeAE3bF42", USDCAddress.Hex())
+	require.Equal(t, "0xb5704cb42a6cFc04fb7F6eF09782f07338EB9AD6", ETHUSDFeedAddress.Hex())
+	require.Equal(t, "0x8c19D0C06866bAB258AB6cf5480077FFc8f4E857", USDCUSDFeedAddress.Hex())
+	require.Equal(t, "ETH=31337:0xb5704cb42a6cFc04fb7F6eF09782f07338EB9AD6,USDC=31337:0x8c19D0C06866bAB258AB6cf5480077FFc8f4E857",
+		PriceFeedsConfig(31337))
+}
+
+func TestPriceFeeds(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	o := testOptions()
+	o.Chains = []ChainOptions{{ID: 31337}}
+	o.FeedHeartbeat = 300 * time.Millisecond
+	d, err := Start(ctx, o)
+	require.NoError(t, err)
+	defer d.Close()
+	c := d.Chain(31337)
+	cl, err := c.Dial(ctx)
+	require.NoError(t, err)
+	defer cl.Close()
+	pf := bindings.NewPriceFeed()
+	latest := func(feed common.Address) bindings.LatestRoundDataOutput {
+		t.Helper()
+		r, err := pf.UnpackLatestRoundData(call(t, ctx, cl, feed, pf.PackLatestRoundData()))
+		require.NoError(t, err)
+		return r
+	}
+	headTime := func() time.Time {
+		t.Helper()
+		h, err := cl.HeaderByNumber(ctx, nil)
+		require.NoError(t, err)
+		return time.Unix(int64(h.Time), 0)
+	}
+
+	t.Run("initial rounds", func(t *testing.T) {
+		for _, f := range []struct {
+			addr   common.Address
+			desc   string
+			answer int64
+		}{{ETHUSDFeedAddress, "ETH / USD", ETHUSDAnswer}, {USDCUSDFeedAddress, "USDC / USD", USDCUSDAnswer}} {
+			dec, err := pf.UnpackDecimals(call(t, ctx, cl, f.addr, pf.PackDecimals()))
+			require.NoError(t, err)
+			require.Equal(t, uint8(FeedDecimals), dec)
+			desc, err := pf.UnpackDescription(call(t, ctx, cl, f.addr, pf.PackDescription()))
+			require.NoError(t, err)
+			require.Equal(t, f.desc, desc)
+			ver, err := pf.UnpackVersion(call(t, ctx, cl, f.addr, pf.PackVersion()))
+			require.NoError(t, err)
+			require.Equal(t, int64(4), ver.Int64())
+			owner, err := pf.UnpackOwner(call(t, ctx, cl, f.addr, pf.PackOwner()))
+			require.NoError(t, err)
+			require.Equal(t, DeployerAddress(), owner)
+
+			r := latest(f.addr)
+			require.Equal(t, big.NewInt(f.answer), r.Answer, f.desc)
+			require.Equal(t, r.RoundId, r.AnsweredInRound)
+			require.Positive(t, r.RoundId.Sign())
+			require.Positive(t, r.UpdatedAt.Sign())
+			require.False(t, time.Unix(r.UpdatedAt.Int64(), 0).After(headTime()))
+		}
+		require.Equal(t, big.NewInt(3000*100_000_000), big.NewInt(ETHUSDAnswer))
+		require.Equal(t, big.NewInt(100_000_000), big.NewInt(USDCUSDAnswer))
+	})
+
+	t.Run("SetPrice, then the heartbeat refreshes the round", func(t *testing.T) {
+		stale := time.Now().Add(-time.Hour).Truncate(time.Second)
+		require.NoError(t, c.SetPrice(ctx, ETHUSDFeedAddress, big.NewInt(2500*100_000_000), stale))
+		r := latest(ETHUSDFeedAddress)
+		// The heartbeat may already have re-posted; either way the answer is the new one.
+		require.Equal(t, big.NewInt(2500*100_000_000), r.Answer)
+		staleRound := r.RoundId
+		if r.UpdatedAt.Int64() == stale.Unix() {
+			t.Log("stale round in place before the heartbeat")
+		}
+		require.Eventually(t, func() bool {
+			r := latest(ETHUSDFeedAddress)
+			return r.RoundId.Cmp(staleRound) > 0 && r.UpdatedAt.Int64() > stale.Unix()+1800 &&
+				r.Answer.Cmp(big.NewInt(2500*100_000_000)) == 0
+		}, 10*time.Second, 50*time.Millisecond, "heartbeat did not re-post the answer")
+		// The other feed keeps beating with its own answer.
+		require.Equal(t, big.NewInt(USDCUSDAnswer), latest(USDCUSDFeedAddress).Answer)
+	})
+
+	t.Run("SetPrice with the block timestamp, alongside the heartbeat", func(t *testing.T) {
+		require.NoError(t, c.SetPrice(ctx, USDCUSDFeedAddress, big.NewInt(99_990_000), time.Time{}))
+		r := latest(USDCUSDFeedAddress)
+		require.Equal(t, big.NewInt(99_990_000), r.Answer)
+		require.Positive(t, r.UpdatedAt.Sign())
+
+		// The heartbeat runs alongside; SetPrice and it take turns with the deployer's nonce.
+		for i := range 5 {
+			require.NoError(t, c.SetPrice(ctx, USDCUSDFeedAddress, big.NewInt(int64(100_000_000+i)), time.Time{}))
+		}
+		require.Equal(t, big.NewInt(100_000_004), latest(USDCUSDFeedAddress).Answer)
+		require.Error(t, c.SetPrice(ctx, USDCUSDFeedAddress, big.NewInt(1), time.Unix(-1, 0)))
+	})
+
+	t.Run("only the owner posts; missing rounds revert", func(t *testing.T) {
+		user := TestAccounts()[0].Address
+		_, err := cl.EstimateGas(ctx, ethereum.CallMsg{From: user, To: &ETHUSDFeedAddress, Data: pf.PackSetAnswer(big.NewInt(1))})
+		require.ErrorContains(t, err, "revert")
+		_, err = cl.CallContract(ctx, ethereum.CallMsg{To: &ETHUSDFeedAddress, Data: pf.PackGetRoundData(big.NewInt(0))}, nil)
+		require.Error(t, err)
+		r := latest(ETHUSDFeedAddress)
+		got, err := pf.UnpackGetRoundData(call(t, ctx, cl, ETHUSDFeedAddress, pf.PackGetRoundData(r.RoundId)))
+		require.NoError(t, err)
+		require.Equal(t, r.Answer, got.Answer)
+	})
+}
+
+func TestPriceFeedHeartbeatOff(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	o := testOptions()
+	o.Chains = []ChainOptions{{ID: 31338}}
+	o.FeedHeartbeat = -1
+	d, err := Start(ctx, o)
+	require.NoError(t, err)
+	defer d.Close()
+	c := d.Chain(31338)
+	cl, err := c.Dial(ctx)
+	require.NoError(t, err)
+	defer cl.Close()
+	pf := bindings.NewPriceFeed()
+
+	require.NoError(t, c.SetPrice(ctx, ETHUSDFeedAddress, big.NewInt(ETHUSDAnswer), time.Unix(0, 0)))
+	r, err := pf.UnpackLatestRoundData(call(t, ctx, cl, ETHUSDFeedAddress, pf.PackLatestRoundData()))
+	require.NoError(t, err)
+	require.Zero(t, r.UpdatedAt.Sign())
+	stale := time.Now().Add(-2 * time.Hour).Truncate(time.Second)
+	require.NoError(t, c.SetPrice(ctx, ETHUSDFeedAddress, big.NewInt(ETHUSDAnswer), stale))
+	round := r.RoundId
+	time.Sleep(500 * time.Millisecond) // blocks keep coming; nothing re-posts
+	r, err = pf.UnpackLatestRoundData(call(t, ctx, cl, ETHUSDFeedAddress, pf.PackLatestRoundData()))
+	require.NoError(t, err)
+	require.Equal(t, stale.Unix(), r.UpdatedAt.Int64())
+	require.Equal(t, new(big.Int).Add(round, big.NewInt(1)), r.RoundId)
 }

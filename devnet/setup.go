@@ -22,8 +22,9 @@ import (
 // minimum tip with room to spare.
 var setupTip = big.NewInt(params.GWei)
 
-// setup deploys the contracts from the deployer at its nonces 0..2, mints the USDC balances
-// and has the solver approve the OutputSettler, checking every receipt.
+// setup deploys the contracts from the deployer at its nonces 0..2, mints the USDC balances,
+// has the solver approve the OutputSettler and then deploys the price feeds at the deployer's
+// next nonces (feedNonce, feedNonce+1), checking every receipt.
 func (c *Chain) setup(ctx context.Context) error {
 	cl := c.Client()
 	deployer := DeployerKey()
@@ -95,7 +96,107 @@ func (c *Chain) setup(ctx context.Context) error {
 	if _, err := c.mineAndCheck(ctx, txs); err != nil {
 		return fmt.Errorf("fund: %w", err)
 	}
+	if nonce != feedNonce {
+		return fmt.Errorf("price feeds would deploy at nonce %d, not %d: their addresses would differ", nonce, feedNonce)
+	}
+	return c.deployFeeds(ctx, nonce)
+}
+
+// deployFeeds deploys the ETH/USD and USDC/USD feeds from the deployer at nonce and nonce+1.
+func (c *Chain) deployFeeds(ctx context.Context, nonce uint64) error {
+	feed := bindings.NewPriceFeed()
+	deploys := []struct {
+		name   string
+		want   common.Address
+		answer int64
+	}{
+		{"ETH / USD", ETHUSDFeedAddress, ETHUSDAnswer},
+		{"USDC / USD", USDCUSDFeedAddress, USDCUSDAnswer},
+	}
+	var txs []*types.Transaction
+	for i, dep := range deploys {
+		code := creation(bindings.PriceFeedMetaData.Bin, feed.PackConstructor(DeployerAddress(), FeedDecimals, dep.name, big.NewInt(dep.answer)))
+		tx, err := c.send(ctx, DeployerKey(), nonce+uint64(i), nil, code)
+		if err != nil {
+			return fmt.Errorf("deploy %s feed: %w", dep.name, err)
+		}
+		txs = append(txs, tx)
+	}
+	receipts, err := c.mineAndCheck(ctx, txs)
+	if err != nil {
+		return fmt.Errorf("deploy feeds: %w", err)
+	}
+	for i, dep := range deploys {
+		if got := receipts[i].ContractAddress; got != dep.want {
+			return fmt.Errorf("deploy %s feed: landed at %s, want %s", dep.name, got.Hex(), dep.want.Hex())
+		}
+	}
 	return nil
+}
+
+// SetPrice posts answer (in feed units, scaled by the feed's decimals) to one of the chain's
+// price feeds as a new round, sent by the deployer (the feeds' owner), and seals a block with
+// it. A zero updatedAt (time.Time{}) stamps the round with the block's timestamp, as a real
+// update would; any other value is the round's updatedAt, so a test can make a feed stale
+// (a time in the past) or report updatedAt 0 (time.Unix(0, 0)). Turn the heartbeat off
+// (a negative Options.FeedHeartbeat) for a stale round to stay in place.
+func (c *Chain) SetPrice(ctx context.Context, feed common.Address, answer *big.Int, updatedAt time.Time) error {
+	pf := bindings.NewPriceFeed()
+	var data []byte
+	if updatedAt.IsZero() {
+		data = pf.PackSetAnswer(answer)
+	} else {
+		if updatedAt.Unix() < 0 {
+			return fmt.Errorf("devnet: set price: updatedAt %s is before 1970", updatedAt)
+		}
+		data = pf.PackSetRound(answer, big.NewInt(updatedAt.Unix()))
+	}
+	c.deployerMu.Lock()
+	defer c.deployerMu.Unlock()
+	if err := c.sendAsDeployer(ctx, feed, data, true); err != nil {
+		return fmt.Errorf("devnet: chain %d: set price of feed %s: %w", c.ID, feed.Hex(), err)
+	}
+	return nil
+}
+
+// beat re-posts each feed's current answer as a new round stamped with the block's timestamp.
+// The transactions are left to the chain's own block production.
+func (c *Chain) beat(ctx context.Context) error {
+	pf := bindings.NewPriceFeed()
+	c.deployerMu.Lock()
+	defer c.deployerMu.Unlock()
+	var errs []error
+	for _, feed := range []common.Address{ETHUSDFeedAddress, USDCUSDFeedAddress} {
+		// Pending state: a re-post still waiting for its block is the answer to repeat.
+		out, err := c.Client().PendingCallContract(ctx, ethereum.CallMsg{To: &feed, Data: pf.PackLatestAnswer()})
+		if err == nil {
+			var answer *big.Int
+			if answer, err = pf.UnpackLatestAnswer(out); err == nil {
+				err = c.sendAsDeployer(ctx, feed, pf.PackSetAnswer(answer), false)
+			}
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("feed %s: %w", feed.Hex(), err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// sendAsDeployer sends a call to `to` from the deployer at its pending nonce; with mine set it
+// seals a block and checks the receipt. The caller holds c.deployerMu.
+func (c *Chain) sendAsDeployer(ctx context.Context, to common.Address, data []byte, mine bool) error {
+	nonce, err := c.Client().PendingNonceAt(ctx, DeployerAddress())
+	if err != nil {
+		return err
+	}
+	tx, err := c.send(ctx, DeployerKey(), nonce, &to, data)
+	if err != nil {
+		return err
+	}
+	if mine {
+		_, err = c.mineAndCheck(ctx, []*types.Transaction{tx})
+	}
+	return err
 }
 
 // creation is a contract's creation code: its bytecode followed by the ABI-encoded
@@ -136,38 +237,39 @@ func (c *Chain) send(ctx context.Context, key *ecdsa.PrivateKey, nonce uint64, t
 	return tx, nil
 }
 
-// mineAndCheck seals a block and returns the receipts of txs, failing unless every one was
-// included and succeeded.
+// mineAndCheck seals blocks until every one of txs is included and returns their receipts,
+// failing if one reverted. The node adds a sent transaction to its pending set asynchronously, so
+// a block sealed right after sending can miss it (more often on a busy machine); sealing again
+// until the receipts appear makes setup independent of that timing.
 func (c *Chain) mineAndCheck(ctx context.Context, txs []*types.Transaction) ([]*types.Receipt, error) {
-	c.Mine()
-	receipts := make([]*types.Receipt, len(txs))
-	for i, tx := range txs {
-		r, err := c.receipt(ctx, tx.Hash())
-		if err != nil {
-			return nil, fmt.Errorf("tx %s: %w", tx.Hash().Hex(), err)
-		}
-		if r.Status != types.ReceiptStatusSuccessful {
-			return nil, fmt.Errorf("tx %s reverted", tx.Hash().Hex())
-		}
-		receipts[i] = r
-	}
-	return receipts, nil
-}
-
-// receipt fetches a receipt, waiting briefly: a just-sealed block's transactions may not be
-// indexed yet.
-func (c *Chain) receipt(ctx context.Context, hash common.Hash) (*types.Receipt, error) {
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
+	receipts := make([]*types.Receipt, len(txs))
 	for {
-		r, err := c.Client().TransactionReceipt(ctx, hash)
-		if err == nil {
-			return r, nil
+		c.Mine()
+		missing := 0
+		for i, tx := range txs {
+			if receipts[i] != nil {
+				continue
+			}
+			r, err := c.Client().TransactionReceipt(ctx, tx.Hash())
+			if err != nil {
+				missing++
+				continue
+			}
+			if r.Status != types.ReceiptStatusSuccessful {
+				return nil, fmt.Errorf("tx %s reverted", tx.Hash().Hex())
+			}
+			receipts[i] = r
+		}
+		if missing == 0 {
+			return receipts, nil
 		}
 		select {
 		case <-ctx.Done():
-			return nil, errors.Join(err, ctx.Err())
-		case <-time.After(20 * time.Millisecond):
+			return nil, fmt.Errorf("%d of %d transactions not mined: %w", missing, len(txs), ctx.Err())
+		case <-time.After(50 * time.Millisecond):
 		}
 	}
 }
+

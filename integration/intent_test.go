@@ -20,11 +20,13 @@ func TestIntentFromQuoteToFillOnDevnet(t *testing.T) {
 	s := startStack(t)
 	cases := []struct {
 		name     string
-		currency common.Address
+		currency common.Address // origin currency
+		dest     common.Address
 		amount   string
 	}{
-		{"native ETH", common.Address{}, "1000000000000000000"},
-		{"USDC", devnet.USDCAddress, "25000000"},
+		{"native ETH", common.Address{}, common.Address{}, "1000000000000000000"},
+		{"USDC", devnet.USDCAddress, devnet.USDCAddress, "25000000"},
+		{"ETH to USDC swap from the solver's inventory", common.Address{}, devnet.USDCAddress, "500000000000000000"},
 	}
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -35,7 +37,7 @@ func TestIntentFromQuoteToFillOnDevnet(t *testing.T) {
 			wallet := &e2e.Wallet{Key: acct.Key, RPCs: s.RPCs}
 			q, err := s.API.Quote(ctx, map[string]any{"user": acct.Address.Hex(), "recipient": recipient.Hex(),
 				"originChainId": 31337, "destinationChainId": 31338, "originCurrency": tc.currency.Hex(),
-				"destinationCurrency": tc.currency.Hex(), "amount": tc.amount, "tradeType": "EXACT_INPUT", "includeProtocolData": true})
+				"destinationCurrency": tc.dest.Hex(), "amount": tc.amount, "tradeType": "EXACT_INPUT", "includeProtocolData": true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -53,8 +55,8 @@ func TestIntentFromQuoteToFillOnDevnet(t *testing.T) {
 				}
 			}
 			minOut, _ := new(big.Int).SetString(q.Details.CurrencyOut.MinimumAmount, 10)
-			recipientBefore := s.balance(t, 31338, tc.currency, recipient)
-			solverBefore := s.balance(t, 31338, tc.currency, devnet.SolverAddress())
+			recipientBefore := s.balance(t, 31338, tc.dest, recipient)
+			solverBefore := s.balance(t, 31338, tc.dest, devnet.SolverAddress())
 
 			st, _, err := s.API.Status(ctx, q.RequestID)
 			if err != nil || st.Status != "waiting" || st.FailReason != "N/A" || st.RefundFailReason != "N/A" {
@@ -78,12 +80,23 @@ func TestIntentFromQuoteToFillOnDevnet(t *testing.T) {
 				len(final.InTxHashes) != 1 || len(final.TxHashes) != 1 || final.OriginChainID != 31337 || final.DestinationChainID != 31338 {
 				t.Fatalf("final status %+v (seen %v)", final, seen)
 			}
-			got := new(big.Int).Sub(s.balance(t, 31338, tc.currency, recipient), recipientBefore)
+			got := new(big.Int).Sub(s.balance(t, 31338, tc.dest, recipient), recipientBefore)
 			if got.Cmp(minOut) < 0 {
 				t.Fatalf("recipient received %s, quoted minimum %s", got, minOut)
 			}
-			if tc.currency != (common.Address{}) {
-				paid := new(big.Int).Sub(solverBefore, s.balance(t, 31338, tc.currency, devnet.SolverAddress()))
+			if tc.dest != tc.currency {
+				// The fees add up to the difference between input and output value.
+				in, _ := new(big.Int).SetString(q.Details.CurrencyIn.Amount, 10)
+				fee, _ := new(big.Int).SetString(q.Fees.Relayer.Amount, 10)
+				app, _ := new(big.Int).SetString(q.Fees.App.Amount, 10)
+				sub, _ := new(big.Int).SetString(q.Fees.Subsidized.Amount, 10)
+				net := new(big.Int).Sub(in, fee.Add(fee, app).Sub(fee, sub))
+				if want := ethToUSDC(net); want.String() != q.Details.CurrencyOut.Amount {
+					t.Fatalf("output %s, want (input - fees) at the feed price = %s", q.Details.CurrencyOut.Amount, want)
+				}
+			}
+			if tc.dest != (common.Address{}) {
+				paid := new(big.Int).Sub(solverBefore, s.balance(t, 31338, tc.dest, devnet.SolverAddress()))
 				if paid.String() != q.Details.CurrencyOut.Amount {
 					t.Fatalf("solver paid %s, quoted %s", paid, q.Details.CurrencyOut.Amount)
 				}

@@ -47,7 +47,10 @@ func startStack(t *testing.T) *stack {
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 
 	dn, err := devnet.Start(ctx, devnet.Options{Chains: []devnet.ChainOptions{{ID: 31337}, {ID: 31338}},
-		BlockTime: 250 * time.Millisecond, Logger: logger})
+		BlockTime: 250 * time.Millisecond, Logger: logger,
+		// No heartbeat: tests that make a feed stale must not see it refreshed under them; the
+		// feeds set at start stay within the staleness bound for the length of a test.
+		FeedHeartbeat: -1})
 	if err != nil {
 		t.Fatalf("devnet: %v", err)
 	}

@@ -1,5 +1,7 @@
 package intent
 
+import "encoding/json"
+
 // Record is the request record, version 3: the read model keeps it whole (JSONB) so
 // GET /requests/v3 serves it without a workflow replay. Fields the engine does not fill yet are
 // omitted rather than invented.
@@ -30,6 +32,115 @@ type RecordData struct {
 	CurrencyIn        *AmountObject    `json:"currencyIn,omitempty"`
 	CurrencyOut       *AmountObject    `json:"currencyOut,omitempty"`
 	Fees              *QuotedFees      `json:"fees,omitempty"`
+	FeeSponsorship    *FeeSponsorship  `json:"feeSponsorship,omitempty"`
+	PlatformFee       *PlatformFee     `json:"platformFee,omitempty"`
+	AppFees           *AppFees         `json:"appFees,omitempty"`
+	Route             *Route           `json:"route,omitempty"`
+	QuoteOraclePrice  *OraclePrice     `json:"quoteOraclePrice,omitempty"`
+	RefundCurrency    *AmountObject    `json:"refundCurrencyData,omitempty"`
+}
+
+// FeeSponsorship is the record's `feeSponsorship`: what a sponsor covers, quoted at quote time
+// and actual at fill time, in the fee currency.
+type FeeSponsorship struct {
+	Quoted   *SponsorshipPhase `json:"quoted"`
+	Actual   *SponsorshipPhase `json:"actual"`
+	Currency Currency          `json:"currency"`
+}
+
+// SponsorshipPhase is one phase of feeSponsorship.
+type SponsorshipPhase struct {
+	SelectedComponents     []string                      `json:"selectedComponents"`
+	CapHit                 bool                          `json:"capHit"`
+	Components             map[string]SponsoredComponent `json:"components"`
+	SponsoredTotal         Amount                        `json:"sponsoredTotal"`
+	UserPaysTotal          Amount                        `json:"userPaysTotal"`
+	MaxSubsidizationAmount string                        `json:"maxSubsidizationAmount"`
+	SubsidizationBps       *int64                        `json:"subsidizationBps,omitempty"`
+	SponsorPayment         *SponsorPayment               `json:"sponsorPayment,omitempty"`
+}
+
+// SponsoredComponent is one fee component's split between sponsor and user.
+type SponsoredComponent struct {
+	Selected  bool   `json:"selected"`
+	Total     Amount `json:"total"`
+	Sponsored Amount `json:"sponsored"`
+	UserPays  Amount `json:"userPays"`
+}
+
+// SponsorPayment is what the sponsor actually paid, where (actual phase only).
+type SponsorPayment struct {
+	Amount  string `json:"amount"`
+	Address string `json:"address"`
+	ChainID uint64 `json:"chainId"`
+}
+
+// Amount is an amount object without its currency (the enclosing object names it).
+type Amount struct {
+	Amount          string `json:"amount"`
+	AmountFormatted string `json:"amountFormatted"`
+	AmountUsd       string `json:"amountUsd"`
+	MinimumAmount   string `json:"minimumAmount"`
+}
+
+// PlatformFee is the record's `platformFee` (owner-only): the platform fee's bucket and its
+// split between the service and the integrator's revenue share.
+type PlatformFee struct {
+	Bucket                 string       `json:"bucket"`
+	RuleID                 string       `json:"ruleId"`
+	ServiceFeeBps          json.Number  `json:"serviceFeeBps"`
+	IntegratorFeeBps       json.Number  `json:"integratorFeeBps"`
+	TotalFeeBps            json.Number  `json:"totalFeeBps"`
+	ServiceFee             AmountObject `json:"serviceFee"`
+	IntegratorFee          AmountObject `json:"integratorFee"`
+	TotalPlatformFee       AmountObject `json:"totalPlatformFee"`
+	IntegratorFeeRecipient string       `json:"integratorFeeRecipient"`
+}
+
+// AppFees is the record's `appFees`.
+type AppFees struct {
+	Quoted   []AppFeeAmount `json:"quoted"`
+	Actual   []AppFeeAmount `json:"actual"`
+	Currency Currency       `json:"currency"`
+}
+
+// AppFeeAmount is one app fee: who receives it and how much.
+type AppFeeAmount struct {
+	Recipient       string `json:"recipient"`
+	Bps             string `json:"bps"`
+	Amount          string `json:"amount"`
+	AmountFormatted string `json:"amountFormatted"`
+	AmountUsd       string `json:"amountUsd,omitempty"`
+}
+
+// Route is the record's `route` and the quote's `details.route`.
+type Route struct {
+	IncludedSwapSources            []string   `json:"includedSwapSources,omitempty"`
+	IncludedOriginSwapSources      []string   `json:"includedOriginSwapSources,omitempty"`
+	IncludedDestinationSwapSources []string   `json:"includedDestinationSwapSources,omitempty"`
+	Quoted                         *RouteLegs `json:"quoted,omitempty"`
+	Actual                         *RouteLegs `json:"actual,omitempty"`
+}
+
+// RouteLegs is one phase of a route: what happens on the origin and on the destination.
+type RouteLegs struct {
+	Origin      RouteLeg `json:"origin"`
+	Destination RouteLeg `json:"destination"`
+}
+
+// RouteLeg is the currency in and out of one side of a route and who converts it.
+type RouteLeg struct {
+	InputCurrency  AmountObject `json:"inputCurrency"`
+	OutputCurrency AmountObject `json:"outputCurrency"`
+	Router         string       `json:"router"`
+}
+
+// OraclePrice is the price the quote was made at.
+type OraclePrice struct {
+	Rate           string       `json:"rate"`
+	ObservedAt     string       `json:"observedAt"`
+	InputCurrency  AmountObject `json:"inputCurrency"`
+	OutputCurrency AmountObject `json:"outputCurrency"`
 }
 
 // QuotedFees is the v3 `fees` object: quoted and actual components in the fee currency.

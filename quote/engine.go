@@ -1,13 +1,13 @@
 // Package quote turns a quote request into priced, executable steps: it validates the request
-// against the chain registry, prices the fee model's components, builds the protocol order and
-// its id, and returns the spec's quote response. It stores the quote through a narrow interface
-// and knows nothing about HTTP.
+// against the chain registry, prices the fee model's components (execution, swap, platform, app
+// fees and sponsorship), builds the protocol order and its id, checks on the destination chain
+// that the fill would succeed, and returns the spec's quote response. It stores the quote
+// through a narrow interface and knows nothing about HTTP.
 package quote
 
 import (
 	"context"
 	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"math/big"
@@ -16,140 +16,68 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/shopspring/decimal"
 
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/chains/evm"
+	"github.com/intentd/intentd/fees"
 	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/internal/refresh"
 	"github.com/intentd/intentd/store"
 )
 
-// FlatExecutionFeeUSD is the fee model's flat execution fee, charged on every request.
-var FlatExecutionFeeUSD = decimal.RequireFromString("0.02")
+// PriceSource gives the USD price of one whole unit of a currency, by symbol.
+type PriceSource interface {
+	USDPrice(ctx context.Context, symbol string) (decimal.Decimal, error)
+}
 
 // Store is what the engine needs from persistence.
 type Store interface {
 	InsertQuote(ctx context.Context, q store.NewQuote) error
+	IntegratorVolume30d(ctx context.Context, apiKeyID string) (decimal.Decimal, error)
+}
+
+// Mode selects the endpoint a quote is made for.
+type Mode int
+
+// Quote modes.
+const (
+	ModeQuoteV2     Mode = iota // POST /quote/v2: steps, optional protocol data, stored
+	ModeQuoteLegacy             // POST /quote: steps, stored; protocol data is a v2 feature
+	ModePrice                   // POST /price: indicative, no steps, stores nothing
+)
+
+// Caller is who asks for the quote: the API key (if any) and its integrator profile.
+type Caller struct {
+	APIKeyID         string
+	BusinessVerified bool
+	PayoutAddress    string
 }
 
 // Engine prices quotes. Construct it once; it is safe for concurrent use.
 type Engine struct {
-	Chains *evm.Pool
-	Prices PriceSource
-	Store  Store
-	Solver common.Address
-	TTL    time.Duration    // how long a quote can be executed
-	Now    func() time.Time // injectable clock
+	Chains      *evm.Pool
+	Prices      PriceSource
+	Store       Store
+	Solver      common.Address
+	TTL         time.Duration    // how long a quote can be executed; 0 means 10 minutes
+	Limits      PairLimits       // per-pair maximum input; none means no maximum
+	SwapCostBps int64            // swap cost of cross-asset routes; 0 means DefaultSwapCostBps
+	Now         func() time.Time // injectable clock
+
+	volumes *refresh.Cache[string, decimal.Decimal]
 }
 
-// Response is the quote response of POST /quote/v2.
-type Response struct {
-	Steps     []Step    `json:"steps"`
-	Fees      Fees      `json:"fees"`
-	Details   Details   `json:"details"`
-	Protocol  *Protocol `json:"protocol,omitempty"`
-	RequestID string    `json:"requestId"`
-}
-
-// Step is one action the client performs, in order.
-type Step struct {
-	ID             string     `json:"id"`
-	Action         string     `json:"action"`
-	Description    string     `json:"description"`
-	Kind           string     `json:"kind"`
-	RequestID      string     `json:"requestId"`
-	DepositAddress string     `json:"depositAddress"`
-	Items          []StepItem `json:"items"`
-}
-
-// StepItem is one transaction or signature of a step.
-type StepItem struct {
-	Status string      `json:"status"`
-	Data   TxData      `json:"data"`
-	Check  StepCheck   `json:"check"`
-	Post   *StepPostTo `json:"post,omitempty"`
-}
-
-// TxData is an EVM transaction for the client's wallet to send.
-type TxData struct {
-	From    string `json:"from"`
-	To      string `json:"to"`
-	Data    string `json:"data"`
-	Value   string `json:"value"`
-	ChainID uint64 `json:"chainId"`
-}
-
-// StepCheck is the status poll a client uses after a step.
-type StepCheck struct {
-	Endpoint string `json:"endpoint"`
-	Method   string `json:"method"`
-}
-
-// StepPostTo is a call the client makes after signing.
-type StepPostTo struct {
-	Endpoint string `json:"endpoint"`
-	Method   string `json:"method"`
-	Body     any    `json:"body"`
-}
-
-// Fees is the deprecated fee breakdown of quote responses, in amount objects.
-type Fees struct {
-	Gas            intent.AmountObject `json:"gas"`
-	Relayer        intent.AmountObject `json:"relayer"`
-	RelayerGas     intent.AmountObject `json:"relayerGas"`
-	RelayerService intent.AmountObject `json:"relayerService"`
-	App            intent.AmountObject `json:"app"`
-	Subsidized     intent.AmountObject `json:"subsidized"`
-}
-
-// Details describes the quoted operation.
-type Details struct {
-	Operation    string              `json:"operation"`
-	Sender       string              `json:"sender"`
-	Recipient    string              `json:"recipient"`
-	CurrencyIn   intent.AmountObject `json:"currencyIn"`
-	CurrencyOut  intent.AmountObject `json:"currencyOut"`
-	Rate         string              `json:"rate"`
-	TimeEstimate int64               `json:"timeEstimate"`
-}
-
-// Protocol carries protocol.v2 when includeProtocolData is set.
-type Protocol struct {
-	V2 ProtocolV2 `json:"v2"`
-}
-
-// ProtocolV2 is the order, its id and what to pay to open it.
-type ProtocolV2 struct {
-	OrderID        string           `json:"orderId"`
-	OrderData      intent.OrderData `json:"orderData"`
-	PaymentDetails PaymentDetails   `json:"paymentDetails"`
-}
-
-// PaymentDetails says where the deposit goes.
-type PaymentDetails struct {
-	ChainID    string `json:"chainId"`
-	Depository string `json:"depository"`
-	Currency   string `json:"currency"`
-	Amount     string `json:"amount"`
-}
-
-// StatusEndpoint builds the step check endpoint for a request.
-func StatusEndpoint(requestID string) string { return "/intents/status/v3?requestId=" + requestID }
-
-// NewRequestID returns a fresh requestId: 32 random bytes, hex with 0x. Never reused.
-func NewRequestID() (string, error) {
-	var b [32]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return "", err
-	}
-	return "0x" + hex.EncodeToString(b[:]), nil
+// Init prepares the engine's caches; call once before serving.
+func (e *Engine) Init() {
+	e.volumes = refresh.New(e.Store.IntegratorVolume30d, refresh.Options{Fresh: time.Minute, MaxAge: 10 * time.Minute, ErrorTTL: 5 * time.Second})
 }
 
 type leg struct {
-	chain    *chains.Chain
-	client   *evm.Client
-	currency intent.Currency
-	price    decimal.Decimal
+	chain  *chains.Chain
+	client *evm.Client
+	side
 }
 
 func (e *Engine) leg(ctx context.Context, chainID uint64, field string, addr common.Address) (*leg, *Error) {
@@ -163,24 +91,98 @@ func (e *Engine) leg(ctx context.Context, chainID uint64, field string, addr com
 	}
 	client, cerr := e.Chains.Client(chainID)
 	if cerr != nil {
-		return nil, unavailable("chain %d is unavailable", chainID)
+		return nil, unavailable(cerr, "chain %d is unavailable", chainID)
 	}
 	price, perr := e.Prices.USDPrice(ctx, cur.Symbol)
 	if perr != nil {
-		return nil, &Error{Status: 503, Code: CodePriceFetchFailed, Message: fmt.Sprintf("price of %s is unavailable", cur.Symbol)}
+		return nil, &Error{Status: 503, Code: CodePriceFetchFailed, Message: fmt.Sprintf("the price of %s is unavailable; retry shortly", cur.Symbol), cause: perr}
 	}
-	return &leg{chain: ch, client: client, price: price, currency: intent.Currency{
+	return &leg{chain: ch, client: client, side: side{price: price, currency: intent.Currency{
 		ChainID: chainID, Address: common.HexToAddress(cur.Address).Hex(), Symbol: cur.Symbol, Name: cur.Name,
 		Decimals: cur.Decimals, Metadata: intent.CurrencyMetadata{LogoURI: cur.LogoURI, Verified: true, IsNative: cur.IsNative()},
-	}}, nil
+	}}}, nil
 }
 
-// Quote validates, prices and stores a quote. apiKeyID is the caller's key, recorded as the
-// request's owner from the first quote.
-func (e *Engine) Quote(ctx context.Context, req *Request, apiKeyID string) (*Response, *Error) {
+// quoted is a priced quote before it is turned into a response.
+type quoted struct {
+	v           *Validated
+	in, out     *leg
+	p           *pricing
+	b           *breakdown
+	minOut      *big.Int
+	slippageBps int64
+	now         time.Time
+}
+
+// Quote validates and prices a request. For the quote modes it also builds the steps, checks
+// that the fill would succeed and stores the quote; ModePrice stops after pricing.
+func (e *Engine) Quote(ctx context.Context, req *Request, caller Caller, mode Mode) (*Response, *Error) {
+	q, qerr := e.price(ctx, req, caller)
+	if qerr != nil {
+		return nil, qerr
+	}
+	resp := e.response(ctx, q)
+	if mode == ModePrice {
+		return resp, nil
+	}
+	v, out := q.v, q.out
+	// The destination fill is simulated before anything is promised: a token that blocks the
+	// recipient, or a recipient contract that refuses the asset, fails here and not after the
+	// user has deposited.
+	if err := out.client.SimulateFill(ctx, e.Solver, v.DestCurrency, v.Recipient); err != nil {
+		var rev *evm.RevertError
+		if errors.As(err, &rev) {
+			msg := fmt.Sprintf("the fill on chain %d would fail: %s", out.chain.ID, rev.Reason)
+			if rev.Blocked {
+				msg = fmt.Sprintf("the %s token contract on chain %d blocks the recipient %s", out.currency.Symbol, out.chain.ID, v.Recipient.Hex())
+			}
+			return nil, &Error{Status: 400, Code: CodeDestinationTxFailed, Message: msg}
+		}
+		return nil, unavailable(err, "chain %d is unavailable", out.chain.ID)
+	}
+
+	requestID, err := NewRequestID()
+	if err != nil {
+		return nil, unknown(err, "could not create a request id")
+	}
+	deadline := q.now.Add(e.ttl())
+	order, orderID, err := e.order(q, deadline)
+	if err != nil {
+		return nil, unknown(err, "could not build the order")
+	}
+	steps, qerr := e.steps(ctx, q, requestID, orderID)
+	if qerr != nil {
+		return nil, qerr
+	}
+	resp.RequestID, resp.Steps = requestID, steps
+	if v.IncludeProtocolData && mode == ModeQuoteV2 {
+		resp.Protocol = &Protocol{V2: ProtocolV2{OrderID: orderID.Hex(), OrderData: order, PaymentDetails: PaymentDetails{
+			ChainID: strconv.FormatUint(q.in.chain.ID, 10), Depository: common.HexToAddress(q.in.chain.Depository).Hex(),
+			Currency: q.in.currency.Address, Amount: q.b.amountIn.String()}}}
+	}
+	exec := intent.Execution{
+		RequestID: requestID, OrderID: orderID.Hex(), User: v.User.Hex(), Recipient: v.Recipient.Hex(),
+		RefundTo: v.RefundTo.Hex(), OriginChainID: q.in.chain.ID, DestinationChainID: out.chain.ID,
+		CurrencyIn: q.in.currency, CurrencyOut: out.currency, AmountIn: q.b.amountIn.String(), AmountOut: q.b.amountOut.String(),
+		MinAmountOut: q.minOut.String(), Deadline: deadline.Unix(), TimeEstimate: resp.Details.TimeEstimate, Solver: e.Solver.Hex(),
+	}
+	rec := e.record(q, resp, requestID, orderID, order, caller)
+	if err := e.Store.InsertQuote(ctx, store.NewQuote{Record: rec, OrderID: orderID.Hex(), OrderData: order, Quote: exec,
+		APIKeyID: caller.APIKeyID, ExpiresAt: deadline, Origin: q.in.chain.ID, Dest: out.chain.ID,
+		VolumeUSD: q.in.usd(q.b.amountIn)}); err != nil {
+		return nil, storeError(err)
+	}
+	return resp, nil
+}
+
+// price validates the request and computes every number of the quote.
+func (e *Engine) price(ctx context.Context, req *Request, caller Caller) (*quoted, *Error) {
 	v, verr := req.Validate()
 	if verr != nil {
 		return nil, verr
+	}
+	if v.Referrer != "" && caller.APIKeyID == "" {
+		return nil, &Error{Status: 401, Code: CodeUnauthorizedQuote, Message: "referrer requires a valid x-api-key"}
 	}
 	in, verr := e.leg(ctx, v.OriginChainID, "originChainId", v.OriginCurrency)
 	if verr != nil {
@@ -193,110 +195,78 @@ func (e *Engine) Quote(ctx context.Context, req *Request, apiKeyID string) (*Res
 	if !in.chain.DepositEnabled {
 		return nil, invalid(CodeUnsupportedChain, "deposits are not enabled on chain %d", in.chain.ID)
 	}
-	if in.currency.Symbol != out.currency.Symbol {
-		return nil, invalid(CodeUnsupportedCurr, "swaps from %s to %s are not supported yet; bridge the same asset", in.currency.Symbol, out.currency.Symbol)
+	if isContractOf(in.chain, v.Recipient) || isContractOf(out.chain, v.Recipient) {
+		return nil, invalid(CodeInvalidRecipient, "recipient %s is a token or protocol contract; send to a wallet", v.Recipient.Hex())
 	}
-	if _, ok := in.chain.FindCurrency(v.Recipient.Hex()); ok || isContractOf(out.chain, v.Recipient) {
-		return nil, invalid(CodeInvalidRecipient, "recipient %s is a token contract", v.Recipient.Hex())
+	class := fees.Classify(fees.Leg{ChainID: in.chain.ID, Symbol: in.currency.Symbol, Native: in.currency.Metadata.IsNative},
+		fees.Leg{ChainID: out.chain.ID, Symbol: out.currency.Symbol, Native: out.currency.Metadata.IsNative})
+	flow := fees.FlowSwap
+	switch {
+	case v.UseDepositAddress:
+		flow = fees.FlowDepositAddress
+	case class == fees.ClassBridge:
+		flow = fees.FlowBridge
+	}
+	if err := v.Sponsorship.Validate(flow); err != nil {
+		return nil, invalid(CodeInvalidInput, "%v", err)
+	}
+	if v.UseDepositAddress {
+		return nil, invalid(CodeInvalidInput, "deposit-address quotes are not supported yet; omit useDepositAddress")
 	}
 
 	// Execution cost: the flat fee plus the destination fill's gas at the current gas price,
-	// converted into the input currency and taken from the amount.
+	// both in the input currency.
 	gasPrice, err := out.client.GasPrice(ctx)
 	if err != nil {
-		return nil, unavailable("chain %d is unavailable", out.chain.ID)
+		return nil, unavailable(err, "chain %d is unavailable", out.chain.ID)
 	}
 	nativeOut, verr := e.leg(ctx, out.chain.ID, "destinationChainId", common.Address{})
 	if verr != nil {
 		return nil, verr
 	}
 	gasWei := new(big.Int).Mul(gasPrice, new(big.Int).SetUint64(evm.FillGasEstimate(v.DestCurrency)))
-	gasUSD := intent.USDValue(gasWei, nativeOut.currency.Decimals, nativeOut.price)
-	relayerGas := intent.FromUSD(gasUSD, in.currency.Decimals, in.price)
-	relayerService := intent.FromUSD(FlatExecutionFeeUSD, in.currency.Decimals, in.price)
-	relayer := new(big.Int).Add(relayerGas, relayerService)
-	net := new(big.Int).Sub(v.Amount, relayer)
-	if net.Sign() <= 0 {
-		return nil, invalid(CodeAmountTooLow, "amount %s %s does not cover the fees of %s %s", intent.FormatUnits(v.Amount, in.currency.Decimals),
-			in.currency.Symbol, intent.FormatUnits(relayer, in.currency.Decimals), in.currency.Symbol)
+	p := &pricing{
+		in: in.side, out: out.side, class: class,
+		execGas:     intent.FromUSD(nativeOut.usd(gasWei), in.currency.Decimals, in.price),
+		execFlat:    intent.FromUSD(FlatExecutionFeeUSD, in.currency.Decimals, in.price),
+		swapCostBps: e.swapCostBps(), appFees: v.AppFees, sponsorship: v.Sponsorship,
+		integrator: e.integrator(ctx, caller),
 	}
-	amountOut := convert(net, in, out)
-	if amountOut.Sign() <= 0 {
-		return nil, invalid(CodeAmountTooLow, "amount is too low to fill")
+	var b *breakdown
+	if v.TradeType == TradeExpectedOutput {
+		b = p.forOutput(v.Amount)
+	} else {
+		b = p.at(v.Amount)
 	}
+	if b.net.Sign() <= 0 || b.amountOut.Sign() <= 0 {
+		return nil, invalid(CodeAmountTooLow, "amount %s %s does not cover the fees of %s %s", intent.FormatUnits(b.amountIn, in.currency.Decimals),
+			in.currency.Symbol, intent.FormatUnits(b.userFees(), in.currency.Decimals), in.currency.Symbol)
+	}
+	if max, ok := e.Limits.Max(in.currency.Symbol, out.currency.Symbol); ok && in.usd(b.amountIn).GreaterThan(max) {
+		return nil, invalid(CodeAmountTooHigh, "amount %s %s (USD %s) is above the maximum of USD %s for %s to %s", intent.FormatUnits(b.amountIn, in.currency.Decimals),
+			in.currency.Symbol, in.usd(b.amountIn).StringFixed(2), max.String(), in.currency.Symbol, out.currency.Symbol)
+	}
+	slip := int64(0)
+	if class != fees.ClassBridge && class != fees.ClassWrap {
+		slip = defaultSwapSlipp
+	}
+	if v.SlippageBps != nil {
+		slip = *v.SlippageBps
+	}
+	return &quoted{v: v, in: in, out: out, p: p, b: b, minOut: minimumOut(b.amountOut, slip), slippageBps: slip, now: e.now()}, nil
+}
 
-	requestID, err := NewRequestID()
-	if err != nil {
-		return nil, &Error{Status: 500, Code: CodeUnknownError, Message: "could not create a request id"}
+// integrator resolves the caller's revenue-share profile. The trailing volume is read only for
+// keys that could be eligible, and cached; a failed read counts as no volume (no revenue
+// share), never as an error for the user.
+func (e *Engine) integrator(ctx context.Context, c Caller) fees.Integrator {
+	in := fees.Integrator{HasAPIKey: c.APIKeyID != "", BusinessVerified: c.BusinessVerified, PayoutAddress: c.PayoutAddress}
+	if in.HasAPIKey && in.BusinessVerified && in.PayoutAddress != "" && e.volumes != nil {
+		if vol, err := e.volumes.Get(ctx, c.APIKeyID); err == nil {
+			in.Volume30dUSD = vol
+		}
 	}
-	now := e.now()
-	deadline := now.Add(e.ttl())
-	order, orderID, err := e.order(v, in, out, amountOut, deadline)
-	if err != nil {
-		return nil, &Error{Status: 500, Code: CodeUnknownError, Message: "could not build the order"}
-	}
-	steps, verr := e.steps(ctx, v, in, requestID, orderID)
-	if verr != nil {
-		return nil, verr
-	}
-	timeEstimate := int64(in.chain.Confirmations*2 + 6)
-
-	currencyIn := intent.NewAmountObject(in.currency, v.Amount, v.Amount, in.price)
-	currencyOut := intent.NewAmountObject(out.currency, amountOut, amountOut, out.price)
-	zeroIn := intent.NewAmountObject(in.currency, new(big.Int), nil, in.price)
-	resp := &Response{
-		RequestID: requestID,
-		Steps:     steps,
-		Fees: Fees{
-			Gas:            intent.NewAmountObject(in.currency, new(big.Int), nil, in.price),
-			Relayer:        intent.NewAmountObject(in.currency, relayer, nil, in.price),
-			RelayerGas:     intent.NewAmountObject(in.currency, relayerGas, nil, in.price),
-			RelayerService: intent.NewAmountObject(in.currency, relayerService, nil, in.price),
-			App:            zeroIn,
-			Subsidized:     zeroIn,
-		},
-		Details: Details{
-			Operation: "bridge", Sender: v.User.Hex(), Recipient: v.Recipient.Hex(),
-			CurrencyIn: currencyIn, CurrencyOut: currencyOut, Rate: rate(v.Amount, amountOut, in, out),
-			TimeEstimate: timeEstimate,
-		},
-	}
-	if v.IncludeProtocolData {
-		resp.Protocol = &Protocol{V2: ProtocolV2{OrderID: orderID.Hex(), OrderData: order, PaymentDetails: PaymentDetails{
-			ChainID: strconv.FormatUint(in.chain.ID, 10), Depository: common.HexToAddress(in.chain.Depository).Hex(),
-			Currency: in.currency.Address, Amount: v.Amount.String()}}}
-	}
-
-	exec := intent.Execution{
-		RequestID: requestID, OrderID: orderID.Hex(), User: v.User.Hex(), Recipient: v.Recipient.Hex(),
-		RefundTo: v.RefundTo.Hex(), OriginChainID: in.chain.ID, DestinationChainID: out.chain.ID,
-		CurrencyIn: in.currency, CurrencyOut: out.currency, AmountIn: v.Amount.String(), AmountOut: amountOut.String(),
-		MinAmountOut: amountOut.String(), Deadline: deadline.Unix(), TimeEstimate: timeEstimate, Solver: e.Solver.Hex(),
-	}
-	feeUSD := func(a *big.Int) intent.FeeAmount {
-		return intent.FeeAmount{USD: intent.USDValue(a, in.currency.Decimals, in.price).StringFixed(6), Amount: a.String(),
-			AmountFormatted: intent.FormatUnits(a, in.currency.Decimals)}
-	}
-	zero := feeUSD(new(big.Int))
-	rec := intent.Record{
-		ID: requestID, Status: intent.StatusWaiting, User: v.User.Hex(), Recipient: v.Recipient.Hex(), Sender: v.User.Hex(),
-		RefundTo: v.RefundTo.Hex(), RequestType: "intent", Features: []string{},
-		CreatedAt: now.UTC().Format(time.RFC3339Nano), UpdatedAt: now.UTC().Format(time.RFC3339Nano),
-		Data: intent.RecordData{
-			SlippageTolerance: "0", FailReason: intent.FailReasonNA, RefundFailReason: intent.RefundFailReasonNA,
-			TimeEstimate: timeEstimate, InTxs: []intent.TxItem{}, OutTxs: []intent.TxItem{},
-			CurrencyIn: &currencyIn, CurrencyOut: &currencyOut,
-			Fees: &intent.QuotedFees{Currency: in.currency, Quoted: intent.FeeComponents{
-				Swap: zero, Execution: feeUSD(relayer), Platform: zero, App: zero, Sponsored: zero}},
-		},
-		Protocol: intent.Protocol{OrderID: orderID.Hex(), HubType: "onchain", Solver: intent.ProtocolSolver{
-			Address: e.Solver.Hex(), ProtocolChainID: order.SolverChainID, ChainID: out.chain.ID}},
-	}
-	if err := e.Store.InsertQuote(ctx, store.NewQuote{Record: rec, OrderID: orderID.Hex(), OrderData: order, Quote: exec,
-		APIKeyID: apiKeyID, ExpiresAt: deadline, Origin: in.chain.ID, Dest: out.chain.ID}); err != nil {
-		return nil, unavailable("could not store the quote")
-	}
-	return resp, nil
+	return in
 }
 
 func isContractOf(ch *chains.Chain, a common.Address) bool {
@@ -323,76 +293,80 @@ func (e *Engine) ttl() time.Duration {
 	return 10 * time.Minute
 }
 
-// convert moves an amount between currencies at their USD prices, rounding down (the user is
-// never promised more than the solver will pay).
-func convert(amount *big.Int, in, out *leg) *big.Int {
-	if in.currency.Symbol == out.currency.Symbol && in.currency.Decimals == out.currency.Decimals {
-		return new(big.Int).Set(amount)
+func (e *Engine) swapCostBps() int64 {
+	if e.SwapCostBps > 0 {
+		return e.SwapCostBps
 	}
-	usd := intent.USDValue(amount, in.currency.Decimals, in.price)
-	return usd.Div(out.price).Shift(int32(out.currency.Decimals)).Floor().BigInt()
+	return DefaultSwapCostBps
 }
 
-func rate(amountIn, amountOut *big.Int, in, out *leg) string {
-	a := decimal.NewFromBigInt(amountIn, -int32(in.currency.Decimals))
-	b := decimal.NewFromBigInt(amountOut, -int32(out.currency.Decimals))
-	if a.IsZero() {
-		return "0"
+// storeError maps a failed write: a server that answered with an error is a bug or a schema
+// problem (500 UNKNOWN_ERROR); anything else is the database being unreachable (503).
+func storeError(err error) *Error {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return unknown(err, "the quote could not be stored")
 	}
-	return b.DivRound(a, 18).String()
+	return unavailable(err, "the quote could not be stored; retry shortly")
 }
 
-func (e *Engine) order(v *Validated, in, out *leg, amountOut *big.Int, deadline time.Time) (intent.OrderData, common.Hash, error) {
+func (e *Engine) order(q *quoted, deadline time.Time) (intent.OrderData, common.Hash, error) {
 	var salt [32]byte
 	if _, err := rand.Read(salt[:]); err != nil {
 		return intent.OrderData{}, common.Hash{}, err
 	}
+	v, in, out := q.v, q.in, q.out
 	dl := uint32(deadline.Unix())
+	inChain := strconv.FormatUint(in.chain.ID, 10)
+	orderFees := make([]intent.OrderFee, 0, len(v.AppFees))
+	for i, f := range v.AppFees {
+		orderFees = append(orderFees, intent.OrderFee{RecipientChainID: inChain, Recipient: f.Recipient,
+			CurrencyChainID: inChain, Currency: in.currency.Address, Amount: q.b.appAmounts[i].String()})
+	}
 	o := intent.OrderData{
 		Version: "v1", SolverChainID: strconv.FormatUint(out.chain.ID, 10), Solver: e.Solver.Hex(),
 		Salt: hexutil.Encode(salt[:]),
 		Inputs: []intent.OrderInput{{
-			Payment: intent.InputPayment{ChainID: strconv.FormatUint(in.chain.ID, 10), Currency: in.currency.Address,
-				Amount: v.Amount.String(), Weight: "1"},
-			Refunds: []intent.InputRefund{{ChainID: strconv.FormatUint(in.chain.ID, 10), Recipient: v.RefundTo.Hex(),
+			Payment: intent.InputPayment{ChainID: inChain, Currency: in.currency.Address, Amount: q.b.amountIn.String(), Weight: "1"},
+			Refunds: []intent.InputRefund{{ChainID: inChain, Recipient: v.RefundTo.Hex(),
 				Currency: in.currency.Address, MinimumAmount: "0", Deadline: dl, ExtraData: "0x"}},
 		}},
 		Output: intent.OrderOutput{ChainID: strconv.FormatUint(out.chain.ID, 10), Deadline: dl, Calls: []string{}, ExtraData: "0x",
 			Payments: []intent.OutputPayment{{Recipient: v.Recipient.Hex(), Currency: out.currency.Address,
-				MinimumAmount: amountOut.String(), ExpectedAmount: amountOut.String()}}},
-		Fees: []intent.OrderFee{},
+				MinimumAmount: q.minOut.String(), ExpectedAmount: q.b.amountOut.String()}}},
+		Fees: orderFees,
 	}
 	id, err := o.ID()
 	return o, id, err
 }
 
-func (e *Engine) steps(ctx context.Context, v *Validated, in *leg, requestID string, orderID common.Hash) ([]Step, *Error) {
+func (e *Engine) steps(ctx context.Context, q *quoted, requestID string, orderID common.Hash) ([]Step, *Error) {
+	v, in, amount := q.v, q.in, q.b.amountIn
 	depository := common.HexToAddress(in.chain.Depository)
 	check := StepCheck{Endpoint: StatusEndpoint(requestID), Method: "GET"}
 	var steps []Step
 	var deposit TxData
 	if v.OriginCurrency == (common.Address{}) {
 		deposit = TxData{From: v.User.Hex(), To: depository.Hex(), Data: hexutil.Encode(evm.DepositoryABI.PackDepositNative(orderID)),
-			Value: v.Amount.String(), ChainID: in.chain.ID}
+			Value: amount.String(), ChainID: in.chain.ID}
 	} else {
+		// The allowance is read fresh: a stale "enough" would leave out an approve the deposit
+		// needs.
 		allowance, err := in.client.Allowance(ctx, v.OriginCurrency, v.User, depository)
 		if err != nil {
-			if errors.Is(err, evm.ErrUnavailable) {
-				return nil, unavailable("chain %d is unavailable", in.chain.ID)
-			}
-			return nil, &Error{Status: 500, Code: CodeUnknownError, Message: "could not read the allowance"}
+			return nil, unavailable(err, "chain %d is unavailable", in.chain.ID)
 		}
-		if allowance.Cmp(v.Amount) < 0 {
+		if allowance.Cmp(amount) < 0 {
 			steps = append(steps, Step{ID: "approve", Action: "Approve", Kind: "transaction", RequestID: requestID,
-				Description: fmt.Sprintf("Allow the depository to take %s %s", intent.FormatUnits(v.Amount, in.currency.Decimals), in.currency.Symbol),
+				Description: fmt.Sprintf("Allow the depository to take %s %s", intent.FormatUnits(amount, in.currency.Decimals), in.currency.Symbol),
 				Items: []StepItem{{Status: "incomplete", Check: check, Data: TxData{From: v.User.Hex(), To: v.OriginCurrency.Hex(),
-					Data: hexutil.Encode(evm.ERC20ABI.PackApprove(depository, v.Amount)), Value: "0", ChainID: in.chain.ID}}}})
+					Data: hexutil.Encode(evm.ERC20ABI.PackApprove(depository, amount)), Value: "0", ChainID: in.chain.ID}}}})
 		}
 		deposit = TxData{From: v.User.Hex(), To: depository.Hex(), Value: "0", ChainID: in.chain.ID,
-			Data: hexutil.Encode(evm.DepositoryABI.PackDepositErc20(orderID, v.OriginCurrency, v.Amount))}
+			Data: hexutil.Encode(evm.DepositoryABI.PackDepositErc20(orderID, v.OriginCurrency, amount))}
 	}
 	steps = append(steps, Step{ID: "deposit", Action: "Confirm transaction in your wallet", Kind: "transaction", RequestID: requestID,
-		Description: fmt.Sprintf("Deposit %s %s", intent.FormatUnits(v.Amount, in.currency.Decimals), in.currency.Symbol),
+		Description: fmt.Sprintf("Deposit %s %s", intent.FormatUnits(amount, in.currency.Decimals), in.currency.Symbol),
 		Items:       []StepItem{{Status: "incomplete", Data: deposit, Check: check}}})
 	return steps, nil
 }

@@ -17,6 +17,9 @@ const (
 	CodeInvalidInput       = "INVALID_INPUT"
 	CodeUnsupportedChain   = "UNSUPPORTED_CHAIN"
 	CodeAmountTooLow       = "AMOUNT_TOO_LOW"
+	// CodeDestinationTxFailed: the simulated destination fill reverts. The spec leaves its HTTP
+	// status open; it is 400 because the request as posed cannot be filled.
+	CodeDestinationTxFailed = "DESTINATION_TX_FAILED"
 )
 
 // Error is a quote failure in the spec's shape {message, errorCode}, with the HTTP status the
@@ -25,7 +28,11 @@ type Error struct {
 	Status  int    `json:"-"`
 	Code    string `json:"errorCode"`
 	Message string `json:"message"`
+	cause   error  // for the log only; never in a response
 }
+
+// Cause is the internal error behind the failure, for logging.
+func (e *Error) Cause() error { return e.cause }
 
 func (e *Error) Error() string { return fmt.Sprintf("%s: %s", e.Code, e.Message) }
 
@@ -33,6 +40,10 @@ func invalid(code, format string, args ...any) *Error {
 	return &Error{Status: 400, Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
-func unavailable(format string, args ...any) *Error {
-	return &Error{Status: 503, Code: CodeServiceUnavailable, Message: fmt.Sprintf(format, args...)}
+func unavailable(cause error, format string, args ...any) *Error {
+	return &Error{Status: 503, Code: CodeServiceUnavailable, Message: fmt.Sprintf(format, args...), cause: cause}
+}
+
+func unknown(cause error, format string, args ...any) *Error {
+	return &Error{Status: 500, Code: CodeUnknownError, Message: fmt.Sprintf(format, args...), cause: cause}
 }

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"math/big"
+	"strconv"
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/intentd/intentd/fees"
 	"github.com/intentd/intentd/intent"
 )
 
@@ -35,7 +37,7 @@ type Request struct {
 	ForBundle                      *bool           `json:"forBundle"`
 	SubsidizeFees                  *bool           `json:"subsidizeFees"`
 	SponsoredFeeComponents         []string        `json:"sponsoredFeeComponents"`
-	SubsidizationBps               *int            `json:"subsidizationBps"`
+	SubsidizationBps               *int64          `json:"subsidizationBps"`
 	MaxSubsidizationAmount         string          `json:"maxSubsidizationAmount"`
 	IncludeProtocolData            bool            `json:"includeProtocolData"`
 	UseDepositAddress              bool            `json:"useDepositAddress"`
@@ -45,11 +47,25 @@ type Request struct {
 	RouteRacingMinUsdSize          json.RawMessage `json:"routeRacingMinUsdSize"`
 	Strict                         json.RawMessage `json:"strict"` // ignored by /quote/v2
 	SlippageTolerance              string          `json:"slippageTolerance"`
-	AppFees                        json.RawMessage `json:"appFees"`
+	AppFees                        []AppFeeRequest `json:"appFees"`
 	UserOperationGasOverhead       json.RawMessage `json:"userOperationGasOverhead"`
 	ExplicitDeposit                *bool           `json:"explicitDeposit"`
 	IncludedDestinationSwapSources []string        `json:"includedDestinationSwapSources"`
 }
+
+// AppFeeRequest is one integrator fee of the request's appFees: recipient and fee in basis
+// points of the input amount, as a decimal string.
+type AppFeeRequest struct {
+	Recipient string `json:"recipient"`
+	Fee       string `json:"fee"`
+}
+
+// Bounds of request fields the spec leaves open (documented in docs/api.md).
+const (
+	maxAppFees       = 10
+	maxReferrerLen   = 64
+	defaultSwapSlipp = 50 // bps; a fixed-rate bridge defaults to 0
+)
 
 // Trade types; the older exact-output value is accepted as an alias of EXPECTED_OUTPUT.
 const (
@@ -63,9 +79,15 @@ type Validated struct {
 	User, Recipient, RefundTo    common.Address
 	OriginChainID, DestChainID   uint64
 	OriginCurrency, DestCurrency common.Address
-	Amount                       *big.Int
-	TradeType                    string
-	IncludeProtocolData          bool
+	// Amount is the input amount (EXACT_INPUT) or the wanted output amount (EXPECTED_OUTPUT).
+	Amount              *big.Int
+	TradeType           string
+	SlippageBps         *int64 // nil: the default for the route
+	AppFees             []fees.AppFee
+	Sponsorship         fees.Sponsorship
+	Referrer            string
+	IncludeProtocolData bool
+	UseDepositAddress   bool
 }
 
 // Decode reads and validates a quote body. Unknown fields are rejected so a typo in a field
@@ -140,7 +162,7 @@ func (r *Request) Validate() (*Validated, *Error) {
 	case "", TradeExactInput:
 		v.TradeType = TradeExactInput
 	case TradeExpectedOutput, tradeExactOutput:
-		return nil, invalid(CodeInvalidInput, "tradeType %s is not supported yet; use EXACT_INPUT", r.TradeType)
+		v.TradeType = TradeExpectedOutput
 	default:
 		return nil, invalid(CodeInvalidInput, "tradeType must be EXACT_INPUT or EXPECTED_OUTPUT")
 	}
@@ -165,8 +187,82 @@ func (r *Request) Validate() (*Validated, *Error) {
 	if v.DestCurrency, err = evmAddress("destinationCurrency", r.DestinationCurrency); err != nil {
 		return nil, err
 	}
+	if v.SlippageBps, err = slippage(r.SlippageTolerance); err != nil {
+		return nil, err
+	}
+	if v.AppFees, err = appFees(r.AppFees); err != nil {
+		return nil, err
+	}
+	if v.Sponsorship, err = sponsorship(r); err != nil {
+		return nil, err
+	}
+	if len(r.Referrer) > maxReferrerLen {
+		return nil, invalid(CodeInvalidInput, "referrer is longer than %d characters", maxReferrerLen)
+	}
+	v.Referrer = r.Referrer
+	switch r.ProtocolVersion {
+	case "", "v1", "v2":
+	default:
+		return nil, invalid(CodeInvalidInput, "protocolVersion must be v1 or v2")
+	}
+	if r.MaxRouteLength != nil && (*r.MaxRouteLength < 1 || *r.MaxRouteLength > 8) {
+		return nil, invalid(CodeInvalidInput, "maxRouteLength must be between 1 and 8")
+	}
 	v.IncludeProtocolData = r.IncludeProtocolData
+	v.UseDepositAddress = r.UseDepositAddress
 	return &v, nil
+}
+
+// slippage parses slippageTolerance: basis points as a decimal string, 0 to 10000.
+func slippage(s string) (*int64, *Error) {
+	if s == "" {
+		return nil, nil
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 || n > fees.MaxBps || strconv.FormatInt(n, 10) != s {
+		return nil, invalid(CodeInvalidInput, "slippageTolerance must be basis points from 0 to 10000, as a string (50 means 0.5%%)")
+	}
+	return &n, nil
+}
+
+func appFees(in []AppFeeRequest) ([]fees.AppFee, *Error) {
+	if len(in) > maxAppFees {
+		return nil, invalid(CodeInvalidInput, "appFees has more than %d entries", maxAppFees)
+	}
+	out := make([]fees.AppFee, 0, len(in))
+	var total int64
+	for i, f := range in {
+		if _, err := evmAddress(fmt.Sprintf("appFees[%d].recipient", i), f.Recipient); err != nil {
+			return nil, err
+		}
+		af, err := fees.ParseAppFee(common.HexToAddress(f.Recipient).Hex(), f.Fee)
+		if err != nil {
+			return nil, invalid(CodeInvalidInput, "appFees[%d]: %v", i, err)
+		}
+		total += af.Bps
+		out = append(out, af)
+	}
+	if total >= fees.MaxBps {
+		return nil, invalid(CodeInvalidInput, "appFees add up to %d bps; they must stay below 10000", total)
+	}
+	return out, nil
+}
+
+// sponsorship reads the sponsorship fields; the rules that depend on the route (bridge or
+// swap) are checked once the route is known.
+func sponsorship(r *Request) (fees.Sponsorship, *Error) {
+	s := fees.Sponsorship{Subsidize: r.SubsidizeFees != nil && *r.SubsidizeFees, Bps: r.SubsidizationBps}
+	for _, c := range r.SponsoredFeeComponents {
+		s.Selected = append(s.Selected, fees.Component(c))
+	}
+	if r.MaxSubsidizationAmount != "" {
+		m, err := intent.ParseAmount(r.MaxSubsidizationAmount)
+		if err != nil {
+			return s, invalid(CodeInvalidInput, "maxSubsidizationAmount %q: %v", truncate(r.MaxSubsidizationAmount), err)
+		}
+		s.Max = m
+	}
+	return s, nil
 }
 
 func chainID(field string, n json.Number) (uint64, *Error) {

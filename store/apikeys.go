@@ -15,6 +15,10 @@ type APIKey struct {
 	Prefix     string
 	Integrator string
 	CreatedAt  time.Time
+	// BusinessVerified and PayoutAddress make the key's integrator eligible for the platform
+	// fee's revenue share (with enough trailing volume).
+	BusinessVerified bool
+	PayoutAddress    string
 }
 
 // keyPrefix marks the project's keys so a leaked one is easy to recognise in scanners.
@@ -48,11 +52,27 @@ func (s *Store) CreateAPIKey(ctx context.Context, name, integrator string) (plai
 
 // APIKeyByPlain resolves a presented key; revoked and unknown keys are ErrNotFound.
 func (s *Store) APIKeyByPlain(ctx context.Context, plain string) (*APIKey, error) {
+	return s.APIKeyByHash(ctx, HashAPIKey(plain))
+}
+
+// APIKeyByHash resolves a key by its SHA-256 hash; revoked and unknown keys are ErrNotFound.
+func (s *Store) APIKeyByHash(ctx context.Context, hash []byte) (*APIKey, error) {
 	var k APIKey
-	err := s.pool.QueryRow(ctx, `SELECT id::text, name, key_prefix, integrator, created_at FROM api_keys
-		WHERE key_hash = $1 AND revoked_at IS NULL`, HashAPIKey(plain)).Scan(&k.ID, &k.Name, &k.Prefix, &k.Integrator, &k.CreatedAt)
+	err := s.pool.QueryRow(ctx, `SELECT id::text, name, key_prefix, integrator, created_at, business_verified, payout_address
+		FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL`, hash).Scan(&k.ID, &k.Name, &k.Prefix, &k.Integrator,
+		&k.CreatedAt, &k.BusinessVerified, &k.PayoutAddress)
 	if err != nil {
 		return nil, notFound(err)
 	}
 	return &k, nil
+}
+
+// SetIntegratorProfile records a key's revenue-share profile: business verification and the EVM
+// address platform-fee shares are paid to.
+func (s *Store) SetIntegratorProfile(ctx context.Context, keyID string, verified bool, payout string) error {
+	tag, err := s.pool.Exec(ctx, `UPDATE api_keys SET business_verified = $2, payout_address = $3 WHERE id = $1`, keyID, verified, payout)
+	if err == nil && tag.RowsAffected() == 0 {
+		return ErrNotFound
+	}
+	return err
 }

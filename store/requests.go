@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/shopspring/decimal"
 
 	"github.com/intentd/intentd/intent"
 )
@@ -21,6 +22,7 @@ type NewQuote struct {
 	ExpiresAt time.Time
 	Origin    uint64
 	Dest      uint64
+	VolumeUSD decimal.Decimal // the input's USD value, counted in the key's trailing volume
 }
 
 // InsertQuote stores a quote and its request row in one transaction.
@@ -41,20 +43,25 @@ func (s *Store) InsertQuote(ctx context.Context, q NewQuote) error {
 	if q.APIKeyID != "" {
 		apiKeyID = q.APIKeyID
 	}
-	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `INSERT INTO requests
-			(id, status, "user", recipient, origin_chain_id, destination_chain_id, order_id, api_key_id, record)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-			q.Record.ID, string(q.Record.Status), q.Record.User, q.Record.Recipient, int64(q.Origin), int64(q.Dest),
-			q.OrderID, apiKeyID, rec); err != nil {
-			return fmt.Errorf("insert request: %w", err)
-		}
-		if _, err := tx.Exec(ctx, `INSERT INTO quotes (request_id, order_id, order_data, quote, expires_at)
-			VALUES ($1, $2, $3, $4, $5)`, q.Record.ID, q.OrderID, order, quote, q.ExpiresAt); err != nil {
-			return fmt.Errorf("insert quote: %w", err)
-		}
-		return nil
-	})
+	// One statement, so one round trip: both rows land or neither does.
+	if _, err := s.pool.Exec(ctx, `WITH r AS (
+			INSERT INTO requests (id, status, "user", recipient, origin_chain_id, destination_chain_id, order_id, api_key_id, record, volume_usd)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id)
+		INSERT INTO quotes (request_id, order_id, order_data, quote, expires_at) SELECT r.id, $7, $11, $12, $13 FROM r`,
+		q.Record.ID, string(q.Record.Status), q.Record.User, q.Record.Recipient, int64(q.Origin), int64(q.Dest),
+		q.OrderID, apiKeyID, rec, q.VolumeUSD, order, quote, q.ExpiresAt); err != nil {
+		return fmt.Errorf("insert quote: %w", err)
+	}
+	return nil
+}
+
+// IntegratorVolume30d is the USD volume of a key's successful requests over the last 30 days,
+// the revenue share's tier measure.
+func (s *Store) IntegratorVolume30d(ctx context.Context, apiKeyID string) (decimal.Decimal, error) {
+	var v decimal.Decimal
+	err := s.pool.QueryRow(ctx, `SELECT COALESCE(sum(volume_usd), 0)::text FROM requests
+		WHERE api_key_id = $1 AND status = 'success' AND created_at > now() - interval '30 days'`, apiKeyID).Scan(&v)
+	return v, err
 }
 
 // StoredQuote is a quote read back for execution.

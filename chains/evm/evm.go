@@ -20,6 +20,7 @@ import (
 
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/chains/evm/bindings"
+	"github.com/intentd/intentd/internal/refresh"
 )
 
 // Contract ABIs, parsed once.
@@ -39,9 +40,9 @@ type Client struct {
 	Chain *chains.Chain
 	eth   *ethclient.Client
 
-	mu         sync.Mutex
-	gasPrice   *big.Int
-	gasPriceAt time.Time
+	gasPrices *refresh.Cache[struct{}, *big.Int]
+	balances  *refresh.Cache[balanceKey, *big.Int]
+	fillSims  *refresh.Cache[fillSimKey, error]
 }
 
 // Pool holds one client per configured chain, dialled lazily and reused.
@@ -74,9 +75,17 @@ func (p *Pool) Client(chainID uint64) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: dial chain %d: %v", ErrUnavailable, chainID, err)
 	}
-	c := &Client{Chain: ch, eth: eth}
+	c := newClient(ch, eth)
 	p.clients[chainID] = c
 	return c, nil
+}
+
+func newClient(ch *chains.Chain, eth *ethclient.Client) *Client {
+	c := &Client{Chain: ch, eth: eth}
+	c.gasPrices = refresh.New(c.loadGasPrice, refresh.Options{Fresh: gasPriceFresh, MaxAge: gasPriceMaxAge, ErrorTTL: time.Second})
+	c.balances = refresh.New(c.loadBalance, refresh.Options{Fresh: 5 * time.Second, MaxAge: 30 * time.Second, ErrorTTL: time.Second})
+	c.fillSims = refresh.New(c.simulateFill, refresh.Options{Fresh: fillSimFresh, MaxAge: fillSimFresh, ErrorTTL: time.Second})
+	return c
 }
 
 // Eth exposes the underlying ethclient for reads the engine does not wrap.
@@ -92,26 +101,44 @@ func unavailable(op string, err error) error {
 	return fmt.Errorf("%w: %s on chain: %v", ErrUnavailable, op, err)
 }
 
-// gasPriceTTL bounds how stale a quote's gas price may be; it keeps RPC off the quote hot path.
-const gasPriceTTL = 5 * time.Second
+// Gas prices are served refresh-ahead: a price younger than gasPriceFresh is used as is, an
+// older one (up to gasPriceMaxAge) while a background read replaces it. A quote therefore never
+// waits on the chain for its gas price once the cache is warm, and a chain whose RPC has been
+// down for longer than gasPriceMaxAge is reported unavailable rather than quoted on old data.
+const (
+	gasPriceFresh  = 3 * time.Second
+	gasPriceMaxAge = 30 * time.Second
+)
 
-// GasPrice returns the chain's suggested gas price, cached for a few seconds.
+// GasPrice returns the chain's suggested gas price (see gasPriceFresh).
 func (c *Client) GasPrice(ctx context.Context) (*big.Int, error) {
-	c.mu.Lock()
-	if c.gasPrice != nil && time.Since(c.gasPriceAt) < gasPriceTTL {
-		p := c.gasPrice
-		c.mu.Unlock()
-		return p, nil
-	}
-	c.mu.Unlock()
+	return c.gasPrices.Get(ctx, struct{}{})
+}
+
+func (c *Client) loadGasPrice(ctx context.Context, _ struct{}) (*big.Int, error) {
 	p, err := c.eth.SuggestGasPrice(ctx)
-	if err != nil {
-		return nil, unavailable("gas price", err)
+	return p, unavailable("gas price", err)
+}
+
+// balanceKey names an account's balance of one currency (zero address: native).
+type balanceKey struct{ currency, account common.Address }
+
+// Balance returns an account's balance of a currency (zero address: native), cached for a few
+// seconds: quotes report it for display only, never to decide anything.
+func (c *Client) Balance(ctx context.Context, currency, account common.Address) (*big.Int, error) {
+	return c.balances.Get(ctx, balanceKey{currency, account})
+}
+
+func (c *Client) loadBalance(ctx context.Context, k balanceKey) (*big.Int, error) {
+	if k.currency == (common.Address{}) {
+		b, err := c.eth.BalanceAt(ctx, k.account, nil)
+		return b, unavailable("balance", err)
 	}
-	c.mu.Lock()
-	c.gasPrice, c.gasPriceAt = p, time.Now()
-	c.mu.Unlock()
-	return p, nil
+	out, err := c.eth.CallContract(ctx, ethereum.CallMsg{To: &k.currency, Data: ERC20ABI.PackBalanceOf(k.account)}, nil)
+	if err != nil {
+		return nil, unavailable("balance", err)
+	}
+	return ERC20ABI.UnpackBalanceOf(out)
 }
 
 // Allowance reads an ERC-20 allowance.

@@ -1,0 +1,131 @@
+package prices
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/big"
+	"strings"
+	"sync"
+	"time"
+
+	ethereum "github.com/ethereum/go-ethereum"
+	"github.com/shopspring/decimal"
+
+	"github.com/intentd/intentd/chains/evm"
+	"github.com/intentd/intentd/chains/evm/bindings"
+)
+
+// aggregator packs and unpacks AggregatorV3Interface calls; the devnet's PriceFeed has the
+// same selectors and return types as a Chainlink aggregator.
+var aggregator = bindings.NewPriceFeed()
+
+// Feeds reads USD prices from Chainlink-style aggregator contracts with eth_call. It reads a
+// feed's decimals() once and latestRoundData() on every USDPrice, so put a Cached in front of
+// it. Safe for concurrent use.
+type Feeds struct {
+	// Now is the clock a feed's age is measured against; nil means time.Now. Set it before
+	// the first USDPrice (tests move it to make a feed stale).
+	Now func() time.Time
+
+	pool   *evm.Pool
+	feeds  map[string]FeedRef
+	maxAge time.Duration
+
+	mu       sync.Mutex
+	decimals map[string]uint8 // by symbol, once read
+}
+
+var _ Source = (*Feeds)(nil)
+
+// NewFeeds returns a source reading feeds (by symbol) over the pool's chains. An answer
+// whose updatedAt is more than maxAge old is refused with ErrStale; maxAge <= 0 means
+// DefaultMaxAge.
+func NewFeeds(pool *evm.Pool, feeds map[string]FeedRef, maxAge time.Duration) *Feeds {
+	if maxAge <= 0 {
+		maxAge = DefaultMaxAge
+	}
+	m := make(map[string]FeedRef, len(feeds))
+	for sym, ref := range feeds {
+		m[strings.ToUpper(sym)] = ref
+	}
+	return &Feeds{pool: pool, feeds: m, maxAge: maxAge, decimals: make(map[string]uint8)}
+}
+
+// USDPrice implements Source: the feed's latest answer scaled by its decimals. An error
+// wraps ErrUnavailable (no feed for the symbol, RPC failure, no contract or a reverting one,
+// answer <= 0, updatedAt 0) or ErrStale (updatedAt older than maxAge, or answeredInRound
+// before roundId) and names the symbol. An updatedAt in the future counts as fresh: chain
+// clocks, and a devnet's in particular, may run ahead of this one.
+func (f *Feeds) USDPrice(ctx context.Context, symbol string) (decimal.Decimal, error) {
+	sym := strings.ToUpper(symbol)
+	ref, ok := f.feeds[sym]
+	if !ok {
+		return decimal.Zero, fmt.Errorf("%w: no price feed for %s", ErrUnavailable, symbol)
+	}
+	client, err := f.pool.Client(ref.ChainID)
+	if err != nil {
+		return decimal.Zero, fmt.Errorf("%w: price feed of %s on chain %d: %v", ErrUnavailable, sym, ref.ChainID, err)
+	}
+	call := func(what string, data []byte) ([]byte, error) {
+		out, err := client.Eth().CallContract(ctx, ethereum.CallMsg{To: &ref.Address, Data: data}, nil)
+		if err != nil {
+			return nil, fmt.Errorf("%w: price feed of %s (chain %d, %s): %s: %v", ErrUnavailable, sym, ref.ChainID, ref.Address.Hex(), what, err)
+		}
+		return out, nil
+	}
+
+	f.mu.Lock()
+	dec, ok := f.decimals[sym]
+	f.mu.Unlock()
+	if !ok {
+		out, err := call("decimals", aggregator.PackDecimals())
+		if err != nil {
+			return decimal.Zero, err
+		}
+		if dec, err = aggregator.UnpackDecimals(out); err != nil {
+			return decimal.Zero, fmt.Errorf("%w: price feed of %s (chain %d, %s): decimals: %v", ErrUnavailable, sym, ref.ChainID, ref.Address.Hex(), err)
+		}
+		f.mu.Lock()
+		f.decimals[sym] = dec
+		f.mu.Unlock()
+	}
+
+	out, err := call("latestRoundData", aggregator.PackLatestRoundData())
+	if err != nil {
+		return decimal.Zero, err
+	}
+	round, err := aggregator.UnpackLatestRoundData(out)
+	if err != nil {
+		return decimal.Zero, fmt.Errorf("%w: price feed of %s (chain %d, %s): latestRoundData: %v", ErrUnavailable, sym, ref.ChainID, ref.Address.Hex(), err)
+	}
+	return checkRound(sym, round, dec, f.now(), f.maxAge)
+}
+
+func (f *Feeds) now() time.Time {
+	if f.Now != nil {
+		return f.Now()
+	}
+	return time.Now()
+}
+
+// checkRound validates a latestRoundData answer read at now and returns it as a price.
+func checkRound(sym string, r bindings.LatestRoundDataOutput, dec uint8, now time.Time, maxAge time.Duration) (decimal.Decimal, error) {
+	switch {
+	case r.Answer == nil || r.Answer.Sign() <= 0:
+		return decimal.Zero, fmt.Errorf("%w: price feed of %s answered %v, not a positive price", ErrUnavailable, sym, r.Answer)
+	case r.UpdatedAt == nil || r.UpdatedAt.Sign() == 0:
+		return decimal.Zero, fmt.Errorf("%w: price feed of %s: round %v is not complete (updatedAt 0)", ErrUnavailable, sym, r.RoundId)
+	case r.RoundId == nil || r.AnsweredInRound == nil || r.AnsweredInRound.Cmp(r.RoundId) < 0:
+		return decimal.Zero, fmt.Errorf("%w: price feed of %s: round %v was answered in round %v", ErrStale, sym, r.RoundId, r.AnsweredInRound)
+	}
+	// An updatedAt beyond int64 seconds is in the future: fresh.
+	if r.UpdatedAt.Cmp(big.NewInt(math.MaxInt64)) < 0 {
+		updated := time.Unix(r.UpdatedAt.Int64(), 0)
+		if age := now.Sub(updated); age > maxAge {
+			return decimal.Zero, fmt.Errorf("%w: price feed of %s was last updated %s ago (at %s), more than %s",
+				ErrStale, sym, age.Round(time.Second), updated.UTC().Format(time.RFC3339), maxAge)
+		}
+	}
+	return decimal.NewFromBigInt(r.Answer, -int32(dec)), nil
+}

@@ -1,0 +1,151 @@
+// Package prices gives the quote engine the USD price of a currency, by symbol, so that fees
+// paid in one currency can be charged in another.
+//
+// There are two sources: Table, a configured fixed list for dev and tests, and Feeds, which
+// reads Chainlink-style aggregator contracts (AggregatorV3Interface: decimals, latestRoundData)
+// with eth_call and refuses answers that are older than a staleness bound. Cached sits in front
+// of either one so that a quote is not kept waiting on RPC: it serves a recent price from memory
+// and refreshes it in the background. A price that cannot be had is an error wrapping
+// ErrUnavailable or ErrStale; the API answers it with 503 PRICE_FETCH_FAILED. See
+// docs/prices.md.
+//
+// Prices are decimals (github.com/shopspring/decimal), never floats.
+package prices
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/shopspring/decimal"
+)
+
+// Source gives the USD price of one whole unit of a currency, by symbol (upper case, e.g.
+// "ETH"; implementations in this package also accept lower case).
+type Source interface {
+	USDPrice(ctx context.Context, symbol string) (decimal.Decimal, error)
+}
+
+var (
+	// ErrUnavailable is wrapped by the errors of a source that could not be read: the RPC is
+	// down, there is no price or feed for the symbol, or the feed's answer is not usable
+	// (zero, negative, an incomplete round).
+	ErrUnavailable = errors.New("price unavailable")
+	// ErrStale is wrapped by the errors of a feed whose last update is older than the
+	// staleness bound, or whose latest round was answered in an earlier round.
+	ErrStale = errors.New("price is stale")
+)
+
+// Defaults for the staleness bound and the cache, for callers that have no configuration of
+// their own (docs/prices.md: PRICE_MAX_AGE and PRICE_CACHE_TTL).
+const (
+	// DefaultMaxAge is the staleness bound: one hour, the heartbeat of Chainlink's ETH/USD
+	// feed on mainnet. (Chainlink's USDC/USD feeds beat once a day; configure a longer bound
+	// for them.)
+	DefaultMaxAge = time.Hour
+	// DefaultTTL is how long Cached serves a price without asking its source again.
+	DefaultTTL = 10 * time.Second
+)
+
+// Table is a configured, fixed price list by upper-case symbol (dev and tests).
+type Table map[string]decimal.Decimal
+
+var _ Source = Table(nil)
+
+// USDPrice implements Source; a symbol not in the table is an ErrUnavailable error.
+func (t Table) USDPrice(_ context.Context, symbol string) (decimal.Decimal, error) {
+	p, ok := t[strings.ToUpper(symbol)]
+	if !ok {
+		return decimal.Zero, fmt.Errorf("%w: no price for %s in the price table", ErrUnavailable, symbol)
+	}
+	return p, nil
+}
+
+// ParseTable parses a price table such as "ETH=3000,USDC=1": comma-separated SYMBOL=USD
+// pairs, each price a positive decimal. Symbols are upper-cased; spaces around items are
+// ignored; an empty table, an empty symbol or a symbol listed twice is an error.
+func ParseTable(s string) (Table, error) {
+	t := Table{}
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		sym, val, ok := strings.Cut(part, "=")
+		if !ok {
+			return nil, fmt.Errorf("price %q is not SYMBOL=USD", part)
+		}
+		sym = strings.ToUpper(strings.TrimSpace(sym))
+		if sym == "" {
+			return nil, fmt.Errorf("price %q has no symbol", part)
+		}
+		d, err := decimal.NewFromString(strings.TrimSpace(val))
+		if err != nil || d.Sign() <= 0 {
+			return nil, fmt.Errorf("price %q is not a positive decimal", part)
+		}
+		if _, dup := t[sym]; dup {
+			return nil, fmt.Errorf("price of %s is listed twice", sym)
+		}
+		t[sym] = d
+	}
+	if len(t) == 0 {
+		return nil, errors.New("price table is empty")
+	}
+	return t, nil
+}
+
+// FeedRef names a price feed: an AggregatorV3Interface contract on a chain of the registry.
+type FeedRef struct {
+	ChainID uint64
+	Address common.Address
+}
+
+// ParseFeeds parses a feed list such as "ETH=31337:0x…,USDC=31337:0x…": comma-separated
+// SYMBOL=CHAINID:ADDRESS items, the address 0x-prefixed. Symbols are upper-cased; spaces
+// around items are ignored; an empty list, an empty symbol, a symbol listed twice, chain id 0
+// or the zero address is an error.
+func ParseFeeds(s string) (map[string]FeedRef, error) {
+	out := map[string]FeedRef{}
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		sym, ref, ok := strings.Cut(part, "=")
+		if !ok {
+			return nil, fmt.Errorf("feed %q is not SYMBOL=CHAINID:ADDRESS", part)
+		}
+		sym = strings.ToUpper(strings.TrimSpace(sym))
+		if sym == "" {
+			return nil, fmt.Errorf("feed %q has no symbol", part)
+		}
+		chain, addr, ok := strings.Cut(strings.TrimSpace(ref), ":")
+		if !ok {
+			return nil, fmt.Errorf("feed %q is not SYMBOL=CHAINID:ADDRESS", part)
+		}
+		id, err := strconv.ParseUint(strings.TrimSpace(chain), 10, 64)
+		if err != nil || id == 0 {
+			return nil, fmt.Errorf("feed %q: chain id %q is not a positive integer", part, chain)
+		}
+		addr = strings.TrimSpace(addr)
+		if !strings.HasPrefix(addr, "0x") || !common.IsHexAddress(addr) {
+			return nil, fmt.Errorf("feed %q: %q is not a 0x-prefixed 20-byte address", part, addr)
+		}
+		a := common.HexToAddress(addr)
+		if a == (common.Address{}) {
+			return nil, fmt.Errorf("feed %q: the zero address is not a feed", part)
+		}
+		if _, dup := out[sym]; dup {
+			return nil, fmt.Errorf("feed of %s is listed twice", sym)
+		}
+		out[sym] = FeedRef{ChainID: id, Address: a}
+	}
+	if len(out) == 0 {
+		return nil, errors.New("feed list is empty")
+	}
+	return out, nil
+}

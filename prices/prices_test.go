@@ -1,0 +1,117 @@
+package prices
+
+import (
+	"context"
+	"math/big"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/shopspring/decimal"
+	"github.com/stretchr/testify/require"
+
+	"github.com/intentd/intentd/chains/evm/bindings"
+)
+
+func TestParseTable(t *testing.T) {
+	tab, err := ParseTable(" eth=3000 , USDC=1,, wbtc = 65000.125 ")
+	require.NoError(t, err)
+	require.Len(t, tab, 3)
+	require.True(t, tab["ETH"].Equal(decimal.NewFromInt(3000)))
+	require.True(t, tab["USDC"].Equal(decimal.NewFromInt(1)))
+	require.True(t, tab["WBTC"].Equal(decimal.RequireFromString("65000.125")))
+
+	p, err := tab.USDPrice(context.Background(), "eth")
+	require.NoError(t, err)
+	require.True(t, p.Equal(decimal.NewFromInt(3000)))
+	_, err = tab.USDPrice(context.Background(), "DOGE")
+	require.ErrorIs(t, err, ErrUnavailable)
+	require.ErrorContains(t, err, "DOGE")
+
+	for in, want := range map[string]string{
+		"":                  "empty",
+		" , ,":              "empty",
+		"ETH":               "SYMBOL=USD",
+		"ETH=free":          "positive decimal",
+		"ETH=0":             "positive decimal",
+		"ETH=-3000":         "positive decimal",
+		"ETH=":              "positive decimal",
+		"=3000":             "no symbol",
+		"ETH=3000,eth=2900": "twice",
+	} {
+		_, err := ParseTable(in)
+		require.ErrorContains(t, err, want, "input %q", in)
+	}
+}
+
+func TestParseFeeds(t *testing.T) {
+	eth := "0xb5704cb42a6cFc04fb7F6eF09782f07338EB9AD6"
+	usdc := "0x8c19D0C06866bAB258AB6cf5480077FFc8f4E857"
+	feeds, err := ParseFeeds("eth=31337:" + eth + ", USDC = 31338:" + usdc + ",")
+	require.NoError(t, err)
+	require.Equal(t, map[string]FeedRef{
+		"ETH":  {ChainID: 31337, Address: common.HexToAddress(eth)},
+		"USDC": {ChainID: 31338, Address: common.HexToAddress(usdc)},
+	}, feeds)
+
+	for in, want := range map[string]string{
+		"":                     "empty",
+		"ETH":                  "SYMBOL=CHAINID:ADDRESS",
+		"ETH=" + eth:           "SYMBOL=CHAINID:ADDRESS",
+		"=31337:" + eth:        "no symbol",
+		"ETH=0:" + eth:         "chain id",
+		"ETH=-1:" + eth:        "chain id",
+		"ETH=mainnet:" + eth:   "chain id",
+		"ETH=31337:" + eth[2:]: "0x-prefixed",
+		"ETH=31337:0x1234":     "0x-prefixed",
+		"ETH=31337:0x0000000000000000000000000000000000000000": "zero address",
+		"ETH=31337:" + eth + ",eth=31338:" + usdc:              "twice",
+	} {
+		_, err := ParseFeeds(in)
+		require.ErrorContains(t, err, want, "input %q", in)
+	}
+}
+
+func TestCheckRound(t *testing.T) {
+	now := time.Unix(1_700_000_000, 0)
+	round := func(answer, updatedAt int64, roundID, answeredIn int64) bindings.LatestRoundDataOutput {
+		return bindings.LatestRoundDataOutput{
+			RoundId: big.NewInt(roundID), Answer: big.NewInt(answer), StartedAt: big.NewInt(updatedAt),
+			UpdatedAt: big.NewInt(updatedAt), AnsweredInRound: big.NewInt(answeredIn),
+		}
+	}
+	p, err := checkRound("ETH", round(300_012_345_678, now.Unix()-10, 7, 7), 8, now, time.Hour)
+	require.NoError(t, err)
+	require.Equal(t, "3000.12345678", p.String())
+	p, err = checkRound("USDC", round(999_900, now.Unix(), 1, 1), 6, now, time.Hour)
+	require.NoError(t, err)
+	require.Equal(t, "0.9999", p.String())
+
+	// Exactly maxAge old is still fresh; a second more is stale.
+	_, err = checkRound("ETH", round(1, now.Unix()-3600, 1, 1), 8, now, time.Hour)
+	require.NoError(t, err)
+	_, err = checkRound("ETH", round(1, now.Unix()-3601, 1, 1), 8, now, time.Hour)
+	require.ErrorIs(t, err, ErrStale)
+	require.ErrorContains(t, err, "ETH")
+	// The future is fresh, however far.
+	_, err = checkRound("ETH", round(1, now.Unix()+86400, 1, 1), 8, now, time.Hour)
+	require.NoError(t, err)
+	far := round(1, 0, 1, 1)
+	far.UpdatedAt = new(big.Int).Lsh(big.NewInt(1), 200)
+	_, err = checkRound("ETH", far, 8, now, time.Hour)
+	require.NoError(t, err)
+
+	for name, tc := range map[string]struct {
+		r    bindings.LatestRoundDataOutput
+		want error
+	}{
+		"zero answer":          {round(0, now.Unix(), 1, 1), ErrUnavailable},
+		"negative answer":      {round(-5, now.Unix(), 1, 1), ErrUnavailable},
+		"updatedAt 0":          {round(1, 0, 1, 1), ErrUnavailable},
+		"answered in an older": {round(1, now.Unix(), 5, 4), ErrStale},
+	} {
+		_, err := checkRound("ETH", tc.r, 8, now, time.Hour)
+		require.ErrorIs(t, err, tc.want, name)
+		require.ErrorContains(t, err, "ETH", name)
+	}
+}
