@@ -19,14 +19,31 @@ func TestLoadNamesEveryBadVariable(t *testing.T) {
 	_, err := Load(env(map[string]string{
 		"SOLVER_PRIVATE_KEY": "0xnothex", "QUOTE_TTL": "soon", "SCAN_INTERVAL": "-1s", "PRICES_USD": "ETH=free",
 		"ORACLE_SIGNERS": "0x0000000000000000000000000000000000000000", "LOG_LEVEL": "loud",
+		"PRICE_MAX_AGE": "0s", "PRICE_CACHE_TTL": "often", "QUOTE_MAX_USD": "ETH=5", "SWAP_COST_BPS": "0.5",
 	}), nil)
 	if err == nil {
 		t.Fatal("bad configuration accepted")
 	}
-	for _, name := range []string{"DATABASE_URL", "SOLVER_PRIVATE_KEY", "QUOTE_TTL", "SCAN_INTERVAL", "PRICES_USD", "ORACLE_SIGNERS", "LOG_LEVEL"} {
+	for _, name := range []string{"DATABASE_URL", "SOLVER_PRIVATE_KEY", "QUOTE_TTL", "SCAN_INTERVAL", "PRICES_USD", "ORACLE_SIGNERS", "LOG_LEVEL",
+		"PRICE_MAX_AGE", "PRICE_CACHE_TTL", "QUOTE_MAX_USD", "SWAP_COST_BPS"} {
 		if !strings.Contains(err.Error(), name+":") {
 			t.Errorf("error does not name %s:\n%v", name, err)
 		}
+	}
+}
+
+func TestPriceSourceFeedsNeedsAFeedList(t *testing.T) {
+	for _, tc := range []struct{ source, feeds, name string }{{"feeds", "", "PRICE_FEEDS"}, {"oracle", "", "PRICE_SOURCE"},
+		{"feeds", "ETH=31337:0x0000000000000000000000000000000000000000", "PRICE_FEEDS"}} {
+		_, err := Load(env(map[string]string{"PRICE_SOURCE": tc.source, "PRICE_FEEDS": tc.feeds}), nil)
+		if err == nil || !strings.Contains(err.Error(), tc.name+":") {
+			t.Errorf("%+v: %v", tc, err)
+		}
+	}
+	cfg, err := Load(env(map[string]string{"PRICE_SOURCE": "feeds", "PRICE_FEEDS": devnet.PriceFeedsConfig(31337)}),
+		DevDefaults("postgres://x@127.0.0.1/db", "k"))
+	if err != nil || len(cfg.PriceFeeds) != 2 {
+		t.Fatalf("feeds config: %v %v", cfg.PriceFeeds, err)
 	}
 }
 

@@ -272,4 +272,3 @@ func (c *Chain) mineAndCheck(ctx context.Context, txs []*types.Transaction) ([]*
 		}
 	}
 }
-

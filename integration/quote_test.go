@@ -12,7 +12,9 @@ import (
 func TestQuoteBadInputIs400WithMessageAndErrorCodeAndStoresNothing(t *testing.T) {
 	s := startStack(t)
 	user := devnet.TestAccounts()[0].Address.Hex()
-	body := func(over obj) obj { return quoteBody(obj{"user": user, "destinationCurrency": nativeAddr, "tradeType": nil}, over) }
+	body := func(over obj) obj {
+		return quoteBody(obj{"user": user, "destinationCurrency": nativeAddr, "tradeType": nil}, over)
+	}
 	cases := []struct {
 		name string
 		body any

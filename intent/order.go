@@ -7,6 +7,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/common/math"
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/signer/core/apitypes"
 )
 
@@ -115,8 +116,112 @@ func OrderTypes() apitypes.Types {
 	return out
 }
 
+// typeHashes are the EIP-712 type hashes of the order's structs, computed once by go-ethereum
+// from orderTypes (which also orders the referenced types as EIP-712 requires).
+var typeHashes = func() map[string][]byte {
+	td := apitypes.TypedData{Types: orderTypes}
+	m := map[string][]byte{}
+	for name := range orderTypes {
+		m[name] = td.TypeHash(name)
+	}
+	return m
+}()
+
 // ID computes the order id: the EIP-712 struct hash of the order, without a domain.
+//
+// The data is encoded directly (EIP-712 encodeData for these fixed types) rather than through
+// apitypes' map-based encoder, which costs a tenth of a millisecond per quote; tests check the
+// two agree on every field (order_test.go, and integration/quote_fees_test.go recomputes ids
+// from the API's JSON with apitypes).
 func (o OrderData) ID() (common.Hash, error) {
+	e := &orderEncoder{}
+	h := e.order(o)
+	if e.err != nil {
+		return common.Hash{}, fmt.Errorf("hash order: %w", e.err)
+	}
+	return common.BytesToHash(h), nil
+}
+
+// orderEncoder hashes order structs, keeping the first error.
+type orderEncoder struct{ err error }
+
+func (e *orderEncoder) fail(format string, args ...any) {
+	if e.err == nil {
+		e.err = fmt.Errorf(format, args...)
+	}
+}
+
+func (e *orderEncoder) str(s string) []byte { return crypto.Keccak256([]byte(s)) }
+
+func (e *orderEncoder) bytes(field, s string) []byte {
+	b, err := hexutil.Decode(hexOrEmpty(s))
+	if err != nil {
+		e.fail("%s %q is not 0x-prefixed hex", field, s)
+	}
+	return crypto.Keccak256(b)
+}
+
+func (e *orderEncoder) address(field, s string) []byte {
+	if !common.IsHexAddress(s) {
+		e.fail("%s %q is not an address", field, s)
+	}
+	return common.LeftPadBytes(common.HexToAddress(s).Bytes(), 32)
+}
+
+func (e *orderEncoder) uint(field, s string, bits int) []byte {
+	v, ok := math.ParseBig256(s)
+	if !ok || v.Sign() < 0 || v.BitLen() > bits {
+		e.fail("%s %q is not a uint%d", field, s, bits)
+		return make([]byte, 32)
+	}
+	return math.U256Bytes(new(big.Int).Set(v))
+}
+
+func (e *orderEncoder) uint32(v uint32) []byte {
+	return common.LeftPadBytes(new(big.Int).SetUint64(uint64(v)).Bytes(), 32)
+}
+
+func hashStruct(typ string, fields ...[]byte) []byte {
+	return crypto.Keccak256(append([][]byte{typeHashes[typ]}, fields...)...)
+}
+
+func (e *orderEncoder) order(o OrderData) []byte {
+	inputs := make([][]byte, 0, len(o.Inputs))
+	for _, in := range o.Inputs {
+		refunds := make([][]byte, 0, len(in.Refunds))
+		for _, r := range in.Refunds {
+			refunds = append(refunds, hashStruct("InputRefund", e.str(r.ChainID), e.bytes("refund recipient", r.Recipient),
+				e.bytes("refund currency", r.Currency), e.uint("refund minimumAmount", r.MinimumAmount, 256),
+				e.uint32(r.Deadline), e.bytes("refund extraData", r.ExtraData)))
+		}
+		payment := hashStruct("InputPayment", e.str(in.Payment.ChainID), e.bytes("payment currency", in.Payment.Currency),
+			e.uint("payment amount", in.Payment.Amount, 256), e.uint("payment weight", in.Payment.Weight, 256))
+		inputs = append(inputs, hashStruct("Input", payment, crypto.Keccak256(refunds...)))
+	}
+	payments := make([][]byte, 0, len(o.Output.Payments))
+	for _, p := range o.Output.Payments {
+		payments = append(payments, hashStruct("OutputPayment", e.bytes("payment recipient", p.Recipient),
+			e.bytes("payment currency", p.Currency), e.uint("payment minimumAmount", p.MinimumAmount, 256),
+			e.uint("payment expectedAmount", p.ExpectedAmount, 256)))
+	}
+	calls := make([][]byte, 0, len(o.Output.Calls))
+	for _, c := range o.Output.Calls {
+		calls = append(calls, e.bytes("call", c))
+	}
+	output := hashStruct("Output", e.str(o.Output.ChainID), crypto.Keccak256(payments...), e.uint32(o.Output.Deadline),
+		crypto.Keccak256(calls...), e.bytes("output extraData", o.Output.ExtraData))
+	fees := make([][]byte, 0, len(o.Fees))
+	for _, f := range o.Fees {
+		fees = append(fees, hashStruct("Fee", e.str(f.RecipientChainID), e.bytes("fee recipient", f.Recipient),
+			e.str(f.CurrencyChainID), e.bytes("fee currency", f.Currency), e.uint("fee amount", f.Amount, 256)))
+	}
+	return hashStruct("Order", e.str(o.Version), e.str(o.SolverChainID), e.address("solver", o.Solver),
+		e.uint("salt", o.Salt, 256), crypto.Keccak256(inputs...), output, crypto.Keccak256(fees...))
+}
+
+// idViaTypedData computes the id with go-ethereum's generic EIP-712 encoder; tests compare it
+// with ID.
+func (o OrderData) idViaTypedData() (common.Hash, error) {
 	msg, err := o.typedMessage()
 	if err != nil {
 		return common.Hash{}, err

@@ -94,3 +94,21 @@ func TestPairLimits(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkPricingExactInput(b *testing.B) {
+	p := ethUSDC("3000")
+	amount := big.NewInt(1_000_000_000_000_000_000)
+	b.ReportAllocs()
+	for b.Loop() {
+		p.at(amount)
+	}
+}
+
+func BenchmarkPricingExpectedOutput(b *testing.B) {
+	p := ethUSDC("3000")
+	want := big.NewInt(2_500_000_000)
+	b.ReportAllocs()
+	for b.Loop() {
+		p.forOutput(want)
+	}
+}

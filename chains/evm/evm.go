@@ -84,7 +84,7 @@ func newClient(ch *chains.Chain, eth *ethclient.Client) *Client {
 	c := &Client{Chain: ch, eth: eth}
 	c.gasPrices = refresh.New(c.loadGasPrice, refresh.Options{Fresh: gasPriceFresh, MaxAge: gasPriceMaxAge, ErrorTTL: time.Second})
 	c.balances = refresh.New(c.loadBalance, refresh.Options{Fresh: 5 * time.Second, MaxAge: 30 * time.Second, ErrorTTL: time.Second})
-	c.fillSims = refresh.New(c.simulateFill, refresh.Options{Fresh: fillSimFresh, MaxAge: fillSimFresh, ErrorTTL: time.Second})
+	c.fillSims = refresh.New(c.simulateFill, refresh.Options{Fresh: fillSimFresh, MaxAge: fillSimMaxAge, ErrorTTL: time.Second})
 	return c
 }
 

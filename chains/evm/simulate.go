@@ -15,11 +15,15 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 )
 
-// fillSimFresh is how long the outcome of a fill simulation is reused. Whether a token lets
-// the solver pay a recipient changes rarely (a blocklist update), and a quote that slips past
-// such a change is still caught at fill time, so a short reuse keeps simulations off the hot
-// path without weakening what is checked.
-const fillSimFresh = 30 * time.Second
+// A fill simulation's outcome is reused for fillSimFresh, then re-run in the background while
+// the old outcome is served, up to fillSimMaxAge. Whether a token lets the solver pay a
+// recipient changes rarely (a blocklist update), and a quote that slips past such a change is
+// still caught at fill time, so the reuse keeps simulations off the hot path without weakening
+// what is checked.
+const (
+	fillSimFresh  = 20 * time.Second
+	fillSimMaxAge = time.Minute
+)
 
 // fillSimKey names one simulated fill: who pays, in what, to whom.
 type fillSimKey struct{ solver, currency, recipient common.Address }
