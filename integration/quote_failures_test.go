@@ -5,8 +5,12 @@ import (
 	"io"
 	"log/slog"
 	"math/big"
+	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -117,4 +121,52 @@ func TestQuoteFailuresAreTransientOrUnknownErrors(t *testing.T) {
 			}
 		}
 	})
+}
+
+// countingProxy forwards JSON-RPC to a chain and counts the HTTP requests it carries.
+func countingProxy(t *testing.T, target string) (string, *atomic.Int64) {
+	t.Helper()
+	u, err := url.Parse(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n atomic.Int64
+	rp := httputil.NewSingleHostReverseProxy(u)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		rp.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL, &n
+}
+
+// Issue 3, speed: "no RPC call on the hot path when caches are warm". Every chain call of the
+// engine (gas price, price feeds, balances, fill simulation) goes through a counting proxy;
+// after one warming quote, further native bridge quotes make none.
+func TestWarmQuotesMakeNoRPCCalls(t *testing.T) {
+	s := startStack(t)
+	urlA, callsA := countingProxy(t, s.RPCs[31337])
+	urlB, callsB := countingProxy(t, s.RPCs[31338])
+	reg, err := chains.NewRegistry(devnet.ChainConfigs(map[uint64]string{31337: urlA, 31338: urlB}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := evm.NewPool(reg)
+	feeds, err := prices.ParseFeeds(devnet.PriceFeedsConfig(31337))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := apiWith(t, s.Sys.Store, reg, prices.NewCached(prices.NewFeeds(pool, feeds, time.Hour), time.Minute, time.Hour))
+	body := quoteBody(obj{"destinationCurrency": nativeAddr})
+	mustQuote(t, c, "/quote/v2", body) // warms gas price, prices, balance, fill simulation
+	warm := callsA.Load() + callsB.Load()
+	if warm == 0 {
+		t.Fatal("the proxy saw no calls: the engine is not using it")
+	}
+	for range 20 {
+		mustQuote(t, c, "/quote/v2", body)
+	}
+	if after := callsA.Load() + callsB.Load(); after != warm {
+		t.Fatalf("20 warm quotes made %d RPC calls, want 0", after-warm)
+	}
 }

@@ -105,3 +105,13 @@ func FuzzOrderIDMatchesTypedData(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkOrderIDViaTypedData(b *testing.B) {
+	o := sampleOrder()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := o.idViaTypedData(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

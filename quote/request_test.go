@@ -38,6 +38,7 @@ func TestValidateNamesTheBadField(t *testing.T) {
 func FuzzDecodeQuote(f *testing.F) {
 	f.Add(`{"user":"0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266","originChainId":1,"destinationChainId":2,"originCurrency":"0x0000000000000000000000000000000000000000","destinationCurrency":"0x0000000000000000000000000000000000000000","amount":"10"}`)
 	f.Add(`{"amount":"1e3"}`)
+	f.Add(`{"user":"0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266","originChainId":1,"destinationChainId":2,"originCurrency":"0x0000000000000000000000000000000000000000","destinationCurrency":"0x0000000000000000000000000000000000000000","amount":"10","tradeType":"EXACT_OUTPUT","slippageTolerance":"50","appFees":[{"recipient":"0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266","fee":"25"}],"subsidizeFees":true,"subsidizationBps":5000,"sponsoredFeeComponents":["execution"],"maxSubsidizationAmount":"100","referrer":"x"}`)
 	f.Add(`{`)
 	f.Add(`null`)
 	f.Fuzz(func(t *testing.T, body string) {
