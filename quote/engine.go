@@ -238,6 +238,9 @@ func (e *Engine) price(ctx context.Context, req *Request, caller Caller) (*quote
 	} else {
 		b = p.at(v.Amount)
 	}
+	if v.TradeType == TradeExpectedOutput && b.amountOut.Cmp(v.Amount) < 0 {
+		return nil, invalid(CodeAmountTooLow, "no input reaches an output of %s %s after fees", intent.FormatUnits(v.Amount, out.currency.Decimals), out.currency.Symbol)
+	}
 	if b.net.Sign() <= 0 || b.amountOut.Sign() <= 0 {
 		return nil, invalid(CodeAmountTooLow, "amount %s %s does not cover the fees of %s %s", intent.FormatUnits(b.amountIn, in.currency.Decimals),
 			in.currency.Symbol, intent.FormatUnits(b.userFees(), in.currency.Decimals), in.currency.Symbol)

@@ -181,6 +181,12 @@ func (r *Request) Validate() (*Validated, *Error) {
 			return nil, err
 		}
 	}
+	// Paying or refunding the zero address burns the money.
+	for field, a := range map[string]common.Address{"user": v.User, "recipient": v.Recipient, "refundTo": v.RefundTo} {
+		if a == (common.Address{}) {
+			return nil, invalid(CodeInvalidAddress, "%s must not be the zero address", field)
+		}
+	}
 	if v.OriginCurrency, err = evmAddress("originCurrency", r.OriginCurrency); err != nil {
 		return nil, err
 	}
