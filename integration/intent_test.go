@@ -13,7 +13,8 @@ import (
 	"github.com/intentd/intentd/internal/e2e"
 )
 
-// One real intent per currency, from quote to fill, over HTTP: the status goes waiting →
+// One real intent per route (bridges of ETH and USDC, an ETH to USDC swap across chains and one
+// on a single chain), from quote to fill, over HTTP: the status goes waiting →
 // pending → submitted → success, the recipient receives at least the quoted minimum, and the
 // solver pays exactly once.
 func TestIntentFromQuoteToFillOnDevnet(t *testing.T) {
@@ -23,10 +24,12 @@ func TestIntentFromQuoteToFillOnDevnet(t *testing.T) {
 		currency common.Address // origin currency
 		dest     common.Address
 		amount   string
+		destID   uint64
 	}{
-		{"native ETH", common.Address{}, common.Address{}, "1000000000000000000"},
-		{"USDC", devnet.USDCAddress, devnet.USDCAddress, "25000000"},
-		{"ETH to USDC swap from the solver's inventory", common.Address{}, devnet.USDCAddress, "500000000000000000"},
+		{"native ETH", common.Address{}, common.Address{}, "1000000000000000000", 31338},
+		{"USDC", devnet.USDCAddress, devnet.USDCAddress, "25000000", 31338},
+		{"ETH to USDC swap from the solver's inventory", common.Address{}, devnet.USDCAddress, "500000000000000000", 31338},
+		{"same-chain ETH to USDC swap", common.Address{}, devnet.USDCAddress, "300000000000000000", 31337},
 	}
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -36,7 +39,7 @@ func TestIntentFromQuoteToFillOnDevnet(t *testing.T) {
 			recipient := devnet.TestAccounts()[8].Address
 			wallet := &e2e.Wallet{Key: acct.Key, RPCs: s.RPCs}
 			q, err := s.API.Quote(ctx, map[string]any{"user": acct.Address.Hex(), "recipient": recipient.Hex(),
-				"originChainId": 31337, "destinationChainId": 31338, "originCurrency": tc.currency.Hex(),
+				"originChainId": 31337, "destinationChainId": tc.destID, "originCurrency": tc.currency.Hex(),
 				"destinationCurrency": tc.dest.Hex(), "amount": tc.amount, "tradeType": "EXACT_INPUT", "includeProtocolData": true})
 			if err != nil {
 				t.Fatal(err)
@@ -55,8 +58,8 @@ func TestIntentFromQuoteToFillOnDevnet(t *testing.T) {
 				}
 			}
 			minOut, _ := new(big.Int).SetString(q.Details.CurrencyOut.MinimumAmount, 10)
-			recipientBefore := s.balance(t, 31338, tc.dest, recipient)
-			solverBefore := s.balance(t, 31338, tc.dest, devnet.SolverAddress())
+			recipientBefore := s.balance(t, tc.destID, tc.dest, recipient)
+			solverBefore := s.balance(t, tc.destID, tc.dest, devnet.SolverAddress())
 
 			st, _, err := s.API.Status(ctx, q.RequestID)
 			if err != nil || st.Status != "waiting" || st.FailReason != "N/A" || st.RefundFailReason != "N/A" {
@@ -77,10 +80,10 @@ func TestIntentFromQuoteToFillOnDevnet(t *testing.T) {
 				t.Fatal(err)
 			}
 			if final.Status != "success" || final.FailReason != "N/A" || final.RefundFailReason != "N/A" ||
-				len(final.InTxHashes) != 1 || len(final.TxHashes) != 1 || final.OriginChainID != 31337 || final.DestinationChainID != 31338 {
+				len(final.InTxHashes) != 1 || len(final.TxHashes) != 1 || final.OriginChainID != 31337 || final.DestinationChainID != tc.destID {
 				t.Fatalf("final status %+v (seen %v)", final, seen)
 			}
-			got := new(big.Int).Sub(s.balance(t, 31338, tc.dest, recipient), recipientBefore)
+			got := new(big.Int).Sub(s.balance(t, tc.destID, tc.dest, recipient), recipientBefore)
 			if got.Cmp(minOut) < 0 {
 				t.Fatalf("recipient received %s, quoted minimum %s", got, minOut)
 			}
@@ -96,12 +99,12 @@ func TestIntentFromQuoteToFillOnDevnet(t *testing.T) {
 				}
 			}
 			if tc.dest != (common.Address{}) {
-				paid := new(big.Int).Sub(solverBefore, s.balance(t, 31338, tc.dest, devnet.SolverAddress()))
+				paid := new(big.Int).Sub(solverBefore, s.balance(t, tc.destID, tc.dest, devnet.SolverAddress()))
 				if paid.String() != q.Details.CurrencyOut.Amount {
 					t.Fatalf("solver paid %s, quoted %s", paid, q.Details.CurrencyOut.Amount)
 				}
 			}
-			if n := s.fills(t, 31338, common.HexToHash(q.Protocol.V2.OrderID)); n != 1 {
+			if n := s.fills(t, tc.destID, common.HexToHash(q.Protocol.V2.OrderID)); n != 1 {
 				t.Fatalf("order filled %d times, want exactly 1", n)
 			}
 		})
