@@ -166,7 +166,7 @@ func (e *Engine) Quote(ctx context.Context, req *Request, caller Caller, mode Mo
 		CurrencyIn: q.in.currency, CurrencyOut: out.currency, AmountIn: q.b.amountIn.String(), AmountOut: q.b.amountOut.String(),
 		MinAmountOut: q.minOut.String(), Deadline: deadline.Unix(), TimeEstimate: resp.Details.TimeEstimate, Solver: e.Solver.Hex(),
 	}
-	rec := e.record(q, resp, requestID, orderID, order, caller)
+	rec := e.record(q, resp, requestID, orderID, order)
 	if err := e.Store.InsertQuote(ctx, store.NewQuote{Record: rec, OrderID: orderID.Hex(), OrderData: order, Quote: exec,
 		APIKeyID: caller.APIKeyID, ExpiresAt: deadline, Origin: q.in.chain.ID, Dest: out.chain.ID,
 		VolumeUSD: q.in.usd(q.b.amountIn)}); err != nil {

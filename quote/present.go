@@ -116,7 +116,7 @@ func rate(amountIn, amountOut *big.Int, in, out side) string {
 // record builds the request record stored with the quote: the fee numbers the quote was made
 // with (fees.quoted, feeSponsorship.quoted, platformFee, appFees.quoted) are kept so the fill
 // can later be compared with them.
-func (e *Engine) record(q *quoted, resp *Response, requestID string, orderID common.Hash, order intent.OrderData, caller Caller) intent.Record {
+func (e *Engine) record(q *quoted, resp *Response, requestID string, orderID common.Hash, order intent.OrderData) intent.Record {
 	in, b := q.in, q.b
 	feeAmount := func(a *big.Int) intent.FeeAmount {
 		return intent.FeeAmount{USD: in.usd(a).StringFixed(6), Amount: a.String(), AmountFormatted: intent.FormatUnits(a, in.currency.Decimals)}
