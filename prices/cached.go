@@ -6,18 +6,16 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/shopspring/decimal"
-	"golang.org/x/sync/singleflight"
+
+	"github.com/intentd/intentd/internal/refresh"
 )
 
-// loadTimeout bounds one read of the source that no caller waits on (a background refresh) or
-// that outlives the caller that started it.
-const loadTimeout = 10 * time.Second
-
 // Cached is a refresh-ahead cache in front of a Source, so that a quote is served from memory.
+// It is the project's refresh-ahead cache (internal/refresh) keyed by symbol, with the rules
+// below.
 //
 // A price read less than ttl ago is served without asking the source. An older one is still
 // served, as long as it is less than maxAge old, while one background read replaces it; should
@@ -37,21 +35,8 @@ type Cached struct {
 	// Now is the clock; nil means time.Now. Set it before the first USDPrice.
 	Now func() time.Time
 
-	src         Source
 	ttl, maxAge time.Duration
-
-	mu      sync.RWMutex // guards entries; never held across a read of src
-	entries map[string]*entry
-	group   singleflight.Group
-}
-
-// entry is one cached price. An entry is replaced, never changed, when a read succeeds; the
-// atomics only coordinate the background refresh of the entry being served.
-type entry struct {
-	price      decimal.Decimal
-	readAt     time.Time
-	refreshing atomic.Bool  // a background refresh of this entry is running
-	retryAt    atomic.Int64 // Unix nanoseconds before which no background refresh starts (after a failed one)
+	cache       *refresh.Cache[string, decimal.Decimal]
 }
 
 var _ Source = (*Cached)(nil)
@@ -65,27 +50,17 @@ func NewCached(src Source, ttl, maxAge time.Duration) *Cached {
 	if maxAge < ttl {
 		maxAge = ttl
 	}
-	return &Cached{src: src, ttl: ttl, maxAge: maxAge, entries: make(map[string]*entry)}
+	c := &Cached{ttl: ttl, maxAge: maxAge}
+	c.cache = refresh.New(src.USDPrice, refresh.Options{Fresh: ttl, MaxAge: maxAge,
+		Drop: func(err error) bool { return errors.Is(err, ErrStale) }, Now: c.now})
+	return c
 }
 
 // USDPrice implements Source (see Cached for when it reads src).
 func (c *Cached) USDPrice(ctx context.Context, symbol string) (decimal.Decimal, error) {
 	sym := strings.ToUpper(symbol)
-	now := c.now()
-	c.mu.RLock()
-	e := c.entries[sym]
-	c.mu.RUnlock()
-	if e != nil {
-		age := now.Sub(e.readAt)
-		if age < c.ttl {
-			return e.price, nil
-		}
-		if age < c.maxAge {
-			c.refreshInBackground(sym, e, now)
-			return e.price, nil
-		}
-	}
-	return c.load(ctx, sym, false)
+	p, err := c.cache.Get(ctx, sym)
+	return p, c.callerGaveUp(ctx, sym, err)
 }
 
 // Warm reads the price of each symbol from the source now, concurrently, and caches it; a
@@ -96,8 +71,9 @@ func (c *Cached) Warm(ctx context.Context, symbols ...string) error {
 	var wg sync.WaitGroup
 	for i, s := range symbols {
 		wg.Go(func() {
-			if _, err := c.load(ctx, strings.ToUpper(s), true); err != nil {
-				errs[i] = fmt.Errorf("warm price of %s: %w", s, err)
+			sym := strings.ToUpper(s)
+			if _, err := c.cache.Reload(ctx, sym); err != nil {
+				errs[i] = fmt.Errorf("warm price of %s: %w", s, c.callerGaveUp(ctx, sym, err))
 			}
 		})
 	}
@@ -105,78 +81,18 @@ func (c *Cached) Warm(ctx context.Context, symbols ...string) error {
 	return errors.Join(errs...)
 }
 
+// callerGaveUp marks the caller's own cancellation as the price being unavailable; the read
+// it was waiting on goes on for other callers.
+func (c *Cached) callerGaveUp(ctx context.Context, sym string, err error) error {
+	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return fmt.Errorf("%w: price of %s: %w", ErrUnavailable, sym, err)
+	}
+	return err
+}
+
 func (c *Cached) now() time.Time {
 	if c.Now != nil {
 		return c.Now()
 	}
 	return time.Now()
-}
-
-// refreshInBackground starts a read of sym unless one is running for e or a failed one was
-// too recent. At most one goroutine per entry runs at a time.
-func (c *Cached) refreshInBackground(sym string, e *entry, now time.Time) {
-	if now.UnixNano() < e.retryAt.Load() || !e.refreshing.CompareAndSwap(false, true) {
-		return
-	}
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), loadTimeout)
-		defer cancel()
-		_, err, _ := c.group.Do(sym, func() (any, error) { return c.read(ctx, sym, false) })
-		if err != nil {
-			e.retryAt.Store(c.now().Add(c.ttl).UnixNano())
-		}
-		e.refreshing.Store(false)
-	}()
-}
-
-// load reads sym synchronously, sharing a read already under way; with force it asks the
-// source even if a price was read less than ttl ago. The read itself does not stop when ctx is
-// cancelled (other callers may be waiting on it); this caller stops waiting.
-func (c *Cached) load(ctx context.Context, sym string, force bool) (decimal.Decimal, error) {
-	key := sym
-	if force {
-		key = "\x00force:" + sym // forced reads never join (and return the answer of) a lookup
-	}
-	ch := c.group.DoChan(key, func() (any, error) {
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), loadTimeout)
-		defer cancel()
-		return c.read(rctx, sym, force)
-	})
-	select {
-	case r := <-ch:
-		if r.Err != nil {
-			return decimal.Zero, r.Err
-		}
-		return r.Val.(decimal.Decimal), nil
-	case <-ctx.Done():
-		return decimal.Zero, fmt.Errorf("%w: price of %s: %w", ErrUnavailable, sym, ctx.Err())
-	}
-}
-
-// read asks the source and caches a successful answer, stamped with the time the read
-// started. Unless forced, it first looks at the cache again: a caller that missed it may
-// arrive just after another read stored a price, and that price is fresh. A failure leaves
-// the cached entry as it is, except ErrStale, which drops it (see Cached).
-func (c *Cached) read(ctx context.Context, sym string, force bool) (decimal.Decimal, error) {
-	at := c.now()
-	c.mu.RLock()
-	old := c.entries[sym]
-	c.mu.RUnlock()
-	if !force && old != nil && at.Sub(old.readAt) < c.ttl {
-		return old.price, nil
-	}
-	p, err := c.src.USDPrice(ctx, sym)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	old = c.entries[sym]
-	if old != nil && old.readAt.After(at) {
-		return p, err // a read that started later already settled the entry
-	}
-	switch {
-	case err == nil:
-		c.entries[sym] = &entry{price: p, readAt: at}
-	case errors.Is(err, ErrStale):
-		delete(c.entries, sym)
-	}
-	return p, err
 }

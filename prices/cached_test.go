@@ -104,12 +104,7 @@ func newTestCache(src Source, clk *clock) *Cached {
 // idle waits until no background refresh of sym is running.
 func idle(t *testing.T, c *Cached, sym string) {
 	t.Helper()
-	require.Eventually(t, func() bool {
-		c.mu.RLock()
-		e := c.entries[sym]
-		c.mu.RUnlock()
-		return e == nil || !e.refreshing.Load()
-	}, 5*time.Second, time.Millisecond)
+	require.Eventually(t, func() bool { return !c.cache.Refreshing(sym) }, 5*time.Second, time.Millisecond)
 }
 
 func price(t *testing.T, c *Cached, sym string) decimal.Decimal {

@@ -166,3 +166,62 @@ func BenchmarkGetWarm(b *testing.B) {
 		}
 	})
 }
+
+func TestAFailedBackgroundLoadWaitsFreshBeforeTheNext(t *testing.T) {
+	clk := &clock{t: time.Unix(1000, 0)}
+	var fail atomic.Bool
+	load, calls := newCounting(&fail)
+	c := New(load, Options{Fresh: time.Second, MaxAge: time.Minute, Now: clk.now})
+	if _, err := c.Get(context.Background(), "k"); err != nil {
+		t.Fatal(err)
+	}
+	fail.Store(true)
+	clk.add(2 * time.Second)
+	_, _ = c.Get(context.Background(), "k") // starts a background load, which fails
+	waitFor(t, func() bool { return calls.Load() == 2 })
+	waitFor(t, func() bool { c.mu.RLock(); defer c.mu.RUnlock(); return !c.entries["k"].retryAt.IsZero() })
+	for range 50 {
+		if v, err := c.Get(context.Background(), "k"); err != nil || v != 1 {
+			t.Fatalf("got %d, %v; want the old value", v, err)
+		}
+	}
+	time.Sleep(20 * time.Millisecond)
+	if calls.Load() != 2 {
+		t.Fatalf("loads = %d, want 2: no retry within Fresh of a failure", calls.Load())
+	}
+	clk.add(2 * time.Second)
+	_, _ = c.Get(context.Background(), "k")
+	waitFor(t, func() bool { return calls.Load() == 3 })
+}
+
+func TestDropDiscardsTheValueAtOnce(t *testing.T) {
+	clk := &clock{t: time.Unix(1000, 0)}
+	stale := errors.New("stale")
+	var fail atomic.Bool
+	c := New(func(context.Context, string) (int, error) {
+		if fail.Load() {
+			return 0, stale
+		}
+		return 1, nil
+	}, Options{Fresh: time.Second, MaxAge: time.Hour, Drop: func(err error) bool { return errors.Is(err, stale) }, Now: clk.now})
+	if _, err := c.Get(context.Background(), "k"); err != nil {
+		t.Fatal(err)
+	}
+	fail.Store(true)
+	clk.add(2 * time.Second)
+	_, _ = c.Get(context.Background(), "k") // served stale while the background load fails
+	waitFor(t, func() bool { _, err := c.Get(context.Background(), "k"); return errors.Is(err, stale) })
+}
+
+func TestReloadAsksEvenWhenFresh(t *testing.T) {
+	load, calls := newCounting(nil)
+	c := New(load, Options{Fresh: time.Hour})
+	for range 3 {
+		if _, err := c.Reload(context.Background(), "k"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if v, _ := c.Get(context.Background(), "k"); calls.Load() != 3 || v != 3 {
+		t.Fatalf("loads = %d, value %d; want 3 and the last load's value", calls.Load(), v)
+	}
+}
