@@ -105,17 +105,6 @@ var orderTypes = apitypes.Types{
 	},
 }
 
-var structHashDomain = apitypes.TypedDataDomain{Name: "order"}
-
-// OrderTypes returns a copy of the EIP-712 types the order id is computed with.
-func OrderTypes() apitypes.Types {
-	out := make(apitypes.Types, len(orderTypes))
-	for k, v := range orderTypes {
-		out[k] = append([]apitypes.Type(nil), v...)
-	}
-	return out
-}
-
 // typeHashes are the EIP-712 type hashes of the order's structs, computed once by go-ethereum
 // from orderTypes (which also orders the referenced types as EIP-712 requires).
 var typeHashes = func() map[string][]byte {
@@ -217,73 +206,6 @@ func (e *orderEncoder) order(o OrderData) []byte {
 	}
 	return hashStruct("Order", e.str(o.Version), e.str(o.SolverChainID), e.address("solver", o.Solver),
 		e.uint("salt", o.Salt, 256), crypto.Keccak256(inputs...), output, crypto.Keccak256(fees...))
-}
-
-// idViaTypedData computes the id with go-ethereum's generic EIP-712 encoder; tests compare it
-// with ID.
-func (o OrderData) idViaTypedData() (common.Hash, error) {
-	msg, err := o.typedMessage()
-	if err != nil {
-		return common.Hash{}, err
-	}
-	// The domain is not part of a struct hash; apitypes only insists that one is set.
-	td := apitypes.TypedData{Types: orderTypes, PrimaryType: "Order", Domain: structHashDomain, Message: msg}
-	h, err := td.HashStruct("Order", msg)
-	if err != nil {
-		return common.Hash{}, fmt.Errorf("hash order: %w", err)
-	}
-	return common.BytesToHash(h), nil
-}
-
-func (o OrderData) typedMessage() (apitypes.TypedDataMessage, error) {
-	salt, ok := math.ParseBig256(o.Salt)
-	if !ok {
-		return nil, fmt.Errorf("order salt %q is not a uint256", o.Salt)
-	}
-	inputs := make([]interface{}, 0, len(o.Inputs))
-	for _, in := range o.Inputs {
-		refunds := make([]interface{}, 0, len(in.Refunds))
-		for _, r := range in.Refunds {
-			refunds = append(refunds, map[string]interface{}{
-				"chainId": r.ChainID, "recipient": r.Recipient, "currency": r.Currency,
-				"minimumAmount": r.MinimumAmount, "deadline": fmt.Sprint(r.Deadline), "extraData": hexOrEmpty(r.ExtraData),
-			})
-		}
-		inputs = append(inputs, map[string]interface{}{
-			"payment": map[string]interface{}{
-				"chainId": in.Payment.ChainID, "currency": in.Payment.Currency,
-				"amount": in.Payment.Amount, "weight": in.Payment.Weight,
-			},
-			"refunds": refunds,
-		})
-	}
-	payments := make([]interface{}, 0, len(o.Output.Payments))
-	for _, p := range o.Output.Payments {
-		payments = append(payments, map[string]interface{}{
-			"recipient": p.Recipient, "currency": p.Currency,
-			"minimumAmount": p.MinimumAmount, "expectedAmount": p.ExpectedAmount,
-		})
-	}
-	calls := make([]interface{}, 0, len(o.Output.Calls))
-	for _, c := range o.Output.Calls {
-		calls = append(calls, hexOrEmpty(c))
-	}
-	fees := make([]interface{}, 0, len(o.Fees))
-	for _, f := range o.Fees {
-		fees = append(fees, map[string]interface{}{
-			"recipientChainId": f.RecipientChainID, "recipient": f.Recipient,
-			"currencyChainId": f.CurrencyChainID, "currency": f.Currency, "amount": f.Amount,
-		})
-	}
-	return apitypes.TypedDataMessage{
-		"version": o.Version, "solverChainId": o.SolverChainID, "solver": o.Solver,
-		"salt": (*hexutil.Big)(salt).String(), "inputs": inputs,
-		"output": map[string]interface{}{
-			"chainId": o.Output.ChainID, "payments": payments, "deadline": fmt.Sprint(o.Output.Deadline),
-			"calls": calls, "extraData": hexOrEmpty(o.Output.ExtraData),
-		},
-		"fees": fees,
-	}, nil
 }
 
 func hexOrEmpty(s string) string {

@@ -1,9 +1,12 @@
 package intent
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/common/math"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/signer/core/apitypes"
 )
@@ -41,7 +44,7 @@ func TestOrderIDUsesTheSettlementTypeString(t *testing.T) {
 		"InputRefund(string chainId,bytes recipient,bytes currency,uint256 minimumAmount,uint32 deadline,bytes extraData)" +
 		"Output(string chainId,OutputPayment[] payments,uint32 deadline,bytes[] calls,bytes extraData)" +
 		"OutputPayment(bytes recipient,bytes currency,uint256 minimumAmount,uint256 expectedAmount)"
-	td := apitypes.TypedData{Types: OrderTypes(), PrimaryType: "Order", Domain: apitypes.TypedDataDomain{Name: "any"}}
+	td := apitypes.TypedData{Types: orderTypes, PrimaryType: "Order", Domain: apitypes.TypedDataDomain{Name: "any"}}
 	if got, want := td.TypeHash("Order"), crypto.Keccak256([]byte(typeString)); common.BytesToHash(got) != common.BytesToHash(want) {
 		t.Fatalf("type hash %x, want %x", got, want)
 	}
@@ -114,4 +117,73 @@ func BenchmarkOrderIDViaTypedData(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+var structHashDomain = apitypes.TypedDataDomain{Name: "order"}
+
+// idViaTypedData computes the id with go-ethereum's generic EIP-712 encoder; tests compare it
+// with ID.
+func (o OrderData) idViaTypedData() (common.Hash, error) {
+	msg, err := o.typedMessage()
+	if err != nil {
+		return common.Hash{}, err
+	}
+	// The domain is not part of a struct hash; apitypes only insists that one is set.
+	td := apitypes.TypedData{Types: orderTypes, PrimaryType: "Order", Domain: structHashDomain, Message: msg}
+	h, err := td.HashStruct("Order", msg)
+	if err != nil {
+		return common.Hash{}, fmt.Errorf("hash order: %w", err)
+	}
+	return common.BytesToHash(h), nil
+}
+
+func (o OrderData) typedMessage() (apitypes.TypedDataMessage, error) {
+	salt, ok := math.ParseBig256(o.Salt)
+	if !ok {
+		return nil, fmt.Errorf("order salt %q is not a uint256", o.Salt)
+	}
+	inputs := make([]interface{}, 0, len(o.Inputs))
+	for _, in := range o.Inputs {
+		refunds := make([]interface{}, 0, len(in.Refunds))
+		for _, r := range in.Refunds {
+			refunds = append(refunds, map[string]interface{}{
+				"chainId": r.ChainID, "recipient": r.Recipient, "currency": r.Currency,
+				"minimumAmount": r.MinimumAmount, "deadline": fmt.Sprint(r.Deadline), "extraData": hexOrEmpty(r.ExtraData),
+			})
+		}
+		inputs = append(inputs, map[string]interface{}{
+			"payment": map[string]interface{}{
+				"chainId": in.Payment.ChainID, "currency": in.Payment.Currency,
+				"amount": in.Payment.Amount, "weight": in.Payment.Weight,
+			},
+			"refunds": refunds,
+		})
+	}
+	payments := make([]interface{}, 0, len(o.Output.Payments))
+	for _, p := range o.Output.Payments {
+		payments = append(payments, map[string]interface{}{
+			"recipient": p.Recipient, "currency": p.Currency,
+			"minimumAmount": p.MinimumAmount, "expectedAmount": p.ExpectedAmount,
+		})
+	}
+	calls := make([]interface{}, 0, len(o.Output.Calls))
+	for _, c := range o.Output.Calls {
+		calls = append(calls, hexOrEmpty(c))
+	}
+	fees := make([]interface{}, 0, len(o.Fees))
+	for _, f := range o.Fees {
+		fees = append(fees, map[string]interface{}{
+			"recipientChainId": f.RecipientChainID, "recipient": f.Recipient,
+			"currencyChainId": f.CurrencyChainID, "currency": f.Currency, "amount": f.Amount,
+		})
+	}
+	return apitypes.TypedDataMessage{
+		"version": o.Version, "solverChainId": o.SolverChainID, "solver": o.Solver,
+		"salt": (*hexutil.Big)(salt).String(), "inputs": inputs,
+		"output": map[string]interface{}{
+			"chainId": o.Output.ChainID, "payments": payments, "deadline": fmt.Sprint(o.Output.Deadline),
+			"calls": calls, "extraData": hexOrEmpty(o.Output.ExtraData),
+		},
+		"fees": fees,
+	}, nil
 }
