@@ -72,18 +72,9 @@ type DepositData struct {
 	Amount *big.Int `json:"-"`
 }
 
-type depositDataJSON struct {
-	ChainID       uint64         `json:"chainId"`
-	Depository    common.Address `json:"depository"`
-	TransactionID common.Hash    `json:"transactionId"`
-	LogIndex      uint64         `json:"logIndex"`
-	BlockNumber   uint64         `json:"blockNumber"`
-	BlockHash     common.Hash    `json:"blockHash"`
-	OrderID       common.Hash    `json:"orderId"`
-	Depositor     common.Address `json:"depositor"`
-	Currency      common.Address `json:"currency"`
-	Amount        string         `json:"amount"`
-}
+// depositDataFields is DepositData without its methods, so the JSON methods can embed it; its
+// Amount is hidden by the `json:"-"` tag and the wrapper's string Amount takes its place.
+type depositDataFields DepositData
 
 // MarshalJSON writes Amount as a decimal string.
 func (d DepositData) MarshalJSON() ([]byte, error) {
@@ -91,17 +82,19 @@ func (d DepositData) MarshalJSON() ([]byte, error) {
 	if d.Amount != nil {
 		amount = d.Amount.String()
 	}
-	return json.Marshal(depositDataJSON{
-		ChainID: d.ChainID, Depository: d.Depository, TransactionID: d.TransactionID, LogIndex: d.LogIndex,
-		BlockNumber: d.BlockNumber, BlockHash: d.BlockHash, OrderID: d.OrderID, Depositor: d.Depositor,
-		Currency: d.Currency, Amount: amount,
-	})
+	return json.Marshal(struct {
+		depositDataFields
+		Amount string `json:"amount"`
+	}{depositDataFields(d), amount})
 }
 
 // UnmarshalJSON reads Amount from a decimal string and rejects anything else, so a client
 // never verifies a signature over an amount it misread.
 func (d *DepositData) UnmarshalJSON(b []byte) error {
-	var w depositDataJSON
+	var w struct {
+		depositDataFields
+		Amount string `json:"amount"`
+	}
 	if err := json.Unmarshal(b, &w); err != nil {
 		return err
 	}
@@ -109,11 +102,8 @@ func (d *DepositData) UnmarshalJSON(b []byte) error {
 	if !ok || amount.Sign() < 0 {
 		return fmt.Errorf("amount %q is not a non-negative decimal integer", w.Amount)
 	}
-	*d = DepositData{
-		ChainID: w.ChainID, Depository: w.Depository, TransactionID: w.TransactionID, LogIndex: w.LogIndex,
-		BlockNumber: w.BlockNumber, BlockHash: w.BlockHash, OrderID: w.OrderID, Depositor: w.Depositor,
-		Currency: w.Currency, Amount: amount,
-	}
+	*d = DepositData(w.depositDataFields)
+	d.Amount = amount
 	return nil
 }
 
