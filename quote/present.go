@@ -129,7 +129,7 @@ func (e *Engine) record(q *quoted, resp *Response, requestID string, orderID com
 		appQuoted = append(appQuoted, intent.AppFeeAmount{Recipient: f.Recipient, Bps: decimal.NewFromInt(f.Bps).String(),
 			Amount: b.appAmounts[i].String(), AmountFormatted: intent.FormatUnits(b.appAmounts[i], in.currency.Decimals)})
 	}
-	route := q.route()
+	route := resp.Details.Route
 	return intent.Record{
 		ID: requestID, Status: intent.StatusWaiting, User: q.v.User.Hex(), Recipient: q.v.Recipient.Hex(), Sender: q.v.User.Hex(),
 		RefundTo: q.v.RefundTo.Hex(), RequestType: "intent", Features: []string{}, CreatedAt: now, UpdatedAt: now,
