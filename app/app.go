@@ -78,13 +78,36 @@ func (s *System) WorkerDeps() worker.Deps {
 		Logger: s.Logger.With("component", "worker")}
 }
 
-// APIServer builds the HTTP API.
-func (s *System) APIServer() *api.Server {
-	engine := &quote.Engine{Chains: s.Chains, Prices: s.PriceSource(), Store: s.Store, Solver: s.Config.SolverAddress(),
+// APIServer builds the HTTP API. It starts reading the price of every configured currency in
+// the background, so the first quotes do not wait on a price feed; a failure there is only
+// logged (a quote then reads the price itself and reports what fails).
+func (s *System) APIServer(ctx context.Context) *api.Server {
+	prices := s.PriceSource()
+	go func() {
+		if err := prices.Warm(ctx, s.symbols()...); err != nil && ctx.Err() == nil {
+			s.Logger.Warn("prices not warmed", "error", err)
+		}
+	}()
+	engine := &quote.Engine{Chains: s.Chains, Prices: prices, Store: s.Store, Solver: s.Config.SolverAddress(),
 		TTL: s.Config.QuoteTTL, Limits: s.Config.QuoteLimits, SwapCostBps: s.Config.SwapCostBps}
 	engine.Init()
 	return &api.Server{Store: s.Store, Chains: s.Chains, Indexer: worker.Router(s.WorkerDeps()), Logger: s.Logger.With("component", "api"),
 		Quotes: engine}
+}
+
+// symbols lists the currency symbols of the enabled chains, once each.
+func (s *System) symbols() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, ch := range s.Chains.Registry().Enabled() {
+		for _, c := range ch.Currencies() {
+			if !seen[c.Symbol] {
+				seen[c.Symbol] = true
+				out = append(out, c.Symbol)
+			}
+		}
+	}
+	return out
 }
 
 // PriceSource builds the configured USD price source behind a refresh-ahead cache, so quotes are

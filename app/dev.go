@@ -154,7 +154,7 @@ func RunDev(ctx context.Context, o DevOptions) error {
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return osrv.Run(gctx, o.OracleAddr) })
 	g.Go(func() error { return worker.Run(gctx, sys.WorkerDeps()) })
-	g.Go(func() error { return sys.APIServer().Run(gctx, cfg.APIAddr) })
+	g.Go(func() error { return sys.APIServer(gctx).Run(gctx, cfg.APIAddr) })
 
 	fmt.Fprintf(o.Out, `
 intentd dev is running. Ctrl-C stops everything.

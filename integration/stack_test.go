@@ -98,7 +98,7 @@ func startStack(t *testing.T) *stack {
 	done := make(chan struct{})
 	go func() { defer close(done); _ = worker.Run(ctx, sys.WorkerDeps()) }()
 	t.Cleanup(func() { cancel(); <-done })
-	api := httptest.NewServer(sys.APIServer().Handler())
+	api := httptest.NewServer(sys.APIServer(ctx).Handler())
 	t.Cleanup(api.Close)
 	return &stack{API: &e2e.Client{BaseURL: api.URL}, Devnet: dn, Sys: sys, RPCs: rpcs}
 }

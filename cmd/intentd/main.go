@@ -91,7 +91,7 @@ func runEngine(ctx context.Context, cmd string, logger *slog.Logger) error {
 		return worker.Run(ctx, sys.WorkerDeps())
 	default:
 		logger.Info("api starting", "config", cfg)
-		return sys.APIServer().Run(ctx, cfg.APIAddr)
+		return sys.APIServer(ctx).Run(ctx, cfg.APIAddr)
 	}
 }
 
