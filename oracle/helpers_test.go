@@ -24,16 +24,12 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
-	"github.com/ethereum/go-ethereum/eth/ethconfig"
 	"github.com/ethereum/go-ethereum/ethclient"
-	"github.com/ethereum/go-ethereum/ethclient/simulated"
-	"github.com/ethereum/go-ethereum/node"
-	"github.com/ethereum/go-ethereum/params"
 	"github.com/gin-gonic/gin"
 	"github.com/stretchr/testify/require"
 
 	"github.com/intentd/intentd/chains"
-	"github.com/intentd/intentd/chains/evm/bindings"
+	"github.com/intentd/intentd/devnet"
 )
 
 // Test secrets: distinctive so the no-secret tests can search every output for them.
@@ -104,10 +100,11 @@ func debugLogger(w io.Writer) *slog.Logger {
 	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
 
-// testChain is a real EVM chain: go-ethereum's simulated backend serving JSON-RPC over HTTP on a
-// loopback port, with the Depository deployed by a funded account.
+// testChain is a real EVM chain: a devnet chain (go-ethereum's simulated backend serving
+// JSON-RPC over HTTP on a loopback port, with the project's contracts deployed) that seals a
+// block only when a test commits one, and a funded test account as the user.
 type testChain struct {
-	backend    *simulated.Backend
+	chain      *devnet.Chain
 	rpcURL     string
 	client     *ethclient.Client
 	chainID    *big.Int
@@ -126,44 +123,19 @@ func freePort(t testing.TB) int {
 
 func startChain(t testing.TB, chainID uint64) *testChain {
 	t.Helper()
-	user, err := crypto.GenerateKey()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	// A block time of an hour leaves block production to the tests' commits.
+	dn, err := devnet.Start(ctx, devnet.Options{Chains: []devnet.ChainOptions{{ID: chainID}}, BlockTime: time.Hour,
+		FeedHeartbeat: -1, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	require.NoError(t, err)
-	port := freePort(t)
-	funds := new(big.Int).Mul(big.NewInt(1000), big.NewInt(params.Ether))
-	backend := simulated.NewBackend(
-		types.GenesisAlloc{crypto.PubkeyToAddress(user.PublicKey): {Balance: funds}},
-		func(nc *node.Config, ec *ethconfig.Config) {
-			nc.HTTPHost = "127.0.0.1"
-			nc.HTTPPort = port
-			nc.HTTPModules = []string{"eth", "net", "web3"}
-			cc := *params.AllDevChainProtocolChanges
-			cc.ChainID = new(big.Int).SetUint64(chainID)
-			ec.Genesis.Config = &cc
-			ec.NetworkId = chainID
-		},
-	)
-	t.Cleanup(func() { _ = backend.Close() })
-	tc := &testChain{
-		backend: backend,
-		rpcURL:  "http://127.0.0.1:" + strconv.Itoa(port),
-		chainID: new(big.Int).SetUint64(chainID),
-		user:    user,
-	}
-	tc.client, err = ethclient.Dial(tc.rpcURL)
+	t.Cleanup(dn.Close)
+	c := dn.Chain(chainID)
+	tc := &testChain{chain: c, rpcURL: c.RPCURL, chainID: new(big.Int).SetUint64(chainID),
+		user: devnet.TestAccounts()[0].Key, depository: devnet.DepositoryAddress}
+	tc.client, err = c.Dial(ctx)
 	require.NoError(t, err)
 	t.Cleanup(tc.client.Close)
-
-	got, err := tc.client.ChainID(context.Background())
-	require.NoError(t, err)
-	require.Equal(t, chainID, got.Uint64(), "the RPC must serve the configured chain id")
-
-	owner := crypto.PubkeyToAddress(user.PublicKey)
-	addr, tx, err := bind.DeployContract(tc.opts(nil), common.FromHex(bindings.DepositoryMetaData.Bin), tc.client,
-		depositoryABI.PackConstructor(owner))
-	require.NoError(t, err)
-	tc.backend.Commit()
-	tc.requireStatus(t, tx.Hash(), types.ReceiptStatusSuccessful)
-	tc.depository = addr
 
 	// A fresh node answers "transaction indexing is in progress" for unknown hashes until its
 	// indexer has caught up; the tests want the settled node's answers.
@@ -221,7 +193,7 @@ func (tc *testChain) transfer(t testing.TB, to common.Address, amount *big.Int) 
 
 func (tc *testChain) commit(n int) {
 	for range n {
-		tc.backend.Commit()
+		tc.chain.Mine()
 	}
 }
 
