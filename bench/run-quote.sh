@@ -10,6 +10,11 @@
 # Logs: .data/bench-dev.log (intentd dev), .data/bench-devnet.log (intentd devnet, if started
 # here). The dev API key is read from .data/dev-api-key and passed as INTENTD_API_KEY (never
 # printed). Exit status: quoteload's (1 if more than 1% of the requests failed).
+#
+# Comparing builds (bench/compare-quote.sh uses these): INTENTD_BIN runs that binary instead of
+# building bin/intentd; BENCH_FRESH=1 starts from an empty private Postgres cluster and Temporal
+# database; BENCH_RUNS holds several quoteload argument sets separated by ';', run in turn
+# against the same engine (default: BENCH_ARGS).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -65,7 +70,7 @@ if port_open 8545; then
   echo "==> chains: something already serves 127.0.0.1:8545; using it"
 else
   echo "==> chains: starting 'intentd devnet' (log in .data/bench-devnet.log)"
-  bin/intentd devnet > .data/bench-devnet.log 2>&1 &
+  "$INTENTD_BIN" devnet > .data/bench-devnet.log 2>&1 &
   devnet_pid=$!
   for _ in $(seq 1 300); do
     port_open 8546 && break
@@ -76,7 +81,7 @@ else
 fi
 
 echo "==> engine: starting 'intentd dev' (log in .data/bench-dev.log)"
-LOG_LEVEL=${LOG_LEVEL:-info} bin/intentd dev > .data/bench-dev.log 2>&1 &
+LOG_LEVEL=${LOG_LEVEL:-info} "$INTENTD_BIN" dev > .data/bench-dev.log 2>&1 &
 dev_pid=$!
 
 echo "==> waiting for $API/lives (up to ${READY_TIMEOUT}s)"
@@ -102,9 +107,12 @@ if [ -z "${INTENTD_API_KEY:-}" ] && [ -s .data/dev-api-key ]; then
   echo "==> using the dev API key from .data/dev-api-key"
 fi
 
-echo "==> go run ./bench/quoteload $BENCH_ARGS"
 rc=0
-# BENCH_ARGS is split into words on purpose.
-# shellcheck disable=SC2086
-go run ./bench/quoteload -url "$API" $BENCH_ARGS || rc=$?
+IFS=';' read -r -a runs <<< "${BENCH_RUNS:-$BENCH_ARGS}"
+for args in "${runs[@]}"; do
+  echo "==> quoteload $args"
+  # The arguments are split into words on purpose.
+  # shellcheck disable=SC2086
+  bin/quoteload -url "$API" $args || rc=$?
+done
 exit "$rc"
