@@ -90,7 +90,6 @@ func (s *System) APIServer(ctx context.Context) *api.Server {
 	}()
 	engine := &quote.Engine{Chains: s.Chains, Prices: prices, Store: s.Store, Solver: s.Config.SolverAddress(),
 		TTL: s.Config.QuoteTTL, Limits: s.Config.QuoteLimits, SwapCostBps: s.Config.SwapCostBps}
-	engine.Init()
 	return &api.Server{Store: s.Store, Chains: s.Chains, Indexer: worker.Router(s.WorkerDeps()), Logger: s.Logger.With("component", "api"),
 		Quotes: engine}
 }

@@ -34,7 +34,6 @@ func apiWith(t *testing.T, st *store.Store, reg *chains.Registry, src quote.Pric
 	t.Helper()
 	pool := evm.NewPool(reg)
 	engine := &quote.Engine{Chains: pool, Prices: src, Store: st, Solver: devnet.SolverAddress()}
-	engine.Init()
 	srv := &api.Server{Store: st, Chains: pool, Quotes: engine, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	h := httptest.NewServer(srv.Handler())
 	t.Cleanup(h.Close)

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"math/big"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -66,12 +67,16 @@ type Engine struct {
 	SwapCostBps int64            // swap cost of cross-asset routes; 0 means DefaultSwapCostBps
 	Now         func() time.Time // injectable clock
 
-	volumes *refresh.Cache[string, decimal.Decimal]
+	volumesOnce sync.Once
+	volumes     *refresh.Cache[string, decimal.Decimal]
 }
 
-// Init prepares the engine's caches; call once before serving.
-func (e *Engine) Init() {
-	e.volumes = refresh.New(e.Store.IntegratorVolume30d, refresh.Options{Fresh: time.Minute, MaxAge: 10 * time.Minute, ErrorTTL: 5 * time.Second})
+// volumeCache is the trailing-volume cache, made on first use.
+func (e *Engine) volumeCache() *refresh.Cache[string, decimal.Decimal] {
+	e.volumesOnce.Do(func() {
+		e.volumes = refresh.New(e.Store.IntegratorVolume30d, refresh.Options{Fresh: time.Minute, MaxAge: 10 * time.Minute, ErrorTTL: 5 * time.Second})
+	})
+	return e.volumes
 }
 
 type leg struct {
@@ -264,8 +269,8 @@ func (e *Engine) price(ctx context.Context, req *Request, caller Caller) (*quote
 // share), never as an error for the user.
 func (e *Engine) integrator(ctx context.Context, c Caller) fees.Integrator {
 	in := fees.Integrator{HasAPIKey: c.APIKeyID != "", BusinessVerified: c.BusinessVerified, PayoutAddress: c.PayoutAddress}
-	if in.HasAPIKey && in.BusinessVerified && in.PayoutAddress != "" && e.volumes != nil {
-		if vol, err := e.volumes.Get(ctx, c.APIKeyID); err == nil {
+	if in.HasAPIKey && in.BusinessVerified && in.PayoutAddress != "" {
+		if vol, err := e.volumeCache().Get(ctx, c.APIKeyID); err == nil {
 			in.Volume30dUSD = vol
 		}
 	}
