@@ -57,8 +57,8 @@ trap 'exit 143' TERM
 # failed build next to an old bin/intentd would go unnoticed and the old binary be measured.
 echo "==> building bin/intentd (the first build on a new machine takes several minutes)"
 go build -o bin/intentd ./cmd/intentd
-# Compile the load generator now, so that `go run` below does not compile while the API runs.
-go build -o /dev/null ./bench/quoteload
+# Build the load generator now, so that nothing compiles while the API is measured.
+go build -o bin/quoteload ./bench/quoteload
 mkdir -p .data
 
 if port_open 8080; then
