@@ -79,6 +79,9 @@ func TestIntentFromQuoteToFillOnDevnet(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if i == 0 {
+				s.recordHistory(t, q.RequestID, "success-eth-bridge")
+			}
 			if final.Status != "success" || final.FailReason != "N/A" || final.RefundFailReason != "N/A" ||
 				len(final.InTxHashes) != 1 || len(final.TxHashes) != 1 || final.OriginChainID != 31337 || final.DestinationChainID != tc.destID {
 				t.Fatalf("final status %+v (seen %v)", final, seen)

@@ -1,0 +1,49 @@
+package integration
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	historypb "go.temporal.io/api/history/v1"
+	"google.golang.org/protobuf/encoding/protojson"
+
+	"github.com/intentd/intentd/workflows"
+)
+
+// recordHistory writes the finished workflow's event history to
+// $INTENTD_RECORD_HISTORIES/<name>.json when that variable names a directory. The replay test
+// in package workflows replays every file in workflows/testdata/histories on every build, so a
+// change to the workflow code that is not behind workflow.GetVersion fails there. Record new
+// histories with
+//
+//	INTENTD_RECORD_HISTORIES=$PWD/workflows/testdata/histories go test ./integration -run 'TestIntentFromQuoteToFillOnDevnet|TestDepositProblemsAreRefunded'
+func (s *stack) recordHistory(t *testing.T, requestID, name string) {
+	t.Helper()
+	dir := os.Getenv("INTENTD_RECORD_HISTORIES")
+	if dir == "" {
+		return
+	}
+	ctx := context.Background()
+	it := s.Sys.Temporal.GetWorkflowHistory(ctx, workflows.IntentWorkflowID(requestID), "", false, 0)
+	h := &historypb.History{}
+	for it.HasNext() {
+		e, err := it.Next()
+		if err != nil {
+			t.Fatalf("history of %s: %v", requestID, err)
+		}
+		h.Events = append(h.Events, e)
+	}
+	body, err := protojson.MarshalOptions{Multiline: true, Indent: "  "}.Marshal(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".json"), body, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("recorded the history of %s as %s.json", requestID, name)
+}
