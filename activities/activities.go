@@ -30,3 +30,13 @@ func (a *StoreActivities) ApplyTransition(ctx context.Context, t store.Transitio
 func failure(reason intent.FailReason, msg string, cause error) error {
 	return temporal.NewNonRetryableApplicationError(msg, string(reason), cause)
 }
+
+// RecordAdminRefund writes the audit row of an accepted adminRefund (idempotent by update id).
+func (a *StoreActivities) RecordAdminRefund(ctx context.Context, audit store.AdminRefundAudit) error {
+	return a.Store.RecordAdminRefund(ctx, audit)
+}
+
+// CompleteAdminRefund records the refund transaction an adminRefund made (idempotent).
+func (a *StoreActivities) CompleteAdminRefund(ctx context.Context, id, txHash string, chainID uint64, amount string) error {
+	return a.Store.CompleteAdminRefund(ctx, id, txHash, chainID, amount)
+}

@@ -6,15 +6,16 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"strings"
 
 	ethereum "github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
-	"go.temporal.io/sdk/activity"
 
 	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/prices"
 	"github.com/intentd/intentd/store"
 )
 
@@ -23,6 +24,8 @@ type ChainActivities struct {
 	Chains    *evm.Pool
 	Store     *store.Store
 	SolverKey *ecdsa.PrivateKey
+	// Prices values ERC-20 refunds against their gas; optional.
+	Prices prices.Source
 }
 
 // solverAddress is the address fills are paid from. (Not exported: every exported method of an
@@ -50,67 +53,73 @@ type FillSubmitted struct {
 // SubmitFill signs the fill once (stored in Postgres with a nonce allocated there) and
 // broadcasts it. A retry finds the stored transaction and broadcasts the same bytes again, so
 // the solver can never pay an order twice; the output settler also refuses a second fill.
+// Before the first signing it checks what would make the fill fail, each a non-retryable
+// failure the workflow refunds: the solver holds too little (SOLVER_BALANCE_TOO_LOW), the
+// token refuses the recipient (DESTINATION_TOKEN_TRANSFER_REJECTED), or the fill would revert
+// for another reason (EXECUTION_REVERTED).
 func (a *ChainActivities) SubmitFill(ctx context.Context, in FillInput) (*FillSubmitted, error) {
 	c, err := a.Chains.Client(in.ChainID)
 	if err != nil {
 		return nil, err
 	}
-	from := a.solverAddress()
 	amount, ok := new(big.Int).SetString(in.Amount, 10)
 	if !ok || amount.Sign() <= 0 {
 		return nil, failure(intent.FailReasonUnknown, "invalid fill amount "+in.Amount, nil)
 	}
-	settler := common.HexToAddress(c.Chain.OutputSettler)
-	data, value := evm.FillCalldata(common.HexToHash(in.OrderID), common.HexToAddress(in.Currency), common.HexToAddress(in.Recipient), amount)
-
-	stored, err := a.Store.SolverTx(ctx, in.RequestID, "fill")
-	if errors.Is(err, store.ErrNotFound) {
-		chainNonce, err := c.NonceAt(ctx, from)
-		if err != nil {
-			return nil, err
-		}
-		gas, err := c.Eth().EstimateGas(ctx, ethereum.CallMsg{From: from, To: &settler, Data: data, Value: value})
-		if err != nil {
-			if errors.Is(err, evm.ErrUnavailable) {
-				return nil, err
+	currency := common.HexToAddress(in.Currency)
+	data, value := evm.FillCalldata(common.HexToHash(in.OrderID), currency, common.HexToAddress(in.Recipient), amount)
+	stored, err := a.send(ctx, c, solverCall{requestID: in.RequestID, kind: "fill", to: common.HexToAddress(c.Chain.OutputSettler),
+		data: data, value: value,
+		preflight: func(ctx context.Context, gas uint64, feeCap *big.Int) error {
+			return a.checkInventory(ctx, c, currency, amount, gas, feeCap)
+		},
+		onRevert: func(r *evm.RevertError) error {
+			if r.Blocked {
+				return failure(intent.FailReasonDestinationTokenTransferRejected, "the token refuses the recipient: "+r.Reason, r)
 			}
-			return nil, fmt.Errorf("estimate fill gas: %w", err)
-		}
-		tip, err := c.Eth().SuggestGasTipCap(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("%w: tip: %v", evm.ErrUnavailable, err)
-		}
-		head, err := c.Eth().HeaderByNumber(ctx, nil)
-		if err != nil {
-			return nil, fmt.Errorf("%w: head: %v", evm.ErrUnavailable, err)
-		}
-		feeCap := new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip)
-		signer := types.LatestSignerForChainID(new(big.Int).SetUint64(in.ChainID))
-		stored, err = a.Store.PrepareSolverTx(ctx, in.RequestID, "fill", in.ChainID, from.Hex(), chainNonce,
-			func(nonce uint64) (string, []byte, error) {
-				tx, err := types.SignNewTx(a.SolverKey, signer, &types.DynamicFeeTx{
-					ChainID: new(big.Int).SetUint64(in.ChainID), Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap,
-					Gas: gas * 12 / 10, To: &settler, Value: value, Data: data,
-				})
-				if err != nil {
-					return "", nil, err
-				}
-				raw, err := tx.MarshalBinary()
-				return tx.Hash().Hex(), raw, err
-			})
-	}
+			if strings.Contains(r.Reason, "InsufficientBalance") {
+				return failure(intent.FailReasonSolverBalanceTooLow, "the solver's balance is too low: "+r.Reason, r)
+			}
+			return failure(intent.FailReasonExecutionReverted, "the fill would revert: "+r.Reason, r)
+		}})
 	if err != nil {
 		return nil, err
 	}
-	var tx types.Transaction
-	if err := tx.UnmarshalBinary(stored.Raw); err != nil {
-		return nil, failure(intent.FailReasonUnknown, "stored fill does not decode", err)
-	}
-	if err := c.SendRaw(ctx, &tx); err != nil {
-		activity.GetLogger(ctx).Warn("fill broadcast failed; will retry", "requestId", in.RequestID, "tx", stored.Hash, "error", err)
-		return nil, fmt.Errorf("%w: broadcast: %v", evm.ErrUnavailable, err)
-	}
 	return &FillSubmitted{TxHash: stored.Hash, Nonce: stored.Nonce}, nil
+}
+
+// checkInventory fails with SOLVER_BALANCE_TOO_LOW when the solver cannot pay amount of
+// currency plus the transaction's gas on the chain.
+func (a *ChainActivities) checkInventory(ctx context.Context, c *evm.Client, currency common.Address, amount *big.Int,
+	gas uint64, feeCap *big.Int) error {
+	solver := a.solverAddress()
+	gasCost := new(big.Int).Mul(new(big.Int).SetUint64(gas), feeCap)
+	native, err := c.Eth().BalanceAt(ctx, solver, nil)
+	if err != nil {
+		return fmt.Errorf("%w: balance: %v", evm.ErrUnavailable, err)
+	}
+	needNative := gasCost
+	if currency == (common.Address{}) {
+		needNative = new(big.Int).Add(gasCost, amount)
+	} else {
+		held, err := c.Eth().CallContract(ctx, ethereum.CallMsg{To: &currency, Data: evm.ERC20ABI.PackBalanceOf(solver)}, nil)
+		if err != nil {
+			return fmt.Errorf("%w: token balance: %v", evm.ErrUnavailable, err)
+		}
+		bal, err := evm.ERC20ABI.UnpackBalanceOf(held)
+		if err != nil {
+			return fmt.Errorf("%w: token balance: %v", evm.ErrUnavailable, err)
+		}
+		if bal.Cmp(amount) < 0 {
+			return failure(intent.FailReasonSolverBalanceTooLow,
+				fmt.Sprintf("the solver holds %s of %s on chain %d, the fill needs %s", bal, currency.Hex(), c.Chain.ID, amount), nil)
+		}
+	}
+	if native.Cmp(needNative) < 0 {
+		return failure(intent.FailReasonSolverBalanceTooLow,
+			fmt.Sprintf("the solver holds %s wei on chain %d, the fill needs %s", native, c.Chain.ID, needNative), nil)
+	}
+	return nil
 }
 
 // AwaitTxInput names a broadcast transaction to wait for.

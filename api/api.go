@@ -32,6 +32,10 @@ type Server struct {
 	Quotes  *quote.Engine
 	Indexer Indexer
 	Logger  *slog.Logger
+	// Admin serves POST /admin/requests/:requestId/refund (manual refunds by support staff),
+	// which exists only when AdminTokenSHA256 (the SHA-256 of the admin bearer token) is set.
+	Admin            AdminRefunder
+	AdminTokenSHA256 []byte
 
 	keys *refresh.Cache[string, *store.APIKey]
 }
@@ -53,6 +57,7 @@ func (s *Server) Handler() http.Handler {
 	r.POST("/transactions/index", s.indexTransaction)
 	r.GET("/intents/status/v3", s.intentStatus)
 	r.GET("/intents/status", s.intentStatus)
+	r.POST("/admin/requests/:requestId/refund", s.adminRefund)
 	r.NoRoute(func(c *gin.Context) { c.JSON(http.StatusNotFound, gin.H{"message": "not found"}) })
 	return r
 }

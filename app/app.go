@@ -11,6 +11,7 @@ import (
 	"go.temporal.io/sdk/client"
 	sdklog "go.temporal.io/sdk/log"
 
+	"github.com/intentd/intentd/admin"
 	"github.com/intentd/intentd/api"
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/chains/evm"
@@ -74,13 +75,14 @@ func (s *System) Migrate(ctx context.Context) ([]string, error) { return migrati
 func (s *System) WorkerDeps() worker.Deps {
 	return worker.Deps{Temporal: s.Temporal, Store: s.Store, Chains: s.Chains,
 		Oracle:        oracle.NewClient(s.Config.OracleURL, s.Config.OracleAPIKey, &http.Client{Timeout: 20 * time.Second}),
-		OracleSigners: s.Config.OracleSigners, SolverKey: s.Config.SolverKey(), ScanInterval: s.Config.ScanInterval,
+		OracleSigners: s.Config.OracleSigners, SolverKey: s.Config.SolverKey(), Prices: s.PriceSource(), ScanInterval: s.Config.ScanInterval,
 		Logger: s.Logger.With("component", "worker")}
 }
 
-// APIServer builds the HTTP API. It starts reading the price of every configured currency in
-// the background, so the first quotes do not wait on a price feed; a failure there is only
-// logged (a quote then reads the price itself and reports what fails).
+// APIServer builds the HTTP API, with the manual admin refund (sent through the system's
+// Temporal client) when ADMIN_TOKEN_SHA256 is set. It starts reading the price of every
+// configured currency in the background, so the first quotes do not wait on a price feed; a
+// failure there is only logged (a quote then reads the price itself and reports what fails).
 func (s *System) APIServer(ctx context.Context) *api.Server {
 	prices := s.PriceSource()
 	go func() {
@@ -91,7 +93,7 @@ func (s *System) APIServer(ctx context.Context) *api.Server {
 	engine := &quote.Engine{Chains: s.Chains, Prices: prices, Store: s.Store, Solver: s.Config.SolverAddress(),
 		TTL: s.Config.QuoteTTL, Limits: s.Config.QuoteLimits, SwapCostBps: s.Config.SwapCostBps}
 	return &api.Server{Store: s.Store, Chains: s.Chains, Indexer: worker.Router(s.WorkerDeps()), Logger: s.Logger.With("component", "api"),
-		Quotes: engine}
+		Quotes: engine, Admin: admin.Refunder{Temporal: s.Temporal}, AdminTokenSHA256: s.Config.AdminTokenSHA256}
 }
 
 // symbols lists the currency symbols of the enabled chains, once each.

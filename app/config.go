@@ -6,6 +6,8 @@ package app
 
 import (
 	"crypto/ecdsa"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"path/filepath"
@@ -41,7 +43,11 @@ type Config struct {
 	QuoteTTL          time.Duration
 	ScanInterval      time.Duration
 	LogLevel          slog.Level
-	solverKey         *ecdsa.PrivateKey // SOLVER_PRIVATE_KEY (secret; never printed)
+	// AdminTokenSHA256 (ADMIN_TOKEN_SHA256, 64 hex digits) is the SHA-256 of the bearer token of
+	// POST /admin/requests/{requestId}/refund; unset, that endpoint does not exist. Only the
+	// hash is configured; the token itself is never in the environment of the API.
+	AdminTokenSHA256 []byte
+	solverKey        *ecdsa.PrivateKey // SOLVER_PRIVATE_KEY (secret; never printed)
 }
 
 // SolverKey returns the solver's signing key.
@@ -58,7 +64,8 @@ func (c Config) ChainsFile() string {
 // LogValue keeps secrets out of logs.
 func (c Config) LogValue() slog.Value {
 	return slog.GroupValue(slog.String("environment", c.Environment), slog.String("temporal", c.TemporalAddress),
-		slog.String("api", c.APIAddr), slog.String("oracle", c.OracleURL), slog.String("solver", c.SolverAddress().Hex()))
+		slog.String("api", c.APIAddr), slog.String("oracle", c.OracleURL), slog.String("solver", c.SolverAddress().Hex()),
+		slog.Bool("adminRefunds", len(c.AdminTokenSHA256) > 0))
 }
 
 // String keeps secrets out of %v.
@@ -144,6 +151,13 @@ func Load(lookup func(string) (string, bool), defaults Defaults) (Config, error)
 	}
 	if err := c.LogLevel.UnmarshalText([]byte(get("LOG_LEVEL", "info"))); err != nil {
 		bad("LOG_LEVEL", "must be debug, info, warn or error")
+	}
+	if h := strings.TrimSpace(get("ADMIN_TOKEN_SHA256", "")); h != "" {
+		if b, err := hex.DecodeString(h); err != nil || len(b) != sha256.Size {
+			bad("ADMIN_TOKEN_SHA256", "must be the SHA-256 of the admin token as 64 hex digits (printf %%s \"$TOKEN\" | sha256sum), not the token")
+		} else {
+			c.AdminTokenSHA256 = b
+		}
 	}
 	key := strings.TrimPrefix(get("SOLVER_PRIVATE_KEY", ""), "0x")
 	if key == "" {

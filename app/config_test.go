@@ -1,8 +1,12 @@
 package app
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -61,5 +65,75 @@ func TestConfigNeverPrintsTheSolverKey(t *testing.T) {
 	}
 	if cfg.SolverAddress() != devnet.SolverAddress() {
 		t.Fatal("wrong solver address")
+	}
+}
+
+func TestAdminTokenSHA256(t *testing.T) {
+	base := map[string]string{"DATABASE_URL": "postgres://x@127.0.0.1/db",
+		"SOLVER_PRIVATE_KEY": hex.EncodeToString(crypto.FromECDSA(devnet.SolverKey())), "ORACLE_SIGNERS": devnet.OracleAddress().Hex()}
+	with := func(v string) map[string]string {
+		m := map[string]string{"ADMIN_TOKEN_SHA256": v}
+		for k, x := range base {
+			m[k] = x
+		}
+		return m
+	}
+
+	cfg, err := Load(env(base), nil)
+	if err != nil || cfg.AdminTokenSHA256 != nil {
+		t.Fatalf("unset: %x %v", cfg.AdminTokenSHA256, err)
+	}
+	sum := sha256.Sum256([]byte("tok-7f3a-secret"))
+	for _, v := range []string{hex.EncodeToString(sum[:]), strings.ToUpper(hex.EncodeToString(sum[:])), " " + hex.EncodeToString(sum[:]) + "\n"} {
+		cfg, err := Load(env(with(v)), nil)
+		if err != nil || !bytes.Equal(cfg.AdminTokenSHA256, sum[:]) {
+			t.Fatalf("%q: %x %v", v, cfg.AdminTokenSHA256, err)
+		}
+		for _, s := range []string{fmt.Sprint(cfg), fmt.Sprintf("%+v", cfg), fmt.Sprintf("%#v", cfg)} {
+			if strings.Contains(s, hex.EncodeToString(sum[:])) {
+				t.Fatalf("admin token hash printed: %s", s)
+			}
+		}
+	}
+	for _, v := range []string{"tok-7f3a-secret", hex.EncodeToString(sum[:31]), hex.EncodeToString(sum[:]) + "00",
+		"0x" + hex.EncodeToString(sum[:]), strings.Repeat("zz", 32)} {
+		_, err := Load(env(with(v)), nil)
+		if err == nil || !strings.Contains(err.Error(), "ADMIN_TOKEN_SHA256:") {
+			t.Fatalf("%q accepted or not named: %v", v, err)
+		}
+		if strings.Contains(err.Error(), v) {
+			t.Fatalf("the value is echoed (it may be the token itself): %v", err)
+		}
+	}
+}
+
+func TestDevAdminTokenIsKeptPrivate(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "dev-admin-token")
+	h1, err := devAdminToken(path)
+	if err != nil || len(h1) != sha256.Size {
+		t.Fatalf("first: %x %v", h1, err)
+	}
+	st, err := os.Stat(path)
+	if err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("token file: %v %v", st.Mode(), err)
+	}
+	b, _ := os.ReadFile(path)
+	if sum := sha256.Sum256(bytes.TrimSpace(b)); !bytes.Equal(sum[:], h1) {
+		t.Fatal("hash is not the SHA-256 of the stored token")
+	}
+	h2, err := devAdminToken(path)
+	if err != nil || !bytes.Equal(h1, h2) {
+		t.Fatalf("restart made a new token: %v", err)
+	}
+	// A file made too open (or truncated) is fixed up.
+	if err := os.WriteFile(path, []byte("short\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h3, err := devAdminToken(path)
+	if st, _ := os.Stat(path); err != nil || bytes.Equal(h3, h1) || st.Mode().Perm() != 0o600 {
+		t.Fatalf("truncated token file: %v %v", st.Mode(), err)
 	}
 }

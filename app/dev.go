@@ -3,10 +3,12 @@ package app
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -29,7 +31,7 @@ import (
 
 // DevOptions configure `intentd dev`: the whole engine in one process on the embedded default.
 type DevOptions struct {
-	DataDir    string // .data: Postgres cluster, Temporal database, dev API key
+	DataDir    string // .data: Postgres cluster, Temporal database, dev API key, dev admin token
 	OracleAddr string // 127.0.0.1:3000
 	UIPort     int    // 8233
 	Out        io.Writer
@@ -126,6 +128,14 @@ func RunDev(ctx context.Context, o DevOptions) error {
 		return err
 	}
 	cfg.OracleURL = "http://" + o.OracleAddr
+	adminLine := "hash from ADMIN_TOKEN_SHA256"
+	if len(cfg.AdminTokenSHA256) == 0 {
+		tokenFile := filepath.Join(dataDir, "dev-admin-token")
+		if cfg.AdminTokenSHA256, err = devAdminToken(tokenFile); err != nil {
+			return fmt.Errorf("dev admin token: %w", err)
+		}
+		adminLine = "in " + filepath.Join(o.DataDir, "dev-admin-token")
+	}
 	sys, err := Open(ctx, cfg, registry, o.Logger)
 	if err != nil {
 		return err
@@ -165,8 +175,9 @@ intentd dev is running. Ctrl-C stops everything.
   Oracle          http://%s/lives/v1
   Postgres        %s
   Dev API key     %s   (x-api-key header; stored in %s)
+  Admin token     %s   (Authorization: Bearer header of POST /admin/requests/{requestId}/refund)
 `, cfg.APIAddr, cfg.APIAddr, tmp.UIURL(), tmp.HostPort(), tmp.Namespace(), o.OracleAddr, redactURL(pg.URL()), devKey,
-		filepath.Join(o.DataDir, "dev-api-key"))
+		filepath.Join(o.DataDir, "dev-api-key"), adminLine)
 	for _, ch := range registry.Enabled() {
 		fmt.Fprintf(o.Out, "  Chain %d     %s\n", ch.ID, ch.HTTPRPCURL)
 	}
@@ -244,4 +255,30 @@ func devAPIKey(ctx context.Context, st *store.Store, path string) (string, error
 		return "", err
 	}
 	return plain, os.WriteFile(path, []byte(plain+"\n"), 0o600)
+}
+
+// devAdminToken returns the SHA-256 of the dev admin token, creating the token on first start.
+// The token is kept in the (git-ignored) data directory, readable by its owner only, so
+// restarts reuse it; it is never printed, only the file's path.
+func devAdminToken(path string) ([]byte, error) {
+	token := ""
+	if b, err := os.ReadFile(path); err == nil {
+		token = strings.TrimSpace(string(b))
+		if err := os.Chmod(path, 0o600); err != nil {
+			return nil, err
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	if len(token) < 32 { // missing, empty or truncated: make a new one
+		token = "ia_" + randomHex(32)
+		if err := os.WriteFile(path, []byte(token+"\n"), 0o600); err != nil {
+			return nil, err
+		}
+		if err := os.Chmod(path, 0o600); err != nil { // WriteFile keeps an existing file's mode
+			return nil, err
+		}
+	}
+	sum := sha256.Sum256([]byte(token))
+	return sum[:], nil
 }

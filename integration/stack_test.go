@@ -5,6 +5,7 @@ package integration
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/hex"
 	"log/slog"
 	"math/big"
@@ -28,6 +29,12 @@ import (
 	"github.com/intentd/intentd/worker"
 	"github.com/intentd/intentd/workflows"
 )
+
+// testAdminToken is the admin bearer token of the test stacks; the engine is configured with
+// its SHA-256 only.
+const testAdminToken = "test-admin-token"
+
+var adminTokenHash = sha256.Sum256([]byte(testAdminToken))
 
 type stack struct {
 	API    *e2e.Client
@@ -86,6 +93,7 @@ func startStack(t *testing.T) *stack {
 	cfg, err := app.Load(lookup(map[string]string{
 		"TEMPORAL_ADDRESS": ts.GetFrontendHostPort(), "TEMPORAL_NAMESPACE": ts.GetDefaultNamespace(),
 		"ORACLE_URL": oracleHTTP.URL, "SCAN_INTERVAL": "200ms",
+		"ADMIN_TOKEN_SHA256": hex.EncodeToString(adminTokenHash[:]),
 	}), app.DevDefaults(testenv.DatabaseURL(t), oracleAPIKey))
 	if err != nil {
 		t.Fatal(err)

@@ -168,3 +168,14 @@ const (
 	RefundFailReasonRefundRecipientIsBlocked   RefundFailReason = "REFUND_RECIPIENT_IS_BLOCKED"
 	RefundFailReasonManualRefundRequired       RefundFailReason = "MANUAL_REFUND_REQUIRED"
 )
+
+// Valid reports whether r is one of the spec's refundFailReason values (N/A included).
+func (r RefundFailReason) Valid() bool {
+	switch r {
+	case RefundFailReasonNA, RefundFailReasonAmountTooLowToRefund, RefundFailReasonNegativeNewAmountAfterFees,
+		RefundFailReasonSwapCurrencyNotOnOrigin, RefundFailReasonRefundRecipientIsVasp,
+		RefundFailReasonRefundRecipientIsBlocked, RefundFailReasonManualRefundRequired:
+		return true
+	}
+	return false
+}

@@ -16,6 +16,7 @@ import (
 	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/deposits"
 	"github.com/intentd/intentd/oracle"
+	"github.com/intentd/intentd/prices"
 	"github.com/intentd/intentd/store"
 	"github.com/intentd/intentd/workflows"
 )
@@ -28,6 +29,7 @@ type Deps struct {
 	Oracle        *oracle.Client
 	OracleSigners []common.Address
 	SolverKey     *ecdsa.PrivateKey
+	Prices        prices.Source // values ERC-20 refunds against their gas; optional
 	ScanInterval  time.Duration
 	Logger        *slog.Logger
 }
@@ -36,7 +38,7 @@ type Deps struct {
 func Register(r worker.Registry, d Deps) {
 	r.RegisterWorkflow(workflows.Intent)
 	r.RegisterActivity(&activities.StoreActivities{Store: d.Store})
-	r.RegisterActivity(&activities.ChainActivities{Chains: d.Chains, Store: d.Store, SolverKey: d.SolverKey})
+	r.RegisterActivity(&activities.ChainActivities{Chains: d.Chains, Store: d.Store, SolverKey: d.SolverKey, Prices: d.Prices})
 	r.RegisterActivity(&activities.OracleActivities{Client: d.Oracle, Signers: d.OracleSigners})
 }
 

@@ -62,12 +62,18 @@ type Deposit struct {
 
 // State is the live state the QueryState query returns to operators.
 type State struct {
-	RequestID  string
-	Status     intent.Status
-	FailReason intent.FailReason
-	Deposit    *Deposit
-	FillTx     string
-	Attested   bool
+	RequestID        string
+	Status           intent.Status
+	FailReason       intent.FailReason
+	RefundFailReason intent.RefundFailReason `json:",omitempty"`
+	Deposit          *Deposit
+	FillTx           string
+	Attested         bool
+	// RefundTx is the refund transaction once one is sent.
+	RefundTx string `json:",omitempty"`
+	// AwaitingOperator is set while the request waits for a manual admin refund (after
+	// MANUAL_REFUND_REQUIRED or REFUND_RECIPIENT_IS_BLOCKED).
+	AwaitingOperator bool `json:",omitempty"`
 }
 
 // IntentResult is the final state.
@@ -80,10 +86,44 @@ var (
 	oracleActs *activities.OracleActivities
 )
 
+// Change ids of workflow.GetVersion: every change to what the workflow does for an intent
+// already in flight goes through one (docs/operations.md, Versioning).
+const (
+	// changeRefunds, version 1: the deposit is attested before it is checked, and deposit
+	// problems and refundable fill problems end in a refund instead of a failure.
+	changeRefunds = "refunds"
+)
+
+// manualRefundWindow is how long a request whose refund needs an operator stays open for the
+// adminRefund update.
+const manualRefundWindow = 30 * 24 * time.Hour
+
 type intentRun struct {
 	in    IntentInput
 	state State
 	seq   int64
+
+	depositSeenAt time.Time
+	// filling is set before the fill is first signed: from then on nothing may be refunded by
+	// hand, because the fill could still land.
+	filling bool
+	// refunding is set while a refund is being sent or once it has been.
+	refunding bool
+	// adminPending is set when an adminRefund update is accepted; admin is its request once
+	// the audit row is written, adminDone its outcome.
+	adminPending bool
+	admin        *adminRequest
+	adminDone    *adminOutcome
+}
+
+type adminRequest struct {
+	AdminRefund
+	updateID string
+}
+
+type adminOutcome struct {
+	result *AdminRefundResult
+	err    error
 }
 
 // Intent runs one request: await the deposit, have it attested once confirmed, fill on the
@@ -93,11 +133,18 @@ func Intent(ctx workflow.Context, in IntentInput) (*IntentResult, error) {
 	if err := r.setup(ctx); err != nil {
 		return nil, err
 	}
-	return r.run(ctx)
+	res, err := r.run(ctx)
+	// An adminRefund update still answering its caller finishes before the run closes.
+	_ = workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) })
+	return res, err
 }
 
 func (r *intentRun) setup(ctx workflow.Context) error {
 	if err := workflow.SetQueryHandler(ctx, QueryState, func() (State, error) { return r.state, nil }); err != nil {
+		return err
+	}
+	if err := workflow.SetUpdateHandlerWithOptions(ctx, UpdateAdminRefund, r.onAdminRefund,
+		workflow.UpdateHandlerOptions{Validator: r.validateAdminRefund}); err != nil {
 		return err
 	}
 	ex := r.in.Execution
@@ -119,16 +166,30 @@ func (r *intentRun) run(ctx workflow.Context) (*IntentResult, error) {
 	if dep == nil {
 		return r.fail(ctx, intent.FailReasonOrderExpired)
 	}
-	if reason := r.checkDeposit(ctx, dep); reason != "" {
-		return r.fail(ctx, reason)
+	if !r.refunds(ctx) {
+		if reason := r.checkDeposit(ctx, dep); reason != "" {
+			return r.fail(ctx, reason)
+		}
 	}
 	if err := r.attest(ctx, dep); err != nil {
 		return r.fail(ctx, reasonOf(err))
+	}
+	// From here on the deposit is confirmed on chain: a problem with it is refunded.
+	if r.refunds(ctx) {
+		if reason := r.checkDeposit(ctx, dep); reason != "" {
+			return r.refund(ctx, reason)
+		}
 	}
 	if err := r.write(ctx, intent.StatusPending, ""); err != nil {
 		return nil, err
 	}
 	return r.fill(ctx)
+}
+
+// refunds reports whether this run refunds (changeRefunds version 1); histories recorded
+// before that change replay the old path, which ended such requests in failure.
+func (r *intentRun) refunds(ctx workflow.Context) bool {
+	return workflow.GetVersion(ctx, changeRefunds, workflow.DefaultVersion, 1) == 1
 }
 
 // awaitDeposit returns the first deposit signalled, or nil when the order's deadline passes
@@ -145,6 +206,7 @@ func (r *intentRun) awaitDeposit(ctx workflow.Context) (*Deposit, error) {
 	if !ok {
 		return nil, nil
 	}
+	r.depositSeenAt = workflow.Now(ctx)
 	r.state.Deposit = &dep
 	err := r.write(ctx, intent.StatusWaiting, "", store.Tx{Direction: "in", ChainID: dep.ChainID, Hash: dep.TxHash,
 		LogIndex: int(dep.LogIndex), Block: dep.BlockNumber})
@@ -161,7 +223,7 @@ func (r *intentRun) checkDeposit(ctx workflow.Context, d *Deposit) intent.FailRe
 		return intent.FailReasonIncorrectDepositCurrency
 	case intent.Big(d.Amount).Cmp(intent.Big(ex.AmountIn)) < 0:
 		return intent.FailReasonDepositedAmountTooLowToFill
-	case workflow.Now(ctx).Unix() > ex.Deadline:
+	case r.depositSeenAt.Unix() > ex.Deadline:
 		return intent.FailReasonOrderExpired
 	}
 	return ""
@@ -191,19 +253,33 @@ func (r *intentRun) attest(ctx workflow.Context, d *Deposit) error {
 	return err
 }
 
-func (r *intentRun) fill(ctx workflow.Context) (*IntentResult, error) {
-	ex := r.in.Execution
-	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+// sendingActivity is for activities that sign and broadcast: a transport failure is retried
+// with backoff, a bounded number of times.
+func sendingActivity(ctx workflow.Context) workflow.Context {
+	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: 30 * time.Second,
 		RetryPolicy: &temporal.RetryPolicy{InitialInterval: 500 * time.Millisecond, BackoffCoefficient: 2,
 			MaximumInterval: 10 * time.Second, MaximumAttempts: 20},
 	})
+}
+
+func (r *intentRun) fill(ctx workflow.Context) (*IntentResult, error) {
+	ex := r.in.Execution
+	if r.adminPending {
+		// An operator's refund was accepted before the fill started: it wins.
+		return r.adminRefund(ctx)
+	}
+	r.filling = true
 	var sub activities.FillSubmitted
-	if err := workflow.ExecuteActivity(actx, chainActs.SubmitFill, activities.FillInput{
+	if err := workflow.ExecuteActivity(sendingActivity(ctx), chainActs.SubmitFill, activities.FillInput{
 		RequestID: ex.RequestID, ChainID: ex.DestinationChainID, OrderID: ex.OrderID, Currency: ex.CurrencyOut.Address,
 		Recipient: ex.Recipient, Amount: ex.AmountOut,
 	}).Get(ctx, &sub); err != nil {
 		if isNonRetryable(err) {
+			// Nothing was signed: the checks before signing refused the fill.
+			if r.refunds(ctx) {
+				return r.refund(ctx, reasonOf(err))
+			}
 			return r.fail(ctx, reasonOf(err))
 		}
 		return r.fail(ctx, intent.FailReasonTransactionSubmissionFailed)
@@ -221,6 +297,10 @@ func (r *intentRun) fill(ctx workflow.Context) (*IntentResult, error) {
 		return r.fail(ctx, intent.FailReasonTransactionNotIncluded)
 	}
 	if !inc.Success {
+		if r.refunds(ctx) {
+			// The fill reverted on chain, so it paid nothing: the deposit goes back.
+			return r.refund(ctx, intent.FailReasonExecutionReverted)
+		}
 		return r.fail(ctx, intent.FailReasonExecutionReverted)
 	}
 	err := r.write(ctx, intent.StatusSuccess, "", store.Tx{Direction: "out", ChainID: ex.DestinationChainID,
@@ -253,7 +333,7 @@ func (r *intentRun) write(ctx workflow.Context, s intent.Status, reason intent.F
 	r.seq++
 	now := workflow.Now(ctx)
 	t := store.Transition{RequestID: r.in.Execution.RequestID, Version: now.UnixMicro()*1000 + r.seq%1000,
-		Status: s, FailReason: r.state.FailReason, Txs: txs, At: now}
+		Status: s, FailReason: r.state.FailReason, RefundFailReason: r.state.RefundFailReason, Txs: txs, At: now}
 	lctx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
 		StartToCloseTimeout: 10 * time.Second,
 		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: 200 * time.Millisecond, MaximumInterval: 10 * time.Second},

@@ -1,11 +1,13 @@
 // Command intentd is the intent engine's one binary. Subcommands: devnet (local chains), dev
 // (the whole engine on the embedded default), api, worker, oracle and migrate (separate
-// processes, as in production). Configuration comes from the environment and is validated at
-// start; a bad value stops the process with a message naming the variable.
+// processes, as in production), and admin (support-staff tools: `admin refund`). Configuration
+// comes from the environment and is validated at start; a bad value stops the process with a
+// message naming the variable.
 package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -30,6 +32,9 @@ commands:
   worker    run the Temporal worker and the deposit scanner
   oracle    run the attestation oracle
   migrate   apply the database schema
+  admin     support-staff tools:
+              admin refund <requestId> --reason "…" [--operator NAME] [--recipient 0x…]
+              refunds an intent by hand and waits until the refund is mined
 
 Configuration is read from the environment; see README.md.
 `
@@ -56,6 +61,11 @@ func main() {
 		err = runEngine(ctx, os.Args[1], logger)
 	case "oracle":
 		err = runOracle(ctx, logger)
+	case "admin":
+		err = runAdmin(ctx, os.Args[2:], os.Stdout, os.Stderr)
+		if errors.Is(err, errUsage) {
+			os.Exit(2)
+		}
 	case "-h", "--help", "help":
 		fmt.Print(usage)
 	default:

@@ -28,7 +28,9 @@ import (
 type Client struct {
 	BaseURL string
 	APIKey  string
-	HTTP    *http.Client
+	// Bearer, when set, is sent as "Authorization: Bearer <Bearer>" (the admin endpoints).
+	Bearer string
+	HTTP   *http.Client
 }
 
 func (c *Client) http() *http.Client {
@@ -59,6 +61,9 @@ func (c *Client) Do(ctx context.Context, method, path string, body any, out any)
 	req.Header.Set("content-type", "application/json")
 	if c.APIKey != "" {
 		req.Header.Set("x-api-key", c.APIKey)
+	}
+	if c.Bearer != "" {
+		req.Header.Set("authorization", "Bearer "+c.Bearer)
 	}
 	resp, err := c.http().Do(req)
 	if err != nil {

@@ -1,0 +1,96 @@
+package activities
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+
+	ethereum "github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"go.temporal.io/sdk/activity"
+
+	"github.com/intentd/intentd/chains/evm"
+	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/store"
+)
+
+// solverCall is one transaction the solver sends for a request: a fill or a refund.
+type solverCall struct {
+	requestID string
+	kind      string // fill, refund or manual_refund: one stored transaction per request and kind
+	to        common.Address
+	data      []byte
+	value     *big.Int
+	// onRevert maps a gas estimate that reverts to the workflow's non-retryable failure.
+	onRevert func(*evm.RevertError) error
+	// preflight runs once, before the first signing, with the gas and the fee cap the
+	// transaction will be signed with; an error stops the call before anything is signed.
+	preflight func(ctx context.Context, gas uint64, feeCap *big.Int) error
+}
+
+// send returns the request's stored transaction of that kind, or estimates, signs and stores
+// a new one (its nonce allocated in Postgres), and broadcasts it. A retry finds the stored
+// transaction and broadcasts the same bytes again, so a call is never made twice.
+func (a *ChainActivities) send(ctx context.Context, c *evm.Client, call solverCall) (*store.SolverTx, error) {
+	stored, err := a.Store.SolverTx(ctx, call.requestID, call.kind)
+	if errors.Is(err, store.ErrNotFound) {
+		stored, err = a.sign(ctx, c, call)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var tx types.Transaction
+	if err := tx.UnmarshalBinary(stored.Raw); err != nil {
+		return nil, failure(intent.FailReasonUnknown, "stored transaction does not decode", err)
+	}
+	if err := c.SendRaw(ctx, &tx); err != nil {
+		activity.GetLogger(ctx).Warn("broadcast failed; will retry", "requestId", call.requestID, "kind", call.kind,
+			"tx", stored.Hash, "error", err)
+		return nil, fmt.Errorf("%w: broadcast: %v", evm.ErrUnavailable, err)
+	}
+	return stored, nil
+}
+
+func (a *ChainActivities) sign(ctx context.Context, c *evm.Client, call solverCall) (*store.SolverTx, error) {
+	from := a.solverAddress()
+	chainNonce, err := c.NonceAt(ctx, from)
+	if err != nil {
+		return nil, err
+	}
+	gas, err := c.Eth().EstimateGas(ctx, ethereum.CallMsg{From: from, To: &call.to, Data: call.data, Value: call.value})
+	if err != nil {
+		if rev := evm.AsRevert(err); rev != nil && call.onRevert != nil {
+			return nil, call.onRevert(rev)
+		}
+		return nil, fmt.Errorf("%w: estimate gas: %v", evm.ErrUnavailable, err)
+	}
+	tip, err := c.Eth().SuggestGasTipCap(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("%w: tip: %v", evm.ErrUnavailable, err)
+	}
+	head, err := c.Eth().HeaderByNumber(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%w: head: %v", evm.ErrUnavailable, err)
+	}
+	feeCap := new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip)
+	gas = gas * 12 / 10
+	if call.preflight != nil {
+		if err := call.preflight(ctx, gas, feeCap); err != nil {
+			return nil, err
+		}
+	}
+	chainID := new(big.Int).SetUint64(c.Chain.ID)
+	signer := types.LatestSignerForChainID(chainID)
+	return a.Store.PrepareSolverTx(ctx, call.requestID, call.kind, c.Chain.ID, from.Hex(), chainNonce,
+		func(nonce uint64) (string, []byte, error) {
+			tx, err := types.SignNewTx(a.SolverKey, signer, &types.DynamicFeeTx{ChainID: chainID, Nonce: nonce,
+				GasTipCap: tip, GasFeeCap: feeCap, Gas: gas, To: &call.to, Value: call.value, Data: call.data})
+			if err != nil {
+				return "", nil, err
+			}
+			raw, err := tx.MarshalBinary()
+			return tx.Hash().Hex(), raw, err
+		})
+}

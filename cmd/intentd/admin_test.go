@@ -1,0 +1,48 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"io"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseRefundArgs(t *testing.T) {
+	const id = "0x5555555555555555555555555555555555555555555555555555555555555555"
+	for _, tc := range []struct {
+		name     string
+		args     []string
+		user     string
+		wantOp   string
+		wantErr  string
+		wantRcpt string
+	}{
+		{"flags after the id", []string{id, "--reason", "fill stuck", "--operator", "bob"}, "alice", "bob", "", ""},
+		{"flags before the id", []string{"--reason=fill stuck", id}, "alice", "alice", "", ""},
+		{"flags around the id", []string{"-reason", "x", id, "--recipient", "0xabc"}, "alice", "alice", "", "0xabc"},
+		{"no id", []string{"--reason", "x"}, "alice", "", "requestId is missing", ""},
+		{"two ids", []string{id, "--reason", "fill", "stuck"}, "alice", "", "one requestId expected", ""},
+		{"no reason", []string{id}, "alice", "", "--reason is required", ""},
+		{"no operator", []string{id, "--reason", "x"}, "", "", "--operator is required", ""},
+		{"unknown flag", []string{id, "--reason", "x", "--force"}, "alice", "", "see usage", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o, err := parseRefundArgs(tc.args, tc.user, io.Discard)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("got %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil || o.requestID != id || o.refund.Operator != tc.wantOp || o.refund.Recipient != tc.wantRcpt ||
+				o.refund.Reason == "" || o.timeout != 10*time.Minute {
+				t.Fatalf("%+v %v", o, err)
+			}
+		})
+	}
+	if _, err := parseRefundArgs([]string{"-h"}, "alice", io.Discard); !errors.Is(err, flag.ErrHelp) {
+		t.Fatalf("-h: %v", err)
+	}
+}

@@ -1,0 +1,365 @@
+package integration
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"strings"
+	"testing"
+	"time"
+
+	ethereum "github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/intentd/intentd/chains/evm"
+	"github.com/intentd/intentd/devnet"
+	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/internal/e2e"
+	"github.com/intentd/intentd/quote"
+)
+
+// withdrawals counts the depository's Withdrawal events (refunds) for one payout id on a chain.
+func (s *stack) withdrawals(t *testing.T, chainID uint64, id common.Hash) int {
+	t.Helper()
+	c, err := s.Devnet.Chain(chainID).Dial(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	logs, err := c.FilterLogs(context.Background(), ethereum.FilterQuery{FromBlock: big.NewInt(0),
+		Addresses: []common.Address{devnet.DepositoryAddress},
+		Topics:    [][]common.Hash{{evm.DepositoryABI.GetABI().Events["Withdrawal"].ID}, {id}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(logs)
+}
+
+// freshAddress is an address nobody holds a key for and nothing has paid yet, so its balance
+// after a refund is exactly what the refund paid.
+func freshAddress(t *testing.T) common.Address {
+	k, err := crypto.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return crypto.PubkeyToAddress(k.PublicKey)
+}
+
+// badDeposit is how a test case pays for the quoted order instead of following its steps.
+type badDeposit func(t *testing.T, ctx context.Context, w *e2e.Wallet, q *quote.Response) (chainID uint64, currency common.Address, amount *big.Int)
+
+// depositStep is the quote's deposit step transaction.
+func depositStep(t *testing.T, q *quote.Response) quote.TxData {
+	t.Helper()
+	for _, s := range q.Steps {
+		if s.ID == "deposit" {
+			return s.Items[0].Data
+		}
+	}
+	t.Fatal("the quote has no deposit step")
+	return quote.TxData{}
+}
+
+// The spec's failReason values for deposit problems (intent-service.md, Errors), each ending in
+// a refund of what was deposited to refundTo on the chain the deposit was made on, status
+// refund, and never a fill.
+func TestDepositProblemsAreRefunded(t *testing.T) {
+	s := startStack(t)
+	cases := []struct {
+		name    string
+		reason  intent.FailReason
+		deposit badDeposit
+	}{
+		{"DEPOSITED_AMOUNT_TOO_LOW_TO_FILL: half of the quoted ETH", intent.FailReasonDepositedAmountTooLowToFill,
+			func(t *testing.T, ctx context.Context, w *e2e.Wallet, q *quote.Response) (uint64, common.Address, *big.Int) {
+				d := depositStep(t, q)
+				v, _ := new(big.Int).SetString(d.Value, 10)
+				d.Value = new(big.Int).Div(v, big.NewInt(2)).String()
+				if _, err := w.SendTx(ctx, d); err != nil {
+					t.Fatal(err)
+				}
+				return d.ChainID, common.Address{}, new(big.Int).Div(v, big.NewInt(2))
+			}},
+		{"DEPOSIT_CHAIN_MISMATCH: the ETH deposit is made on the destination chain", intent.FailReasonDepositChainMismatch,
+			func(t *testing.T, ctx context.Context, w *e2e.Wallet, q *quote.Response) (uint64, common.Address, *big.Int) {
+				d := depositStep(t, q)
+				d.ChainID = 31338
+				if _, err := w.SendTx(ctx, d); err != nil {
+					t.Fatal(err)
+				}
+				v, _ := new(big.Int).SetString(d.Value, 10)
+				return 31338, common.Address{}, v
+			}},
+		{"INCORRECT_DEPOSIT_CURRENCY: USDC paid for an ETH order", intent.FailReasonIncorrectDepositCurrency,
+			func(t *testing.T, ctx context.Context, w *e2e.Wallet, q *quote.Response) (uint64, common.Address, *big.Int) {
+				amount := big.NewInt(7_000_000)
+				orderID := common.HexToHash(q.Protocol.V2.OrderID)
+				approve := quote.TxData{ChainID: 31337, To: devnet.USDCAddress.Hex(), Value: "0",
+					Data: hexutil.Encode(evm.ERC20ABI.PackApprove(devnet.DepositoryAddress, amount))}
+				if _, err := w.SendTx(ctx, approve); err != nil {
+					t.Fatal(err)
+				}
+				dep := quote.TxData{ChainID: 31337, To: devnet.DepositoryAddress.Hex(), Value: "0",
+					Data: hexutil.Encode(evm.DepositoryABI.PackDepositErc20(orderID, devnet.USDCAddress, amount))}
+				if _, err := w.SendTx(ctx, dep); err != nil {
+					t.Fatal(err)
+				}
+				return 31337, devnet.USDCAddress, amount
+			}},
+		{"ORDER_EXPIRED: the deposit arrives after the order's deadline", intent.FailReasonOrderExpired,
+			func(t *testing.T, ctx context.Context, w *e2e.Wallet, q *quote.Response) (uint64, common.Address, *big.Int) {
+				// The deadline is moved into the past where the engine keeps it, as if the
+				// quote's lifetime had run out before the user paid.
+				if _, err := s.Sys.Pool.Exec(ctx, `UPDATE quotes SET quote = jsonb_set(quote, '{deadline}', to_jsonb($2::bigint))
+					WHERE request_id = $1`, q.RequestID, time.Now().Add(-time.Minute).Unix()); err != nil {
+					t.Fatal(err)
+				}
+				d := depositStep(t, q)
+				if _, err := w.SendTx(ctx, d); err != nil {
+					t.Fatal(err)
+				}
+				v, _ := new(big.Int).SetString(d.Value, 10)
+				return d.ChainID, common.Address{}, v
+			}},
+	}
+	for i, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+			defer cancel()
+			acct := devnet.TestAccounts()[1+i]
+			refundTo := freshAddress(t)
+			wallet := &e2e.Wallet{Key: acct.Key, RPCs: s.RPCs}
+			q, err := s.API.Quote(ctx, map[string]any{"user": acct.Address.Hex(), "recipient": devnet.TestAccounts()[8].Address.Hex(),
+				"refundTo": refundTo.Hex(), "originChainId": 31337, "destinationChainId": 31338,
+				"originCurrency": common.Address{}.Hex(), "destinationCurrency": common.Address{}.Hex(),
+				"amount": "100000000000000000", "tradeType": "EXACT_INPUT", "includeProtocolData": true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			chainID, currency, amount := tc.deposit(t, ctx, wallet, q)
+			final, seen, err := s.API.WaitStatus(ctx, q.RequestID, "success", "failure", "refund")
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.recordHistory(t, q.RequestID, "refund-"+string(tc.reason))
+			if final.Status != "refund" || final.FailReason != string(tc.reason) || final.RefundFailReason != "N/A" {
+				t.Fatalf("final status %+v (seen %v), want refund with %s", final, seen, tc.reason)
+			}
+			if got := s.balance(t, chainID, currency, refundTo); got.Cmp(amount) != 0 {
+				t.Fatalf("refundTo holds %s of %s on %d, want the deposited %s", got, currency, chainID, amount)
+			}
+			if n := s.withdrawals(t, chainID, intent.RefundID(q.RequestID)); n != 1 {
+				t.Fatalf("%d refunds on chain for the request, want exactly 1", n)
+			}
+			if n := s.fills(t, 31338, common.HexToHash(q.Protocol.V2.OrderID)); n != 0 {
+				t.Fatalf("a refunded order was filled %d times", n)
+			}
+			if len(final.TxHashes) != 1 {
+				t.Fatalf("status txHashes %v, want the refund transaction", final.TxHashes)
+			}
+		})
+	}
+}
+
+// usdcTransfer moves USDC on a chain from the wallet's account.
+func usdcTransfer(t *testing.T, ctx context.Context, w *e2e.Wallet, chainID uint64, to common.Address, amount *big.Int) {
+	t.Helper()
+	if _, err := w.SendTx(ctx, quote.TxData{ChainID: chainID, To: devnet.USDCAddress.Hex(), Value: "0",
+		Data: hexutil.Encode(evm.ERC20ABI.PackTransfer(to, amount))}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Fill problems found before the fill is signed (spec, Errors): the solver holds too little
+// on the destination (SOLVER_BALANCE_TOO_LOW), or the token refuses the recipient
+// (DESTINATION_TOKEN_TRANSFER_REJECTED). Each ends in a refund of the USDC deposit on the
+// origin, status refund, and no fill.
+func TestFillProblemsAreRefunded(t *testing.T) {
+	s := startStack(t)
+	deployer := &e2e.Wallet{Key: devnet.DeployerKey(), RPCs: s.RPCs}
+	cases := []struct {
+		name   string
+		reason intent.FailReason
+		// before runs after the quote and before the deposit; the returned func undoes it.
+		before func(t *testing.T, ctx context.Context, recipient common.Address) func()
+	}{
+		{"SOLVER_BALANCE_TOO_LOW: the solver's USDC on the destination is moved away", intent.FailReasonSolverBalanceTooLow,
+			func(t *testing.T, ctx context.Context, _ common.Address) func() {
+				holder := devnet.TestAccounts()[9]
+				held := s.balance(t, 31338, devnet.USDCAddress, devnet.SolverAddress())
+				usdcTransfer(t, ctx, &e2e.Wallet{Key: devnet.SolverKey(), RPCs: s.RPCs}, 31338, holder.Address, held)
+				return func() {
+					usdcTransfer(t, context.Background(), &e2e.Wallet{Key: holder.Key, RPCs: s.RPCs}, 31338, devnet.SolverAddress(), held)
+				}
+			}},
+		{"DESTINATION_TOKEN_TRANSFER_REJECTED: the token blocks the recipient after the quote", intent.FailReasonDestinationTokenTransferRejected,
+			func(t *testing.T, ctx context.Context, recipient common.Address) func() {
+				block := func(ctx context.Context, on bool) {
+					if _, err := deployer.SendTx(ctx, quote.TxData{ChainID: 31338, To: devnet.USDCAddress.Hex(), Value: "0",
+						Data: hexutil.Encode(evm.ERC20ABI.PackSetBlocked(recipient, on))}); err != nil {
+						t.Fatal(err)
+					}
+				}
+				block(ctx, true)
+				return func() { block(context.Background(), false) }
+			}},
+	}
+	for i, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+			defer cancel()
+			acct := devnet.TestAccounts()[1+i]
+			refundTo, recipient := freshAddress(t), freshAddress(t)
+			wallet := &e2e.Wallet{Key: acct.Key, RPCs: s.RPCs}
+			q, err := s.API.Quote(ctx, map[string]any{"user": acct.Address.Hex(), "recipient": recipient.Hex(),
+				"refundTo": refundTo.Hex(), "originChainId": 31337, "destinationChainId": 31338,
+				"originCurrency": devnet.USDCAddress.Hex(), "destinationCurrency": devnet.USDCAddress.Hex(),
+				"amount": "25000000", "tradeType": "EXACT_INPUT", "includeProtocolData": true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			undo := tc.before(t, ctx, recipient)
+			defer undo()
+			if _, err := wallet.ExecuteSteps(ctx, q); err != nil {
+				t.Fatal(err)
+			}
+			final, seen, err := s.API.WaitStatus(ctx, q.RequestID, "success", "failure", "refund")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if final.Status != "refund" || final.FailReason != string(tc.reason) || final.RefundFailReason != "N/A" {
+				t.Fatalf("final status %+v (seen %v), want refund with %s", final, seen, tc.reason)
+			}
+			if got := s.balance(t, 31337, devnet.USDCAddress, refundTo); got.String() != "25000000" {
+				t.Fatalf("refundTo got %s USDC base units back, want the deposited 25000000", got)
+			}
+			if n := s.withdrawals(t, 31337, intent.RefundID(q.RequestID)); n != 1 {
+				t.Fatalf("%d refunds on chain, want exactly 1", n)
+			}
+			if n := s.fills(t, 31338, common.HexToHash(q.Protocol.V2.OrderID)); n != 0 {
+				t.Fatalf("a refunded order was filled %d times", n)
+			}
+			if got := s.balance(t, 31338, devnet.USDCAddress, recipient); got.Sign() != 0 {
+				t.Fatalf("the recipient of a refunded order received %s", got)
+			}
+		})
+	}
+}
+
+// Refund problems (spec, refundFailReason) and the manual admin refund that resolves the one
+// an operator can: a refund worth less than its gas ends in failure with
+// AMOUNT_TOO_LOW_TO_REFUND and pays nothing; a refund the chain would revert (refundTo is a
+// contract that refuses ETH) ends in failure with MANUAL_REFUND_REQUIRED and waits for an
+// operator, whose adminRefund (POST /admin/requests/{id}/refund) pays the depositor once,
+// ends in status refund with MANUAL_ADMIN_REFUND, and is in the audit table.
+func TestRefundProblemsAndManualAdminRefund(t *testing.T) {
+	s := startStack(t)
+	admin := &e2e.Client{BaseURL: s.API.BaseURL, Bearer: testAdminToken}
+	ethQuote := func(t *testing.T, ctx context.Context, acct devnet.Account, refundTo common.Address) *quote.Response {
+		q, err := s.API.Quote(ctx, map[string]any{"user": acct.Address.Hex(), "recipient": devnet.TestAccounts()[8].Address.Hex(),
+			"refundTo": refundTo.Hex(), "originChainId": 31337, "destinationChainId": 31338,
+			"originCurrency": common.Address{}.Hex(), "destinationCurrency": common.Address{}.Hex(),
+			"amount": "100000000000000000", "tradeType": "EXACT_INPUT", "includeProtocolData": true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return q
+	}
+	refundPath := func(id string) string { return "/admin/requests/" + id + "/refund" }
+	// payTooLittle deposits value for q's order and waits for it to end in failure with
+	// DEPOSITED_AMOUNT_TOO_LOW_TO_FILL and the given refundFailReason.
+	payTooLittle := func(t *testing.T, ctx context.Context, acct devnet.Account, q *quote.Response, value *big.Int,
+		refundReason intent.RefundFailReason) {
+		t.Helper()
+		d := depositStep(t, q)
+		d.Value = value.String()
+		if _, err := (&e2e.Wallet{Key: acct.Key, RPCs: s.RPCs}).SendTx(ctx, d); err != nil {
+			t.Fatal(err)
+		}
+		final, seen, err := s.API.WaitStatus(ctx, q.RequestID, "success", "failure", "refund")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if final.Status != "failure" || final.FailReason != string(intent.FailReasonDepositedAmountTooLowToFill) ||
+			final.RefundFailReason != string(refundReason) {
+			t.Fatalf("final status %+v (seen %v), want failure with refundFailReason %s", final, seen, refundReason)
+		}
+	}
+
+	t.Run("AMOUNT_TOO_LOW_TO_REFUND: 1 wei deposited", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+		defer cancel()
+		acct := devnet.TestAccounts()[1]
+		q := ethQuote(t, ctx, acct, freshAddress(t))
+		payTooLittle(t, ctx, acct, q, big.NewInt(1), intent.RefundFailReasonAmountTooLowToRefund)
+		if n := s.withdrawals(t, 31337, intent.RefundID(q.RequestID)); n != 0 {
+			t.Fatalf("%d refunds paid for a refund worth less than its gas", n)
+		}
+	})
+
+	t.Run("MANUAL_REFUND_REQUIRED, then MANUAL_ADMIN_REFUND", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+		defer cancel()
+		acct := devnet.TestAccounts()[2]
+		// TestUSDC has no payable function: a native refund to it reverts.
+		q := ethQuote(t, ctx, acct, devnet.USDCAddress)
+
+		// Before a deposit there is no intent workflow yet, so nothing to refund.
+		var refused map[string]any
+		if code, err := admin.Do(ctx, "POST", refundPath(q.RequestID), map[string]any{"reason": "early", "operator": "alice"}, &refused); err != nil || code != 404 {
+			t.Fatalf("admin refund before any deposit: %d %v %v, want 404", code, refused, err)
+		}
+
+		v, _ := new(big.Int).SetString(depositStep(t, q).Value, 10)
+		half := new(big.Int).Div(v, big.NewInt(2))
+		payTooLittle(t, ctx, acct, q, half, intent.RefundFailReasonManualRefundRequired)
+		if n := s.withdrawals(t, 31337, intent.RefundID(q.RequestID)); n != 0 {
+			t.Fatalf("%d refunds paid before the operator acted", n)
+		}
+
+		var body map[string]any
+		if code, err := (&e2e.Client{BaseURL: s.API.BaseURL}).Do(ctx, "POST", refundPath(q.RequestID),
+			map[string]any{"reason": "refundTo cannot receive ETH", "operator": "alice"}, &body); err != nil || code != 401 {
+			t.Fatalf("admin refund without the admin token: %d %v %v, want 401", code, body, err)
+		}
+		if code, err := admin.Do(ctx, "POST", refundPath(q.RequestID), map[string]any{"reason": " ", "operator": "alice"}, &body); err != nil || code != 400 {
+			t.Fatalf("admin refund without a reason: %d %v %v, want 400", code, body, err)
+		}
+
+		before := s.balance(t, 31337, common.Address{}, acct.Address)
+		var res map[string]any
+		code, err := admin.Do(ctx, "POST", refundPath(q.RequestID), map[string]any{"reason": "refundTo cannot receive ETH", "operator": "alice"}, &res)
+		if err != nil || code != 200 {
+			t.Fatalf("admin refund: %d %v %v", code, res, err)
+		}
+		if res["status"] != "refund" || !strings.EqualFold(fmt.Sprint(res["recipient"]), acct.Address.Hex()) || res["amount"] != half.String() {
+			t.Fatalf("admin refund answered %v; want status refund paying %s to the depositor %s", res, half, acct.Address.Hex())
+		}
+		final, seen, err := s.API.WaitStatus(ctx, q.RequestID, "refund")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if final.FailReason != string(intent.FailReasonManualAdminRefund) || final.RefundFailReason != "N/A" {
+			t.Fatalf("status after the admin refund %+v (seen %v)", final, seen)
+		}
+		if got := new(big.Int).Sub(s.balance(t, 31337, common.Address{}, acct.Address), before); got.Cmp(half) != 0 {
+			t.Fatalf("the depositor got %s back, want the deposited %s", got, half)
+		}
+		if n := s.withdrawals(t, 31337, intent.RefundID(q.RequestID)); n != 1 {
+			t.Fatalf("%d refunds on chain, want exactly 1", n)
+		}
+		audit, err := s.Sys.Store.AdminRefunds(ctx, q.RequestID)
+		if err != nil || len(audit) != 1 || audit[0].Operator != "alice" || audit[0].Reason != "refundTo cannot receive ETH" ||
+			!strings.EqualFold(audit[0].TxHash, fmt.Sprint(res["txHash"])) || audit[0].CompletedAt == nil {
+			t.Fatalf("audit rows %+v, %v", audit, err)
+		}
+		if code, err := admin.Do(ctx, "POST", refundPath(q.RequestID), map[string]any{"reason": "again", "operator": "bob"}, &body); err != nil || code != 409 {
+			t.Fatalf("a second admin refund: %d %v %v, want 409", code, body, err)
+		}
+		if n := s.withdrawals(t, 31337, intent.RefundID(q.RequestID)); n != 1 {
+			t.Fatalf("%d refunds on chain after a second admin refund, want exactly 1", n)
+		}
+	})
+}

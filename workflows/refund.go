@@ -1,0 +1,183 @@
+package workflows
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/intentd/intentd/activities"
+	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/store"
+)
+
+// refund pays the deposit back on the chain it was made on, to refundTo (the depositor when
+// the quote named none), and ends the request in status refund with reason. A refund the
+// workflow cannot make ends in failure with the refundFailReason recorded; unless it is worth
+// less than its gas, the request then waits for an operator's adminRefund.
+func (r *intentRun) refund(ctx workflow.Context, reason intent.FailReason) (*IntentResult, error) {
+	dep := r.state.Deposit
+	recipient := r.in.Execution.RefundTo
+	if recipient == "" || common.HexToAddress(recipient) == (common.Address{}) {
+		recipient = dep.Depositor
+	}
+	r.refunding = true
+	r.state.FailReason = reason
+	tx, err := r.payRefund(ctx, "refund", recipient)
+	if err == nil {
+		return &r.state, r.write(ctx, intent.StatusRefund, reason, tx)
+	}
+	r.state.RefundFailReason = refundReasonOf(err)
+	workflow.GetLogger(ctx).Warn("refund not made", "requestId", r.in.Execution.RequestID, "refundFailReason",
+		r.state.RefundFailReason, "error", err)
+	if err := r.write(ctx, intent.StatusFailure, reason); err != nil {
+		return nil, err
+	}
+	if r.state.RefundFailReason == intent.RefundFailReasonAmountTooLowToRefund {
+		return &r.state, nil
+	}
+	return r.awaitOperator(ctx)
+}
+
+// payRefund sends a refund of the deposit and waits for it to be mined. It returns the refund
+// transaction for the read model, or an error whose type is the refundFailReason.
+func (r *intentRun) payRefund(ctx workflow.Context, kind, recipient string) (store.Tx, error) {
+	dep, ex := r.state.Deposit, r.in.Execution
+	var sub activities.RefundSubmitted
+	err := workflow.ExecuteActivity(sendingActivity(ctx), chainActs.SubmitRefund, activities.RefundInput{
+		RequestID: ex.RequestID, Kind: kind, ChainID: dep.ChainID, Currency: dep.Currency, Recipient: recipient, Amount: dep.Amount,
+	}).Get(ctx, &sub)
+	if err != nil {
+		return store.Tx{}, err
+	}
+	r.state.RefundTx = sub.TxHash
+	var inc activities.TxIncluded
+	if err := workflow.ExecuteActivity(waitingActivity(ctx), chainActs.AwaitTx, activities.AwaitTxInput{
+		RequestID: ex.RequestID, Kind: kind, ChainID: dep.ChainID, TxHash: sub.TxHash,
+	}).Get(ctx, &inc); err != nil {
+		return store.Tx{}, temporal.NewNonRetryableApplicationError("the refund was not mined",
+			string(intent.RefundFailReasonManualRefundRequired), err)
+	}
+	if !inc.Success {
+		return store.Tx{}, temporal.NewNonRetryableApplicationError("the refund reverted on chain",
+			string(intent.RefundFailReasonManualRefundRequired), nil)
+	}
+	return store.Tx{Direction: "out", ChainID: dep.ChainID, Hash: sub.TxHash, LogIndex: -1, Block: inc.Block,
+		Timestamp: inc.Timestamp, Fee: inc.Fee}, nil
+}
+
+// refundReasonOf maps a refund error to its refundFailReason; anything unexpected needs an
+// operator.
+func refundReasonOf(err error) intent.RefundFailReason {
+	var appErr *temporal.ApplicationError
+	if errors.As(err, &appErr) && intent.RefundFailReason(appErr.Type()).Valid() {
+		return intent.RefundFailReason(appErr.Type())
+	}
+	return intent.RefundFailReasonManualRefundRequired
+}
+
+// awaitOperator keeps the request open for an adminRefund update for manualRefundWindow.
+func (r *intentRun) awaitOperator(ctx workflow.Context) (*IntentResult, error) {
+	r.state.AwaitingOperator = true
+	for {
+		ok, err := workflow.AwaitWithTimeout(ctx, manualRefundWindow, func() bool { return r.adminPending })
+		if err != nil || !ok {
+			return &r.state, err
+		}
+		res, err := r.adminRefund(ctx)
+		if err != nil || r.state.Status == intent.StatusRefund {
+			return res, err
+		}
+		// The operator's refund was refused before anything was signed (say, a recipient that
+		// cannot receive): the request keeps waiting for another attempt.
+	}
+}
+
+// adminRefund makes the refund an accepted adminRefund update asked for, and hands its outcome
+// to the update.
+func (r *intentRun) adminRefund(ctx workflow.Context) (*IntentResult, error) {
+	if err := workflow.Await(ctx, func() bool { return r.admin != nil || r.adminDone != nil }); err != nil {
+		return nil, err
+	}
+	if r.admin == nil { // the audit row could not be written: nothing was done
+		r.adminPending, r.adminDone = false, nil
+		return &r.state, nil
+	}
+	req, dep := r.admin, r.state.Deposit
+	recipient := req.Recipient
+	if recipient == "" {
+		recipient = r.in.Execution.RefundTo
+		if recipient == "" || common.HexToAddress(recipient) == (common.Address{}) || (r.state.RefundFailReason != "" && r.state.RefundFailReason != intent.RefundFailReasonNA) {
+			// The automatic refund failed (often on its recipient): the depositor is the safe default.
+			recipient = dep.Depositor
+		}
+	}
+	r.refunding = true
+	tx, err := r.payRefund(ctx, "manual_refund", recipient)
+	if err != nil {
+		r.adminDone = &adminOutcome{err: temporal.NewApplicationError("the refund was not made: "+err.Error(), ErrTypeAdminRefundFailed)}
+		r.admin, r.adminPending = nil, false
+		return &r.state, nil
+	}
+	r.state.AwaitingOperator = false
+	r.state.RefundFailReason = intent.RefundFailReasonNA
+	if err := r.write(ctx, intent.StatusRefund, intent.FailReasonManualAdminRefund, tx); err != nil {
+		return nil, err
+	}
+	lctx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{StartToCloseTimeout: 10 * time.Second})
+	_ = workflow.ExecuteLocalActivity(lctx, storeActs.CompleteAdminRefund, req.updateID, tx.Hash, dep.ChainID, dep.Amount).Get(ctx, nil)
+	r.adminDone = &adminOutcome{result: &AdminRefundResult{RequestID: r.in.Execution.RequestID, Status: intent.StatusRefund,
+		ChainID: dep.ChainID, TxHash: tx.Hash, Recipient: common.HexToAddress(recipient).Hex(), Currency: dep.Currency, Amount: dep.Amount}}
+	return &r.state, nil
+}
+
+// validateAdminRefund accepts an adminRefund only where a refund is possible: an attested
+// deposit, no fill signed (it could still land), no refund made or running, and no other
+// adminRefund in progress.
+func (r *intentRun) validateAdminRefund(ctx workflow.Context, req AdminRefund) error {
+	switch {
+	case strings.TrimSpace(req.Operator) == "":
+		return errors.New("operator is required")
+	case strings.TrimSpace(req.Reason) == "":
+		return errors.New("reason is required")
+	case req.Recipient != "" && !common.IsHexAddress(req.Recipient):
+		return fmt.Errorf("recipient %q is not an address", req.Recipient)
+	case r.adminPending:
+		return errors.New("an admin refund of this request is already running")
+	case r.state.Status == intent.StatusRefund:
+		return errors.New("the request is already refunded")
+	case r.state.Deposit == nil || !r.state.Attested:
+		return errors.New("the request has no confirmed deposit to refund")
+	case r.filling:
+		return errors.New("a fill has been signed for this request; it cannot be refunded by hand")
+	case r.refunding && !r.state.AwaitingOperator:
+		return errors.New("a refund of this request is already running")
+	}
+	return nil
+}
+
+// onAdminRefund runs an accepted adminRefund: it writes the audit row, lets the run make the
+// refund, and answers with the outcome once the refund is mined.
+func (r *intentRun) onAdminRefund(ctx workflow.Context, req AdminRefund) (*AdminRefundResult, error) {
+	r.adminPending = true
+	r.adminDone = nil
+	id := workflow.GetCurrentUpdateInfo(ctx).ID
+	lctx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{StartToCloseTimeout: 10 * time.Second,
+		RetryPolicy: &temporal.RetryPolicy{MaximumAttempts: 10}})
+	audit := store.AdminRefundAudit{ID: id, RequestID: r.in.Execution.RequestID, Operator: req.Operator, Reason: req.Reason,
+		Recipient: req.Recipient, RequestedAt: workflow.Now(ctx)}
+	if err := workflow.ExecuteLocalActivity(lctx, storeActs.RecordAdminRefund, audit).Get(ctx, nil); err != nil {
+		r.adminDone = &adminOutcome{err: err}
+		return nil, fmt.Errorf("audit: %w", err)
+	}
+	r.admin = &adminRequest{AdminRefund: req, updateID: id}
+	if err := workflow.Await(ctx, func() bool { return r.adminDone != nil }); err != nil {
+		return nil, err
+	}
+	out := r.adminDone
+	return out.result, out.err
+}
