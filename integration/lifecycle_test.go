@@ -341,6 +341,7 @@ func TestRefundProblemsAndManualAdminRefund(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		s.recordHistory(t, q.RequestID, "manual-admin-refund")
 		if final.FailReason != string(intent.FailReasonManualAdminRefund) || final.RefundFailReason != "N/A" {
 			t.Fatalf("status after the admin refund %+v (seen %v)", final, seen)
 		}
