@@ -136,37 +136,53 @@ type TxIncluded struct {
 	Timestamp int64
 	Success   bool
 	Fee       string
+	// Hash is the attempt that was mined: the first signing or one of its replacements.
+	Hash string
+	// Cancel is set when the mined attempt is a cancellation, which paid nothing.
+	Cancel bool
 }
 
 // errNotMined makes the activity retry until the transaction is in a block.
 var errNotMined = errors.New("transaction not mined yet")
 
-// AwaitTx returns once the transaction is mined. While it is not, the stored transaction is
+// AwaitTx returns once one attempt of the request's transaction of that kind is mined (all
+// attempts share a nonce, so at most one can be). While none is, the latest attempt is
 // broadcast again (a node may have dropped it) and the activity retries.
 func (a *ChainActivities) AwaitTx(ctx context.Context, in AwaitTxInput) (*TxIncluded, error) {
 	c, err := a.Chains.Client(in.ChainID)
 	if err != nil {
 		return nil, err
 	}
-	r, err := c.Receipt(ctx, common.HexToHash(in.TxHash))
-	if errors.Is(err, ethereum.NotFound) {
-		if stored, serr := a.Store.SolverTx(ctx, in.RequestID, in.Kind); serr == nil {
-			var tx types.Transaction
-			if tx.UnmarshalBinary(stored.Raw) == nil {
-				_ = c.SendRaw(ctx, &tx)
-			}
-		}
-		return nil, errNotMined
-	}
+	attempts, err := a.Store.SolverTxAttempts(ctx, in.RequestID, in.Kind)
 	if err != nil {
 		return nil, err
 	}
-	out := &TxIncluded{Block: r.BlockNumber.Uint64(), Success: r.Status == types.ReceiptStatusSuccessful}
-	if r.EffectiveGasPrice != nil {
-		out.Fee = new(big.Int).Mul(r.EffectiveGasPrice, new(big.Int).SetUint64(r.GasUsed)).String()
+	if len(attempts) == 0 {
+		attempts = []store.SolverTx{{Hash: in.TxHash}}
 	}
-	if h, err := c.Eth().HeaderByHash(ctx, r.BlockHash); err == nil {
-		out.Timestamp = int64(h.Time)
+	for _, at := range attempts {
+		r, err := c.Receipt(ctx, common.HexToHash(at.Hash))
+		if errors.Is(err, ethereum.NotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out := &TxIncluded{Block: r.BlockNumber.Uint64(), Success: r.Status == types.ReceiptStatusSuccessful,
+			Hash: at.Hash, Cancel: at.Cancel}
+		if r.EffectiveGasPrice != nil {
+			out.Fee = new(big.Int).Mul(r.EffectiveGasPrice, new(big.Int).SetUint64(r.GasUsed)).String()
+		}
+		if h, err := c.Eth().HeaderByHash(ctx, r.BlockHash); err == nil {
+			out.Timestamp = int64(h.Time)
+		}
+		return out, nil
 	}
-	return out, nil
+	if latest := attempts[len(attempts)-1]; latest.Raw != nil {
+		var tx types.Transaction
+		if tx.UnmarshalBinary(latest.Raw) == nil {
+			_ = c.SendRaw(ctx, &tx)
+		}
+	}
+	return nil, errNotMined
 }

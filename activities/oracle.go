@@ -2,12 +2,17 @@ package activities
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
+	ethereum "github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"go.temporal.io/sdk/activity"
 
+	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/oracle"
 )
@@ -17,6 +22,13 @@ type OracleActivities struct {
 	Client *oracle.Client
 	// Signers are the oracle addresses whose signatures the engine accepts.
 	Signers []common.Address
+	// Chains reads the deposit's chain while the oracle refuses to attest, to tell a deposit a
+	// reorg removed (DEPOSIT_REORGED) from one still waiting for its confirmations. Nil turns
+	// that check off: a removed deposit then waits until the attestation times out.
+	Chains *evm.Pool
+
+	// chain replaces Chains in tests.
+	chain func(chainID uint64) (depositChain, error)
 }
 
 // AttestInput names the deposit to attest and what the workflow expects it to be.
@@ -28,6 +40,12 @@ type AttestInput struct {
 	Currency  string
 	Amount    string
 	Depositor string
+	// BlockNumber and BlockHash are the block the deposit was observed in (the workflow's
+	// Deposit). A workflow that does not pass them (one started before they existed) leaves
+	// them zero; the activity then knows the block only from its own earlier attempts (see
+	// AttestDeposit).
+	BlockNumber uint64
+	BlockHash   string
 }
 
 // AttestResult is the oracle's signed statement about the deposit.
@@ -40,30 +58,94 @@ type AttestResult struct {
 // deposit has the chain's confirmations in a canonical block, so the retries of this activity
 // are also the wait for confirmation. The attested facts must equal what the scanner saw and
 // the signature must come from an accepted signer; anything else is not trusted.
+//
+// While the oracle refuses (not confirmed, transaction not found), the activity reads the chain
+// itself and ends the wait with the non-retryable DEPOSIT_REORGED once the deposit has
+// disappeared in a reorg: see depositReorged for the evidence it requires, so that a slow node
+// is never taken for a reorg. The block it was seen in is the one the workflow passed, or, more
+// recent, the block this activity last found its receipt in, kept in the heartbeat details
+// across attempts. A deposit included again in another block is attested there.
 func (a *OracleActivities) AttestDeposit(ctx context.Context, in AttestInput) (*AttestResult, error) {
 	att, err := a.Client.AttestDeposit(ctx, in.ChainID, common.HexToHash(in.TxHash))
 	if err != nil {
+		if refusal(err) {
+			if rerr := a.checkReorged(ctx, in); rerr != nil {
+				return nil, rerr
+			}
+		}
 		return nil, err // retried: not confirmed yet, not seen yet, or the oracle is unavailable
 	}
-	for _, m := range att.Messages {
-		if m.Data.LogIndex != uint64(in.LogIndex) {
+	m, err := pickMessage(att.Messages, in)
+	if err != nil {
+		return nil, err
+	}
+	for _, sig := range m.Signatures {
+		signer, err := oracle.RecoverDepositSigner(m.Data, sig.Signature)
+		if err != nil || signer != sig.Signer || !a.accepted(signer) {
 			continue
 		}
-		d := m.Data
-		if d.OrderID != common.HexToHash(in.OrderID) || !strings.EqualFold(d.Currency.Hex(), in.Currency) ||
-			d.Amount == nil || d.Amount.String() != in.Amount || !strings.EqualFold(d.Depositor.Hex(), in.Depositor) {
-			return nil, failure(intent.FailReasonUnknown, "attested deposit differs from the observed deposit", nil)
-		}
-		for _, sig := range m.Signatures {
-			signer, err := oracle.RecoverDepositSigner(d, sig.Signature)
-			if err != nil || signer != sig.Signer || !a.accepted(signer) {
-				continue
-			}
-			return &AttestResult{Signer: signer.Hex(), Signature: hexutil.Encode(sig.Signature)}, nil
-		}
-		return nil, fmt.Errorf("no signature from an accepted oracle signer on %s", in.TxHash)
+		return &AttestResult{Signer: signer.Hex(), Signature: hexutil.Encode(sig.Signature)}, nil
 	}
-	return nil, fmt.Errorf("oracle attestation of %s has no deposit at log %d", in.TxHash, in.LogIndex)
+	return nil, fmt.Errorf("no signature from an accepted oracle signer on %s", in.TxHash)
+}
+
+// refusal reports whether the oracle refused because the deposit is not (or no longer) deep
+// enough or not on the chain: the answers a reorged deposit gets.
+func refusal(err error) bool {
+	e, ok := oracle.AsError(err)
+	return ok && (e.Code == oracle.CodeNotConfirmed || e.Code == oracle.CodeTransactionNotFound)
+}
+
+// pickMessage finds the attested message about the observed deposit and checks that its facts
+// are the observed ones. In the block the deposit was observed in, the message is the one at
+// its log index. A deposit included again in another block after a reorg has another log index
+// there: its message is the one with the observed facts (the oracle signs the log index, so the
+// signature is about where the deposit is now). When the workflow did not pass the observed
+// block, the message at the log index is taken if its facts match, else the one with the facts.
+func pickMessage(msgs []oracle.DepositMessage, in AttestInput) (*oracle.DepositMessage, error) {
+	differs := failure(intent.FailReasonUnknown, "attested deposit differs from the observed deposit", nil)
+	noLog := fmt.Errorf("oracle attestation of %s has no deposit at log %d", in.TxHash, in.LogIndex)
+	observed := in.BlockHash != ""
+	if len(msgs) == 0 {
+		return nil, noLog
+	}
+	// The messages are about one transaction, so they are all in one block.
+	if observed && msgs[0].Data.BlockHash == common.HexToHash(in.BlockHash) {
+		for i := range msgs {
+			if msgs[i].Data.LogIndex == uint64(in.LogIndex) {
+				if !sameFacts(msgs[i].Data, in) {
+					return nil, differs
+				}
+				return &msgs[i], nil
+			}
+		}
+		return nil, noLog
+	}
+	for i := range msgs {
+		if msgs[i].Data.LogIndex == uint64(in.LogIndex) && sameFacts(msgs[i].Data, in) {
+			return &msgs[i], nil
+		}
+	}
+	for i := range msgs {
+		if sameFacts(msgs[i].Data, in) {
+			return &msgs[i], nil
+		}
+	}
+	if observed {
+		// Included again in another block, the transaction no longer makes the observed deposit.
+		return nil, differs
+	}
+	for i := range msgs {
+		if msgs[i].Data.LogIndex == uint64(in.LogIndex) {
+			return nil, differs
+		}
+	}
+	return nil, noLog
+}
+
+func sameFacts(d oracle.DepositData, in AttestInput) bool {
+	return d.OrderID == common.HexToHash(in.OrderID) && strings.EqualFold(d.Currency.Hex(), in.Currency) &&
+		d.Amount != nil && d.Amount.String() == in.Amount && strings.EqualFold(d.Depositor.Hex(), in.Depositor)
 }
 
 func (a *OracleActivities) accepted(s common.Address) bool {
@@ -74,3 +156,164 @@ func (a *OracleActivities) accepted(s common.Address) bool {
 	}
 	return false
 }
+
+// Sighting is a block a deposit's transaction was seen in; the activity's heartbeat details.
+type Sighting struct {
+	Number uint64
+	Hash   common.Hash
+}
+
+// ChainView is what the deposit's chain showed about it, read in this order (so that a
+// transaction moving from the pool into a block between two reads is still seen somewhere).
+type ChainView struct {
+	// Head is the latest block number.
+	Head uint64
+	// CanonicalHash is the canonical hash at the sighting's number; zero when the node has no
+	// block there (it is behind, or the chain got shorter).
+	CanonicalHash common.Hash
+	// Receipt is the transaction's receipt, nil when the node has none.
+	Receipt *types.Receipt
+	// Known says the node still knows the transaction: in its pool, or mined.
+	Known bool
+}
+
+// depositReorged decides, from where the deposit was seen and what the chain shows now,
+// whether the deposit disappeared in a reorg. All of this must hold, so that a slow or lagging
+// node (no receipt yet, block not yet there) is never taken for a reorg:
+//   - the transaction has no receipt, and the node does not know it at all (not waiting in the
+//     pool to be included again);
+//   - the block it was seen in is no longer canonical: the node has a block at that number, with
+//     another hash;
+//   - the chain has moved at least confirmations blocks past that number, so the deposit would
+//     have been confirmed by now had it stayed.
+func depositReorged(seen Sighting, v ChainView, confirmations uint64) bool {
+	if seen.Hash == (common.Hash{}) || v.Receipt != nil || v.Known {
+		return false
+	}
+	if v.CanonicalHash == (common.Hash{}) || v.CanonicalHash == seen.Hash {
+		return false
+	}
+	return v.Head >= seen.Number+max(confirmations, 1)
+}
+
+// checkReorged reads the deposit's chain and returns the DEPOSIT_REORGED failure if the deposit
+// disappeared in a reorg, nil otherwise (also when the chain cannot be read: the oracle's
+// refusal is then retried as it is). Where the receipt is found is kept in the heartbeat
+// details, for the later attempts.
+func (a *OracleActivities) checkReorged(ctx context.Context, in AttestInput) error {
+	ch, err := a.depositChain(in.ChainID)
+	if err != nil || ch == nil {
+		return nil
+	}
+	seen := Sighting{Number: in.BlockNumber}
+	if in.BlockHash != "" {
+		seen.Hash = common.HexToHash(in.BlockHash)
+	}
+	// last is where an earlier attempt found the receipt, more recent than the workflow's.
+	var last Sighting
+	inActivity := activity.IsActivity(ctx)
+	if inActivity && activity.HasHeartbeatDetails(ctx) {
+		if activity.GetHeartbeatDetails(ctx, &last) == nil && last.Hash != (common.Hash{}) {
+			seen = last
+		}
+	}
+	v, err := readChainView(ctx, ch, common.HexToHash(in.TxHash), seen.Number)
+	if err != nil {
+		if inActivity {
+			activity.GetLogger(ctx).Warn("deposit's chain not readable for the reorg check", "chainId", in.ChainID, "tx", in.TxHash, "error", err)
+		}
+		return nil
+	}
+	if v.Receipt != nil {
+		if s := (Sighting{Number: v.Receipt.BlockNumber.Uint64(), Hash: v.Receipt.BlockHash}); s != last && inActivity {
+			activity.RecordHeartbeat(ctx, s)
+		}
+		return nil
+	}
+	if !depositReorged(seen, v, ch.Confirmations()) {
+		return nil
+	}
+	return failure(intent.FailReasonDepositReorged, fmt.Sprintf(
+		"deposit %s (log %d) disappeared in a reorg: block %d is now %s instead of %s, the head is %d and the transaction is unknown",
+		in.TxHash, in.LogIndex, seen.Number, v.CanonicalHash.Hex(), seen.Hash.Hex(), v.Head), nil)
+}
+
+// readChainView reads, in ChainView's order, what the chain shows about tx and block number.
+func readChainView(ctx context.Context, ch depositChain, tx common.Hash, number uint64) (ChainView, error) {
+	var v ChainView
+	var err error
+	if v.Head, err = ch.Head(ctx); err != nil {
+		return v, err
+	}
+	if number <= v.Head {
+		v.CanonicalHash, err = ch.BlockHash(ctx, number)
+		if errors.Is(err, ethereum.NotFound) {
+			v.CanonicalHash, err = common.Hash{}, nil
+		}
+		if err != nil {
+			return v, err
+		}
+	}
+	v.Receipt, err = ch.Receipt(ctx, tx)
+	if errors.Is(err, ethereum.NotFound) {
+		v.Receipt, err = nil, nil
+	}
+	if err != nil {
+		return v, err
+	}
+	if v.Receipt != nil && v.Receipt.BlockNumber == nil {
+		return v, errors.New("receipt without a block number")
+	}
+	v.Known, err = ch.Known(ctx, tx)
+	return v, err
+}
+
+// depositChain is what the reorg check reads on the deposit's chain.
+type depositChain interface {
+	Head(ctx context.Context) (uint64, error)
+	// BlockHash returns the canonical hash at number, ethereum.NotFound when there is none.
+	BlockHash(ctx context.Context, number uint64) (common.Hash, error)
+	// Receipt returns the transaction's receipt, ethereum.NotFound when there is none.
+	Receipt(ctx context.Context, tx common.Hash) (*types.Receipt, error)
+	// Known reports whether the node knows the transaction, pending or mined.
+	Known(ctx context.Context, tx common.Hash) (bool, error)
+	// Confirmations is the chain registry's confirmation depth for deposits.
+	Confirmations() uint64
+}
+
+func (a *OracleActivities) depositChain(chainID uint64) (depositChain, error) {
+	if a.chain != nil {
+		return a.chain(chainID)
+	}
+	if a.Chains == nil {
+		return nil, nil
+	}
+	c, err := a.Chains.Client(chainID)
+	if err != nil {
+		return nil, err
+	}
+	return evmDepositChain{c}, nil
+}
+
+// evmDepositChain reads a chain through the engine's chain clients.
+type evmDepositChain struct{ c *evm.Client }
+
+func (e evmDepositChain) Head(ctx context.Context) (uint64, error) { return e.c.Head(ctx) }
+
+func (e evmDepositChain) BlockHash(ctx context.Context, n uint64) (common.Hash, error) {
+	return e.c.BlockHash(ctx, n)
+}
+
+func (e evmDepositChain) Receipt(ctx context.Context, tx common.Hash) (*types.Receipt, error) {
+	return e.c.Receipt(ctx, tx)
+}
+
+func (e evmDepositChain) Known(ctx context.Context, tx common.Hash) (bool, error) {
+	_, _, err := e.c.Eth().TransactionByHash(ctx, tx)
+	if errors.Is(err, ethereum.NotFound) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+func (e evmDepositChain) Confirmations() uint64 { return e.c.Chain.Confirmations }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/intentd/intentd/prices"
 	"github.com/intentd/intentd/quote"
+	"github.com/intentd/intentd/workflows"
 )
 
 // Config is every setting of the engine (API and worker), loaded from the environment.
@@ -42,7 +43,10 @@ type Config struct {
 	SwapCostBps       int64
 	QuoteTTL          time.Duration
 	ScanInterval      time.Duration
-	LogLevel          slog.Level
+	// Policy is what every new intent runs under: DEPOSIT_CONFIRMATION_TIMEOUT (30m),
+	// FILL_BUMP_AFTER (30s) and FILL_MAX_BUMPS (3).
+	Policy   workflows.Policy
+	LogLevel slog.Level
 	// AdminTokenSHA256 (ADMIN_TOKEN_SHA256, 64 hex digits) is the SHA-256 of the bearer token of
 	// POST /admin/requests/{requestId}/refund; unset, that endpoint does not exist. Only the
 	// hash is configured; the token itself is never in the environment of the API.
@@ -148,6 +152,15 @@ func Load(lookup func(string) (string, bool), defaults Defaults) (Config, error)
 	}
 	if c.ScanInterval, err = time.ParseDuration(get("SCAN_INTERVAL", "1s")); err != nil || c.ScanInterval <= 0 {
 		bad("SCAN_INTERVAL", "must be a positive duration, like 1s")
+	}
+	if c.Policy.ConfirmationTimeout, err = time.ParseDuration(get("DEPOSIT_CONFIRMATION_TIMEOUT", "30m")); err != nil || c.Policy.ConfirmationTimeout <= 0 {
+		bad("DEPOSIT_CONFIRMATION_TIMEOUT", "must be a positive duration, like 30m")
+	}
+	if c.Policy.FillBumpAfter, err = time.ParseDuration(get("FILL_BUMP_AFTER", "30s")); err != nil || c.Policy.FillBumpAfter <= 0 {
+		bad("FILL_BUMP_AFTER", "must be a positive duration, like 30s")
+	}
+	if c.Policy.FillMaxBumps, err = strconv.Atoi(get("FILL_MAX_BUMPS", "3")); err != nil || c.Policy.FillMaxBumps < 1 || c.Policy.FillMaxBumps > 20 {
+		bad("FILL_MAX_BUMPS", "must be a whole number from 1 to 20")
 	}
 	if err := c.LogLevel.UnmarshalText([]byte(get("LOG_LEVEL", "info"))); err != nil {
 		bad("LOG_LEVEL", "must be debug, info, warn or error")

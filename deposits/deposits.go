@@ -34,7 +34,9 @@ type Router struct {
 	Store    *store.Store
 	Temporal Starter
 	Chains   *evm.Pool
-	Logger   *slog.Logger
+	// Policy is handed to every intent the router starts.
+	Policy workflows.Policy
+	Logger *slog.Logger
 }
 
 // Route hands one deposit to its request's workflow, starting it if needed. A deposit for an
@@ -61,7 +63,7 @@ func (r *Router) Route(ctx context.Context, d evm.Deposit) error {
 			TaskQueue:             workflows.TaskQueue,
 			WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
 			TypedSearchAttributes: workflows.InitialSearchAttributes(exec, q.APIKeyID),
-		}, workflows.Intent, workflows.IntentInput{Execution: exec, APIKeyID: q.APIKeyID})
+		}, workflows.Intent, workflows.IntentInput{Execution: exec, APIKeyID: q.APIKeyID, Policy: r.Policy})
 	var already *serviceerror.WorkflowExecutionAlreadyStarted
 	if errors.As(err, &already) {
 		r.Logger.Info("deposit for a closed request", "requestId", q.RequestID, "tx", d.TxHash.Hex())

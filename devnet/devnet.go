@@ -25,6 +25,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -194,6 +195,7 @@ type Chain struct {
 
 	mu      sync.Mutex // serialises Commit and Close of the backend
 	closed  bool
+	paused  atomic.Bool // no automatic blocks while set (Pause, Resume)
 	head    common.Hash // head after the last Mine, to notice a block that was not sealed
 	backend *simulated.Backend
 	log     *slog.Logger
@@ -258,7 +260,14 @@ func (d *Devnet) heartbeat(c *Chain, period time.Duration) {
 }
 
 // mine seals a block on c every period until the devnet is closed.
-func (d *Devnet) mine(c *Chain, period time.Duration) { d.every(period, func() { c.Mine() }) }
+// A paused chain (Pause) skips its automatic blocks.
+func (d *Devnet) mine(c *Chain, period time.Duration) {
+	d.every(period, func() {
+		if !c.paused.Load() {
+			c.Mine()
+		}
+	})
+}
 
 // every runs f every period until the devnet is closed; the caller has done d.miners.Add(1).
 func (d *Devnet) every(period time.Duration, f func()) {

@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"log/slog"
+	"maps"
 	"math/big"
 	"net/http/httptest"
 	"os"
@@ -47,7 +48,9 @@ func lookup(m map[string]string) func(string) (string, bool) {
 	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
 }
 
-func startStack(t *testing.T) *stack {
+// startStack runs the engine on a fresh devnet. env overrides or adds configuration
+// variables (for example a short FILL_BUMP_AFTER).
+func startStack(t *testing.T, env ...map[string]string) *stack {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -90,11 +93,15 @@ func startStack(t *testing.T) *stack {
 	oracleHTTP := httptest.NewServer(osrv.Handler())
 	t.Cleanup(oracleHTTP.Close)
 
-	cfg, err := app.Load(lookup(map[string]string{
+	vars := map[string]string{
 		"TEMPORAL_ADDRESS": ts.GetFrontendHostPort(), "TEMPORAL_NAMESPACE": ts.GetDefaultNamespace(),
 		"ORACLE_URL": oracleHTTP.URL, "SCAN_INTERVAL": "200ms",
 		"ADMIN_TOKEN_SHA256": hex.EncodeToString(adminTokenHash[:]),
-	}), app.DevDefaults(testenv.DatabaseURL(t), oracleAPIKey))
+	}
+	for _, e := range env {
+		maps.Copy(vars, e)
+	}
+	cfg, err := app.Load(lookup(vars), app.DevDefaults(testenv.DatabaseURL(t), oracleAPIKey))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -40,8 +40,9 @@ func (s *Store) SetCursor(ctx context.Context, c Cursor) error {
 // SolverTx is a signed solver transaction as stored before broadcast.
 type SolverTx struct {
 	RequestID string
-	Kind      string // fill or refund
-	Attempt   int
+	Kind      string // fill, refund or manual_refund
+	Attempt   int    // 0 for the first signing; replacements count up with the same nonce
+	Cancel    bool   // a replacement that cancels (pays nothing) rather than pays
 	ChainID   uint64
 	From      string
 	Nonce     uint64
@@ -49,16 +50,80 @@ type SolverTx struct {
 	Raw       []byte
 }
 
+const solverTxColumns = `request_id, kind, attempt, purpose = 'cancel', chain_id, from_address, nonce, tx_hash, raw_tx`
+
 // SolverTx returns the latest stored attempt of a request's fill or refund.
 func (s *Store) SolverTx(ctx context.Context, requestID, kind string) (*SolverTx, error) {
-	return scanSolverTx(s.pool.QueryRow(ctx, `SELECT request_id, kind, attempt, chain_id, from_address, nonce, tx_hash, raw_tx
+	return scanSolverTx(s.pool.QueryRow(ctx, `SELECT `+solverTxColumns+`
 		FROM solver_transactions WHERE request_id = $1 AND kind = $2 ORDER BY attempt DESC LIMIT 1`, requestID, kind))
+}
+
+// SolverTxAttempts returns every stored attempt of a request's transaction of one kind, the
+// first signing first.
+func (s *Store) SolverTxAttempts(ctx context.Context, requestID, kind string) ([]SolverTx, error) {
+	rows, err := s.pool.Query(ctx, `SELECT `+solverTxColumns+`
+		FROM solver_transactions WHERE request_id = $1 AND kind = $2 ORDER BY attempt`, requestID, kind)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []SolverTx
+	for rows.Next() {
+		t, err := scanSolverTx(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *t)
+	}
+	return out, rows.Err()
+}
+
+// ReplaceSolverTx stores a replacement of attempt `after` of a request's transaction: attempt
+// after+1, signed by sign with the same nonce. When a later attempt is already stored (a
+// retried activity), that one is returned and sign is not called, so a replacement is made
+// once per attempt.
+func (s *Store) ReplaceSolverTx(ctx context.Context, requestID, kind string, after int, cancel bool,
+	sign func(prev SolverTx) (hash string, raw []byte, err error)) (*SolverTx, error) {
+	var out *SolverTx
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		latest, err := scanSolverTx(tx.QueryRow(ctx, `SELECT `+solverTxColumns+`
+			FROM solver_transactions WHERE request_id = $1 AND kind = $2 ORDER BY attempt DESC LIMIT 1 FOR UPDATE`, requestID, kind))
+		if err != nil {
+			return err
+		}
+		if latest.Attempt > after {
+			out = latest
+			return nil
+		}
+		if latest.Attempt != after {
+			return fmt.Errorf("replace attempt %d of %s %s: the latest stored attempt is %d", after, kind, requestID, latest.Attempt)
+		}
+		hash, raw, err := sign(*latest)
+		if err != nil {
+			return fmt.Errorf("sign: %w", err)
+		}
+		purpose := "pay"
+		if cancel {
+			purpose = "cancel"
+		}
+		next := *latest
+		next.Attempt, next.Cancel, next.Hash, next.Raw = after+1, cancel, hash, raw
+		out = &next
+		_, err = tx.Exec(ctx, `INSERT INTO solver_transactions (request_id, kind, attempt, purpose, chain_id, from_address, nonce, tx_hash, raw_tx)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, requestID, kind, next.Attempt, purpose, int64(next.ChainID), next.From,
+			int64(next.Nonce), hash, raw)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 func scanSolverTx(row pgx.Row) (*SolverTx, error) {
 	var t SolverTx
 	var chain, nonce int64
-	if err := row.Scan(&t.RequestID, &t.Kind, &t.Attempt, &chain, &t.From, &nonce, &t.Hash, &t.Raw); err != nil {
+	if err := row.Scan(&t.RequestID, &t.Kind, &t.Attempt, &t.Cancel, &chain, &t.From, &nonce, &t.Hash, &t.Raw); err != nil {
 		return nil, notFound(err)
 	}
 	t.ChainID, t.Nonce = uint64(chain), uint64(nonce)
@@ -78,7 +143,7 @@ func (s *Store) PrepareSolverTx(ctx context.Context, requestID, kind string, cha
 	from = strings.ToLower(from)
 	var out *SolverTx
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		existing, err := scanSolverTx(tx.QueryRow(ctx, `SELECT request_id, kind, attempt, chain_id, from_address, nonce, tx_hash, raw_tx
+		existing, err := scanSolverTx(tx.QueryRow(ctx, `SELECT `+solverTxColumns+`
 			FROM solver_transactions WHERE request_id = $1 AND kind = $2 ORDER BY attempt DESC LIMIT 1`, requestID, kind))
 		if err == nil {
 			out = existing

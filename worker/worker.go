@@ -31,6 +31,7 @@ type Deps struct {
 	SolverKey     *ecdsa.PrivateKey
 	Prices        prices.Source // values ERC-20 refunds against their gas; optional
 	ScanInterval  time.Duration
+	Policy        workflows.Policy // what new intents run under
 	Logger        *slog.Logger
 }
 
@@ -39,12 +40,12 @@ func Register(r worker.Registry, d Deps) {
 	r.RegisterWorkflow(workflows.Intent)
 	r.RegisterActivity(&activities.StoreActivities{Store: d.Store})
 	r.RegisterActivity(&activities.ChainActivities{Chains: d.Chains, Store: d.Store, SolverKey: d.SolverKey, Prices: d.Prices})
-	r.RegisterActivity(&activities.OracleActivities{Client: d.Oracle, Signers: d.OracleSigners})
+	r.RegisterActivity(&activities.OracleActivities{Client: d.Oracle, Signers: d.OracleSigners, Chains: d.Chains})
 }
 
 // Router builds the deposit router over the deps.
 func Router(d Deps) *deposits.Router {
-	return &deposits.Router{Store: d.Store, Temporal: d.Temporal, Chains: d.Chains, Logger: d.Logger}
+	return &deposits.Router{Store: d.Store, Temporal: d.Temporal, Chains: d.Chains, Policy: d.Policy, Logger: d.Logger}
 }
 
 // Run runs the worker and the deposit scanner until ctx ends.

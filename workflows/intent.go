@@ -45,6 +45,45 @@ var (
 type IntentInput struct {
 	Execution intent.Execution
 	APIKeyID  string
+	// Policy is the operator's configuration for this intent, fixed when it starts.
+	Policy Policy
+}
+
+// Policy holds the configured limits an intent runs under; zero values take the defaults.
+type Policy struct {
+	// ConfirmationTimeout bounds the wait for the deposit's confirmations and attestation;
+	// after it the request fails with DEPOSIT_CONFIRMATION_TIMEOUT (DEPOSIT_CONFIRMATION_TIMEOUT).
+	ConfirmationTimeout time.Duration
+	// FillBumpAfter is how long a fill may stay out of a block before it is replaced with the
+	// same nonce and a higher fee (FILL_BUMP_AFTER); the request is delayed from then on.
+	FillBumpAfter time.Duration
+	// FillMaxBumps is how many such replacements are made (FILL_MAX_BUMPS); after the last
+	// one the fill is cancelled and, once the cancellation is mined, the deposit refunded
+	// with TRANSACTION_NOT_INCLUDED.
+	FillMaxBumps int
+}
+
+// Policy defaults.
+const (
+	DefaultConfirmationTimeout = 30 * time.Minute
+	DefaultFillBumpAfter       = 30 * time.Second
+	DefaultFillMaxBumps        = 3
+)
+
+// WithDefaults fills the zero values of p.
+func (p Policy) WithDefaults() Policy {
+	if p.ConfirmationTimeout <= 0 {
+		p.ConfirmationTimeout = DefaultConfirmationTimeout
+	}
+	if p.FillBumpAfter <= 0 {
+		p.FillBumpAfter = DefaultFillBumpAfter
+	}
+	if p.FillMaxBumps < 0 {
+		p.FillMaxBumps = 0
+	} else if p.FillMaxBumps == 0 {
+		p.FillMaxBumps = DefaultFillMaxBumps
+	}
+	return p
 }
 
 // Deposit is a deposit event the scanner or the hint endpoint observed, sent as a signal.
@@ -92,6 +131,11 @@ const (
 	// changeRefunds, version 1: the deposit is attested before it is checked, and deposit
 	// problems and refundable fill problems end in a refund instead of a failure.
 	changeRefunds = "refunds"
+	// changeInclusion, version 1: the attestation wait is bounded by the policy's
+	// ConfirmationTimeout (DEPOSIT_CONFIRMATION_TIMEOUT), and a fill that is not included is
+	// replaced with higher fees, then cancelled and refunded (TRANSACTION_NOT_INCLUDED); the
+	// request is delayed while it waits.
+	changeInclusion = "inclusion"
 )
 
 // manualRefundWindow is how long a request whose refund needs an operator stays open for the
@@ -172,6 +216,9 @@ func (r *intentRun) run(ctx workflow.Context) (*IntentResult, error) {
 		}
 	}
 	if err := r.attest(ctx, dep); err != nil {
+		if isTimeout(err) && r.inclusion(ctx) {
+			return r.fail(ctx, intent.FailReasonDepositConfirmationTimeout)
+		}
 		return r.fail(ctx, reasonOf(err))
 	}
 	// From here on the deposit is confirmed on chain: a problem with it is refunded.
@@ -242,10 +289,14 @@ func waitingActivity(ctx workflow.Context) workflow.Context {
 
 func (r *intentRun) attest(ctx workflow.Context, d *Deposit) error {
 	actx := waitingActivity(ctx)
+	if r.inclusion(ctx) {
+		actx = workflow.WithScheduleToCloseTimeout(actx, r.in.Policy.WithDefaults().ConfirmationTimeout)
+	}
 	var res activities.AttestResult
 	err := workflow.ExecuteActivity(actx, oracleActs.AttestDeposit, activities.AttestInput{
 		ChainID: d.ChainID, TxHash: d.TxHash, LogIndex: d.LogIndex, OrderID: d.OrderID,
 		Currency: d.Currency, Amount: d.Amount, Depositor: d.Depositor,
+		BlockNumber: d.BlockNumber, BlockHash: d.BlockHash,
 	}).Get(ctx, &res)
 	if err == nil {
 		r.state.Attested = true
@@ -289,12 +340,25 @@ func (r *intentRun) fill(ctx workflow.Context) (*IntentResult, error) {
 		Hash: sub.TxHash, LogIndex: -1, Status: "pending"}); err != nil {
 		return nil, err
 	}
-	wctx := waitingActivity(ctx)
 	var inc activities.TxIncluded
-	if err := workflow.ExecuteActivity(wctx, chainActs.AwaitTx, activities.AwaitTxInput{
+	if r.inclusion(ctx) {
+		got, err := r.awaitFill(ctx, sub)
+		if err != nil {
+			return nil, err
+		}
+		inc = *got
+		if inc.Cancel {
+			// The cancellation took the fill's nonce: the fill can never land, so the deposit
+			// goes back.
+			return r.refund(ctx, intent.FailReasonTransactionNotIncluded)
+		}
+	} else if err := workflow.ExecuteActivity(waitingActivity(ctx), chainActs.AwaitTx, activities.AwaitTxInput{
 		RequestID: ex.RequestID, Kind: "fill", ChainID: ex.DestinationChainID, TxHash: sub.TxHash,
 	}).Get(ctx, &inc); err != nil {
 		return r.fail(ctx, intent.FailReasonTransactionNotIncluded)
+	}
+	if inc.Hash == "" {
+		inc.Hash = sub.TxHash
 	}
 	if !inc.Success {
 		if r.refunds(ctx) {
@@ -303,8 +367,9 @@ func (r *intentRun) fill(ctx workflow.Context) (*IntentResult, error) {
 		}
 		return r.fail(ctx, intent.FailReasonExecutionReverted)
 	}
+	r.state.FillTx = inc.Hash
 	err := r.write(ctx, intent.StatusSuccess, "", store.Tx{Direction: "out", ChainID: ex.DestinationChainID,
-		Hash: sub.TxHash, LogIndex: -1, Block: inc.Block, Timestamp: inc.Timestamp, Fee: inc.Fee})
+		Hash: inc.Hash, LogIndex: -1, Block: inc.Block, Timestamp: inc.Timestamp, Fee: inc.Fee})
 	if err != nil {
 		return nil, err
 	}
@@ -343,6 +408,57 @@ func (r *intentRun) write(ctx workflow.Context, s intent.Status, reason intent.F
 	}
 	return workflow.UpsertTypedSearchAttributes(ctx,
 		AttrIntentStatus.ValueSet(string(s)), AttrFailReason.ValueSet(string(r.state.FailReason)))
+}
+
+// inclusion reports whether this run bounds its waits for inclusion (changeInclusion).
+func (r *intentRun) inclusion(ctx workflow.Context) bool {
+	return workflow.GetVersion(ctx, changeInclusion, workflow.DefaultVersion, 1) == 1
+}
+
+// awaitFill waits for one attempt of the fill to be mined. Each time FillBumpAfter passes
+// without one, the request is marked delayed and the fill replaced with the same nonce and
+// higher fees; after FillMaxBumps replacements it is replaced by a cancellation instead, and
+// the wait goes on until the fill or the cancellation is mined (whichever it is, the nonce
+// allows only one).
+func (r *intentRun) awaitFill(ctx workflow.Context, sub activities.FillSubmitted) (*activities.TxIncluded, error) {
+	ex, policy := r.in.Execution, r.in.Policy.WithDefaults()
+	wctx := workflow.WithScheduleToCloseTimeout(waitingActivity(ctx), policy.FillBumpAfter)
+	attempt, cancelled := 0, false
+	for {
+		var inc activities.TxIncluded
+		err := workflow.ExecuteActivity(wctx, chainActs.AwaitTx, activities.AwaitTxInput{
+			RequestID: ex.RequestID, Kind: "fill", ChainID: ex.DestinationChainID, TxHash: sub.TxHash,
+		}).Get(ctx, &inc)
+		if err == nil {
+			return &inc, nil
+		}
+		if !isTimeout(err) {
+			return nil, fmt.Errorf("await fill: %w", err)
+		}
+		if r.state.Status != intent.StatusDelayed {
+			if err := r.write(ctx, intent.StatusDelayed, ""); err != nil {
+				return nil, err
+			}
+		}
+		if cancelled {
+			continue
+		}
+		cancel := attempt >= policy.FillMaxBumps
+		var rep activities.Replaced
+		if err := workflow.ExecuteActivity(sendingActivity(ctx), chainActs.ReplaceTx, activities.ReplaceInput{
+			RequestID: ex.RequestID, Kind: "fill", ChainID: ex.DestinationChainID, After: attempt, Cancel: cancel,
+		}).Get(ctx, &rep); err != nil {
+			// The replacement could not be sent: keep waiting for the attempts already out.
+			workflow.GetLogger(ctx).Warn("fill not replaced", "requestId", ex.RequestID, "attempt", attempt, "error", err)
+			continue
+		}
+		attempt, cancelled = rep.Attempt, cancel
+	}
+}
+
+func isTimeout(err error) bool {
+	var te *temporal.TimeoutError
+	return errors.As(err, &te)
 }
 
 func isNonRetryable(err error) bool {

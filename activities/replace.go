@@ -1,0 +1,103 @@
+package activities
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+
+	"github.com/ethereum/go-ethereum/core/types"
+	"go.temporal.io/sdk/activity"
+
+	"github.com/intentd/intentd/chains/evm"
+	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/store"
+)
+
+// ReplaceInput names the attempt of a request's transaction to replace.
+type ReplaceInput struct {
+	RequestID string
+	Kind      string
+	ChainID   uint64
+	// After is the attempt being replaced; the replacement is attempt After+1. A retry finds
+	// the replacement already stored and broadcasts it again.
+	After int
+	// Cancel replaces the transaction with a zero-value transfer from the solver to itself, so
+	// the nonce is used without paying anything.
+	Cancel bool
+}
+
+// Replaced is the replacement as stored and broadcast.
+type Replaced struct {
+	TxHash  string
+	Attempt int
+}
+
+// Fee bumps: a replacement pays at least bumpPercent more tip and fee cap than the attempt it
+// replaces (nodes ask for 10%), and never less than the chain's current price.
+const bumpPercent = 125
+
+// ReplaceTx replaces a transaction that is not being included: same nonce, fees raised by at
+// least bumpPercent, signed once and stored before broadcast like the first attempt.
+func (a *ChainActivities) ReplaceTx(ctx context.Context, in ReplaceInput) (*Replaced, error) {
+	c, err := a.Chains.Client(in.ChainID)
+	if err != nil {
+		return nil, err
+	}
+	tip, err := c.Eth().SuggestGasTipCap(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("%w: tip: %v", evm.ErrUnavailable, err)
+	}
+	head, err := c.Eth().HeaderByNumber(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%w: head: %v", evm.ErrUnavailable, err)
+	}
+	solver := a.solverAddress()
+	stored, err := a.Store.ReplaceSolverTx(ctx, in.RequestID, in.Kind, in.After, in.Cancel,
+		func(prev store.SolverTx) (string, []byte, error) {
+			var old types.Transaction
+			if err := old.UnmarshalBinary(prev.Raw); err != nil {
+				return "", nil, err
+			}
+			newTip := maxBig(bump(old.GasTipCap()), tip)
+			newCap := maxBig(bump(old.GasFeeCap()), new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), newTip))
+			next := &types.DynamicFeeTx{ChainID: old.ChainId(), Nonce: old.Nonce(), GasTipCap: newTip, GasFeeCap: newCap,
+				Gas: old.Gas(), To: old.To(), Value: old.Value(), Data: old.Data()}
+			if in.Cancel {
+				next.To, next.Value, next.Data, next.Gas = &solver, new(big.Int), nil, 21_000
+			}
+			tx, err := types.SignNewTx(a.SolverKey, types.LatestSignerForChainID(old.ChainId()), next)
+			if err != nil {
+				return "", nil, err
+			}
+			raw, err := tx.MarshalBinary()
+			return tx.Hash().Hex(), raw, err
+		})
+	if err != nil {
+		return nil, err
+	}
+	var tx types.Transaction
+	if err := tx.UnmarshalBinary(stored.Raw); err != nil {
+		return nil, failure(intent.FailReasonUnknown, "stored replacement does not decode", err)
+	}
+	if err := c.SendRaw(ctx, &tx); err != nil {
+		activity.GetLogger(ctx).Warn("replacement broadcast failed; will retry", "requestId", in.RequestID, "tx", stored.Hash, "error", err)
+		return nil, fmt.Errorf("%w: broadcast: %v", evm.ErrUnavailable, err)
+	}
+	activity.GetLogger(ctx).Info("transaction replaced", "requestId", in.RequestID, "kind", in.Kind, "attempt", stored.Attempt,
+		"cancel", in.Cancel, "nonce", stored.Nonce, "tx", stored.Hash)
+	return &Replaced{TxHash: stored.Hash, Attempt: stored.Attempt}, nil
+}
+
+func bump(v *big.Int) *big.Int {
+	out := new(big.Int).Mul(v, big.NewInt(bumpPercent))
+	out.Add(out, big.NewInt(99))
+	out.Div(out, big.NewInt(100))
+	return out.Add(out, big.NewInt(1))
+}
+
+func maxBig(a, b *big.Int) *big.Int {
+	if a.Cmp(b) >= 0 {
+		return a
+	}
+	return new(big.Int).Set(b)
+}
