@@ -40,3 +40,8 @@ func (a *StoreActivities) RecordAdminRefund(ctx context.Context, audit store.Adm
 func (a *StoreActivities) CompleteAdminRefund(ctx context.Context, id, txHash string, chainID uint64, amount string) error {
 	return a.Store.CompleteAdminRefund(ctx, id, txHash, chainID, amount)
 }
+
+// InsertRefundRequest stores the request of a DepositRefund (idempotent).
+func (a *StoreActivities) InsertRefundRequest(ctx context.Context, r store.RefundRequest) error {
+	return a.Store.InsertRefundRequest(ctx, r)
+}

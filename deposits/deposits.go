@@ -10,6 +10,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -23,10 +25,11 @@ import (
 	"github.com/intentd/intentd/workflows"
 )
 
-// Starter is the one Temporal call the router makes.
+// Starter is the Temporal calls the router makes.
 type Starter interface {
 	SignalWithStartWorkflow(ctx context.Context, workflowID string, signalName string, signalArg interface{},
 		options client.StartWorkflowOptions, workflow interface{}, workflowArgs ...interface{}) (client.WorkflowRun, error)
+	ExecuteWorkflow(ctx context.Context, options client.StartWorkflowOptions, workflow interface{}, args ...interface{}) (client.WorkflowRun, error)
 }
 
 // Router routes deposits to workflows.
@@ -39,14 +42,18 @@ type Router struct {
 	Logger *slog.Logger
 }
 
-// Route hands one deposit to its request's workflow, starting it if needed. A deposit for an
-// unknown order is logged and skipped (orphaned deposits are refunded by a later version); a
-// deposit for a request whose workflow has already closed is not restarted.
+// Route hands one deposit to its request's workflow, starting it if needed. No deposit is left
+// behind: a deposit for an unknown order is refunded as an orphaned deposit, and a deposit for
+// a request whose workflow has closed is refunded as a duplicate unless it is that request's own
+// deposit (a rescan or a client's hint); an open workflow refunds extra deposits itself.
 func (r *Router) Route(ctx context.Context, d evm.Deposit) error {
+	sig := workflows.Deposit{ChainID: d.ChainID, TxHash: d.TxHash.Hex(), LogIndex: d.LogIndex, BlockNumber: d.BlockNumber,
+		BlockHash: d.BlockHash.Hex(), OrderID: d.OrderID.Hex(), Depositor: d.Depositor.Hex(), Currency: d.Currency.Hex(),
+		Amount: d.Amount.String()}
 	q, err := r.Store.QuoteByOrderID(ctx, d.OrderID.Hex())
 	if errors.Is(err, store.ErrNotFound) {
-		r.Logger.Warn("deposit for an unknown order", "chainId", d.ChainID, "tx", d.TxHash.Hex(), "orderId", d.OrderID.Hex())
-		return nil
+		r.Logger.Warn("deposit for an unknown order: refunding it", "chainId", d.ChainID, "tx", d.TxHash.Hex(), "orderId", d.OrderID.Hex())
+		return r.startRefund(ctx, workflows.NewDepositRefund(sig, "", "", r.Policy))
 	}
 	if err != nil {
 		return err
@@ -55,9 +62,6 @@ func (r *Router) Route(ctx context.Context, d evm.Deposit) error {
 	if err := json.Unmarshal(q.Quote, &exec); err != nil {
 		return fmt.Errorf("quote of %s: %w", q.RequestID, err)
 	}
-	sig := workflows.Deposit{ChainID: d.ChainID, TxHash: d.TxHash.Hex(), LogIndex: d.LogIndex, BlockNumber: d.BlockNumber,
-		BlockHash: d.BlockHash.Hex(), OrderID: d.OrderID.Hex(), Depositor: d.Depositor.Hex(), Currency: d.Currency.Hex(),
-		Amount: d.Amount.String()}
 	_, err = r.Temporal.SignalWithStartWorkflow(ctx, workflows.IntentWorkflowID(q.RequestID), workflows.SignalDeposit, sig,
 		client.StartWorkflowOptions{
 			TaskQueue:             workflows.TaskQueue,
@@ -66,13 +70,41 @@ func (r *Router) Route(ctx context.Context, d evm.Deposit) error {
 		}, workflows.Intent, workflows.IntentInput{Execution: exec, APIKeyID: q.APIKeyID, Policy: r.Policy})
 	var already *serviceerror.WorkflowExecutionAlreadyStarted
 	if errors.As(err, &already) {
-		r.Logger.Info("deposit for a closed request", "requestId", q.RequestID, "tx", d.TxHash.Hex())
-		return nil
+		st, err := r.Store.Status(ctx, q.RequestID)
+		if err != nil {
+			return fmt.Errorf("status of closed request %s: %w", q.RequestID, err)
+		}
+		if slices.ContainsFunc(st.InTxHashes, func(h string) bool { return strings.EqualFold(h, sig.TxHash) }) {
+			r.Logger.Debug("deposit of a closed request seen again", "requestId", q.RequestID, "tx", sig.TxHash)
+			return nil
+		}
+		r.Logger.Warn("another deposit for a closed request: refunding it", "requestId", q.RequestID, "tx", sig.TxHash)
+		return r.startRefund(ctx, workflows.NewDepositRefund(sig, q.RequestID, exec.RefundTo, r.Policy))
 	}
 	if err != nil {
 		return fmt.Errorf("signal-with-start %s: %w", q.RequestID, err)
 	}
 	r.Logger.Info("deposit routed", "requestId", q.RequestID, "chainId", d.ChainID, "tx", d.TxHash.Hex())
+	return nil
+}
+
+// startRefund starts the DepositRefund of one deposit, once: its workflow id derives from the
+// deposit, so a deposit routed again finds it started.
+func (r *Router) startRefund(ctx context.Context, in workflows.DepositRefundInput) error {
+	_, err := r.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+		ID: workflows.IntentWorkflowID(in.RequestID), TaskQueue: workflows.TaskQueue,
+		WorkflowIDReusePolicy:                    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+		WorkflowExecutionErrorWhenAlreadyStarted: true,
+		TypedSearchAttributes:                    workflows.DepositRefundSearchAttributes(in),
+	}, workflows.DepositRefund, in)
+	var already *serviceerror.WorkflowExecutionAlreadyStarted
+	if errors.As(err, &already) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("start refund request %s: %w", in.RequestID, err)
+	}
+	r.Logger.Info("refund request started", "refundRequestId", in.RequestID, "parent", in.ParentRequestID, "tx", in.Deposit.TxHash)
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 	ethereum "github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/intentd/intentd/chains/evm"
@@ -361,6 +363,110 @@ func TestRefundProblemsAndManualAdminRefund(t *testing.T) {
 		}
 		if n := s.withdrawals(t, 31337, intent.RefundID(q.RequestID)); n != 1 {
 			t.Fatalf("%d refunds on chain after a second admin refund, want exactly 1", n)
+		}
+	})
+}
+
+// depositLog is the depository's Deposit log of a receipt: the key of its refund request.
+func depositRefundID(t *testing.T, chainID uint64, r *types.Receipt) string {
+	t.Helper()
+	for _, l := range r.Logs {
+		if l.Address == devnet.DepositoryAddress {
+			return intent.DepositRefundRequestID(chainID, r.TxHash.Hex(), l.Index)
+		}
+	}
+	t.Fatalf("no deposit log in %s", r.TxHash)
+	return ""
+}
+
+// No refund is skipped (spec, Errors: ORPHANED_DEPOSIT_REFUND; duplicateDeposits): a deposit
+// naming no known order is refunded to its depositor as a request of its own, and every deposit
+// after the first for an order — while the order's intent runs, and after it has ended — is
+// refunded to refundTo as a child request; the parent's record lists them in
+// duplicateDeposits, and the order is filled once.
+func TestOrphanedAndDuplicateDepositsAreRefunded(t *testing.T) {
+	s := startStack(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
+	defer cancel()
+
+	t.Run("ORPHANED_DEPOSIT_REFUND: a deposit for no known order", func(t *testing.T) {
+		acct := devnet.TestAccounts()[4]
+		w := &e2e.Wallet{Key: acct.Key, RPCs: s.RPCs}
+		amount := big.NewInt(30_000_000_000_000_000)
+		r, err := w.SendTx(ctx, quote.TxData{ChainID: 31337, To: devnet.DepositoryAddress.Hex(), Value: amount.String(),
+			Data: hexutil.Encode(evm.DepositoryABI.PackDepositNative(common.HexToHash("0x0badc0de")))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := s.balance(t, 31337, common.Address{}, acct.Address)
+		id := depositRefundID(t, 31337, r)
+		final, seen, err := s.API.WaitStatus(ctx, id, "success", "failure", "refund")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if final.Status != "refund" || final.FailReason != string(intent.FailReasonOrphanedDepositRefund) {
+			t.Fatalf("orphaned deposit's request ended %+v (seen %v)", final, seen)
+		}
+		if got := new(big.Int).Sub(s.balance(t, 31337, common.Address{}, acct.Address), before); got.Cmp(amount) != 0 {
+			t.Fatalf("the depositor got %s back, deposited %s", got, amount)
+		}
+		if n := s.withdrawals(t, 31337, intent.RefundID(id)); n != 1 {
+			t.Fatalf("%d refunds, want exactly 1", n)
+		}
+	})
+
+	t.Run("duplicate deposits while the intent runs and after it ended", func(t *testing.T) {
+		acct := devnet.TestAccounts()[5]
+		refundTo := freshAddress(t)
+		w := &e2e.Wallet{Key: acct.Key, RPCs: s.RPCs}
+		q, err := s.API.Quote(ctx, map[string]any{"user": acct.Address.Hex(), "recipient": devnet.TestAccounts()[8].Address.Hex(),
+			"refundTo": refundTo.Hex(), "originChainId": 31337, "destinationChainId": 31338,
+			"originCurrency": common.Address{}.Hex(), "destinationCurrency": common.Address{}.Hex(),
+			"amount": "100000000000000000", "tradeType": "EXACT_INPUT", "includeProtocolData": true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := depositStep(t, q)
+		if _, err := w.SendTx(ctx, d); err != nil {
+			t.Fatal(err)
+		}
+		second, err := w.SendTx(ctx, d) // paid again before the first is filled
+		if err != nil {
+			t.Fatal(err)
+		}
+		final, seen, err := s.API.WaitStatus(ctx, q.RequestID, "success", "failure", "refund")
+		if err != nil || final.Status != "success" {
+			t.Fatalf("parent ended %+v (seen %v), %v", final, seen, err)
+		}
+		third, err := w.SendTx(ctx, d) // and once more after it was filled
+		if err != nil {
+			t.Fatal(err)
+		}
+		children := []string{depositRefundID(t, 31337, second), depositRefundID(t, 31337, third)}
+		for _, id := range children {
+			st, seen, err := s.API.WaitStatus(ctx, id, "success", "failure", "refund")
+			if err != nil || st.Status != "refund" || st.FailReason != string(intent.FailReasonOrphanedDepositRefund) {
+				t.Fatalf("refund request %s ended %+v (seen %v), %v", id, st, seen, err)
+			}
+			if n := s.withdrawals(t, 31337, intent.RefundID(id)); n != 1 {
+				t.Fatalf("%d refunds for %s, want exactly 1", n, id)
+			}
+			rec, err := s.Sys.Store.Record(ctx, id)
+			if err != nil || rec.DuplicateDeposits == nil || rec.DuplicateDeposits.ParentRequestID != q.RequestID {
+				t.Fatalf("refund request record %+v, %v: want duplicateDeposits naming the parent", rec, err)
+			}
+		}
+		v, _ := new(big.Int).SetString(d.Value, 10)
+		if got := s.balance(t, 31337, common.Address{}, refundTo); got.Cmp(new(big.Int).Mul(v, big.NewInt(2))) != 0 {
+			t.Fatalf("refundTo got %s back, want the two extra deposits of %s", got, v)
+		}
+		if n := s.fills(t, 31338, common.HexToHash(q.Protocol.V2.OrderID)); n != 1 {
+			t.Fatalf("order filled %d times, want exactly 1", n)
+		}
+		rec, err := s.Sys.Store.Record(ctx, q.RequestID)
+		if err != nil || rec.DuplicateDeposits == nil || rec.DuplicateDeposits.ParentRequestID != q.RequestID ||
+			!slices.Equal(rec.DuplicateDeposits.RefundRequestIDs, children) {
+			t.Fatalf("parent record duplicateDeposits %+v, %v; want %v", rec.DuplicateDeposits, err, children)
 		}
 	})
 }

@@ -12,12 +12,21 @@ type Record struct {
 	Recipient   string     `json:"recipient"`
 	Sender      string     `json:"sender"`
 	RefundTo    string     `json:"refundTo"`
-	Data        RecordData `json:"data"`
+	// DuplicateDeposits links a request paid more than once with the refund requests made for
+	// its extra deposits; both the parent and each refund request carry it.
+	DuplicateDeposits *DuplicateDeposits `json:"duplicateDeposits,omitempty"`
+	Data              RecordData         `json:"data"`
 	Protocol    Protocol   `json:"protocol"`
 	RequestType string     `json:"requestType"`
 	Features    []string   `json:"features"`
 	CreatedAt   string     `json:"createdAt"`
 	UpdatedAt   string     `json:"updatedAt"`
+}
+
+// DuplicateDeposits is the record's `duplicateDeposits`.
+type DuplicateDeposits struct {
+	ParentRequestID  string   `json:"parentRequestId"`
+	RefundRequestIDs []string `json:"refundRequestIds"`
 }
 
 // RecordData is the `data` block of a v3 record.

@@ -38,6 +38,7 @@ type Deps struct {
 // Register puts the workflows and activities on a registry (a worker or a replayer).
 func Register(r worker.Registry, d Deps) {
 	r.RegisterWorkflow(workflows.Intent)
+	r.RegisterWorkflow(workflows.DepositRefund)
 	r.RegisterActivity(&activities.StoreActivities{Store: d.Store})
 	r.RegisterActivity(&activities.ChainActivities{Chains: d.Chains, Store: d.Store, SolverKey: d.SolverKey, Prices: d.Prices})
 	r.RegisterActivity(&activities.OracleActivities{Client: d.Oracle, Signers: d.OracleSigners, Chains: d.Chains})

@@ -136,6 +136,9 @@ const (
 	// replaced with higher fees, then cancelled and refunded (TRANSACTION_NOT_INCLUDED); the
 	// request is delayed while it waits.
 	changeInclusion = "inclusion"
+	// changeDuplicates, version 1: every deposit after the first is refunded as a
+	// DepositRefund child request.
+	changeDuplicates = "duplicates"
 )
 
 // manualRefundWindow is how long a request whose refund needs an operator stays open for the
@@ -158,6 +161,12 @@ type intentRun struct {
 	adminPending bool
 	admin        *adminRequest
 	adminDone    *adminOutcome
+
+	// watchingDuplicates is set once extra deposits are refunded as DepositRefund children;
+	// refundChildren are those started, startingChildren those not yet confirmed started.
+	watchingDuplicates bool
+	refundChildren     map[string]bool
+	startingChildren   int
 }
 
 type adminRequest struct {
@@ -178,6 +187,9 @@ func Intent(ctx workflow.Context, in IntentInput) (*IntentResult, error) {
 		return nil, err
 	}
 	res, err := r.run(ctx)
+	if r.watchingDuplicates {
+		r.drainDuplicates(ctx)
+	}
 	// An adminRefund update still answering its caller finishes before the run closes.
 	_ = workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) })
 	return res, err
@@ -215,22 +227,31 @@ func (r *intentRun) run(ctx workflow.Context) (*IntentResult, error) {
 			return r.fail(ctx, reason)
 		}
 	}
+	return r.afterAttest(ctx, dep, func() (*IntentResult, error) {
+		// From here on the deposit is confirmed on chain: a problem with it is refunded.
+		if r.refunds(ctx) {
+			if reason := r.checkDeposit(ctx, dep); reason != "" {
+				return r.refund(ctx, reason)
+			}
+		}
+		if err := r.write(ctx, intent.StatusPending, ""); err != nil {
+			return nil, err
+		}
+		return r.fill(ctx)
+	})
+}
+
+// afterAttest has the deposit attested, then runs next. An attestation that does not come
+// ends the request in failure: DEPOSIT_CONFIRMATION_TIMEOUT when the wait ran out, or the
+// reason the activity gave (DEPOSIT_REORGED).
+func (r *intentRun) afterAttest(ctx workflow.Context, dep *Deposit, next func() (*IntentResult, error)) (*IntentResult, error) {
 	if err := r.attest(ctx, dep); err != nil {
 		if isTimeout(err) && r.inclusion(ctx) {
 			return r.fail(ctx, intent.FailReasonDepositConfirmationTimeout)
 		}
 		return r.fail(ctx, reasonOf(err))
 	}
-	// From here on the deposit is confirmed on chain: a problem with it is refunded.
-	if r.refunds(ctx) {
-		if reason := r.checkDeposit(ctx, dep); reason != "" {
-			return r.refund(ctx, reason)
-		}
-	}
-	if err := r.write(ctx, intent.StatusPending, ""); err != nil {
-		return nil, err
-	}
-	return r.fill(ctx)
+	return next()
 }
 
 // refunds reports whether this run refunds (changeRefunds version 1); histories recorded
@@ -240,8 +261,8 @@ func (r *intentRun) refunds(ctx workflow.Context) bool {
 }
 
 // awaitDeposit returns the first deposit signalled, or nil when the order's deadline passes
-// with none. Later deposits for the same order stay in the channel (duplicates are handled in a
-// later version of this workflow).
+// with none. Every later deposit for the order is refunded as a request of its own
+// (watchDuplicates; before changeDuplicates they stayed in the channel).
 func (r *intentRun) awaitDeposit(ctx workflow.Context) (*Deposit, error) {
 	ch := workflow.GetSignalChannel(ctx, SignalDeposit)
 	var dep Deposit
@@ -255,6 +276,10 @@ func (r *intentRun) awaitDeposit(ctx workflow.Context) (*Deposit, error) {
 	}
 	r.depositSeenAt = workflow.Now(ctx)
 	r.state.Deposit = &dep
+	if workflow.GetVersion(ctx, changeDuplicates, workflow.DefaultVersion, 1) == 1 {
+		r.watchingDuplicates = true
+		workflow.Go(ctx, r.watchDuplicates)
+	}
 	err := r.write(ctx, intent.StatusWaiting, "", store.Tx{Direction: "in", ChainID: dep.ChainID, Hash: dep.TxHash,
 		LogIndex: int(dep.LogIndex), Block: dep.BlockNumber})
 	return &dep, err

@@ -1,0 +1,59 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/intentd/intentd/intent"
+)
+
+// RefundRequest is a request made for a deposit no order can take: an orphaned deposit (no
+// known order) or an extra deposit for an order that already has one (ParentID set).
+type RefundRequest struct {
+	ID        string
+	ParentID  string // "" for an orphaned deposit
+	Depositor string
+	RefundTo  string
+	ChainID   uint64
+	At        time.Time
+}
+
+// InsertRefundRequest stores a refund request (status waiting) and, for a duplicate deposit,
+// links it with its parent: both records get duplicateDeposits {parentRequestId,
+// refundRequestIds}. It is idempotent: a request already stored is left as it is and a link
+// already made is not repeated.
+func (s *Store) InsertRefundRequest(ctx context.Context, r RefundRequest) error {
+	at := r.At.UTC().Format(time.RFC3339Nano)
+	rec := intent.Record{ID: r.ID, Status: intent.StatusWaiting, User: r.Depositor, Recipient: r.RefundTo, Sender: r.Depositor,
+		RefundTo: r.RefundTo, RequestType: "refund", Features: []string{}, CreatedAt: at, UpdatedAt: at,
+		Data: intent.RecordData{FailReason: intent.FailReasonNA, RefundFailReason: intent.RefundFailReasonNA,
+			InTxs: []intent.TxItem{}, OutTxs: []intent.TxItem{}}}
+	if r.ParentID != "" {
+		rec.DuplicateDeposits = &intent.DuplicateDeposits{ParentRequestID: r.ParentID, RefundRequestIDs: []string{r.ID}}
+	}
+	body, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		// A refund request has no order; its order_id is its own id, which no order id can equal.
+		if _, err := tx.Exec(ctx, `INSERT INTO requests (id, status, "user", recipient, origin_chain_id, destination_chain_id,
+				order_id, record, created_at, updated_at)
+			VALUES ($1, 'waiting', $2, $3, $4, $4, 'refund:' || $1, $5, $6, $6) ON CONFLICT (id) DO NOTHING`,
+			r.ID, r.Depositor, r.RefundTo, int64(r.ChainID), body, r.At); err != nil {
+			return fmt.Errorf("insert refund request: %w", err)
+		}
+		if r.ParentID == "" {
+			return nil
+		}
+		_, err := tx.Exec(ctx, `UPDATE requests SET record = jsonb_set(record, '{duplicateDeposits}', jsonb_build_object(
+				'parentRequestId', id::text,
+				'refundRequestIds', COALESCE(record->'duplicateDeposits'->'refundRequestIds', '[]'::jsonb) || to_jsonb($2::text)))
+			WHERE id = $1 AND NOT COALESCE(record->'duplicateDeposits'->'refundRequestIds', '[]'::jsonb) ? $2`, r.ParentID, r.ID)
+		return err
+	})
+}

@@ -1,0 +1,139 @@
+package workflows
+
+import (
+	"strings"
+	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/store"
+)
+
+// DepositRefundInput starts a DepositRefund: a deposit no order can take.
+type DepositRefundInput struct {
+	// RequestID is the refund request's own id (intent.DepositRefundRequestID).
+	RequestID string
+	// ParentRequestID is the request the deposit paid for a second time; "" for an orphaned
+	// deposit (no known order).
+	ParentRequestID string
+	Deposit         Deposit
+	// RefundTo receives the refund: the parent's refundTo, else the depositor.
+	RefundTo string
+	Policy   Policy
+}
+
+// DepositRefund refunds one deposit that no order can take, as a request of its own (status
+// waiting, then refund with failReason ORPHANED_DEPOSIT_REFUND): a deposit naming no known
+// order, or a second deposit for an order that already has one (linked with its parent through
+// duplicateDeposits). The deposit is attested first, like any other, and the refund is the
+// same once-only refund an intent makes, with the same operator Query and adminRefund Update.
+func DepositRefund(ctx workflow.Context, in DepositRefundInput) (*State, error) {
+	dep := in.Deposit
+	ex := intent.Execution{RequestID: in.RequestID, User: dep.Depositor, Recipient: in.RefundTo, RefundTo: in.RefundTo,
+		OriginChainID: dep.ChainID, DestinationChainID: dep.ChainID}
+	r := &intentRun{in: IntentInput{Execution: ex, Policy: in.Policy},
+		state: State{RequestID: in.RequestID, Status: intent.StatusWaiting, FailReason: intent.FailReasonNA}}
+	if err := r.setup(ctx); err != nil {
+		return nil, err
+	}
+	lctx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{StartToCloseTimeout: 10 * time.Second,
+		RetryPolicy: &temporal.RetryPolicy{InitialInterval: 200 * time.Millisecond, MaximumInterval: 10 * time.Second}})
+	if err := workflow.ExecuteLocalActivity(lctx, storeActs.InsertRefundRequest, store.RefundRequest{ID: in.RequestID,
+		ParentID: in.ParentRequestID, Depositor: dep.Depositor, RefundTo: in.RefundTo, ChainID: dep.ChainID,
+		At: workflow.Now(ctx)}).Get(ctx, nil); err != nil {
+		return nil, err
+	}
+	r.depositSeenAt = workflow.Now(ctx)
+	r.state.Deposit = &dep
+	if err := r.write(ctx, intent.StatusWaiting, "", store.Tx{Direction: "in", ChainID: dep.ChainID, Hash: dep.TxHash,
+		LogIndex: int(dep.LogIndex), Block: dep.BlockNumber}); err != nil {
+		return nil, err
+	}
+	res, err := r.afterAttest(ctx, &dep, func() (*IntentResult, error) {
+		return r.refund(ctx, intent.FailReasonOrphanedDepositRefund)
+	})
+	_ = workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) })
+	return res, err
+}
+
+// depositRefundOptions are the start options of a DepositRefund, from the router or a parent.
+func depositRefundSearchAttributes(in DepositRefundInput) []temporal.SearchAttributeUpdate {
+	return []temporal.SearchAttributeUpdate{
+		AttrIntentStatus.ValueSet(string(intent.StatusWaiting)),
+		AttrOriginChainID.ValueSet(int64(in.Deposit.ChainID)),
+		AttrDestinationChainID.ValueSet(int64(in.Deposit.ChainID)),
+		AttrUser.ValueSet(strings.ToLower(in.Deposit.Depositor)),
+		AttrFailReason.ValueSet(string(intent.FailReasonNA)),
+	}
+}
+
+// DepositRefundSearchAttributes are set when a DepositRefund starts.
+func DepositRefundSearchAttributes(in DepositRefundInput) temporal.SearchAttributes {
+	return temporal.NewSearchAttributes(depositRefundSearchAttributes(in)...)
+}
+
+// NewDepositRefund describes the DepositRefund for deposit d: orphaned when parentID is "",
+// else an extra deposit for that request.
+func NewDepositRefund(d Deposit, parentID, refundTo string, policy Policy) DepositRefundInput {
+	if refundTo == "" || strings.EqualFold(refundTo, "0x0000000000000000000000000000000000000000") {
+		refundTo = d.Depositor
+	}
+	return DepositRefundInput{RequestID: intent.DepositRefundRequestID(d.ChainID, d.TxHash, d.LogIndex),
+		ParentRequestID: parentID, Deposit: d, RefundTo: refundTo, Policy: policy}
+}
+
+// watchDuplicates refunds every further deposit signalled to an intent after its first one, each
+// as a DepositRefund child that outlives the intent (changeDuplicates).
+func (r *intentRun) watchDuplicates(ctx workflow.Context) {
+	ch := workflow.GetSignalChannel(ctx, SignalDeposit)
+	for {
+		var d Deposit
+		ch.Receive(ctx, &d)
+		r.onExtraDeposit(ctx, d)
+	}
+}
+
+// drainDuplicates handles the deposits still in the channel when the intent ends, and waits
+// until each DepositRefund child has started.
+func (r *intentRun) drainDuplicates(ctx workflow.Context) {
+	ch := workflow.GetSignalChannel(ctx, SignalDeposit)
+	var d Deposit
+	for ch.ReceiveAsync(&d) {
+		r.onExtraDeposit(ctx, d)
+		d = Deposit{}
+	}
+	_ = workflow.Await(ctx, func() bool { return r.startingChildren == 0 })
+}
+
+func (r *intentRun) onExtraDeposit(ctx workflow.Context, d Deposit) {
+	if first := r.state.Deposit; first != nil && d.ChainID == first.ChainID && strings.EqualFold(d.TxHash, first.TxHash) &&
+		d.LogIndex == first.LogIndex {
+		return // the first deposit again (a rescan, a client's hint)
+	}
+	in := NewDepositRefund(d, r.in.Execution.RequestID, r.in.Execution.RefundTo, r.in.Policy)
+	if r.refundChildren[in.RequestID] {
+		return
+	}
+	if r.refundChildren == nil {
+		r.refundChildren = map[string]bool{}
+	}
+	r.refundChildren[in.RequestID] = true
+	cctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{
+		WorkflowID: IntentWorkflowID(in.RequestID), TaskQueue: TaskQueue,
+		ParentClosePolicy:     enumspb.PARENT_CLOSE_POLICY_ABANDON,
+		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+		TypedSearchAttributes: DepositRefundSearchAttributes(in),
+	})
+	f := workflow.ExecuteChildWorkflow(cctx, DepositRefund, in)
+	r.startingChildren++
+	workflow.Go(ctx, func(gctx workflow.Context) {
+		// An error here means the refund request already runs (the router started it): fine.
+		_ = f.GetChildWorkflowExecution().Get(gctx, nil)
+		r.startingChildren--
+	})
+	workflow.GetLogger(ctx).Info("extra deposit refunded as its own request", "requestId", r.in.Execution.RequestID,
+		"refundRequestId", in.RequestID, "tx", d.TxHash)
+}
