@@ -6,21 +6,21 @@ import "encoding/json"
 // GET /requests/v3 serves it without a workflow replay. Fields the engine does not fill yet are
 // omitted rather than invented.
 type Record struct {
-	ID          string     `json:"id"`
-	Status      Status     `json:"status"`
-	User        string     `json:"user"`
-	Recipient   string     `json:"recipient"`
-	Sender      string     `json:"sender"`
-	RefundTo    string     `json:"refundTo"`
+	ID        string `json:"id"`
+	Status    Status `json:"status"`
+	User      string `json:"user"`
+	Recipient string `json:"recipient"`
+	Sender    string `json:"sender"`
+	RefundTo  string `json:"refundTo"`
 	// DuplicateDeposits links a request paid more than once with the refund requests made for
 	// its extra deposits; both the parent and each refund request carry it.
 	DuplicateDeposits *DuplicateDeposits `json:"duplicateDeposits,omitempty"`
 	Data              RecordData         `json:"data"`
-	Protocol    Protocol   `json:"protocol"`
-	RequestType string     `json:"requestType"`
-	Features    []string   `json:"features"`
-	CreatedAt   string     `json:"createdAt"`
-	UpdatedAt   string     `json:"updatedAt"`
+	Protocol          Protocol           `json:"protocol"`
+	RequestType       string             `json:"requestType"`
+	Features          []string           `json:"features"`
+	CreatedAt         string             `json:"createdAt"`
+	UpdatedAt         string             `json:"updatedAt"`
 }
 
 // DuplicateDeposits is the record's `duplicateDeposits`.
