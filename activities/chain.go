@@ -12,6 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/shopspring/decimal"
 
 	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/intent"
@@ -26,6 +27,9 @@ type ChainActivities struct {
 	SolverKey *ecdsa.PrivateKey
 	// Prices values ERC-20 refunds against their gas; optional.
 	Prices prices.Source
+	// MaxFill is the solver's capacity: the most it pays in one fill, by currency symbol, in
+	// whole units (SOLVER_MAX_FILL); a currency not listed has no limit.
+	MaxFill map[string]decimal.Decimal
 }
 
 // solverAddress is the address fills are paid from. (Not exported: every exported method of an
@@ -71,6 +75,9 @@ func (a *ChainActivities) SubmitFill(ctx context.Context, in FillInput) (*FillSu
 	stored, err := a.send(ctx, c, solverCall{requestID: in.RequestID, kind: "fill", to: common.HexToAddress(c.Chain.OutputSettler),
 		data: data, value: value,
 		preflight: func(ctx context.Context, gas uint64, feeCap *big.Int) error {
+			if err := a.checkCapacity(c, currency, amount); err != nil {
+				return err
+			}
 			return a.checkInventory(ctx, c, currency, amount, gas, feeCap)
 		},
 		onRevert: func(r *evm.RevertError) error {
@@ -86,6 +93,25 @@ func (a *ChainActivities) SubmitFill(ctx context.Context, in FillInput) (*FillSu
 		return nil, err
 	}
 	return &FillSubmitted{TxHash: stored.Hash, Nonce: stored.Nonce}, nil
+}
+
+// checkCapacity fails with SOLVER_CAPACITY_EXCEEDED when the fill pays more than the solver's
+// configured capacity for the currency. It is checked when the fill is signed, so a lowered
+// capacity also holds for orders quoted before the change.
+func (a *ChainActivities) checkCapacity(c *evm.Client, currency common.Address, amount *big.Int) error {
+	cur, ok := c.Chain.FindCurrency(currency.Hex())
+	if !ok {
+		return nil
+	}
+	limit, ok := a.MaxFill[strings.ToUpper(cur.Symbol)]
+	if !ok {
+		return nil
+	}
+	if decimal.NewFromBigInt(amount, -int32(cur.Decimals)).GreaterThan(limit) {
+		return failure(intent.FailReasonSolverCapacityExceeded, fmt.Sprintf("the fill of %s %s is over the solver's capacity of %s %s per fill",
+			intent.FormatUnits(amount, cur.Decimals), cur.Symbol, limit, cur.Symbol), nil)
+	}
+	return nil
 }
 
 // checkInventory fails with SOLVER_BALANCE_TOO_LOW when the solver cannot pay amount of

@@ -76,7 +76,7 @@ func (s *System) WorkerDeps() worker.Deps {
 	return worker.Deps{Temporal: s.Temporal, Store: s.Store, Chains: s.Chains,
 		Oracle:        oracle.NewClient(s.Config.OracleURL, s.Config.OracleAPIKey, &http.Client{Timeout: 20 * time.Second}),
 		OracleSigners: s.Config.OracleSigners, SolverKey: s.Config.SolverKey(), Prices: s.PriceSource(), ScanInterval: s.Config.ScanInterval,
-		Policy: s.Config.Policy,
+		Policy: s.Config.Policy, MaxFill: s.Config.SolverMaxFill,
 		Logger: s.Logger.With("component", "worker")}
 }
 

@@ -17,7 +17,9 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/shopspring/decimal"
 
+	"github.com/intentd/intentd/internal/symbols"
 	"github.com/intentd/intentd/prices"
 	"github.com/intentd/intentd/quote"
 	"github.com/intentd/intentd/workflows"
@@ -43,6 +45,9 @@ type Config struct {
 	SwapCostBps       int64
 	QuoteTTL          time.Duration
 	ScanInterval      time.Duration
+	// SolverMaxFill is the solver's capacity per fill by symbol, whole units (SOLVER_MAX_FILL,
+	// e.g. "ETH=100,USDC=250000"; empty: no limit).
+	SolverMaxFill map[string]decimal.Decimal
 	// Policy is what every new intent runs under: DEPOSIT_CONFIRMATION_TIMEOUT (30m),
 	// FILL_BUMP_AFTER (30s) and FILL_MAX_BUMPS (3).
 	Policy   workflows.Policy
@@ -152,6 +157,11 @@ func Load(lookup func(string) (string, bool), defaults Defaults) (Config, error)
 	}
 	if c.ScanInterval, err = time.ParseDuration(get("SCAN_INTERVAL", "1s")); err != nil || c.ScanInterval <= 0 {
 		bad("SCAN_INTERVAL", "must be a positive duration, like 1s")
+	}
+	if v := get("SOLVER_MAX_FILL", ""); strings.TrimSpace(v) != "" {
+		if c.SolverMaxFill, err = symbols.Parse(v, "maximum fill", "whole units"); err != nil {
+			bad("SOLVER_MAX_FILL", "%v", err)
+		}
 	}
 	if c.Policy.ConfirmationTimeout, err = time.ParseDuration(get("DEPOSIT_CONFIRMATION_TIMEOUT", "30m")); err != nil || c.Policy.ConfirmationTimeout <= 0 {
 		bad("DEPOSIT_CONFIRMATION_TIMEOUT", "must be a positive duration, like 30m")

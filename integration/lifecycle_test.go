@@ -174,21 +174,27 @@ func usdcTransfer(t *testing.T, ctx context.Context, w *e2e.Wallet, chainID uint
 	}
 }
 
-// Fill problems found before the fill is signed (spec, Errors): the solver holds too little
-// on the destination (SOLVER_BALANCE_TOO_LOW), or the token refuses the recipient
-// (DESTINATION_TOKEN_TRANSFER_REJECTED). Each ends in a refund of the USDC deposit on the
-// origin, status refund, and no fill.
+// Fill problems found before the fill is signed (spec, Errors): the fill is over the solver's
+// capacity (SOLVER_CAPACITY_EXCEEDED), the solver holds too little on the destination
+// (SOLVER_BALANCE_TOO_LOW), or the token refuses the recipient
+// (DESTINATION_TOKEN_TRANSFER_REJECTED). Each ends in a refund of the deposit on the origin,
+// status refund, and no fill.
 func TestFillProblemsAreRefunded(t *testing.T) {
-	s := startStack(t)
+	s := startStack(t, map[string]string{"SOLVER_MAX_FILL": "ETH=0.05"})
 	deployer := &e2e.Wallet{Key: devnet.DeployerKey(), RPCs: s.RPCs}
 	cases := []struct {
-		name   string
-		reason intent.FailReason
+		name     string
+		reason   intent.FailReason
+		currency common.Address // bridged on both sides
+		amount   string
 		// before runs after the quote and before the deposit; the returned func undoes it.
 		before func(t *testing.T, ctx context.Context, recipient common.Address) func()
 	}{
+		{"SOLVER_CAPACITY_EXCEEDED: 0.1 ETH over a capacity of 0.05 ETH per fill (SOLVER_MAX_FILL)",
+			intent.FailReasonSolverCapacityExceeded, common.Address{}, "100000000000000000",
+			func(*testing.T, context.Context, common.Address) func() { return func() {} }},
 		{"SOLVER_BALANCE_TOO_LOW: the solver's USDC on the destination is moved away", intent.FailReasonSolverBalanceTooLow,
-			func(t *testing.T, ctx context.Context, _ common.Address) func() {
+			devnet.USDCAddress, "25000000", func(t *testing.T, ctx context.Context, _ common.Address) func() {
 				holder := devnet.TestAccounts()[9]
 				held := s.balance(t, 31338, devnet.USDCAddress, devnet.SolverAddress())
 				usdcTransfer(t, ctx, &e2e.Wallet{Key: devnet.SolverKey(), RPCs: s.RPCs}, 31338, holder.Address, held)
@@ -197,7 +203,7 @@ func TestFillProblemsAreRefunded(t *testing.T) {
 				}
 			}},
 		{"DESTINATION_TOKEN_TRANSFER_REJECTED: the token blocks the recipient after the quote", intent.FailReasonDestinationTokenTransferRejected,
-			func(t *testing.T, ctx context.Context, recipient common.Address) func() {
+			devnet.USDCAddress, "25000000", func(t *testing.T, ctx context.Context, recipient common.Address) func() {
 				block := func(ctx context.Context, on bool) {
 					if _, err := deployer.SendTx(ctx, quote.TxData{ChainID: 31338, To: devnet.USDCAddress.Hex(), Value: "0",
 						Data: hexutil.Encode(evm.ERC20ABI.PackSetBlocked(recipient, on))}); err != nil {
@@ -217,8 +223,8 @@ func TestFillProblemsAreRefunded(t *testing.T) {
 			wallet := &e2e.Wallet{Key: acct.Key, RPCs: s.RPCs}
 			q, err := s.API.Quote(ctx, map[string]any{"user": acct.Address.Hex(), "recipient": recipient.Hex(),
 				"refundTo": refundTo.Hex(), "originChainId": 31337, "destinationChainId": 31338,
-				"originCurrency": devnet.USDCAddress.Hex(), "destinationCurrency": devnet.USDCAddress.Hex(),
-				"amount": "25000000", "tradeType": "EXACT_INPUT", "includeProtocolData": true})
+				"originCurrency": tc.currency.Hex(), "destinationCurrency": tc.currency.Hex(),
+				"amount": tc.amount, "tradeType": "EXACT_INPUT", "includeProtocolData": true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -234,8 +240,8 @@ func TestFillProblemsAreRefunded(t *testing.T) {
 			if final.Status != "refund" || final.FailReason != string(tc.reason) || final.RefundFailReason != "N/A" {
 				t.Fatalf("final status %+v (seen %v), want refund with %s", final, seen, tc.reason)
 			}
-			if got := s.balance(t, 31337, devnet.USDCAddress, refundTo); got.String() != "25000000" {
-				t.Fatalf("refundTo got %s USDC base units back, want the deposited 25000000", got)
+			if got := s.balance(t, 31337, tc.currency, refundTo); got.String() != tc.amount {
+				t.Fatalf("refundTo got %s base units of %s back, want the deposited %s", got, tc.currency, tc.amount)
 			}
 			if n := s.withdrawals(t, 31337, intent.RefundID(q.RequestID)); n != 1 {
 				t.Fatalf("%d refunds on chain, want exactly 1", n)
@@ -243,7 +249,7 @@ func TestFillProblemsAreRefunded(t *testing.T) {
 			if n := s.fills(t, 31338, common.HexToHash(q.Protocol.V2.OrderID)); n != 0 {
 				t.Fatalf("a refunded order was filled %d times", n)
 			}
-			if got := s.balance(t, 31338, devnet.USDCAddress, recipient); got.Sign() != 0 {
+			if got := s.balance(t, 31338, tc.currency, recipient); got.Sign() != 0 {
 				t.Fatalf("the recipient of a refunded order received %s", got)
 			}
 		})

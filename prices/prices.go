@@ -22,6 +22,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/shopspring/decimal"
+
+	"github.com/intentd/intentd/internal/symbols"
 )
 
 // Source gives the USD price of one whole unit of a currency, by symbol (upper case, e.g.
@@ -69,33 +71,8 @@ func (t Table) USDPrice(_ context.Context, symbol string) (decimal.Decimal, erro
 // pairs, each price a positive decimal. Symbols are upper-cased; spaces around items are
 // ignored; an empty table, an empty symbol or a symbol listed twice is an error.
 func ParseTable(s string) (Table, error) {
-	t := Table{}
-	for _, part := range strings.Split(s, ",") {
-		part = strings.TrimSpace(part)
-		if part == "" {
-			continue
-		}
-		sym, val, ok := strings.Cut(part, "=")
-		if !ok {
-			return nil, fmt.Errorf("price %q is not SYMBOL=USD", part)
-		}
-		sym = strings.ToUpper(strings.TrimSpace(sym))
-		if sym == "" {
-			return nil, fmt.Errorf("price %q has no symbol", part)
-		}
-		d, err := decimal.NewFromString(strings.TrimSpace(val))
-		if err != nil || d.Sign() <= 0 {
-			return nil, fmt.Errorf("price %q is not a positive decimal", part)
-		}
-		if _, dup := t[sym]; dup {
-			return nil, fmt.Errorf("price of %s is listed twice", sym)
-		}
-		t[sym] = d
-	}
-	if len(t) == 0 {
-		return nil, errors.New("price table is empty")
-	}
-	return t, nil
+	t, err := symbols.Parse(s, "price", "USD")
+	return Table(t), err
 }
 
 // FeedRef names a price feed: an AggregatorV3Interface contract on a chain of the registry.

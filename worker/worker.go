@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/shopspring/decimal"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 
@@ -29,7 +30,8 @@ type Deps struct {
 	Oracle        *oracle.Client
 	OracleSigners []common.Address
 	SolverKey     *ecdsa.PrivateKey
-	Prices        prices.Source // values ERC-20 refunds against their gas; optional
+	Prices        prices.Source              // values ERC-20 refunds against their gas; optional
+	MaxFill       map[string]decimal.Decimal // the solver's capacity per fill (SOLVER_MAX_FILL)
 	ScanInterval  time.Duration
 	Policy        workflows.Policy // what new intents run under
 	Logger        *slog.Logger
@@ -40,7 +42,8 @@ func Register(r worker.Registry, d Deps) {
 	r.RegisterWorkflow(workflows.Intent)
 	r.RegisterWorkflow(workflows.DepositRefund)
 	r.RegisterActivity(&activities.StoreActivities{Store: d.Store})
-	r.RegisterActivity(&activities.ChainActivities{Chains: d.Chains, Store: d.Store, SolverKey: d.SolverKey, Prices: d.Prices})
+	r.RegisterActivity(&activities.ChainActivities{Chains: d.Chains, Store: d.Store, SolverKey: d.SolverKey, Prices: d.Prices,
+		MaxFill: d.MaxFill})
 	r.RegisterActivity(&activities.OracleActivities{Client: d.Oracle, Signers: d.OracleSigners, Chains: d.Chains})
 }
 
