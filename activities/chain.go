@@ -212,3 +212,28 @@ func (a *ChainActivities) AwaitTx(ctx context.Context, in AwaitTxInput) (*TxIncl
 	}
 	return nil, errNotMined
 }
+
+// StoredTxInput names a request's solver transaction of one kind.
+type StoredTxInput struct {
+	RequestID string
+	Kind      string
+}
+
+// StoredTx says whether the transaction was ever signed and stored, and its latest attempt.
+type StoredTx struct {
+	Found bool
+	Hash  string
+	Nonce uint64
+}
+
+// StoredSolverTx looks up a request's stored transaction of one kind.
+func (a *ChainActivities) StoredSolverTx(ctx context.Context, in StoredTxInput) (*StoredTx, error) {
+	t, err := a.Store.SolverTx(ctx, in.RequestID, in.Kind)
+	if errors.Is(err, store.ErrNotFound) {
+		return &StoredTx{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &StoredTx{Found: true, Hash: t.Hash, Nonce: t.Nonce}, nil
+}

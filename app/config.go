@@ -49,7 +49,7 @@ type Config struct {
 	// e.g. "ETH=100,USDC=250000"; empty: no limit).
 	SolverMaxFill map[string]decimal.Decimal
 	// Policy is what every new intent runs under: DEPOSIT_CONFIRMATION_TIMEOUT (30m),
-	// FILL_BUMP_AFTER (30s) and FILL_MAX_BUMPS (3).
+	// FILL_BUMP_AFTER (30s), FILL_MAX_BUMPS (3) and FILL_SUBMIT_ATTEMPTS (20).
 	Policy   workflows.Policy
 	LogLevel slog.Level
 	// AdminTokenSHA256 (ADMIN_TOKEN_SHA256, 64 hex digits) is the SHA-256 of the bearer token of
@@ -171,6 +171,9 @@ func Load(lookup func(string) (string, bool), defaults Defaults) (Config, error)
 	}
 	if c.Policy.FillMaxBumps, err = strconv.Atoi(get("FILL_MAX_BUMPS", "3")); err != nil || c.Policy.FillMaxBumps < 1 || c.Policy.FillMaxBumps > 20 {
 		bad("FILL_MAX_BUMPS", "must be a whole number from 1 to 20")
+	}
+	if c.Policy.SubmitAttempts, err = strconv.Atoi(get("FILL_SUBMIT_ATTEMPTS", "20")); err != nil || c.Policy.SubmitAttempts < 1 || c.Policy.SubmitAttempts > 100 {
+		bad("FILL_SUBMIT_ATTEMPTS", "must be a whole number from 1 to 100")
 	}
 	if err := c.LogLevel.UnmarshalText([]byte(get("LOG_LEVEL", "info"))); err != nil {
 		bad("LOG_LEVEL", "must be debug, info, warn or error")

@@ -24,14 +24,14 @@ func TestLoadNamesEveryBadVariable(t *testing.T) {
 		"SOLVER_PRIVATE_KEY": "0xnothex", "QUOTE_TTL": "soon", "SCAN_INTERVAL": "-1s", "PRICES_USD": "ETH=free",
 		"ORACLE_SIGNERS": "0x0000000000000000000000000000000000000000", "LOG_LEVEL": "loud",
 		"PRICE_MAX_AGE": "0s", "PRICE_CACHE_TTL": "often", "QUOTE_MAX_USD": "ETH=5", "SWAP_COST_BPS": "0.5",
-		"SOLVER_MAX_FILL": "ETH=-1", "DEPOSIT_CONFIRMATION_TIMEOUT": "never", "FILL_BUMP_AFTER": "0s", "FILL_MAX_BUMPS": "99",
+		"SOLVER_MAX_FILL": "ETH=-1", "DEPOSIT_CONFIRMATION_TIMEOUT": "never", "FILL_BUMP_AFTER": "0s", "FILL_MAX_BUMPS": "99", "FILL_SUBMIT_ATTEMPTS": "0",
 	}), nil)
 	if err == nil {
 		t.Fatal("bad configuration accepted")
 	}
 	for _, name := range []string{"DATABASE_URL", "SOLVER_PRIVATE_KEY", "QUOTE_TTL", "SCAN_INTERVAL", "PRICES_USD", "ORACLE_SIGNERS", "LOG_LEVEL",
 		"PRICE_MAX_AGE", "PRICE_CACHE_TTL", "QUOTE_MAX_USD", "SWAP_COST_BPS",
-		"SOLVER_MAX_FILL", "DEPOSIT_CONFIRMATION_TIMEOUT", "FILL_BUMP_AFTER", "FILL_MAX_BUMPS"} {
+		"SOLVER_MAX_FILL", "DEPOSIT_CONFIRMATION_TIMEOUT", "FILL_BUMP_AFTER", "FILL_MAX_BUMPS", "FILL_SUBMIT_ATTEMPTS"} {
 		if !strings.Contains(err.Error(), name+":") {
 			t.Errorf("error does not name %s:\n%v", name, err)
 		}

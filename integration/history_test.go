@@ -18,7 +18,7 @@ import (
 // change to the workflow code that is not behind workflow.GetVersion fails there. Record new
 // histories with
 //
-//	INTENTD_RECORD_HISTORIES=$PWD/workflows/testdata/histories go test ./integration -run 'TestIntentFromQuoteToFillOnDevnet|TestDepositProblemsAreRefunded|TestRefundProblemsAndManualAdminRefund|TestFillNotIncluded|TestDepositConfirmationTimeout'
+//	INTENTD_RECORD_HISTORIES=$PWD/workflows/testdata/histories go test ./integration -run 'TestIntentFromQuoteToFillOnDevnet|TestDepositProblemsAreRefunded|TestRefundProblemsAndManualAdminRefund|TestFillNotIncluded|TestDepositConfirmationTimeout|TestFillSubmissionFailedIsRefunded|TestOrphanedAndDuplicateDepositsAreRefunded'
 func (s *stack) recordHistory(t *testing.T, requestID, name string) {
 	t.Helper()
 	dir := os.Getenv("INTENTD_RECORD_HISTORIES")

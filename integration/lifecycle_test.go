@@ -444,6 +444,7 @@ func TestOrphanedAndDuplicateDepositsAreRefunded(t *testing.T) {
 		if err != nil || final.Status != "success" {
 			t.Fatalf("parent ended %+v (seen %v), %v", final, seen, err)
 		}
+		s.recordHistory(t, q.RequestID, "duplicate-deposit-parent")
 		third, err := w.SendTx(ctx, d) // and once more after it was filled
 		if err != nil {
 			t.Fatal(err)

@@ -22,6 +22,7 @@ import (
 	"go.temporal.io/server/temporaltest"
 
 	"github.com/intentd/intentd/app"
+	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/internal/e2e"
@@ -52,6 +53,23 @@ func lookup(m map[string]string) func(string) (string, bool) {
 // variables (for example a short FILL_BUMP_AFTER).
 func startStack(t *testing.T, env ...map[string]string) *stack {
 	t.Helper()
+	vars := map[string]string{}
+	for _, e := range env {
+		maps.Copy(vars, e)
+	}
+	return startStackWith(t, stackOptions{env: vars})
+}
+
+// stackOptions configure startStackWith.
+type stackOptions struct {
+	env map[string]string
+	// rpc, when set, gives the URL the engine reaches a chain at (a proxy in front of it);
+	// tests and wallets keep using the chain directly.
+	rpc func(chainID uint64, url string) string
+}
+
+func startStackWith(t *testing.T, o stackOptions) *stack {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
@@ -65,13 +83,16 @@ func startStack(t *testing.T, env ...map[string]string) *stack {
 		t.Fatalf("devnet: %v", err)
 	}
 	t.Cleanup(dn.Close)
-	registry, err := dn.Registry()
+	rpcs, engineRPCs := map[uint64]string{}, map[uint64]string{}
+	for _, c := range dn.Chains() {
+		rpcs[c.ID], engineRPCs[c.ID] = c.RPCURL, c.RPCURL
+		if o.rpc != nil {
+			engineRPCs[c.ID] = o.rpc(c.ID, c.RPCURL)
+		}
+	}
+	registry, err := chains.NewRegistry(devnet.ChainConfigs(engineRPCs))
 	if err != nil {
 		t.Fatal(err)
-	}
-	rpcs := map[uint64]string{}
-	for _, c := range dn.Chains() {
-		rpcs[c.ID] = c.RPCURL
 	}
 
 	ts := temporaltest.NewServer(temporaltest.WithT(t))
@@ -86,7 +107,12 @@ func startStack(t *testing.T, env ...map[string]string) *stack {
 	if err != nil {
 		t.Fatal(err)
 	}
-	osrv, err := oracle.NewServer(ocfg, registry, logger)
+	// The oracle is a service of its own: it reaches the chains directly.
+	direct, err := dn.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	osrv, err := oracle.NewServer(ocfg, direct, logger)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,9 +124,7 @@ func startStack(t *testing.T, env ...map[string]string) *stack {
 		"ORACLE_URL": oracleHTTP.URL, "SCAN_INTERVAL": "200ms",
 		"ADMIN_TOKEN_SHA256": hex.EncodeToString(adminTokenHash[:]),
 	}
-	for _, e := range env {
-		maps.Copy(vars, e)
-	}
+	maps.Copy(vars, o.env)
 	cfg, err := app.Load(lookup(vars), app.DevDefaults(testenv.DatabaseURL(t), oracleAPIKey))
 	if err != nil {
 		t.Fatal(err)

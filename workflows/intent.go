@@ -61,6 +61,10 @@ type Policy struct {
 	// one the fill is cancelled and, once the cancellation is mined, the deposit refunded
 	// with TRANSACTION_NOT_INCLUDED.
 	FillMaxBumps int
+	// SubmitAttempts is how many times signing and broadcasting a fill or refund is tried
+	// while the chain or the signer is unavailable (FILL_SUBMIT_ATTEMPTS); a fill never signed
+	// after them is refunded with TRANSACTION_SUBMISSION_FAILED.
+	SubmitAttempts int
 }
 
 // Policy defaults.
@@ -68,6 +72,7 @@ const (
 	DefaultConfirmationTimeout = 30 * time.Minute
 	DefaultFillBumpAfter       = 30 * time.Second
 	DefaultFillMaxBumps        = 3
+	DefaultSubmitAttempts      = 20
 )
 
 // WithDefaults fills the zero values of p.
@@ -82,6 +87,9 @@ func (p Policy) WithDefaults() Policy {
 		p.FillMaxBumps = 0
 	} else if p.FillMaxBumps == 0 {
 		p.FillMaxBumps = DefaultFillMaxBumps
+	}
+	if p.SubmitAttempts <= 0 {
+		p.SubmitAttempts = DefaultSubmitAttempts
 	}
 	return p
 }
@@ -139,6 +147,9 @@ const (
 	// changeDuplicates, version 1: every deposit after the first is refunded as a
 	// DepositRefund child request.
 	changeDuplicates = "duplicates"
+	// changeSubmission, version 1: a fill that could not be submitted is refunded when it was
+	// never signed (TRANSACTION_SUBMISSION_FAILED), and waited for when it was.
+	changeSubmission = "submission"
 )
 
 // manualRefundWindow is how long a request whose refund needs an operator stays open for the
@@ -331,11 +342,11 @@ func (r *intentRun) attest(ctx workflow.Context, d *Deposit) error {
 
 // sendingActivity is for activities that sign and broadcast: a transport failure is retried
 // with backoff, a bounded number of times.
-func sendingActivity(ctx workflow.Context) workflow.Context {
+func (r *intentRun) sendingActivity(ctx workflow.Context) workflow.Context {
 	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: 30 * time.Second,
 		RetryPolicy: &temporal.RetryPolicy{InitialInterval: 500 * time.Millisecond, BackoffCoefficient: 2,
-			MaximumInterval: 10 * time.Second, MaximumAttempts: 20},
+			MaximumInterval: 10 * time.Second, MaximumAttempts: int32(r.in.Policy.WithDefaults().SubmitAttempts)},
 	})
 }
 
@@ -347,7 +358,7 @@ func (r *intentRun) fill(ctx workflow.Context) (*IntentResult, error) {
 	}
 	r.filling = true
 	var sub activities.FillSubmitted
-	if err := workflow.ExecuteActivity(sendingActivity(ctx), chainActs.SubmitFill, activities.FillInput{
+	if err := workflow.ExecuteActivity(r.sendingActivity(ctx), chainActs.SubmitFill, activities.FillInput{
 		RequestID: ex.RequestID, ChainID: ex.DestinationChainID, OrderID: ex.OrderID, Currency: ex.CurrencyOut.Address,
 		Recipient: ex.Recipient, Amount: ex.AmountOut,
 	}).Get(ctx, &sub); err != nil {
@@ -358,7 +369,21 @@ func (r *intentRun) fill(ctx workflow.Context) (*IntentResult, error) {
 			}
 			return r.fail(ctx, reasonOf(err))
 		}
-		return r.fail(ctx, intent.FailReasonTransactionSubmissionFailed)
+		if workflow.GetVersion(ctx, changeSubmission, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+			return r.fail(ctx, intent.FailReasonTransactionSubmissionFailed)
+		}
+		// The chain or the signer stayed unavailable through every attempt. Without a signed
+		// fill nothing can land: refund. With one, it may have reached a node, so it is waited
+		// for (and replaced or cancelled) like any broadcast fill.
+		var stored activities.StoredTx
+		if err := workflow.ExecuteActivity(r.sendingActivity(ctx), chainActs.StoredSolverTx, activities.StoredTxInput{
+			RequestID: ex.RequestID, Kind: "fill"}).Get(ctx, &stored); err != nil {
+			return nil, fmt.Errorf("stored fill: %w", err)
+		}
+		if !stored.Found {
+			return r.refund(ctx, intent.FailReasonTransactionSubmissionFailed)
+		}
+		sub = activities.FillSubmitted{TxHash: stored.Hash, Nonce: stored.Nonce}
 	}
 	r.state.FillTx = sub.TxHash
 	if err := r.write(ctx, intent.StatusSubmitted, "", store.Tx{Direction: "out", ChainID: ex.DestinationChainID,
@@ -470,7 +495,7 @@ func (r *intentRun) awaitFill(ctx workflow.Context, sub activities.FillSubmitted
 		}
 		cancel := attempt >= policy.FillMaxBumps
 		var rep activities.Replaced
-		if err := workflow.ExecuteActivity(sendingActivity(ctx), chainActs.ReplaceTx, activities.ReplaceInput{
+		if err := workflow.ExecuteActivity(r.sendingActivity(ctx), chainActs.ReplaceTx, activities.ReplaceInput{
 			RequestID: ex.RequestID, Kind: "fill", ChainID: ex.DestinationChainID, After: attempt, Cancel: cancel,
 		}).Get(ctx, &rep); err != nil {
 			// The replacement could not be sent: keep waiting for the attempts already out.

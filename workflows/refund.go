@@ -48,7 +48,7 @@ func (r *intentRun) refund(ctx workflow.Context, reason intent.FailReason) (*Int
 func (r *intentRun) payRefund(ctx workflow.Context, kind, recipient string) (store.Tx, error) {
 	dep, ex := r.state.Deposit, r.in.Execution
 	var sub activities.RefundSubmitted
-	err := workflow.ExecuteActivity(sendingActivity(ctx), chainActs.SubmitRefund, activities.RefundInput{
+	err := workflow.ExecuteActivity(r.sendingActivity(ctx), chainActs.SubmitRefund, activities.RefundInput{
 		RequestID: ex.RequestID, Kind: kind, ChainID: dep.ChainID, Currency: dep.Currency, Recipient: recipient, Amount: dep.Amount,
 	}).Get(ctx, &sub)
 	if err != nil {
