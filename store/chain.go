@@ -143,6 +143,11 @@ func (s *Store) PrepareSolverTx(ctx context.Context, requestID, kind string, cha
 	from = strings.ToLower(from)
 	var out *SolverTx
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		// Two callers preparing the same request's transaction (two workers, a retried
+		// activity) take turns: the second finds what the first stored.
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1 || ':' || $2, 0))`, requestID, kind); err != nil {
+			return err
+		}
 		existing, err := scanSolverTx(tx.QueryRow(ctx, `SELECT `+solverTxColumns+`
 			FROM solver_transactions WHERE request_id = $1 AND kind = $2 ORDER BY attempt DESC LIMIT 1`, requestID, kind))
 		if err == nil {
