@@ -202,6 +202,13 @@ func (s *Scanner) ScanOnce(ctx context.Context, chainID uint64) error {
 	}
 	for from <= head {
 		to := min(head, from+maxRange-1)
+		// The range's last block is read before and after its logs: if a reorg replaced it in
+		// between, the logs may come from the old branch, so the cursor stays and the range is
+		// scanned again (routing a deposit twice is harmless).
+		hash, err := c.BlockHash(ctx, to)
+		if err != nil {
+			return err
+		}
 		deps, err := c.Deposits(ctx, from, to)
 		if err != nil {
 			return err
@@ -211,9 +218,11 @@ func (s *Scanner) ScanOnce(ctx context.Context, chainID uint64) error {
 				return err
 			}
 		}
-		hash, err := c.BlockHash(ctx, to)
-		if err != nil {
+		if again, err := c.BlockHash(ctx, to); err != nil {
 			return err
+		} else if again != hash {
+			s.Logger.Warn("reorg during a scan: scanning the range again", "chainId", chainID, "from", from, "to", to)
+			return nil
 		}
 		if err := s.Store.SetCursor(ctx, store.Cursor{ChainID: chainID, GenesisHash: genesis.Hex(), Block: to, BlockHash: hash.Hex()}); err != nil {
 			return err
