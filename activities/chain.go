@@ -84,6 +84,11 @@ func (a *ChainActivities) SubmitFill(ctx context.Context, in FillInput) (*FillSu
 			if r.Blocked {
 				return failure(intent.FailReasonDestinationTokenTransferRejected, "the token refuses the recipient: "+r.Reason, r)
 			}
+			if strings.Contains(r.Reason, "AlreadyFilled") {
+				// Someone else paid the order on the destination: the recipient has its output, so
+				// the deposit must not also be refunded.
+				return failure(intent.FailReasonOrderAlreadyFilled, "the order is already filled on the destination: "+r.Reason, r)
+			}
 			if strings.Contains(r.Reason, "InsufficientBalance") {
 				return failure(intent.FailReasonSolverBalanceTooLow, "the solver's balance is too low: "+r.Reason, r)
 			}

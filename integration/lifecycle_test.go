@@ -10,6 +10,7 @@ import (
 	"time"
 
 	ethereum "github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -202,6 +203,17 @@ func TestFillProblemsAreRefunded(t *testing.T) {
 					usdcTransfer(t, context.Background(), &e2e.Wallet{Key: holder.Key, RPCs: s.RPCs}, 31338, devnet.SolverAddress(), held)
 				}
 			}},
+		{"EXECUTION_REVERTED: the solver's allowance to the output settler is withdrawn, so the fill would revert", intent.FailReasonExecutionReverted,
+			devnet.USDCAddress, "25000000", func(t *testing.T, ctx context.Context, _ common.Address) func() {
+				approve := func(ctx context.Context, amount *big.Int) {
+					if _, err := (&e2e.Wallet{Key: devnet.SolverKey(), RPCs: s.RPCs}).SendTx(ctx, quote.TxData{ChainID: 31338,
+						To: devnet.USDCAddress.Hex(), Value: "0", Data: hexutil.Encode(evm.ERC20ABI.PackApprove(devnet.OutputSettlerAddress, amount))}); err != nil {
+						t.Fatal(err)
+					}
+				}
+				approve(ctx, new(big.Int))
+				return func() { approve(context.Background(), abi.MaxUint256) }
+			}},
 		{"DESTINATION_TOKEN_TRANSFER_REJECTED: the token blocks the recipient after the quote", intent.FailReasonDestinationTokenTransferRejected,
 			devnet.USDCAddress, "25000000", func(t *testing.T, ctx context.Context, recipient common.Address) func() {
 				block := func(ctx context.Context, on bool) {
@@ -254,6 +266,44 @@ func TestFillProblemsAreRefunded(t *testing.T) {
 			}
 		})
 	}
+
+	t.Run("ORDER_ALREADY_FILLED: another party paid the order first, so it is not refunded", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+		defer cancel()
+		acct := devnet.TestAccounts()[6]
+		refundTo, recipient := freshAddress(t), freshAddress(t)
+		q, err := s.API.Quote(ctx, map[string]any{"user": acct.Address.Hex(), "recipient": recipient.Hex(),
+			"refundTo": refundTo.Hex(), "originChainId": 31337, "destinationChainId": 31338,
+			"originCurrency": common.Address{}.Hex(), "destinationCurrency": common.Address{}.Hex(),
+			"amount": "40000000000000000", "tradeType": "EXACT_INPUT", "includeProtocolData": true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := q.Details.CurrencyOut.Amount
+		if _, err := deployer.SendTx(ctx, quote.TxData{ChainID: 31338, To: devnet.OutputSettlerAddress.Hex(), Value: out,
+			Data: hexutil.Encode(evm.OutputSettlerABI.PackFillNative(common.HexToHash(q.Protocol.V2.OrderID), recipient))}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := (&e2e.Wallet{Key: acct.Key, RPCs: s.RPCs}).ExecuteSteps(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+		final, seen, err := s.API.WaitStatus(ctx, q.RequestID, "success", "failure", "refund")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if final.Status != "failure" || final.FailReason != string(intent.FailReasonOrderAlreadyFilled) {
+			t.Fatalf("final %+v (seen %v), want failure with ORDER_ALREADY_FILLED", final, seen)
+		}
+		if n := s.fills(t, 31338, common.HexToHash(q.Protocol.V2.OrderID)); n != 1 {
+			t.Fatalf("%d fills, want only the other party's", n)
+		}
+		if got := s.balance(t, 31338, common.Address{}, recipient); got.String() != out {
+			t.Fatalf("recipient holds %s, paid once %s", got, out)
+		}
+		if n := s.withdrawals(t, 31337, intent.RefundID(q.RequestID)); n != 0 {
+			t.Fatalf("an order its recipient was paid for was also refunded %d times", n)
+		}
+	})
 }
 
 // Refund problems (spec, refundFailReason) and the manual admin refund that resolves the one

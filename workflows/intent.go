@@ -363,8 +363,9 @@ func (r *intentRun) fill(ctx workflow.Context) (*IntentResult, error) {
 		Recipient: ex.Recipient, Amount: ex.AmountOut,
 	}).Get(ctx, &sub); err != nil {
 		if isNonRetryable(err) {
-			// Nothing was signed: the checks before signing refused the fill.
-			if r.refunds(ctx) {
+			// Nothing was signed: the checks before signing refused the fill. An order another
+			// party already filled is not refunded (its recipient was paid).
+			if r.refunds(ctx) && reasonOf(err) != intent.FailReasonOrderAlreadyFilled {
 				return r.refund(ctx, reasonOf(err))
 			}
 			return r.fail(ctx, reasonOf(err))
