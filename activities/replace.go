@@ -9,7 +9,6 @@ import (
 	"go.temporal.io/sdk/activity"
 
 	"github.com/intentd/intentd/chains/evm"
-	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/store"
 )
 
@@ -75,13 +74,8 @@ func (a *ChainActivities) ReplaceTx(ctx context.Context, in ReplaceInput) (*Repl
 	if err != nil {
 		return nil, err
 	}
-	var tx types.Transaction
-	if err := tx.UnmarshalBinary(stored.Raw); err != nil {
-		return nil, failure(intent.FailReasonUnknown, "stored replacement does not decode", err)
-	}
-	if err := c.SendRaw(ctx, &tx); err != nil {
-		activity.GetLogger(ctx).Warn("replacement broadcast failed; will retry", "requestId", in.RequestID, "tx", stored.Hash, "error", err)
-		return nil, fmt.Errorf("%w: broadcast: %v", evm.ErrUnavailable, err)
+	if err := broadcast(ctx, c, stored); err != nil {
+		return nil, err
 	}
 	activity.GetLogger(ctx).Info("transaction replaced", "requestId", in.RequestID, "kind", in.Kind, "attempt", stored.Attempt,
 		"cancel", in.Cancel, "nonce", stored.Nonce, "tx", stored.Hash)

@@ -41,16 +41,22 @@ func (a *ChainActivities) send(ctx context.Context, c *evm.Client, call solverCa
 	if err != nil {
 		return nil, err
 	}
+	return stored, broadcast(ctx, c, stored)
+}
+
+// broadcast sends a stored transaction's bytes; a failure is retryable (the same bytes go out
+// again on the next attempt).
+func broadcast(ctx context.Context, c *evm.Client, stored *store.SolverTx) error {
 	var tx types.Transaction
 	if err := tx.UnmarshalBinary(stored.Raw); err != nil {
-		return nil, failure(intent.FailReasonUnknown, "stored transaction does not decode", err)
+		return failure(intent.FailReasonUnknown, "stored transaction does not decode", err)
 	}
 	if err := c.SendRaw(ctx, &tx); err != nil {
-		activity.GetLogger(ctx).Warn("broadcast failed; will retry", "requestId", call.requestID, "kind", call.kind,
-			"tx", stored.Hash, "error", err)
-		return nil, fmt.Errorf("%w: broadcast: %v", evm.ErrUnavailable, err)
+		activity.GetLogger(ctx).Warn("broadcast failed; will retry", "requestId", stored.RequestID, "kind", stored.Kind,
+			"attempt", stored.Attempt, "tx", stored.Hash, "error", err)
+		return fmt.Errorf("%w: broadcast: %v", evm.ErrUnavailable, err)
 	}
-	return stored, nil
+	return nil
 }
 
 func (a *ChainActivities) sign(ctx context.Context, c *evm.Client, call solverCall) (*store.SolverTx, error) {

@@ -63,13 +63,7 @@ func TestFillNotIncludedIsReplacedThenCancelledAndRefunded(t *testing.T) {
 	t.Cleanup(dest.Resume)
 	start := func(t *testing.T, ctx context.Context, i int, refundTo, recipient common.Address) (*quote.Response, *big.Int) {
 		acct := devnet.TestAccounts()[1+i]
-		q, err := s.API.Quote(ctx, map[string]any{"user": acct.Address.Hex(), "recipient": recipient.Hex(),
-			"refundTo": refundTo.Hex(), "originChainId": 31337, "destinationChainId": 31338,
-			"originCurrency": common.Address{}.Hex(), "destinationCurrency": common.Address{}.Hex(),
-			"amount": "200000000000000000", "tradeType": "EXACT_INPUT", "includeProtocolData": true})
-		if err != nil {
-			t.Fatal(err)
-		}
+		q := s.ethBridge(t, ctx, acct.Address, recipient, refundTo, "200000000000000000")
 		dest.Pause()
 		if _, err := (&e2e.Wallet{Key: acct.Key, RPCs: s.RPCs}).ExecuteSteps(ctx, q); err != nil {
 			t.Fatal(err)
@@ -161,13 +155,7 @@ func TestDepositConfirmationTimeout(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	acct := devnet.TestAccounts()[3]
-	q, err := s.API.Quote(ctx, map[string]any{"user": acct.Address.Hex(), "recipient": freshAddress(t).Hex(),
-		"originChainId": 31337, "destinationChainId": 31338,
-		"originCurrency": common.Address{}.Hex(), "destinationCurrency": common.Address{}.Hex(),
-		"amount": "200000000000000000", "tradeType": "EXACT_INPUT", "includeProtocolData": true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	q := s.ethBridge(t, ctx, acct.Address, freshAddress(t), common.Address{}, "200000000000000000")
 	c, err := origin.Dial(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -251,13 +239,7 @@ func TestFillSubmissionFailedIsRefunded(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	acct, refundTo := devnet.TestAccounts()[7], freshAddress(t)
-	q, err := s.API.Quote(ctx, map[string]any{"user": acct.Address.Hex(), "recipient": freshAddress(t).Hex(),
-		"refundTo": refundTo.Hex(), "originChainId": 31337, "destinationChainId": 31338,
-		"originCurrency": common.Address{}.Hex(), "destinationCurrency": common.Address{}.Hex(),
-		"amount": "100000000000000000", "tradeType": "EXACT_INPUT", "includeProtocolData": true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	q := s.ethBridge(t, ctx, acct.Address, freshAddress(t), refundTo, "100000000000000000")
 	down.Store(true)
 	if _, err := (&e2e.Wallet{Key: acct.Key, RPCs: s.RPCs}).ExecuteSteps(ctx, q); err != nil {
 		t.Fatal(err)

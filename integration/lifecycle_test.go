@@ -50,6 +50,23 @@ func freshAddress(t *testing.T) common.Address {
 	return crypto.PubkeyToAddress(k.PublicKey)
 }
 
+// ethBridge quotes amount wei of ETH from 31337 to 31338 for user, paying recipient, with the
+// protocol data; refundTo is left out when it is the zero address.
+func (s *stack) ethBridge(t *testing.T, ctx context.Context, user, recipient, refundTo common.Address, amount string) *quote.Response {
+	t.Helper()
+	body := map[string]any{"user": user.Hex(), "recipient": recipient.Hex(), "originChainId": 31337, "destinationChainId": 31338,
+		"originCurrency": common.Address{}.Hex(), "destinationCurrency": common.Address{}.Hex(),
+		"amount": amount, "tradeType": "EXACT_INPUT", "includeProtocolData": true}
+	if refundTo != (common.Address{}) {
+		body["refundTo"] = refundTo.Hex()
+	}
+	q, err := s.API.Quote(ctx, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
 // badDeposit is how a test case pays for the quoted order instead of following its steps.
 type badDeposit func(t *testing.T, ctx context.Context, w *e2e.Wallet, q *quote.Response) (chainID uint64, currency common.Address, amount *big.Int)
 
@@ -134,13 +151,7 @@ func TestDepositProblemsAreRefunded(t *testing.T) {
 			acct := devnet.TestAccounts()[1+i]
 			refundTo := freshAddress(t)
 			wallet := &e2e.Wallet{Key: acct.Key, RPCs: s.RPCs}
-			q, err := s.API.Quote(ctx, map[string]any{"user": acct.Address.Hex(), "recipient": devnet.TestAccounts()[8].Address.Hex(),
-				"refundTo": refundTo.Hex(), "originChainId": 31337, "destinationChainId": 31338,
-				"originCurrency": common.Address{}.Hex(), "destinationCurrency": common.Address{}.Hex(),
-				"amount": "100000000000000000", "tradeType": "EXACT_INPUT", "includeProtocolData": true})
-			if err != nil {
-				t.Fatal(err)
-			}
+			q := s.ethBridge(t, ctx, acct.Address, devnet.TestAccounts()[8].Address, refundTo, "100000000000000000")
 			chainID, currency, amount := tc.deposit(t, ctx, wallet, q)
 			final, seen, err := s.API.WaitStatus(ctx, q.RequestID, "success", "failure", "refund")
 			if err != nil {
@@ -272,13 +283,7 @@ func TestFillProblemsAreRefunded(t *testing.T) {
 		defer cancel()
 		acct := devnet.TestAccounts()[6]
 		refundTo, recipient := freshAddress(t), freshAddress(t)
-		q, err := s.API.Quote(ctx, map[string]any{"user": acct.Address.Hex(), "recipient": recipient.Hex(),
-			"refundTo": refundTo.Hex(), "originChainId": 31337, "destinationChainId": 31338,
-			"originCurrency": common.Address{}.Hex(), "destinationCurrency": common.Address{}.Hex(),
-			"amount": "40000000000000000", "tradeType": "EXACT_INPUT", "includeProtocolData": true})
-		if err != nil {
-			t.Fatal(err)
-		}
+		q := s.ethBridge(t, ctx, acct.Address, recipient, refundTo, "40000000000000000")
 		out := q.Details.CurrencyOut.Amount
 		if _, err := deployer.SendTx(ctx, quote.TxData{ChainID: 31338, To: devnet.OutputSettlerAddress.Hex(), Value: out,
 			Data: hexutil.Encode(evm.OutputSettlerABI.PackFillNative(common.HexToHash(q.Protocol.V2.OrderID), recipient))}); err != nil {
@@ -315,16 +320,6 @@ func TestFillProblemsAreRefunded(t *testing.T) {
 func TestRefundProblemsAndManualAdminRefund(t *testing.T) {
 	s := startStack(t)
 	admin := &e2e.Client{BaseURL: s.API.BaseURL, Bearer: testAdminToken}
-	ethQuote := func(t *testing.T, ctx context.Context, acct devnet.Account, refundTo common.Address) *quote.Response {
-		q, err := s.API.Quote(ctx, map[string]any{"user": acct.Address.Hex(), "recipient": devnet.TestAccounts()[8].Address.Hex(),
-			"refundTo": refundTo.Hex(), "originChainId": 31337, "destinationChainId": 31338,
-			"originCurrency": common.Address{}.Hex(), "destinationCurrency": common.Address{}.Hex(),
-			"amount": "100000000000000000", "tradeType": "EXACT_INPUT", "includeProtocolData": true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return q
-	}
 	refundPath := func(id string) string { return "/admin/requests/" + id + "/refund" }
 	// payTooLittle deposits value for q's order and waits for it to end in failure with
 	// DEPOSITED_AMOUNT_TOO_LOW_TO_FILL and the given refundFailReason.
@@ -350,7 +345,7 @@ func TestRefundProblemsAndManualAdminRefund(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 		defer cancel()
 		acct := devnet.TestAccounts()[1]
-		q := ethQuote(t, ctx, acct, freshAddress(t))
+		q := s.ethBridge(t, ctx, acct.Address, devnet.TestAccounts()[8].Address, freshAddress(t), "100000000000000000")
 		payTooLittle(t, ctx, acct, q, big.NewInt(1), intent.RefundFailReasonAmountTooLowToRefund)
 		if n := s.withdrawals(t, 31337, intent.RefundID(q.RequestID)); n != 0 {
 			t.Fatalf("%d refunds paid for a refund worth less than its gas", n)
@@ -362,7 +357,7 @@ func TestRefundProblemsAndManualAdminRefund(t *testing.T) {
 		defer cancel()
 		acct := devnet.TestAccounts()[2]
 		// TestUSDC has no payable function: a native refund to it reverts.
-		q := ethQuote(t, ctx, acct, devnet.USDCAddress)
+		q := s.ethBridge(t, ctx, acct.Address, devnet.TestAccounts()[8].Address, devnet.USDCAddress, "100000000000000000")
 
 		// Before a deposit there is no intent workflow yet, so nothing to refund.
 		var refused map[string]any
@@ -475,13 +470,7 @@ func TestOrphanedAndDuplicateDepositsAreRefunded(t *testing.T) {
 		acct := devnet.TestAccounts()[5]
 		refundTo := freshAddress(t)
 		w := &e2e.Wallet{Key: acct.Key, RPCs: s.RPCs}
-		q, err := s.API.Quote(ctx, map[string]any{"user": acct.Address.Hex(), "recipient": devnet.TestAccounts()[8].Address.Hex(),
-			"refundTo": refundTo.Hex(), "originChainId": 31337, "destinationChainId": 31338,
-			"originCurrency": common.Address{}.Hex(), "destinationCurrency": common.Address{}.Hex(),
-			"amount": "100000000000000000", "tradeType": "EXACT_INPUT", "includeProtocolData": true})
-		if err != nil {
-			t.Fatal(err)
-		}
+		q := s.ethBridge(t, ctx, acct.Address, devnet.TestAccounts()[8].Address, refundTo, "100000000000000000")
 		d := depositStep(t, q)
 		if _, err := w.SendTx(ctx, d); err != nil {
 			t.Fatal(err)

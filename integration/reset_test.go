@@ -25,13 +25,7 @@ func TestResetToBeforeTheFillPaysNoSecondTime(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	acct, recipient := devnet.TestAccounts()[6], freshAddress(t)
-	q, err := s.API.Quote(ctx, map[string]any{"user": acct.Address.Hex(), "recipient": recipient.Hex(),
-		"originChainId": 31337, "destinationChainId": 31338,
-		"originCurrency": common.Address{}.Hex(), "destinationCurrency": common.Address{}.Hex(),
-		"amount": "100000000000000000", "tradeType": "EXACT_INPUT", "includeProtocolData": true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	q := s.ethBridge(t, ctx, acct.Address, recipient, common.Address{}, "100000000000000000")
 	if _, err := (&e2e.Wallet{Key: acct.Key, RPCs: s.RPCs}).ExecuteSteps(ctx, q); err != nil {
 		t.Fatal(err)
 	}
