@@ -80,6 +80,9 @@ func (a *ChainActivities) SubmitFill(ctx context.Context, in FillInput) (*FillSu
 			}
 			return a.checkInventory(ctx, c, currency, amount, gas, feeCap)
 		},
+		onInsufficientFunds: func(err error) error {
+			return failure(intent.FailReasonSolverBalanceTooLow, "the solver cannot pay the fill and its gas: "+err.Error(), err)
+		},
 		onRevert: func(r *evm.RevertError) error {
 			if r.Blocked {
 				return failure(intent.FailReasonDestinationTokenTransferRejected, "the token refuses the recipient: "+r.Reason, r)

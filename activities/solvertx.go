@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"strings"
 
 	ethereum "github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
@@ -25,6 +26,9 @@ type solverCall struct {
 	value     *big.Int
 	// onRevert maps a gas estimate that reverts to the workflow's non-retryable failure.
 	onRevert func(*evm.RevertError) error
+	// onInsufficientFunds, when set, maps a gas estimate the node refuses because the solver
+	// cannot pay the value and gas; otherwise that is retried like an unavailable chain.
+	onInsufficientFunds func(error) error
 	// preflight runs once, before the first signing, with the gas and the fee cap the
 	// transaction will be signed with; an error stops the call before anything is signed.
 	preflight func(ctx context.Context, gas uint64, feeCap *big.Int) error
@@ -69,6 +73,9 @@ func (a *ChainActivities) sign(ctx context.Context, c *evm.Client, call solverCa
 	if err != nil {
 		if rev := evm.AsRevert(err); rev != nil && call.onRevert != nil {
 			return nil, call.onRevert(rev)
+		}
+		if call.onInsufficientFunds != nil && strings.Contains(strings.ToLower(err.Error()), "insufficient funds") {
+			return nil, call.onInsufficientFunds(err)
 		}
 		return nil, fmt.Errorf("%w: estimate gas: %v", evm.ErrUnavailable, err)
 	}

@@ -2,7 +2,6 @@ package workflows
 
 import (
 	"strings"
-	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/temporal"
@@ -39,8 +38,7 @@ func DepositRefund(ctx workflow.Context, in DepositRefundInput) (*State, error) 
 	if err := r.setup(ctx); err != nil {
 		return nil, err
 	}
-	lctx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{StartToCloseTimeout: 10 * time.Second,
-		RetryPolicy: &temporal.RetryPolicy{InitialInterval: 200 * time.Millisecond, MaximumInterval: 10 * time.Second}})
+	lctx := workflow.WithLocalActivityOptions(ctx, storeWriteOptions)
 	if err := workflow.ExecuteLocalActivity(lctx, storeActs.InsertRefundRequest, store.RefundRequest{ID: in.RequestID,
 		ParentID: in.ParentRequestID, Depositor: dep.Depositor, RefundTo: in.RefundTo, ChainID: dep.ChainID,
 		At: workflow.Now(ctx)}).Get(ctx, nil); err != nil {

@@ -444,6 +444,16 @@ func (r *intentRun) fail(ctx workflow.Context, reason intent.FailReason) (*Inten
 	return &r.state, nil
 }
 
+// storeWriteOptions are those of the read-model writes (local activities). Without a
+// schedule-to-close timeout the SDK would stop retrying after the start-to-close timeout, and a
+// Postgres outage of a few seconds would fail the workflow; a write retries for as long as an
+// operator might need to bring the database back.
+var storeWriteOptions = workflow.LocalActivityOptions{
+	StartToCloseTimeout:    10 * time.Second,
+	ScheduleToCloseTimeout: manualRefundWindow,
+	RetryPolicy:            &temporal.RetryPolicy{InitialInterval: 200 * time.Millisecond, MaximumInterval: 10 * time.Second},
+}
+
 // write records a transition in the read model (a local activity: short and idempotent) and in
 // the search attributes.
 func (r *intentRun) write(ctx workflow.Context, s intent.Status, reason intent.FailReason, txs ...store.Tx) error {
@@ -455,10 +465,7 @@ func (r *intentRun) write(ctx workflow.Context, s intent.Status, reason intent.F
 	now := workflow.Now(ctx)
 	t := store.Transition{RequestID: r.in.Execution.RequestID, Version: now.UnixMicro()*1000 + r.seq%1000,
 		Status: s, FailReason: r.state.FailReason, RefundFailReason: r.state.RefundFailReason, Txs: txs, At: now}
-	lctx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
-		StartToCloseTimeout: 10 * time.Second,
-		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: 200 * time.Millisecond, MaximumInterval: 10 * time.Second},
-	})
+	lctx := workflow.WithLocalActivityOptions(ctx, storeWriteOptions)
 	if err := workflow.ExecuteLocalActivity(lctx, storeActs.ApplyTransition, t).Get(ctx, nil); err != nil {
 		return fmt.Errorf("write read model: %w", err)
 	}
@@ -512,9 +519,16 @@ func (r *intentRun) awaitFill(ctx workflow.Context, sub activities.FillSubmitted
 	}
 }
 
+// isTimeout reports whether an activity ran out of time: timed out by the server, or failed on
+// an attempt after which no retry fits before its schedule-to-close deadline (the server then
+// resolves it with the attempt's error and RETRY_STATE_TIMEOUT, not a TimeoutError).
 func isTimeout(err error) bool {
 	var te *temporal.TimeoutError
-	return errors.As(err, &te)
+	if errors.As(err, &te) {
+		return true
+	}
+	var ae *temporal.ActivityError
+	return errors.As(err, &ae) && ae.RetryState() == enumspb.RETRY_STATE_TIMEOUT
 }
 
 func isNonRetryable(err error) bool {

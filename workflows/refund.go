@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"go.temporal.io/sdk/temporal"
@@ -128,7 +127,7 @@ func (r *intentRun) adminRefund(ctx workflow.Context) (*IntentResult, error) {
 	if err := r.write(ctx, intent.StatusRefund, intent.FailReasonManualAdminRefund, tx); err != nil {
 		return nil, err
 	}
-	lctx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{StartToCloseTimeout: 10 * time.Second})
+	lctx := workflow.WithLocalActivityOptions(ctx, storeWriteOptions)
 	_ = workflow.ExecuteLocalActivity(lctx, storeActs.CompleteAdminRefund, req.updateID, tx.Hash, dep.ChainID, dep.Amount).Get(ctx, nil)
 	r.adminDone = &adminOutcome{result: &AdminRefundResult{RequestID: r.in.Execution.RequestID, Status: intent.StatusRefund,
 		ChainID: dep.ChainID, TxHash: tx.Hash, Recipient: common.HexToAddress(recipient).Hex(), Currency: dep.Currency, Amount: dep.Amount}}
@@ -166,8 +165,7 @@ func (r *intentRun) onAdminRefund(ctx workflow.Context, req AdminRefund) (*Admin
 	r.adminPending = true
 	r.adminDone = nil
 	id := workflow.GetCurrentUpdateInfo(ctx).ID
-	lctx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{StartToCloseTimeout: 10 * time.Second,
-		RetryPolicy: &temporal.RetryPolicy{MaximumAttempts: 10}})
+	lctx := workflow.WithLocalActivityOptions(ctx, storeWriteOptions)
 	audit := store.AdminRefundAudit{ID: id, RequestID: r.in.Execution.RequestID, Operator: req.Operator, Reason: req.Reason,
 		Recipient: req.Recipient, RequestedAt: workflow.Now(ctx)}
 	if err := workflow.ExecuteLocalActivity(lctx, storeActs.RecordAdminRefund, audit).Get(ctx, nil); err != nil {

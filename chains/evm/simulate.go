@@ -85,15 +85,26 @@ var knownErrors = func() map[[4]byte]abi.Error {
 // the devnet (USDC says "Blacklistable: account is blacklisted").
 var blocklistWords = []string{"blacklist", "blocklist", "blocked", "frozen", "sanction"}
 
+// revertCode is the JSON-RPC error code nodes answer a revert with (geth, erigon, anvil).
+const revertCode = 3
+
 // AsRevert returns the decoded revert of a failed eth_call or gas estimate, or nil when err is
-// not a revert (a transport failure, a timeout).
+// not a revert (a transport failure, a timeout, or any other JSON-RPC error: "internal error",
+// "limit exceeded", "insufficient funds"). A revert is what a node says one is: error code 3,
+// or "execution reverted" in the message. Every JSON-RPC error answer carries the DataError
+// interface, so that alone proves nothing.
 func AsRevert(err error) *RevertError {
-	var de rpc.DataError
-	if !errors.As(err, &de) {
-		if strings.Contains(strings.ToLower(err.Error()), "execution reverted") {
-			return classify(&RevertError{Reason: strings.TrimPrefix(err.Error(), "execution reverted: ")})
-		}
+	if err == nil {
 		return nil
+	}
+	var coded rpc.Error
+	isCode3 := errors.As(err, &coded) && coded.ErrorCode() == revertCode
+	if !isCode3 && !strings.Contains(strings.ToLower(err.Error()), "execution reverted") {
+		return nil
+	}
+	var de rpc.DataError
+	if !errors.As(err, &de) || de.ErrorData() == nil {
+		return classify(&RevertError{Reason: strings.TrimPrefix(err.Error(), "execution reverted: ")})
 	}
 	s, _ := de.ErrorData().(string)
 	data, derr := hexutil.Decode(s)
