@@ -30,6 +30,15 @@ test:
 test-short:
 	$(GO) test -count=1 -short ./...
 
+# test-reliability: 50 intents per scenario with the worker as a separate process, killed with
+# SIGKILL, Postgres crashed and restarted, 30% of chain RPC calls failed or delayed; see
+# docs/reliability.md. RELIABILITY_SEED=n replaces the seeds, RELIABILITY_LOG_DIR=dir keeps the
+# logs. `make test` runs the short form (TestReliabilityShort).
+RELIABILITY_RUN ?= TestReliability(WorkerKills|RPCFaults|PostgresRestart|PostgresOutage|AllFaults)$$
+.PHONY: test-reliability
+test-reliability:
+	$(GO) test -tags reliability -count=1 -v -timeout 30m -run '$(RELIABILITY_RUN)' ./reliability/
+
 vet:
 	$(GO) vet ./...
 
