@@ -107,9 +107,9 @@ func sourceState() (commit string, dirty []string) {
 	commit = strings.TrimSpace(string(out))
 	if st, err := exec.Command("git", "status", "--porcelain", "--untracked-files=no").Output(); err == nil {
 		for _, l := range strings.Split(strings.TrimSpace(string(st)), "\n") {
-			// Only changes that can reach the binary count.
-			if l = strings.TrimSpace(l); strings.HasSuffix(l, ".go") || strings.HasSuffix(l, ".sql") || strings.HasSuffix(l, "go.mod") ||
-				strings.HasSuffix(l, "go.sum") {
+			// Only changes that can reach the binary count (tests, this harness included, do not).
+			if l = strings.TrimSpace(l); (strings.HasSuffix(l, ".go") && !strings.HasSuffix(l, "_test.go")) ||
+				strings.HasSuffix(l, ".sql") || strings.HasSuffix(l, "go.mod") || strings.HasSuffix(l, "go.sum") {
 				dirty = append(dirty, l)
 			}
 		}
@@ -598,7 +598,8 @@ type figures struct {
 	DoubleFills, StrayFills      int
 	DoubleRefunds, StrayRefunds  int
 	NonceReuse, NonceGaps        int
-	SolverTxs                    int
+	SolverTxs, Replacements      int // stored solver transactions, of which replacements
+	RefundedFillable             int // correctly paid intents refunded because their fill was not sent or included
 	ReadModelMismatches          int
 	OpenWorkflows                int // still running at the end (e.g. awaiting an operator)
 	FailedWorkflows              int // closed other than completed (failed, terminated, timed out)
@@ -612,12 +613,12 @@ func (f figures) String() string {
 	return fmt.Sprintf("RELIABILITY scenario=%s commit=%s seed=%d intents=%d success=%d refund=%d failure=%d stuck=%d deposit_errors=%d "+
 		"worker_kills=%d worker_unexpected_exits=%d postgres_restarts=%d rpc_requests=%d rpc_faults=%d rpc_failed=%d rpc_failed_503=%d "+
 		"rpc_failed_jsonrpc=%d rpc_lost_responses=%d rpc_delayed=%d double_fills=%d stray_fills=%d double_refunds=%d stray_refunds=%d "+
-		"solver_txs=%d nonce_reuse=%d nonce_gaps=%d readmodel_mismatches=%d open_workflows=%d failed_workflows=%d wrong_outcomes=%d wrong_balances=%d "+
+		"solver_txs=%d replacements=%d refunded_fillable=%d nonce_reuse=%d nonce_gaps=%d readmodel_mismatches=%d open_workflows=%d failed_workflows=%d wrong_outcomes=%d wrong_balances=%d "+
 		"latency_p50=%.1fs latency_max=%.1fs drain=%.1fs duration=%.1fs",
 		f.Scenario, builtFrom, f.Seed, f.Intents, f.Success, f.Refund, f.Failure, f.Stuck, f.DepositErrs,
 		f.Kills, f.Unexpected, f.PGRestart, f.Proxy.Requests, f.Proxy.Faults(), f.Proxy.Failed(), f.Proxy.Failed503,
 		f.Proxy.FailedRPC, f.Proxy.LostResponses, f.Proxy.Delayed, f.DoubleFills, f.StrayFills, f.DoubleRefunds, f.StrayRefunds,
-		f.SolverTxs, f.NonceReuse, f.NonceGaps, f.ReadModelMismatches, f.OpenWorkflows, f.FailedWorkflows, f.WrongOutcomes, f.WrongBalances,
+		f.SolverTxs, f.Replacements, f.RefundedFillable, f.NonceReuse, f.NonceGaps, f.ReadModelMismatches, f.OpenWorkflows, f.FailedWorkflows, f.WrongOutcomes, f.WrongBalances,
 		f.LatencyP50.Seconds(), f.LatencyMax.Seconds(), f.Drain.Seconds(), f.Duration.Seconds())
 }
 
@@ -816,28 +817,57 @@ func (r *rig) check(ctx context.Context, cases []*intentCase) figures {
 	for _, n := range refunds {
 		f.DoubleRefunds += max(0, n-1)
 	}
-	// Solver transactions: per request and kind, and nonces.
-	solverTxs := map[string]map[string]string{} // request -> kind -> tx hash
-	txRows, err := r.pool.Query(ctx, `SELECT request_id, kind, tx_hash FROM solver_transactions`)
+	// Solver transactions: what each request had signed. A fill that is not included is
+	// replaced by further attempts of the same kind at the same nonce (purpose pay or cancel),
+	// so a request and kind may have several rows, but only one nonce.
+	type stored struct {
+		attempts int
+		nonces   map[int64]bool
+	}
+	solverTxs := map[string]map[string]*stored{} // request -> kind -> attempts
+	txRows, err := r.pool.Query(ctx, `SELECT request_id, kind, chain_id, nonce FROM solver_transactions`)
 	if err != nil {
 		t.Fatalf("solver transactions: %v", err)
 	}
 	for txRows.Next() {
-		var req, kind, hash string
-		if err := txRows.Scan(&req, &kind, &hash); err != nil {
+		var req, kind string
+		var chain, nonce int64
+		if err := txRows.Scan(&req, &kind, &chain, &nonce); err != nil {
 			t.Fatal(err)
 		}
 		if solverTxs[req] == nil {
-			solverTxs[req] = map[string]string{}
+			solverTxs[req] = map[string]*stored{}
 		}
-		if _, dup := solverTxs[req][kind]; dup {
-			t.Errorf("request %s has more than one stored %s transaction", req, kind)
+		st := solverTxs[req][kind]
+		if st == nil {
+			st = &stored{nonces: map[int64]bool{}}
+			solverTxs[req][kind] = st
 		}
-		solverTxs[req][kind] = hash
+		st.attempts++
+		st.nonces[chain<<32|nonce] = true
 		f.SolverTxs++
 	}
 	txRows.Close()
-	f.NonceReuse, f.NonceGaps = r.checkNonces(ctx)
+	kindsOf := func(req string) string {
+		var ks []string
+		for k, st := range solverTxs[req] {
+			ks = append(ks, fmt.Sprintf("%s×%d", k, st.attempts))
+		}
+		sort.Strings(ks)
+		return "[" + strings.Join(ks, " ") + "]"
+	}
+	for req, kinds := range solverTxs {
+		for kind, st := range kinds {
+			f.Replacements += st.attempts - 1
+			if len(st.nonces) != 1 {
+				f.NonceReuse++
+				t.Errorf("request %s: its %s attempts were signed at %d different nonces", req, kind, len(st.nonces))
+			}
+		}
+	}
+	reuse, gaps := r.checkNonces(ctx)
+	f.NonceReuse += reuse
+	f.NonceGaps = gaps
 
 	type bad struct {
 		c   *intentCase
@@ -860,17 +890,26 @@ func (r *rig) check(ctx context.Context, cases []*intentCase) figures {
 		default:
 			f.Stuck++
 		}
-		want := c.wantStatus()
+		// A correctly paid intent is filled; the engine may also refund it when its fill could
+		// not be sent or included (then it says so), never for another reason. An underpaid
+		// one is refunded for what it is.
 		nFill, nRefund := fills[c.OrderID], refunds[intent.RefundID(c.RequestID)]
 		switch {
-		case row.Status != want:
+		case row.Status == c.wantStatus():
+			if row.Status == "refund" && row.FailReason != string(intent.FailReasonDepositedAmountTooLowToFill) {
+				f.WrongOutcomes++
+				problems = append(problems, bad{c, "refunded with failReason " + row.FailReason})
+			}
+		case row.Status == "refund" && c.Kind != "eth-underpaid" && (row.FailReason == string(intent.FailReasonTransactionNotIncluded) ||
+			row.FailReason == string(intent.FailReasonTransactionSubmissionFailed)):
+			f.RefundedFillable++
+			t.Logf("intent %d (%s, request %s) was refunded: %s", c.Index, c.Kind, c.RequestID, row.FailReason)
+		default:
 			f.WrongOutcomes++
-			problems = append(problems, bad{c, fmt.Sprintf("status %s (%s/%s), want %s", row.Status, row.FailReason, row.RefundFailReason, want)})
-		case want == "refund" && row.FailReason != string(intent.FailReasonDepositedAmountTooLowToFill):
-			f.WrongOutcomes++
-			problems = append(problems, bad{c, "refunded with failReason " + row.FailReason})
+			problems = append(problems, bad{c, fmt.Sprintf("status %s (%s/%s), want %s", row.Status, row.FailReason, row.RefundFailReason, c.wantStatus())})
 		}
-		if want == "success" {
+		switch row.Status {
+		case "success":
 			if nFill != 1 || nRefund != 0 {
 				problems = append(problems, bad{c, fmt.Sprintf("%d fills and %d refunds on chain, want 1 fill and no refund", nFill, nRefund)})
 			}
@@ -880,24 +919,28 @@ func (r *rig) check(ctx context.Context, cases []*intentCase) figures {
 				problems = append(problems, bad{c, fmt.Sprintf("recipient holds %s, quoted output %s", got, c.AmountOut)})
 			}
 			if _, ok := solverTxs[c.RequestID]["fill"]; !ok || len(solverTxs[c.RequestID]) != 1 {
-				problems = append(problems, bad{c, fmt.Sprintf("stored solver transactions %v, want one fill", solverTxs[c.RequestID])})
+				problems = append(problems, bad{c, "stored solver transactions " + kindsOf(c.RequestID) + ", want its fill only"})
 			}
-		} else {
+		case "refund":
 			if nFill != 0 || nRefund != 1 {
 				problems = append(problems, bad{c, fmt.Sprintf("%d fills and %d refunds on chain, want no fill and 1 refund", nFill, nRefund)})
 			}
 			f.StrayFills += nFill
-			if got := r.balance(ctx, 31337, common.Address{}, c.RefundTo); got.Cmp(c.Deposited) != 0 {
+			if got := r.balance(ctx, 31337, c.currency(), c.RefundTo); got.Cmp(c.Deposited) != 0 {
 				f.WrongBalances++
-				problems = append(problems, bad{c, fmt.Sprintf("refundTo holds %s wei, deposited %s", got, c.Deposited)})
+				problems = append(problems, bad{c, fmt.Sprintf("refundTo holds %s, deposited %s", got, c.Deposited)})
 			}
-			if got := r.balance(ctx, 31338, common.Address{}, c.Recipient); got.Sign() != 0 {
+			if got := r.balance(ctx, 31338, c.currency(), c.Recipient); got.Sign() != 0 {
 				f.WrongBalances++
-				problems = append(problems, bad{c, fmt.Sprintf("the recipient of a refunded intent holds %s wei", got)})
+				problems = append(problems, bad{c, fmt.Sprintf("the recipient of a refunded intent holds %s", got)})
 			}
-			if _, ok := solverTxs[c.RequestID]["refund"]; !ok || len(solverTxs[c.RequestID]) != 1 {
-				problems = append(problems, bad{c, fmt.Sprintf("stored solver transactions %v, want one refund", solverTxs[c.RequestID])})
+			if _, ok := solverTxs[c.RequestID]["refund"]; !ok {
+				problems = append(problems, bad{c, "stored solver transactions " + kindsOf(c.RequestID) + ", want a refund"})
 			}
+		default:
+			// failure or in flight: the status problem is reported above; show the money.
+			problems = append(problems, bad{c, fmt.Sprintf("%d fills and %d refunds on chain, stored solver transactions %s",
+				nFill, nRefund, kindsOf(c.RequestID))})
 		}
 		// The workflow's own state: its state query and, once completed, its result must equal
 		// the read model; and it must have completed.
@@ -983,13 +1026,15 @@ func (r *rig) balance(ctx context.Context, chainID uint64, currency, account com
 	return b
 }
 
-// checkNonces counts solver nonces stored for more than one transaction, and per chain the
-// gaps in the stored nonces plus a chain nonce that differs from the next stored one (a signed
-// transaction that never landed, or one the engine did not record).
+// checkNonces counts solver nonces signed for more than one request's transaction (attempts of
+// one transaction share its nonce on purpose), and per chain the gaps in the stored nonces plus
+// a chain nonce that differs from the next stored one (a signed transaction that never landed,
+// or one the engine did not record).
 func (r *rig) checkNonces(ctx context.Context) (reuse, gaps int) {
 	t := r.t
-	rows, err := r.pool.Query(ctx, `SELECT chain_id, nonce, count(*), string_agg(request_id || '/' || kind, ' ')
-		FROM solver_transactions GROUP BY chain_id, from_address, nonce HAVING count(*) > 1`)
+	rows, err := r.pool.Query(ctx, `SELECT chain_id, nonce, count(DISTINCT request_id || '/' || kind),
+		string_agg(DISTINCT request_id || '/' || kind, ' ')
+		FROM solver_transactions GROUP BY chain_id, from_address, nonce HAVING count(DISTINCT request_id || '/' || kind) > 1`)
 	if err != nil {
 		t.Fatalf("nonces: %v", err)
 	}
@@ -1000,7 +1045,7 @@ func (r *rig) checkNonces(ctx context.Context) (reuse, gaps int) {
 			t.Fatal(err)
 		}
 		reuse++
-		t.Errorf("solver nonce %d on chain %d is stored %d times: %s", nonce, chain, n, who)
+		t.Errorf("solver nonce %d on chain %d was signed for %d transactions: %s", nonce, chain, n, who)
 	}
 	rows.Close()
 	rows, err = r.pool.Query(ctx, `SELECT chain_id, from_address, min(nonce), max(nonce), count(DISTINCT nonce)
