@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -31,6 +32,9 @@ type System struct {
 	Store    *store.Store
 	Chains   *evm.Pool
 	Temporal client.Client
+
+	pricesOnce sync.Once
+	prices     *prices.Cached
 }
 
 // Open connects to Postgres and Temporal and loads the chain registry (from the environment's
@@ -93,7 +97,10 @@ func (s *System) APIServer(ctx context.Context) *api.Server {
 	}()
 	engine := &quote.Engine{Chains: s.Chains, Prices: prices, Store: s.Store, Solver: s.Config.SolverAddress(),
 		TTL: s.Config.QuoteTTL, Limits: s.Config.QuoteLimits, SwapCostBps: s.Config.SwapCostBps}
-	return &api.Server{Store: s.Store, Chains: s.Chains, Indexer: worker.Router(s.WorkerDeps()), Logger: s.Logger.With("component", "api"),
+	// The API only routes hinted deposits: it needs the router's dependencies, not the worker's.
+	router := worker.Router(worker.Deps{Temporal: s.Temporal, Store: s.Store, Chains: s.Chains, Policy: s.Config.Policy,
+		Logger: s.Logger.With("component", "api")})
+	return &api.Server{Store: s.Store, Chains: s.Chains, Indexer: router, Logger: s.Logger.With("component", "api"),
 		Quotes: engine, Admin: admin.Refunder{Temporal: s.Temporal}, AdminTokenSHA256: s.Config.AdminTokenSHA256}
 }
 
@@ -112,12 +119,16 @@ func (s *System) symbols() []string {
 	return out
 }
 
-// PriceSource builds the configured USD price source behind a refresh-ahead cache, so quotes are
-// priced from memory (docs/prices.md).
+// PriceSource is the configured USD price source behind a refresh-ahead cache, so quotes are
+// priced from memory (docs/prices.md). It is built once per process: in dev mode the API and
+// the worker share one cache.
 func (s *System) PriceSource() *prices.Cached {
-	var src prices.Source = s.Config.Prices
-	if s.Config.PriceSource == "feeds" {
-		src = prices.NewFeeds(s.Chains, s.Config.PriceFeeds, s.Config.PriceMaxAge)
-	}
-	return prices.NewCached(src, s.Config.PriceCacheTTL, s.Config.PriceMaxAge)
+	s.pricesOnce.Do(func() {
+		var src prices.Source = s.Config.Prices
+		if s.Config.PriceSource == "feeds" {
+			src = prices.NewFeeds(s.Chains, s.Config.PriceFeeds, s.Config.PriceMaxAge)
+		}
+		s.prices = prices.NewCached(src, s.Config.PriceCacheTTL, s.Config.PriceMaxAge)
+	})
+	return s.prices
 }
