@@ -128,21 +128,17 @@ func (a *ChainActivities) checkInventory(ctx context.Context, c *evm.Client, cur
 	gas uint64, feeCap *big.Int) error {
 	solver := a.solverAddress()
 	gasCost := new(big.Int).Mul(new(big.Int).SetUint64(gas), feeCap)
-	native, err := c.Eth().BalanceAt(ctx, solver, nil)
+	native, err := c.BalanceNow(ctx, common.Address{}, solver)
 	if err != nil {
-		return fmt.Errorf("%w: balance: %v", evm.ErrUnavailable, err)
+		return err
 	}
 	needNative := gasCost
 	if currency == (common.Address{}) {
 		needNative = new(big.Int).Add(gasCost, amount)
 	} else {
-		held, err := c.Eth().CallContract(ctx, ethereum.CallMsg{To: &currency, Data: evm.ERC20ABI.PackBalanceOf(solver)}, nil)
+		bal, err := c.BalanceNow(ctx, currency, solver)
 		if err != nil {
-			return fmt.Errorf("%w: token balance: %v", evm.ErrUnavailable, err)
-		}
-		bal, err := evm.ERC20ABI.UnpackBalanceOf(held)
-		if err != nil {
-			return fmt.Errorf("%w: token balance: %v", evm.ErrUnavailable, err)
+			return err
 		}
 		if bal.Cmp(amount) < 0 {
 			return failure(intent.FailReasonSolverBalanceTooLow,

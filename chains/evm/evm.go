@@ -130,6 +130,13 @@ func (c *Client) Balance(ctx context.Context, currency, account common.Address) 
 }
 
 func (c *Client) loadBalance(ctx context.Context, k balanceKey) (*big.Int, error) {
+	return c.BalanceNow(ctx, k.currency, k.account)
+}
+
+// BalanceNow reads an account's balance of a currency (zero address: native) from the chain,
+// uncached: for decisions such as whether the solver can pay a fill.
+func (c *Client) BalanceNow(ctx context.Context, currency, account common.Address) (*big.Int, error) {
+	k := balanceKey{currency, account}
 	if k.currency == (common.Address{}) {
 		b, err := c.eth.BalanceAt(ctx, k.account, nil)
 		return b, unavailable("balance", err)
