@@ -31,9 +31,7 @@ type DepositRefundInput struct {
 // same once-only refund an intent makes, with the same operator Query and adminRefund Update.
 func DepositRefund(ctx workflow.Context, in DepositRefundInput) (*State, error) {
 	dep := in.Deposit
-	ex := intent.Execution{RequestID: in.RequestID, User: dep.Depositor, Recipient: in.RefundTo, RefundTo: in.RefundTo,
-		OriginChainID: dep.ChainID, DestinationChainID: dep.ChainID}
-	r := &intentRun{in: IntentInput{Execution: ex, Policy: in.Policy},
+	r := &intentRun{in: IntentInput{Execution: in.execution(), Policy: in.Policy},
 		state: State{RequestID: in.RequestID, Status: intent.StatusWaiting, FailReason: intent.FailReasonNA}}
 	if err := r.setup(ctx); err != nil {
 		return nil, err
@@ -57,20 +55,16 @@ func DepositRefund(ctx workflow.Context, in DepositRefundInput) (*State, error) 
 	return res, err
 }
 
-// depositRefundOptions are the start options of a DepositRefund, from the router or a parent.
-func depositRefundSearchAttributes(in DepositRefundInput) []temporal.SearchAttributeUpdate {
-	return []temporal.SearchAttributeUpdate{
-		AttrIntentStatus.ValueSet(string(intent.StatusWaiting)),
-		AttrOriginChainID.ValueSet(int64(in.Deposit.ChainID)),
-		AttrDestinationChainID.ValueSet(int64(in.Deposit.ChainID)),
-		AttrUser.ValueSet(strings.ToLower(in.Deposit.Depositor)),
-		AttrFailReason.ValueSet(string(intent.FailReasonNA)),
-	}
+// execution is the refund request seen as an intent: from the depositor, on the deposit's
+// chain, paying back to RefundTo.
+func (in DepositRefundInput) execution() intent.Execution {
+	return intent.Execution{RequestID: in.RequestID, User: in.Deposit.Depositor, Recipient: in.RefundTo, RefundTo: in.RefundTo,
+		OriginChainID: in.Deposit.ChainID, DestinationChainID: in.Deposit.ChainID}
 }
 
 // DepositRefundSearchAttributes are set when a DepositRefund starts.
 func DepositRefundSearchAttributes(in DepositRefundInput) temporal.SearchAttributes {
-	return temporal.NewSearchAttributes(depositRefundSearchAttributes(in)...)
+	return InitialSearchAttributes(in.execution(), "")
 }
 
 // NewDepositRefund describes the DepositRefund for deposit d: orphaned when parentID is "",

@@ -214,15 +214,7 @@ func (r *intentRun) setup(ctx workflow.Context) error {
 		workflow.UpdateHandlerOptions{Validator: r.validateAdminRefund}); err != nil {
 		return err
 	}
-	ex := r.in.Execution
-	return workflow.UpsertTypedSearchAttributes(ctx,
-		AttrIntentStatus.ValueSet(string(r.state.Status)),
-		AttrOriginChainID.ValueSet(int64(ex.OriginChainID)),
-		AttrDestinationChainID.ValueSet(int64(ex.DestinationChainID)),
-		AttrAPIKeyID.ValueSet(r.in.APIKeyID),
-		AttrUser.ValueSet(strings.ToLower(ex.User)),
-		AttrFailReason.ValueSet(string(intent.FailReasonNA)),
-	)
+	return workflow.UpsertTypedSearchAttributes(ctx, searchAttributes(r.in.Execution, r.in.APIKeyID)...)
 }
 
 func (r *intentRun) run(ctx workflow.Context) (*IntentResult, error) {
@@ -549,14 +541,20 @@ func reasonOf(err error) intent.FailReason {
 // InitialSearchAttributes are set when the workflow starts, so a request is findable in the
 // Web UI before its first task runs.
 func InitialSearchAttributes(ex intent.Execution, apiKeyID string) temporal.SearchAttributes {
-	return temporal.NewSearchAttributes(
+	return temporal.NewSearchAttributes(searchAttributes(ex, apiKeyID)...)
+}
+
+// searchAttributes are an intent's search attributes as it starts: status waiting, no
+// failReason; write updates the two as the intent moves on.
+func searchAttributes(ex intent.Execution, apiKeyID string) []temporal.SearchAttributeUpdate {
+	return []temporal.SearchAttributeUpdate{
 		AttrIntentStatus.ValueSet(string(intent.StatusWaiting)),
 		AttrOriginChainID.ValueSet(int64(ex.OriginChainID)),
 		AttrDestinationChainID.ValueSet(int64(ex.DestinationChainID)),
 		AttrAPIKeyID.ValueSet(apiKeyID),
 		AttrUser.ValueSet(strings.ToLower(ex.User)),
 		AttrFailReason.ValueSet(string(intent.FailReasonNA)),
-	)
+	}
 }
 
 // SearchAttributeTypes lists the custom search attributes the namespace must have.
