@@ -54,7 +54,10 @@ func Router(d Deps) *deposits.Router {
 
 // Run runs the worker and the deposit scanner until ctx ends.
 func Run(ctx context.Context, d Deps) error {
-	w := worker.New(d.Temporal, workflows.TaskQueue, worker.Options{})
+	// Activities are dispatched through the task queue, never handed back eagerly with the
+	// workflow task: under load, a fill replacement scheduled while an AwaitTx attempt was still
+	// running waited forever for an eager slot (1 run in 6-8 of the not-included test).
+	w := worker.New(d.Temporal, workflows.TaskQueue, worker.Options{DisableEagerActivities: true})
 	Register(w, d)
 	if err := w.Start(); err != nil {
 		return err

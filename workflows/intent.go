@@ -308,7 +308,6 @@ func (r *intentRun) checkDeposit(ctx workflow.Context, d *Deposit) intent.FailRe
 // transaction to be mined): retried quickly, bounded by a generous total time.
 func waitingActivity(ctx workflow.Context) workflow.Context {
 	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		DisableEagerExecution:  true, // see sendingActivity
 		StartToCloseTimeout:    15 * time.Second,
 		ScheduleToCloseTimeout: 30 * time.Minute,
 		RetryPolicy: &temporal.RetryPolicy{InitialInterval: 300 * time.Millisecond, BackoffCoefficient: 1.5,
@@ -338,10 +337,6 @@ func (r *intentRun) attest(ctx workflow.Context, d *Deposit) error {
 func (r *intentRun) sendingActivity(ctx workflow.Context) workflow.Context {
 	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: 30 * time.Second,
-		// Dispatched through the task queue rather than handed back eagerly with the workflow
-		// task: a replacement scheduled while the previous AwaitTx attempt was still running
-		// was seen to wait forever for a slot under load.
-		DisableEagerExecution: true,
 		RetryPolicy: &temporal.RetryPolicy{InitialInterval: 500 * time.Millisecond, BackoffCoefficient: 2,
 			MaximumInterval: 10 * time.Second, MaximumAttempts: int32(r.in.Policy.WithDefaults().SubmitAttempts)},
 	})
