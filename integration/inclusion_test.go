@@ -3,13 +3,8 @@ package integration
 import (
 	"context"
 	"math/big"
-	"net/http"
-	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -200,47 +195,25 @@ func TestDepositConfirmationTimeout(t *testing.T) {
 	}
 }
 
-// switchProxy forwards JSON-RPC to a chain until it is switched off; then it answers 503, as an
-// RPC provider in an outage does.
-func switchProxy(t *testing.T, target string) (string, *atomic.Bool) {
-	t.Helper()
-	u, err := url.Parse(target)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var down atomic.Bool
-	rp := httputil.NewSingleHostReverseProxy(u)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if down.Load() {
-			http.Error(w, "upstream unavailable", http.StatusServiceUnavailable)
-			return
-		}
-		rp.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL, &down
-}
-
 // TRANSACTION_SUBMISSION_FAILED (spec: "fill could not be broadcast: RPC or signer unavailable,
 // or pre-broadcast rejection; no hash exists"): the destination's RPC is down from the deposit
 // on, every attempt to sign and send the fill fails before anything is signed, and after
 // FILL_SUBMIT_ATTEMPTS the deposit is refunded; the fill is never signed, so it can never land.
 func TestFillSubmissionFailedIsRefunded(t *testing.T) {
-	var down *atomic.Bool
+	var dest *rpcProxy
 	s := startStackWith(t, stackOptions{env: map[string]string{"FILL_SUBMIT_ATTEMPTS": "3"},
 		rpc: func(id uint64, url string) string {
 			if id != 31338 {
 				return url
 			}
-			proxied, d := switchProxy(t, url)
-			down = d
-			return proxied
+			dest = newRPCProxy(t, url)
+			return dest.URL
 		}})
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	acct, refundTo := devnet.TestAccounts()[7], freshAddress(t)
 	q := s.ethBridge(t, ctx, acct.Address, freshAddress(t), refundTo, "100000000000000000")
-	down.Store(true)
+	dest.down.Store(true)
 	if _, err := (&e2e.Wallet{Key: acct.Key, RPCs: s.RPCs}).ExecuteSteps(ctx, q); err != nil {
 		t.Fatal(err)
 	}
@@ -255,7 +228,7 @@ func TestFillSubmissionFailedIsRefunded(t *testing.T) {
 	if txs, err := s.Sys.Store.SolverTxAttempts(ctx, q.RequestID, "fill"); err != nil || len(txs) != 0 {
 		t.Fatalf("%d fills stored (%v): no hash may exist", len(txs), err)
 	}
-	down.Store(false)
+	dest.down.Store(false)
 	if n := s.fills(t, 31338, common.HexToHash(q.Protocol.V2.OrderID)); n != 0 {
 		t.Fatalf("order filled %d times", n)
 	}

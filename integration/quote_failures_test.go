@@ -122,21 +122,33 @@ func TestQuoteFailuresAreTransientOrUnknownErrors(t *testing.T) {
 	})
 }
 
-// countingProxy forwards JSON-RPC to a chain and counts the HTTP requests it carries.
-func countingProxy(t *testing.T, target string) (string, *atomic.Int64) {
+// rpcProxy forwards JSON-RPC to a chain, counts the HTTP requests it carries, and answers 503
+// (as an RPC provider in an outage does) while down is set.
+type rpcProxy struct {
+	URL   string
+	calls atomic.Int64
+	down  atomic.Bool
+}
+
+func newRPCProxy(t *testing.T, target string) *rpcProxy {
 	t.Helper()
 	u, err := url.Parse(target)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var n atomic.Int64
+	p := &rpcProxy{}
 	rp := httputil.NewSingleHostReverseProxy(u)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		n.Add(1)
+		p.calls.Add(1)
+		if p.down.Load() {
+			http.Error(w, "upstream unavailable", http.StatusServiceUnavailable)
+			return
+		}
 		rp.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
-	return srv.URL, &n
+	p.URL = srv.URL
+	return p
 }
 
 // Issue 3, speed: "no RPC call on the hot path when caches are warm". Every chain call of the
@@ -144,9 +156,8 @@ func countingProxy(t *testing.T, target string) (string, *atomic.Int64) {
 // after one warming quote, further native bridge quotes make none.
 func TestWarmQuotesMakeNoRPCCalls(t *testing.T) {
 	s := startStack(t)
-	urlA, callsA := countingProxy(t, s.RPCs[31337])
-	urlB, callsB := countingProxy(t, s.RPCs[31338])
-	reg, err := chains.NewRegistry(devnet.ChainConfigs(map[uint64]string{31337: urlA, 31338: urlB}))
+	a, b := newRPCProxy(t, s.RPCs[31337]), newRPCProxy(t, s.RPCs[31338])
+	reg, err := chains.NewRegistry(devnet.ChainConfigs(map[uint64]string{31337: a.URL, 31338: b.URL}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,14 +169,14 @@ func TestWarmQuotesMakeNoRPCCalls(t *testing.T) {
 	c := apiWith(t, s.Sys.Store, reg, prices.NewCached(prices.NewFeeds(pool, feeds, time.Hour), time.Minute, time.Hour))
 	body := quoteBody(obj{"destinationCurrency": nativeAddr})
 	mustQuote(t, c, "/quote/v2", body) // warms gas price, prices, balance, fill simulation
-	warm := callsA.Load() + callsB.Load()
+	warm := a.calls.Load() + b.calls.Load()
 	if warm == 0 {
 		t.Fatal("the proxy saw no calls: the engine is not using it")
 	}
 	for range 20 {
 		mustQuote(t, c, "/quote/v2", body)
 	}
-	if after := callsA.Load() + callsB.Load(); after != warm {
+	if after := a.calls.Load() + b.calls.Load(); after != warm {
 		t.Fatalf("20 warm quotes made %d RPC calls, want 0", after-warm)
 	}
 }
