@@ -227,6 +227,7 @@ func TestReorgRejectsBadOptions(t *testing.T) {
 	r, err := c.Reorg(ctx, ReorgOptions{Depth: 2, Length: 4})
 	require.NoError(t, err)
 	require.Equal(t, before+2, r.Head.Number.Uint64())
-	_, err = cl.TransactionReceipt(ctx, tx.Hash())
-	require.NoError(t, err)
+	// The pool takes orphaned transactions back asynchronously, so the new branch may be sealed
+	// before it has; the transaction must still be mined, on the next block at the latest.
+	mineUntil(t, ctx, c, cl, tx.Hash())
 }
