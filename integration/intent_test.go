@@ -51,10 +51,19 @@ func TestIntentFromQuoteToFillOnDevnet(t *testing.T) {
 			if len(q.Steps) != len(wantSteps) {
 				t.Fatalf("steps %d, want %v", len(q.Steps), wantSteps)
 			}
+			// Only the deposit, whose completion the status endpoint confirms, carries a check:
+			// clients poll a check until the request succeeds, so an approve with one would never
+			// let them send the deposit.
 			for j, st := range q.Steps {
-				if st.ID != wantSteps[j] || st.Kind != "transaction" || st.Items[0].Status != "incomplete" ||
-					st.Items[0].Check.Endpoint != "/intents/status/v3?requestId="+q.RequestID || st.Items[0].Check.Method != "GET" {
+				if st.ID != wantSteps[j] || st.Kind != "transaction" || st.Items[0].Status != "incomplete" {
 					t.Fatalf("step %d = %+v", j, st)
+				}
+				check := st.Items[0].Check
+				if st.ID == "deposit" && (check == nil || check.Endpoint != "/intents/status/v3?requestId="+q.RequestID || check.Method != "GET") {
+					t.Fatalf("deposit step check = %+v", check)
+				}
+				if st.ID == "approve" && check != nil {
+					t.Fatalf("approve step carries a check %+v: the SDK would poll it until success and never deposit", check)
 				}
 			}
 			minOut, _ := new(big.Int).SetString(q.Details.CurrencyOut.MinimumAmount, 10)

@@ -351,7 +351,7 @@ func (e *Engine) order(q *quoted, deadline time.Time) (intent.OrderData, common.
 func (e *Engine) steps(ctx context.Context, q *quoted, requestID string, orderID common.Hash) ([]Step, *Error) {
 	v, in, amount := q.v, q.in, q.b.amountIn
 	depository := common.HexToAddress(in.chain.Depository)
-	check := StepCheck{Endpoint: StatusEndpoint(requestID), Method: "GET"}
+	check := &StepCheck{Endpoint: StatusEndpoint(requestID), Method: "GET"}
 	var steps []Step
 	var deposit TxData
 	if v.OriginCurrency == (common.Address{}) {
@@ -367,7 +367,7 @@ func (e *Engine) steps(ctx context.Context, q *quoted, requestID string, orderID
 		if allowance.Cmp(amount) < 0 {
 			steps = append(steps, Step{ID: "approve", Action: "Approve", Kind: "transaction", RequestID: requestID,
 				Description: fmt.Sprintf("Allow the depository to take %s %s", intent.FormatUnits(amount, in.currency.Decimals), in.currency.Symbol),
-				Items: []StepItem{{Status: "incomplete", Check: check, Data: TxData{From: v.User.Hex(), To: v.OriginCurrency.Hex(),
+				Items: []StepItem{{Status: "incomplete", Data: TxData{From: v.User.Hex(), To: v.OriginCurrency.Hex(),
 					Data: hexutil.Encode(evm.ERC20ABI.PackApprove(depository, amount)), Value: "0", ChainID: in.chain.ID}}}})
 		}
 		deposit = TxData{From: v.User.Hex(), To: depository.Hex(), Value: "0", ChainID: in.chain.ID,

@@ -32,7 +32,10 @@ type Step struct {
 type StepItem struct {
 	Status string      `json:"status"`
 	Data   TxData      `json:"data"`
-	Check  StepCheck   `json:"check"`
+	// Check is the status poll that confirms the item; only items whose completion the status
+	// endpoint can see carry one (the deposit). Clients poll an item's check until the request
+	// succeeds, so a preparatory item (approve) has none: its receipt completes it.
+	Check *StepCheck `json:"check,omitempty"`
 	Post   *StepPostTo `json:"post,omitempty"`
 }
 
