@@ -30,13 +30,13 @@ type Step struct {
 
 // StepItem is one transaction or signature of a step.
 type StepItem struct {
-	Status string      `json:"status"`
-	Data   TxData      `json:"data"`
+	Status string `json:"status"`
+	Data   TxData `json:"data"`
 	// Check is the status poll that confirms the item; only items whose completion the status
 	// endpoint can see carry one (the deposit). Clients poll an item's check until the request
 	// succeeds, so a preparatory item (approve) has none: its receipt completes it.
-	Check *StepCheck `json:"check,omitempty"`
-	Post   *StepPostTo `json:"post,omitempty"`
+	Check *StepCheck  `json:"check,omitempty"`
+	Post  *StepPostTo `json:"post,omitempty"`
 }
 
 // TxData is an EVM transaction for the client's wallet to send.
