@@ -1,13 +1,18 @@
-# One image for every intentd process; the command picks the role.
+# One image for every process; the command picks the role. `intentd` is the production binary
+# (api, worker, oracle, migrate, admin); `intentd-dev` is the development launcher, here for the
+# local chains (`intentd-dev devnet`) of docker-compose.yml. The flags are the Makefile's.
 FROM golang:1.26 AS build
 WORKDIR /src
+ENV CGO_ENABLED=0 GOFLAGS=-tags=nomsgpack
 COPY go.mod go.sum ./
+# go.mod replaces modules the development Temporal server leaves out with these (devstack/trim).
+COPY devstack/trim devstack/trim
 RUN go mod download
 COPY . .
-RUN CGO_ENABLED=0 go build -trimpath -o /out/intentd ./cmd/intentd
+RUN go build -trimpath -o /out/ ./cmd/intentd ./cmd/intentd-dev
 
 FROM gcr.io/distroless/static-debian12
-COPY --from=build /out/intentd /usr/local/bin/intentd
+COPY --from=build /out/intentd /out/intentd-dev /usr/local/bin/
 COPY configs /configs
 ENV CHAINS_CONFIG_DIR=/configs
 ENTRYPOINT ["/usr/local/bin/intentd"]

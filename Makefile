@@ -2,14 +2,18 @@
 # default; `make test` runs every test. See README.md.
 
 GO      ?= go
-BIN     := bin/intentd
+
+# Every build and test runs with the same flags, so `make run` and `make test` share one build
+# cache: no C toolchain (as in the container image) and Gin without MessagePack (unused).
+export CGO_ENABLED := 0
+export GOFLAGS := $(strip $(filter-out -tags=nomsgpack,$(GOFLAGS)) -tags=nomsgpack)
 
 .PHONY: run build test test-short vet fuzz contracts devnet dev clean help
 
 help:
 	@echo "make run        build and start the whole system (devnet + engine); Ctrl-C stops it"
-	@echo "make test       run every test (real Postgres, in-process Temporal, devnet chains, oracle)"
-	@echo "make build      build bin/intentd"
+	@echo "make test       run every test (real Postgres, in-process Temporal, devnet chains, oracle, the public SDK)"
+	@echo "make build      build bin/intentd (production) and bin/intentd-dev (chains + embedded stack)"
 	@echo "make vet        go vet ./..."
 	@echo "make fuzz       run each fuzz target for FUZZTIME (default 1m)"
 	@echo "make contracts  recompile the Solidity contracts and regenerate the Go bindings (needs npm)"
@@ -19,13 +23,19 @@ run:
 	@scripts/run.sh
 
 build:
-	@echo "==> building $(BIN) (the first build on a new machine compiles the Temporal server and go-ethereum: several minutes)"
-	@$(GO) build -v -o $(BIN) ./cmd/intentd 2>&1 | awk '{ n++; printf "    [%4d] %s\n", n, $$0 }' | grep -E '\[ *[0-9]*[05]0\]|intentd' || true
-	@test -x $(BIN) && echo "==> built $(BIN)"
+	@scripts/build.sh ./cmd/intentd ./cmd/intentd-dev
 
-test:
+test: e2e-deps
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 20m ./...
+
+# e2e-deps installs the SDK suite's Node packages (e2e/package-lock.json, pinned) once, and again
+# whenever the lockfile changes.
+.PHONY: e2e-deps
+e2e-deps: e2e/node_modules/.installed
+e2e/node_modules/.installed: e2e/package.json e2e/package-lock.json
+	cd e2e && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
 
 test-short:
 	$(GO) test -count=1 -short ./...
@@ -50,11 +60,13 @@ fuzz:
 contracts:
 	contracts/build.sh
 
-devnet: build
-	$(BIN) devnet
+devnet:
+	@scripts/build.sh ./cmd/intentd-dev
+	bin/intentd-dev devnet
 
-dev: build
-	$(BIN) dev
+dev:
+	@scripts/build.sh ./cmd/intentd-dev
+	bin/intentd-dev dev
 
 clean:
 	rm -rf bin

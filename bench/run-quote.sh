@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
-# make bench-quote: build intentd, start the local chains (unless something already serves
-# 8545) and a fresh `intentd dev` in the background, wait for the API, then run
+# make bench-quote: build intentd-dev, start the local chains (unless something already serves
+# 8545) and a fresh `intentd-dev dev` in the background, wait for the API, then run
 # bench/quoteload against it with BENCH_ARGS (default: -clients 64 -duration 30s -scenario
 # eth-bridge). Whatever this script started is stopped on exit, by PID, however it exits.
 #
 #   make bench-quote
 #   make bench-quote BENCH_ARGS="-rate 200 -clients 64 -duration 30s -scenario eth-bridge"
 #
-# Logs: .data/bench-dev.log (intentd dev), .data/bench-devnet.log (intentd devnet, if started
+# Logs: .data/bench-dev.log (intentd-dev dev), .data/bench-devnet.log (intentd-dev devnet, if started
 # here). The dev API key is read from .data/dev-api-key and passed as INTENTD_API_KEY (never
 # printed). Exit status: quoteload's (1 if more than 1% of the requests failed).
 #
 # Comparing builds (bench/compare-quote.sh uses these): INTENTD_BIN runs that binary instead of
-# building bin/intentd; BENCH_FRESH=1 starts from an empty private Postgres cluster and Temporal
+# building bin/intentd-dev; BENCH_FRESH=1 starts from an empty private Postgres cluster and Temporal
 # database; BENCH_RUNS holds several quoteload argument sets separated by ';', run in turn
 # against the same engine (default: BENCH_ARGS).
 set -euo pipefail
@@ -45,31 +45,32 @@ stop() {
 dev_pid=""
 devnet_pid=""
 cleanup() {
-  [ -n "$dev_pid" ] && stop "$dev_pid" "intentd dev"
-  [ -n "$devnet_pid" ] && stop "$devnet_pid" "intentd devnet"
+  [ -n "$dev_pid" ] && stop "$dev_pid" "intentd-dev dev"
+  [ -n "$devnet_pid" ] && stop "$devnet_pid" "intentd-dev devnet"
   return 0
 }
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# `go build` directly rather than `make build`: that recipe filters the compiler's output, so a
-# failed build next to an old bin/intentd would go unnoticed and the old binary be measured.
-echo "==> building bin/intentd (the first build on a new machine takes several minutes)"
-go build -o bin/intentd ./cmd/intentd
+# scripts/build.sh stops on a failed build, so an old binary is never measured.
+if [ -z "${INTENTD_BIN:-}" ]; then
+  scripts/build.sh ./cmd/intentd-dev
+  INTENTD_BIN=bin/intentd-dev
+fi
 # Build the load generator now, so that nothing compiles while the API is measured.
 go build -o bin/quoteload ./bench/quoteload
 mkdir -p .data
 
 if port_open 8080; then
-  echo "bench-quote: something already listens on 127.0.0.1:8080; stop it first (this benchmark starts its own intentd dev)" >&2
+  echo "bench-quote: something already listens on 127.0.0.1:8080; stop it first (this benchmark starts its own intentd-dev dev)" >&2
   exit 1
 fi
 
 if port_open 8545; then
   echo "==> chains: something already serves 127.0.0.1:8545; using it"
 else
-  echo "==> chains: starting 'intentd devnet' (log in .data/bench-devnet.log)"
+  echo "==> chains: starting 'intentd-dev devnet' (log in .data/bench-devnet.log)"
   "$INTENTD_BIN" devnet > .data/bench-devnet.log 2>&1 &
   devnet_pid=$!
   for _ in $(seq 1 300); do
@@ -80,7 +81,7 @@ else
   port_open 8546 || { echo "devnet did not open 8546 in 60 s:" >&2; tail -n 50 .data/bench-devnet.log >&2; exit 1; }
 fi
 
-echo "==> engine: starting 'intentd dev' (log in .data/bench-dev.log)"
+echo "==> engine: starting 'intentd-dev dev' (log in .data/bench-dev.log)"
 LOG_LEVEL=${LOG_LEVEL:-info} "$INTENTD_BIN" dev > .data/bench-dev.log 2>&1 &
 dev_pid=$!
 
@@ -88,7 +89,7 @@ echo "==> waiting for $API/lives (up to ${READY_TIMEOUT}s)"
 deadline=$((SECONDS + READY_TIMEOUT))
 until curl -fsS -o /dev/null --max-time 2 "$API/lives" 2>/dev/null; do
   if ! kill -0 "$dev_pid" 2>/dev/null; then
-    echo "bench-quote: intentd dev exited before the API answered; last lines of .data/bench-dev.log:" >&2
+    echo "bench-quote: intentd-dev dev exited before the API answered; last lines of .data/bench-dev.log:" >&2
     tail -n 50 .data/bench-dev.log >&2
     exit 1
   fi

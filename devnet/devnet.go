@@ -1,5 +1,5 @@
 // Package devnet runs local EVM chains with the project's contracts deployed, for
-// `intentd devnet`, dev mode and tests.
+// `intentd-dev devnet`, dev mode and tests.
 //
 // Each chain is a go-ethereum simulated backend (an in-process geth with a simulated beacon
 // client) serving JSON-RPC over HTTP, so the service, wallets and scripts talk to it exactly as
@@ -141,7 +141,7 @@ type ChainOptions struct {
 	Port int
 }
 
-// DefaultOptions returns the `intentd devnet` defaults: chains 31337 on port 8545 and 31338 on
+// DefaultOptions returns the `intentd-dev devnet` defaults: chains 31337 on port 8545 and 31338 on
 // port 8546, which configs/chains.dev.json points at. (1337 is avoided on purpose: it is the
 // simulated backend's and many tools' own default, so a wallet would confuse it with other
 // local chains.)
@@ -356,7 +356,7 @@ func displayName(id uint64) string {
 	return "Devnet " + strconv.FormatUint(id, 10)
 }
 
-// Run is `intentd devnet`: it starts the chains, prints where they are and what is deployed
+// Run is `intentd-dev devnet`: it starts the chains, prints where they are and what is deployed
 // and funded on them to out, and runs them until ctx is done.
 func Run(ctx context.Context, o Options, out io.Writer) error {
 	d, err := Start(ctx, o)
@@ -371,7 +371,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 
 func printSummary(out io.Writer, d *Devnet) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "intentd devnet: %d local chain(s), in memory (dev-only keys: never reuse them on a real chain)\n\n", len(d.chains))
+	fmt.Fprintf(&b, "intentd-dev devnet: %d local chain(s), in memory (dev-only keys: never reuse them on a real chain)\n\n", len(d.chains))
 	for _, c := range d.chains {
 		fmt.Fprintf(&b, "  chain %-8d %s\n", c.ID, c.RPCURL)
 	}

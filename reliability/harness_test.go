@@ -299,7 +299,7 @@ func startRig(t *testing.T, sc scenario) *rig {
 	cfg, err := app.Load(lookup(map[string]string{
 		"TEMPORAL_ADDRESS": ts.GetFrontendHostPort(), "TEMPORAL_NAMESPACE": ts.GetDefaultNamespace(),
 		"ORACLE_URL": oracleHTTP.URL, "PRICE_SOURCE": "table", "QUOTE_TTL": "30m",
-	}), app.DevDefaults(pg.URL(), oracleKey))
+	}), devnet.EngineEnv(pg.URL(), oracleKey))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# make run: build intentd, start the local chains (unless something already serves 8545), then
-# the engine. Ctrl-C stops everything this script started. State under .data/ survives restarts;
-# the chains live as long as their devnet process.
+# make run: build intentd-dev, start the local chains (unless something already serves 8545),
+# then the whole engine. Ctrl-C stops everything this script started. State under .data/
+# survives restarts; the chains live as long as their devnet process. Progress is printed at
+# least every 5 seconds while building (scripts/build.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-make --no-print-directory build
+scripts/build.sh ./cmd/intentd-dev
 mkdir -p .data
 
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
@@ -19,10 +20,10 @@ cleanup() {
 trap cleanup EXIT
 
 if port_open 8545; then
-  echo "==> chains: something already serves 127.0.0.1:8545; using it (run 'bin/intentd devnet' yourself to control it)"
+  echo "==> chains: something already serves 127.0.0.1:8545; using it (run 'bin/intentd-dev devnet' yourself to control it)"
 else
-  echo "==> chains: starting 'intentd devnet' (31337 on :8545, 31338 on :8546); log in .data/devnet.log"
-  bin/intentd devnet > .data/devnet.log 2>&1 &
+  echo "==> chains: starting 'intentd-dev devnet' (31337 on :8545, 31338 on :8546); log in .data/devnet.log"
+  bin/intentd-dev devnet >.data/devnet.log 2>&1 &
   devnet_pid=$!
   for _ in $(seq 1 100); do
     port_open 8546 && break
@@ -31,4 +32,4 @@ else
   done
   sed -n '/^Contracts/,$p' .data/devnet.log
 fi
-bin/intentd dev
+bin/intentd-dev dev

@@ -32,7 +32,7 @@
 //
 // The request's user cycles over -users addresses: the devnet's funded test accounts, then
 // deterministic extra addresses. The API key (-api-key, default $INTENTD_API_KEY) is sent as
-// x-api-key and never printed. `make bench-quote` starts a fresh `intentd dev` and runs this
+// x-api-key and never printed. `make bench-quote` starts a fresh `intentd-dev dev` and runs this
 // command against it; see BENCHMARKS.md.
 //
 // The generator talks to the -url host only: no proxy, no redirects, and every connection is

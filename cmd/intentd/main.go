@@ -18,7 +18,6 @@ import (
 
 	"github.com/intentd/intentd/app"
 	"github.com/intentd/intentd/chains"
-	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/oracle"
 	"github.com/intentd/intentd/worker"
 )
@@ -26,8 +25,6 @@ import (
 const usage = `usage: intentd <command>
 
 commands:
-  devnet    run the local EVM chains 31337 (8545) and 31338 (8546) with the contracts deployed
-  dev       run Postgres, Temporal (+ Web UI), the oracle, the worker and the API in one process
   api       run the HTTP API
   worker    run the Temporal worker and the deposit scanner
   oracle    run the attestation oracle
@@ -36,7 +33,8 @@ commands:
               admin refund <requestId> --reason "…" [--operator NAME] [--recipient 0x…]
               refunds an intent by hand and waits until the refund is mined
 
-Configuration is read from the environment; see README.md.
+Configuration is read from the environment; see README.md. The local chains and the embedded
+development stack are intentd-dev's ('make run').
 `
 
 func main() {
@@ -50,13 +48,6 @@ func main() {
 	logger := newLogger()
 	var err error
 	switch os.Args[1] {
-	case "devnet":
-		o := devnet.DefaultOptions()
-		o.Host = envOr("DEVNET_HOST", o.Host) // 0.0.0.0 in a container
-		err = devnet.Run(ctx, o, os.Stdout)
-	case "dev":
-		err = app.RunDev(ctx, app.DevOptions{DataDir: envOr("DATA_DIR", ".data"), OracleAddr: "127.0.0.1:3000", UIPort: 8233,
-			Out: os.Stdout, Logger: logger})
 	case "api", "worker", "migrate":
 		err = runEngine(ctx, os.Args[1], logger)
 	case "oracle":

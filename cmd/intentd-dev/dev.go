@@ -1,4 +1,4 @@
-package app
+package main
 
 import (
 	"context"
@@ -16,10 +16,10 @@ import (
 	"time"
 
 	"github.com/cenkalti/backoff/v4"
-	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/intentd/intentd/app"
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/devstack"
@@ -29,7 +29,7 @@ import (
 	"github.com/intentd/intentd/workflows"
 )
 
-// DevOptions configure `intentd dev`: the whole engine in one process on the embedded default.
+// DevOptions configure `intentd-dev dev`: the whole engine in one process on the embedded default.
 type DevOptions struct {
 	DataDir    string // .data: Postgres cluster, Temporal database, dev API key, dev admin token
 	OracleAddr string // 127.0.0.1:3000
@@ -38,40 +38,8 @@ type DevOptions struct {
 	Logger     *slog.Logger
 }
 
-// DevDefaults are the configuration values dev mode uses for unset variables: the devnet's
-// well-known keys. They are dev-only and never valid anywhere else.
-func DevDefaults(databaseURL, oracleAPIKey string) Defaults {
-	return Defaults{
-		"DATABASE_URL":       databaseURL,
-		"SOLVER_PRIVATE_KEY": hex.EncodeToString(crypto.FromECDSA(devnet.SolverKey())),
-		"ORACLE_SIGNERS":     devnet.OracleAddress().Hex(),
-		"ORACLE_API_KEY":     oracleAPIKey,
-		"SCAN_INTERVAL":      "500ms",
-		// Dev prices come from the devnet's Chainlink-style feeds, as production's do from
-		// real ones.
-		"PRICE_SOURCE": "feeds",
-		"PRICE_FEEDS":  devnet.PriceFeedsConfig(31337),
-	}
-}
-
-// OracleEnv is the oracle's environment in dev mode, over the process environment.
-func OracleEnv(lookup func(string) (string, bool), port, apiKey string) func(string) (string, bool) {
-	overlay := map[string]string{
-		"ENVIRONMENT":       "dev",
-		"ECDSA_PRIVATE_KEY": hex.EncodeToString(crypto.FromECDSA(devnet.OracleKey())),
-		"API_KEYS":          apiKey + ":worker",
-		"HTTP_PORT":         port,
-	}
-	return func(name string) (string, bool) {
-		if v, ok := overlay[name]; ok {
-			return v, true
-		}
-		return lookup(name)
-	}
-}
-
 // RunDev starts Postgres (DATABASE_URL or a private cluster), Temporal with its Web UI, the
-// oracle, the worker and the API, against chains already served by `intentd devnet`, and runs
+// oracle, the worker and the API, against chains already served by `intentd-dev devnet`, and runs
 // until ctx ends.
 func RunDev(ctx context.Context, o DevOptions) error {
 	say := func(format string, args ...any) { fmt.Fprintf(o.Out, "==> "+format+"\n", args...) }
@@ -110,7 +78,7 @@ func RunDev(ctx context.Context, o DevOptions) error {
 		return err
 	}
 	for _, ch := range registry.Enabled() {
-		say("chains: waiting for chain %d at %s (start it with `intentd devnet`)", ch.ID, ch.HTTPRPCURL)
+		say("chains: waiting for chain %d at %s (start it with `intentd-dev devnet`)", ch.ID, ch.HTTPRPCURL)
 		if err := waitChain(ctx, ch); err != nil {
 			return err
 		}
@@ -123,7 +91,7 @@ func RunDev(ctx context.Context, o DevOptions) error {
 		}
 		return os.LookupEnv(name)
 	}
-	cfg, err := Load(lookup, DevDefaults(pg.URL(), oracleKey))
+	cfg, err := app.Load(lookup, devnet.EngineEnv(pg.URL(), oracleKey))
 	if err != nil {
 		return err
 	}
@@ -136,7 +104,7 @@ func RunDev(ctx context.Context, o DevOptions) error {
 		}
 		adminLine = "in " + filepath.Join(o.DataDir, "dev-admin-token")
 	}
-	sys, err := Open(ctx, cfg, registry, o.Logger)
+	sys, err := app.Open(ctx, cfg, registry, o.Logger)
 	if err != nil {
 		return err
 	}
@@ -152,7 +120,7 @@ func RunDev(ctx context.Context, o DevOptions) error {
 	}
 
 	_, port, _ := strings.Cut(o.OracleAddr, ":")
-	ocfg, err := oracle.ConfigFromEnv(OracleEnv(os.LookupEnv, port, oracleKey))
+	ocfg, err := oracle.ConfigFromEnv(devnet.OracleEnv(os.LookupEnv, port, oracleKey))
 	if err != nil {
 		return fmt.Errorf("oracle: %w", err)
 	}
@@ -167,7 +135,7 @@ func RunDev(ctx context.Context, o DevOptions) error {
 	g.Go(func() error { return sys.APIServer(gctx).Run(gctx, cfg.APIAddr) })
 
 	fmt.Fprintf(o.Out, `
-intentd dev is running. Ctrl-C stops everything.
+intentd-dev dev is running. Ctrl-C stops everything.
 
   API             http://%s   (try: curl http://%s/chains)
   Temporal Web UI %s
@@ -188,13 +156,6 @@ intentd dev is running. Ctrl-C stops everything.
 		return nil
 	}
 	return err
-}
-
-func envOr(name, def string) string {
-	if v := os.Getenv(name); v != "" {
-		return v
-	}
-	return def
 }
 
 func randomHex(n int) string {
@@ -236,7 +197,7 @@ func waitChain(ctx context.Context, ch *chains.Chain) error {
 		return nil
 	}, backoff.WithContext(b, ctx))
 	if err != nil && ctx.Err() == nil {
-		return fmt.Errorf("chain %d at %s is not reachable (is `intentd devnet` running?): %w", ch.ID, ch.HTTPRPCURL, err)
+		return fmt.Errorf("chain %d at %s is not reachable (is `intentd-dev devnet` running?): %w", ch.ID, ch.HTTPRPCURL, err)
 	}
 	return err
 }

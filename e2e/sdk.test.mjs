@@ -1,0 +1,148 @@
+// The public SDK (@relayprotocol/relay-sdk, unmodified) driving intentd on the devnet with a viem
+// wallet, as an integrator's app would: chains from GET /chains, quotes from POST /quote/v2,
+// steps executed by the SDK's own executor (approve, deposit, the /transactions/index hint, the
+// status polling). e2e/sdk_test.go starts the engine and runs this file with the environment
+// below; `node --test` runs the cases one after another.
+import { before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+
+import { LogLevel, createClient, getClient } from '@relayprotocol/relay-sdk'
+import { configureDynamicChains } from '@relayprotocol/relay-sdk/chain-utils'
+import { createPublicClient, createWalletClient, erc20Abi, http, parseEther, parseUnits, zeroAddress } from 'viem'
+import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts'
+
+const env = (name) => {
+  const v = process.env[name]
+  if (!v) throw new Error(`${name} is not set: run this suite through e2e/sdk_test.go (make test)`)
+  return v
+}
+const API = env('INTENTD_API_URL')
+const RPC = { 31337: env('INTENTD_RPC_31337'), 31338: env('INTENTD_RPC_31338') }
+const USDC = env('INTENTD_USDC')
+const DEPOSITORY = env('INTENTD_DEPOSITORY')
+// The devnet funds the first ten accounts of the standard test mnemonic with ETH and USDC.
+const MNEMONIC = 'test test test test test test test test test test test junk'
+const account = (i) => mnemonicToAccount(MNEMONIC, { addressIndex: i })
+const freshAddress = () => privateKeyToAccount(generatePrivateKey()).address
+
+const chainOf = (id) => {
+  const c = getClient().chains.find((c) => c.id === id)
+  assert.ok(c, `chain ${id} is missing from GET /chains`)
+  return c
+}
+const walletOn = (acct, chainId) =>
+  createWalletClient({ account: acct, chain: chainOf(chainId).viemChain, transport: http(RPC[chainId]) })
+const reader = (chainId) => createPublicClient({ chain: chainOf(chainId).viemChain, transport: http(RPC[chainId]) })
+
+async function balanceOf(chainId, currency, owner) {
+  if (currency === zeroAddress) return reader(chainId).getBalance({ address: owner })
+  return reader(chainId).readContract({ address: currency, abi: erc20Abi, functionName: 'balanceOf', args: [owner] })
+}
+
+async function status(requestId) {
+  const res = await fetch(`${API}/intents/status/v3?requestId=${requestId}`)
+  assert.equal(res.status, 200)
+  return res.json()
+}
+
+// bridge quotes a route for acct and has the SDK execute it, then checks what the recipient got.
+async function bridge({ acct, from, to, currency, toCurrency, amount, wantSteps }) {
+  const recipient = freshAddress()
+  const wallet = walletOn(acct, from)
+  const quote = await getClient().actions.getQuote({
+    chainId: from, toChainId: to, currency, toCurrency, amount: amount.toString(),
+    tradeType: 'EXACT_INPUT', wallet, user: acct.address, recipient,
+  })
+  assert.deepEqual(quote.steps.map((s) => s.id), wantSteps)
+  const minimum = BigInt(quote.details.currencyOut.minimumAmount)
+  assert.ok(minimum > 0n, 'the quote promises a positive minimum')
+  const before = await balanceOf(to, toCurrency, recipient)
+
+  const progress = []
+  const { data } = await getClient().actions.execute({ quote, wallet, onProgress: (p) => progress.push(p) })
+
+  const got = (await balanceOf(to, toCurrency, recipient)) - before
+  assert.ok(got >= minimum, `recipient got ${got}, the quote's minimum is ${minimum}`)
+  for (const step of data.steps) {
+    for (const item of step.items) assert.equal(item.status, 'complete', `step ${step.id} is ${item.status}`)
+  }
+  const deposit = data.steps.find((s) => s.id === 'deposit').items[0]
+  assert.equal(deposit.checkStatus, 'success', 'the SDK saw the request succeed')
+  assert.ok(progress.some((p) => p.txHashes?.length > 0), 'the SDK reported the transactions')
+  const requestId = quote.steps[0].requestId
+  const st = await status(requestId)
+  assert.equal(st.status, 'success')
+  assert.equal(st.txHashes.length, 1, 'one fill')
+  return { quote, requestId, data }
+}
+
+describe('the public SDK against intentd on the devnet', { timeout: 180_000 }, () => {
+  before(async () => {
+    createClient({
+      baseApiUrl: API,
+      // The devnet makes blocks every 250 ms; the SDK's default poll is every 5 s.
+      pollingInterval: 250,
+      maxPollingAttemptsBeforeTimeout: 240,
+      logLevel: LogLevel.None,
+    })
+    await configureDynamicChains()
+  })
+  it('bridges native ETH 31337 -> 31338 to success', async () => {
+    await bridge({ acct: account(1), from: 31337, to: 31338, currency: zeroAddress, toCurrency: zeroAddress,
+      amount: parseEther('0.5'), wantSteps: ['deposit'] })
+  })
+
+  it('bridges USDC 31337 -> 31338 from a wallet without allowance: approve, then deposit', async () => {
+    const acct = account(2)
+    const allowance = await reader(31337).readContract({ address: USDC, abi: erc20Abi, functionName: 'allowance',
+      args: [acct.address, DEPOSITORY] })
+    assert.equal(allowance, 0n, 'the wallet starts without allowance')
+    await bridge({ acct, from: 31337, to: 31338, currency: USDC, toCurrency: USDC,
+      amount: parseUnits('25', 6), wantSteps: ['approve', 'deposit'] })
+  })
+
+  it('swaps ETH on 31337 to USDC on 31338 to success', async () => {
+    await bridge({ acct: account(3), from: 31337, to: 31338, currency: zeroAddress, toCurrency: USDC,
+      amount: parseEther('0.3'), wantSteps: ['deposit'] })
+  })
+
+  it('reports an underpaid deposit as a refund', async () => {
+    const acct = account(4)
+    const wallet = walletOn(acct, 31337)
+    const quote = await getClient().actions.getQuote({
+      chainId: 31337, toChainId: 31338, currency: zeroAddress, toCurrency: zeroAddress,
+      amount: parseEther('0.2').toString(), tradeType: 'EXACT_INPUT', wallet, user: acct.address, recipient: freshAddress(),
+    })
+    // The wallet sends half of what the deposit step asks: the engine must refund it.
+    const item = quote.steps.find((s) => s.id === 'deposit').items[0]
+    item.data.value = (BigInt(item.data.value) / 2n).toString()
+    const progress = []
+    await assert.rejects(
+      getClient().actions.execute({ quote, wallet, onProgress: (p) => progress.push(p) }),
+      (err) => /Refunded/.test(err.message),
+      'the SDK reports the request as refunded',
+    )
+    assert.ok(progress.some((p) => p.refunded === true), 'onProgress saw refunded: true')
+    const st = await status(quote.steps[0].requestId)
+    assert.equal(st.status, 'refund')
+    assert.equal(st.failReason, 'DEPOSITED_AMOUNT_TOO_LOW_TO_FILL')
+  })
+
+  it("surfaces a quote error with the spec's {message, errorCode}", async () => {
+    const acct = account(5)
+    await assert.rejects(
+      getClient().actions.getQuote({
+        chainId: 31337, toChainId: 31338, currency: zeroAddress,
+        toCurrency: '0x000000000000000000000000000000000000dEaD', // not a currency of chain 31338
+        amount: parseEther('0.1').toString(), tradeType: 'EXACT_INPUT', user: acct.address, recipient: acct.address,
+      }),
+      (err) => {
+        assert.equal(err.name, 'APIError')
+        assert.equal(err.rawError?.errorCode, 'UNSUPPORTED_CURRENCY')
+        assert.equal(typeof err.rawError?.message, 'string')
+        assert.equal(err.message, err.rawError.message)
+        return true
+      },
+    )
+  })
+})

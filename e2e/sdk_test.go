@@ -1,0 +1,65 @@
+// Package e2e runs the public TypeScript SDK (@relayprotocol/relay-sdk, with a viem wallet)
+// against the engine on the devnet: sdk.test.mjs is the client, this test starts the stack it
+// talks to. The Node packages are pinned in package-lock.json and installed by `make test`
+// (npm ci); see e2e/README.md.
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/intentd/intentd/devnet"
+	"github.com/intentd/intentd/internal/testkit"
+)
+
+// TestPublicSDK is the client contract end to end: every quote the API returns is executable by
+// the SDK unmodified (ETH bridge, USDC bridge with approve, ETH -> USDC swap, each to success
+// with at least the quoted minimum paid), an underpaid deposit reaches the SDK as a refund,
+// and a quote error reaches it as {message, errorCode}.
+func TestPublicSDK(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatal("node is not on the PATH: the SDK suite needs Node.js 20 or later")
+	}
+	if _, err := os.Stat(filepath.Join("node_modules", "@relayprotocol", "relay-sdk", "package.json")); err != nil {
+		t.Fatal("the SDK suite's packages are not installed: run `make e2e-deps` (npm ci in e2e/)")
+	}
+	s := testkit.Start(t, testkit.Options{})
+
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, "--test", "--test-reporter=spec", "sdk.test.mjs")
+	cmd.Env = append(os.Environ(),
+		"INTENTD_API_URL="+s.API.BaseURL,
+		"INTENTD_RPC_31337="+s.RPCs[31337],
+		"INTENTD_RPC_31338="+s.RPCs[31338],
+		"INTENTD_USDC="+devnet.USDCAddress.Hex(),
+		"INTENTD_DEPOSITORY="+devnet.DepositoryAddress.Hex(),
+		"NO_COLOR=1",
+	)
+	pr, pw := io.Pipe()
+	cmd.Stdout, cmd.Stderr = pw, pw
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			t.Log(sc.Text())
+		}
+	}()
+	start := time.Now()
+	err = cmd.Run()
+	pw.Close()
+	<-done
+	if err != nil {
+		t.Fatalf("the SDK suite failed after %s: %v", time.Since(start).Round(time.Millisecond), err)
+	}
+	t.Log("the SDK suite passed in " + strconv.FormatFloat(time.Since(start).Seconds(), 'f', 1, 64) + " s")
+}
