@@ -55,8 +55,9 @@ func (s *Server) Handler() http.Handler {
 	r.POST("/quote", s.quoteHandler(quote.ModeQuoteLegacy))
 	r.POST("/price", s.quoteHandler(quote.ModePrice))
 	r.POST("/transactions/index", s.indexTransaction)
-	r.GET("/intents/status/v3", s.intentStatus)
-	r.GET("/intents/status", s.intentStatus)
+	r.GET("/intents/status/v3", s.intentStatus(statusV3))
+	r.GET("/intents/status/v2", s.intentStatus(statusV2))
+	r.GET("/intents/status", s.intentStatus(statusV1))
 	r.POST("/admin/requests/:requestId/refund", s.adminRefund)
 	r.NoRoute(func(c *gin.Context) { c.JSON(http.StatusNotFound, gin.H{"message": "not found"}) })
 	return r

@@ -17,7 +17,8 @@ import (
 // hash32 matches a 0x-prefixed 32-byte hex value: requestIds and transaction hashes.
 var hash32 = regexp.MustCompile(`^0x[0-9a-fA-F]{64}$`)
 
-type statusJSON struct {
+// statusV3JSON is the answer of GET /intents/status/v3.
+type statusV3JSON struct {
 	Status             intent.Status           `json:"status"`
 	InTxHashes         []string                `json:"inTxHashes"`
 	TxHashes           []string                `json:"txHashes"`
@@ -26,34 +27,37 @@ type statusJSON struct {
 	DestinationChainID uint64                  `json:"destinationChainId"`
 	FailReason         intent.FailReason       `json:"failReason"`
 	RefundFailReason   intent.RefundFailReason `json:"refundFailReason"`
-	CreatedAt          int64                   `json:"createdAt"`
+	QuoteCreatedAt     int64                   `json:"quoteCreatedAt"`
 }
 
-// intentStatus serves GET /intents/status/v3 from one read-model row.
-func (s *Server) intentStatus(c *gin.Context) {
-	id := c.Query("requestId")
-	if id == "" {
-		c.JSON(http.StatusBadRequest, gin.H{"message": "requestId is required"})
-		return
-	}
-	if !hash32.MatchString(id) {
-		c.JSON(http.StatusNotFound, gin.H{"message": "request not found"})
-		return
-	}
-	row, err := s.Store.Status(c.Request.Context(), id)
-	if errors.Is(err, store.ErrNotFound) {
-		c.JSON(http.StatusNotFound, gin.H{"message": "request not found"})
-		return
-	}
-	if err != nil {
-		s.Logger.Error("status read failed", "error", err)
-		c.JSON(http.StatusServiceUnavailable, gin.H{"message": "status is temporarily unavailable"})
-		return
-	}
-	out := statusJSON{Status: row.Status, InTxHashes: row.InTxHashes, TxHashes: row.TxHashes, UpdatedAt: row.UpdatedAt.UnixMilli(),
-		OriginChainID: row.OriginChainID, DestinationChainID: row.DestinationChainID, FailReason: row.FailReason,
-		RefundFailReason: row.RefundFailReason, CreatedAt: row.CreatedAt.UnixMilli()}
-	// The spec: N/A on non-failure statuses, the recorded reason or UNKNOWN on failure and refund.
+// statusV1JSON is the answer of the legacy GET /intents/status. `details` is in the SDK's
+// types but this build has nothing to put there, so it is omitted.
+type statusV1JSON struct {
+	Status             string   `json:"status"`
+	Details            string   `json:"details,omitempty"`
+	InTxHashes         []string `json:"inTxHashes"`
+	TxHashes           []string `json:"txHashes"`
+	Time               int64    `json:"time"`
+	OriginChainID      uint64   `json:"originChainId"`
+	DestinationChainID uint64   `json:"destinationChainId"`
+}
+
+// statusV2JSON is the answer of GET /intents/status/v2: v1's fields, its own status
+// vocabulary, and the quote's creation time.
+type statusV2JSON struct {
+	statusV1JSON
+	QuoteCreatedAt int64 `json:"quoteCreatedAt"`
+}
+
+// statusView renders a read-model row as one version of the status endpoint.
+type statusView func(row *store.StatusRow) any
+
+// statusV3 is GET /intents/status/v3: failReason is N/A except on failure and refund, where
+// it is the recorded reason or UNKNOWN (the spec).
+func statusV3(row *store.StatusRow) any {
+	out := statusV3JSON{Status: row.Status, InTxHashes: nonNil(row.InTxHashes), TxHashes: nonNil(row.TxHashes),
+		UpdatedAt: row.UpdatedAt.UnixMilli(), OriginChainID: row.OriginChainID, DestinationChainID: row.DestinationChainID,
+		FailReason: row.FailReason, RefundFailReason: row.RefundFailReason, QuoteCreatedAt: row.CreatedAt.UnixMilli()}
 	switch row.Status {
 	case intent.StatusFailure, intent.StatusRefund:
 		if out.FailReason == intent.FailReasonNA || out.FailReason == "" {
@@ -65,13 +69,55 @@ func (s *Server) intentStatus(c *gin.Context) {
 	if out.RefundFailReason == "" {
 		out.RefundFailReason = intent.RefundFailReasonNA
 	}
-	if out.InTxHashes == nil {
-		out.InTxHashes = []string{}
+	return out
+}
+
+// statusV2 is GET /intents/status/v2 (statuses mapped by intent.Status.V2).
+func statusV2(row *store.StatusRow) any {
+	v1 := statusV1(row).(statusV1JSON)
+	v1.Status = row.Status.V2()
+	return statusV2JSON{statusV1JSON: v1, QuoteCreatedAt: row.CreatedAt.UnixMilli()}
+}
+
+// statusV1 is the legacy GET /intents/status (statuses mapped by intent.Status.V1).
+func statusV1(row *store.StatusRow) any {
+	return statusV1JSON{Status: row.Status.V1(), InTxHashes: nonNil(row.InTxHashes), TxHashes: nonNil(row.TxHashes),
+		Time: row.UpdatedAt.UnixMilli(), OriginChainID: row.OriginChainID, DestinationChainID: row.DestinationChainID}
+}
+
+// nonNil makes an empty hash list a JSON [] rather than null.
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
 	}
-	if out.TxHashes == nil {
-		out.TxHashes = []string{}
+	return s
+}
+
+// intentStatus serves one version of the status endpoint from one read-model row; the
+// versions differ only in how view renders it.
+func (s *Server) intentStatus(view statusView) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		id := c.Query("requestId")
+		if id == "" {
+			c.JSON(http.StatusBadRequest, gin.H{"message": "requestId is required"})
+			return
+		}
+		if !hash32.MatchString(id) {
+			c.JSON(http.StatusNotFound, gin.H{"message": "request not found"})
+			return
+		}
+		row, err := s.Store.Status(c.Request.Context(), id)
+		if errors.Is(err, store.ErrNotFound) {
+			c.JSON(http.StatusNotFound, gin.H{"message": "request not found"})
+			return
+		}
+		if err != nil {
+			s.Logger.Error("status read failed", "error", err)
+			c.JSON(http.StatusServiceUnavailable, gin.H{"message": "status is temporarily unavailable"})
+			return
+		}
+		c.JSON(http.StatusOK, view(row))
 	}
-	c.JSON(http.StatusOK, out)
 }
 
 type indexBody struct {
