@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"log/slog"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/devnet"
+	"github.com/intentd/intentd/internal/testenv"
 	"github.com/intentd/intentd/prices"
 	"github.com/intentd/intentd/quote"
 	"github.com/intentd/intentd/store"
@@ -125,5 +127,51 @@ func TestQuoteForAListedCurrencyWithNoPriceConfiguredIs400UnsupportedCurrencyNot
 		h := quoteServer(t, pool, prices.NewCached(feeds("ETH", "USDC"), time.Second, time.Minute), nil, nil)
 		code, out := postQuote(t, h, "/price", "", usdcToETH)
 		wantError(t, "USDC feed unreachable", code, out, http.StatusServiceUnavailable, quote.CodePriceFetchFailed)
+	})
+}
+
+func TestQuoteWhoseAPIKeyCannotBeLookedUpIs503ServiceUnavailableNot401(t *testing.T) {
+	ctx := context.Background()
+	pool := testenv.Pool(t)
+	st := store.New(pool)
+	key, _, err := st.CreateAPIKey(ctx, "integrator", "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	chainPool := unreachableChains(t)
+	src := prices.Table{"ETH": decimal.NewFromInt(3000), "USDC": decimal.NewFromInt(1)}
+	// An origin currency the chain does not list fails after authentication and before any
+	// chain read: 400 UNSUPPORTED_CURRENCY shows that the key was accepted.
+	unlisted := ethToUSDC(map[string]any{"referrer": "acme", "originCurrency": "0x00000000000000000000000000000000000000aa"})
+
+	t.Run("database up: a known key with referrer passes, an unknown key with referrer is 401 UNAUTHORIZED_QUOTE", func(t *testing.T) {
+		h := quoteServer(t, chainPool, src, st, nil)
+		code, out := postQuote(t, h, "/quote/v2", key, unlisted)
+		wantError(t, "known key", code, out, http.StatusBadRequest, quote.CodeUnsupportedCurr)
+		code, out = postQuote(t, h, "/quote/v2", "ik_"+strings.Repeat("0", 64), unlisted)
+		wantError(t, "unknown key", code, out, http.StatusUnauthorized, quote.CodeUnauthorizedQuote)
+	})
+
+	t.Run("database unreachable: the key lookup fails, so 503 SERVICE_UNAVAILABLE (retryable), not 401", func(t *testing.T) {
+		var logs bytes.Buffer
+		h := quoteServer(t, chainPool, src, st, &logs) // a fresh server: the key is not cached
+		pool.Close()
+		for _, path := range []string{"/quote/v2", "/quote", "/price"} {
+			code, out := postQuote(t, h, path, key, unlisted)
+			wantError(t, path+" with referrer", code, out, http.StatusServiceUnavailable, quote.CodeServiceUnavailable)
+		}
+		// Without a referrer too: the key also names the stored request's owner.
+		delete(unlisted, "referrer")
+		code, out := postQuote(t, h, "/quote/v2", key, unlisted)
+		wantError(t, "without referrer", code, out, http.StatusServiceUnavailable, quote.CodeServiceUnavailable)
+		if !strings.Contains(logs.String(), "api key lookup failed") {
+			t.Fatalf("the lookup failure was not logged: %s", logs.String())
+		}
+		if strings.Contains(logs.String(), key) {
+			t.Fatal("the key was logged")
+		}
+		// Without an x-api-key nothing needs the database before pricing.
+		code, out = postQuote(t, h, "/quote/v2", "", unlisted)
+		wantError(t, "no key", code, out, http.StatusBadRequest, quote.CodeUnsupportedCurr)
 	})
 }
