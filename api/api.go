@@ -55,6 +55,7 @@ func (s *Server) Handler() http.Handler {
 	r.POST("/quote", s.quoteHandler(quote.ModeQuoteLegacy))
 	r.POST("/price", s.quoteHandler(quote.ModePrice))
 	r.POST("/transactions/index", s.indexTransaction)
+	r.POST("/transactions/single", s.indexSingle)
 	r.GET("/intents/status/v3", s.intentStatus(statusV3))
 	r.GET("/intents/status/v2", s.intentStatus(statusV2))
 	r.GET("/intents/status", s.intentStatus(statusV1))

@@ -5,11 +5,8 @@ import (
 	"net/http"
 	"regexp"
 
-	"github.com/ethereum/go-ethereum/common"
 	"github.com/gin-gonic/gin"
 
-	"github.com/intentd/intentd/chains"
-	"github.com/intentd/intentd/deposits"
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/store"
 )
@@ -117,39 +114,5 @@ func (s *Server) intentStatus(view statusView) gin.HandlerFunc {
 			return
 		}
 		c.JSON(http.StatusOK, view(row))
-	}
-}
-
-type indexBody struct {
-	ChainID uint64 `json:"chainId"`
-	TxHash  string `json:"txHash"`
-}
-
-// indexTransaction serves POST /transactions/index: a client's hint that a deposit was sent.
-func (s *Server) indexTransaction(c *gin.Context) {
-	var b indexBody
-	if err := c.ShouldBindJSON(&b); err != nil {
-		c.JSON(http.StatusBadRequest, gin.H{"message": "body must be {chainId: number, txHash: string}"})
-		return
-	}
-	if !hash32.MatchString(b.TxHash) {
-		c.JSON(http.StatusBadRequest, gin.H{"message": "txHash must be a 0x-prefixed 32-byte hash"})
-		return
-	}
-	if _, err := s.Chains.Registry().Get(b.ChainID); err != nil {
-		c.JSON(http.StatusBadRequest, gin.H{"message": "chainId is not a supported chain"})
-		return
-	}
-	n, err := s.Indexer.IndexTransaction(c.Request.Context(), b.ChainID, common.HexToHash(b.TxHash))
-	switch {
-	case errors.Is(err, deposits.ErrNotMined):
-		c.JSON(http.StatusAccepted, gin.H{"message": "transaction is not mined yet; it will be detected when it is"})
-	case errors.Is(err, chains.ErrUnknownChain):
-		c.JSON(http.StatusBadRequest, gin.H{"message": "chainId is not a supported chain"})
-	case err != nil:
-		s.Logger.Warn("transaction index failed", "chainId", b.ChainID, "tx", b.TxHash, "error", err)
-		c.JSON(http.StatusServiceUnavailable, gin.H{"message": "could not index the transaction now; it will be detected on chain"})
-	default:
-		c.JSON(http.StatusOK, gin.H{"message": "indexed", "deposits": n})
 	}
 }
