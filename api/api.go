@@ -55,8 +55,10 @@ func (s *Server) Handler() http.Handler {
 	r.POST("/quote", s.quoteHandler(quote.ModeQuoteLegacy))
 	r.POST("/price", s.quoteHandler(quote.ModePrice))
 	r.POST("/transactions/index", s.indexTransaction)
-	r.GET("/intents/status/v3", s.intentStatus)
-	r.GET("/intents/status", s.intentStatus)
+	r.POST("/transactions/single", s.indexSingle)
+	r.GET("/intents/status/v3", s.intentStatus(statusV3))
+	r.GET("/intents/status/v2", s.intentStatus(statusV2))
+	r.GET("/intents/status", s.intentStatus(statusV1))
 	r.POST("/admin/requests/:requestId/refund", s.adminRefund)
 	r.NoRoute(func(c *gin.Context) { c.JSON(http.StatusNotFound, gin.H{"message": "not found"}) })
 	return r
@@ -77,23 +79,34 @@ func (s *Server) Run(ctx context.Context, addr string) error {
 	}
 }
 
-const ctxAPIKey = "apiKey"
+const (
+	ctxAPIKey          = "apiKey"
+	ctxAPIKeyUnchecked = "apiKeyUnchecked"
+)
 
 // authenticate resolves an optional x-api-key. A key that does not resolve is treated as no key
-// here; endpoints that require one say so themselves.
+// here; endpoints that require one say so themselves. A key that could not be looked up (the
+// database did not answer) is not "no key": it is marked (keyUnchecked), so that an endpoint
+// for which the key matters answers 503 and the client retries, instead of serving the
+// request as anonymous (a referrer refused with 401, a quote stored without its owner).
 func (s *Server) authenticate() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		if k := c.GetHeader("x-api-key"); k != "" {
 			key, err := s.keys.Get(c.Request.Context(), string(store.HashAPIKey(k)))
-			if err != nil {
+			switch {
+			case err != nil:
 				s.Logger.Error("api key lookup failed", "error", err)
-			} else if key != nil {
+				c.Set(ctxAPIKeyUnchecked, true)
+			case key != nil:
 				c.Set(ctxAPIKey, key)
 			}
 		}
 		c.Next()
 	}
 }
+
+// keyUnchecked reports whether the request's x-api-key could not be looked up.
+func keyUnchecked(c *gin.Context) bool { return c.GetBool(ctxAPIKeyUnchecked) }
 
 // lookupKey resolves a key by its hash (the cache never holds a key in plain text). An unknown
 // key resolves to nil, which is cached like a known one so guessing keys costs no queries.

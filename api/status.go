@@ -5,11 +5,8 @@ import (
 	"net/http"
 	"regexp"
 
-	"github.com/ethereum/go-ethereum/common"
 	"github.com/gin-gonic/gin"
 
-	"github.com/intentd/intentd/chains"
-	"github.com/intentd/intentd/deposits"
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/store"
 )
@@ -17,7 +14,8 @@ import (
 // hash32 matches a 0x-prefixed 32-byte hex value: requestIds and transaction hashes.
 var hash32 = regexp.MustCompile(`^0x[0-9a-fA-F]{64}$`)
 
-type statusJSON struct {
+// statusV3JSON is the answer of GET /intents/status/v3.
+type statusV3JSON struct {
 	Status             intent.Status           `json:"status"`
 	InTxHashes         []string                `json:"inTxHashes"`
 	TxHashes           []string                `json:"txHashes"`
@@ -26,34 +24,37 @@ type statusJSON struct {
 	DestinationChainID uint64                  `json:"destinationChainId"`
 	FailReason         intent.FailReason       `json:"failReason"`
 	RefundFailReason   intent.RefundFailReason `json:"refundFailReason"`
-	CreatedAt          int64                   `json:"createdAt"`
+	QuoteCreatedAt     int64                   `json:"quoteCreatedAt"`
 }
 
-// intentStatus serves GET /intents/status/v3 from one read-model row.
-func (s *Server) intentStatus(c *gin.Context) {
-	id := c.Query("requestId")
-	if id == "" {
-		c.JSON(http.StatusBadRequest, gin.H{"message": "requestId is required"})
-		return
-	}
-	if !hash32.MatchString(id) {
-		c.JSON(http.StatusNotFound, gin.H{"message": "request not found"})
-		return
-	}
-	row, err := s.Store.Status(c.Request.Context(), id)
-	if errors.Is(err, store.ErrNotFound) {
-		c.JSON(http.StatusNotFound, gin.H{"message": "request not found"})
-		return
-	}
-	if err != nil {
-		s.Logger.Error("status read failed", "error", err)
-		c.JSON(http.StatusServiceUnavailable, gin.H{"message": "status is temporarily unavailable"})
-		return
-	}
-	out := statusJSON{Status: row.Status, InTxHashes: row.InTxHashes, TxHashes: row.TxHashes, UpdatedAt: row.UpdatedAt.UnixMilli(),
-		OriginChainID: row.OriginChainID, DestinationChainID: row.DestinationChainID, FailReason: row.FailReason,
-		RefundFailReason: row.RefundFailReason, CreatedAt: row.CreatedAt.UnixMilli()}
-	// The spec: N/A on non-failure statuses, the recorded reason or UNKNOWN on failure and refund.
+// statusV1JSON is the answer of the legacy GET /intents/status. `details` is in the SDK's
+// types but this build has nothing to put there, so it is omitted.
+type statusV1JSON struct {
+	Status             string   `json:"status"`
+	Details            string   `json:"details,omitempty"`
+	InTxHashes         []string `json:"inTxHashes"`
+	TxHashes           []string `json:"txHashes"`
+	Time               int64    `json:"time"`
+	OriginChainID      uint64   `json:"originChainId"`
+	DestinationChainID uint64   `json:"destinationChainId"`
+}
+
+// statusV2JSON is the answer of GET /intents/status/v2: v1's fields, its own status
+// vocabulary, and the quote's creation time.
+type statusV2JSON struct {
+	statusV1JSON
+	QuoteCreatedAt int64 `json:"quoteCreatedAt"`
+}
+
+// statusView renders a read-model row as one version of the status endpoint.
+type statusView func(row *store.StatusRow) any
+
+// statusV3 is GET /intents/status/v3: failReason is N/A except on failure and refund, where
+// it is the recorded reason or UNKNOWN (the spec).
+func statusV3(row *store.StatusRow) any {
+	out := statusV3JSON{Status: row.Status, InTxHashes: nonNil(row.InTxHashes), TxHashes: nonNil(row.TxHashes),
+		UpdatedAt: row.UpdatedAt.UnixMilli(), OriginChainID: row.OriginChainID, DestinationChainID: row.DestinationChainID,
+		FailReason: row.FailReason, RefundFailReason: row.RefundFailReason, QuoteCreatedAt: row.CreatedAt.UnixMilli()}
 	switch row.Status {
 	case intent.StatusFailure, intent.StatusRefund:
 		if out.FailReason == intent.FailReasonNA || out.FailReason == "" {
@@ -65,45 +66,53 @@ func (s *Server) intentStatus(c *gin.Context) {
 	if out.RefundFailReason == "" {
 		out.RefundFailReason = intent.RefundFailReasonNA
 	}
-	if out.InTxHashes == nil {
-		out.InTxHashes = []string{}
-	}
-	if out.TxHashes == nil {
-		out.TxHashes = []string{}
-	}
-	c.JSON(http.StatusOK, out)
+	return out
 }
 
-type indexBody struct {
-	ChainID uint64 `json:"chainId"`
-	TxHash  string `json:"txHash"`
+// statusV2 is GET /intents/status/v2 (statuses mapped by intent.Status.V2).
+func statusV2(row *store.StatusRow) any {
+	v1 := statusV1(row).(statusV1JSON)
+	v1.Status = row.Status.V2()
+	return statusV2JSON{statusV1JSON: v1, QuoteCreatedAt: row.CreatedAt.UnixMilli()}
 }
 
-// indexTransaction serves POST /transactions/index: a client's hint that a deposit was sent.
-func (s *Server) indexTransaction(c *gin.Context) {
-	var b indexBody
-	if err := c.ShouldBindJSON(&b); err != nil {
-		c.JSON(http.StatusBadRequest, gin.H{"message": "body must be {chainId: number, txHash: string}"})
-		return
+// statusV1 is the legacy GET /intents/status (statuses mapped by intent.Status.V1).
+func statusV1(row *store.StatusRow) any {
+	return statusV1JSON{Status: row.Status.V1(), InTxHashes: nonNil(row.InTxHashes), TxHashes: nonNil(row.TxHashes),
+		Time: row.UpdatedAt.UnixMilli(), OriginChainID: row.OriginChainID, DestinationChainID: row.DestinationChainID}
+}
+
+// nonNil makes an empty hash list a JSON [] rather than null.
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
 	}
-	if !hash32.MatchString(b.TxHash) {
-		c.JSON(http.StatusBadRequest, gin.H{"message": "txHash must be a 0x-prefixed 32-byte hash"})
-		return
-	}
-	if _, err := s.Chains.Registry().Get(b.ChainID); err != nil {
-		c.JSON(http.StatusBadRequest, gin.H{"message": "chainId is not a supported chain"})
-		return
-	}
-	n, err := s.Indexer.IndexTransaction(c.Request.Context(), b.ChainID, common.HexToHash(b.TxHash))
-	switch {
-	case errors.Is(err, deposits.ErrNotMined):
-		c.JSON(http.StatusAccepted, gin.H{"message": "transaction is not mined yet; it will be detected when it is"})
-	case errors.Is(err, chains.ErrUnknownChain):
-		c.JSON(http.StatusBadRequest, gin.H{"message": "chainId is not a supported chain"})
-	case err != nil:
-		s.Logger.Warn("transaction index failed", "chainId", b.ChainID, "tx", b.TxHash, "error", err)
-		c.JSON(http.StatusServiceUnavailable, gin.H{"message": "could not index the transaction now; it will be detected on chain"})
-	default:
-		c.JSON(http.StatusOK, gin.H{"message": "indexed", "deposits": n})
+	return s
+}
+
+// intentStatus serves one version of the status endpoint from one read-model row; the
+// versions differ only in how view renders it.
+func (s *Server) intentStatus(view statusView) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		id := c.Query("requestId")
+		if id == "" {
+			c.JSON(http.StatusBadRequest, gin.H{"message": "requestId is required"})
+			return
+		}
+		if !hash32.MatchString(id) {
+			c.JSON(http.StatusNotFound, gin.H{"message": "request not found"})
+			return
+		}
+		row, err := s.Store.Status(c.Request.Context(), id)
+		if errors.Is(err, store.ErrNotFound) {
+			c.JSON(http.StatusNotFound, gin.H{"message": "request not found"})
+			return
+		}
+		if err != nil {
+			s.Logger.Error("status read failed", "error", err)
+			c.JSON(http.StatusServiceUnavailable, gin.H{"message": "status is temporarily unavailable"})
+			return
+		}
+		c.JSON(http.StatusOK, view(row))
 	}
 }

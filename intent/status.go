@@ -29,3 +29,37 @@ func (s Status) Valid() bool {
 	}
 	return false
 }
+
+// legacyStatus is how each status reads on the two older status endpoints, in one table so
+// that the versions cannot drift apart. GET /intents/status/v2 predates `submitted` and
+// `delayed`: a fill under way is still `pending` there. The legacy GET /intents/status has a
+// vocabulary of its own: `pending` while nothing is deposited, `received` from the deposit
+// until the fill lands, and `fallback` for a refund.
+var legacyStatus = map[Status]struct{ v1, v2 string }{
+	StatusWaiting:    {v1: "pending", v2: "waiting"},
+	StatusDepositing: {v1: "received", v2: "depositing"},
+	StatusPending:    {v1: "received", v2: "pending"},
+	StatusSubmitted:  {v1: "received", v2: "pending"},
+	StatusDelayed:    {v1: "received", v2: "pending"},
+	StatusSuccess:    {v1: "success", v2: "success"},
+	StatusRefund:     {v1: "fallback", v2: "refund"},
+	StatusFailure:    {v1: "failure", v2: "failure"},
+}
+
+// V1 is the status as the legacy GET /intents/status reports it (pending, received, success,
+// failure, fallback). A value that is not a status is returned unchanged.
+func (s Status) V1() string {
+	if l, ok := legacyStatus[s]; ok {
+		return l.v1
+	}
+	return string(s)
+}
+
+// V2 is the status as GET /intents/status/v2 reports it (refund, waiting, depositing, failure,
+// pending, success). A value that is not a status is returned unchanged.
+func (s Status) V2() string {
+	if l, ok := legacyStatus[s]; ok {
+		return l.v2
+	}
+	return string(s)
+}

@@ -25,9 +25,13 @@ import (
 // the time since the price was read from the source, so an answer reaches a quote at most
 // maxAge after a read that the source itself found fresh.
 //
-// One failure is different: a read that fails with ErrStale drops the cached price at once.
-// The source has said that its latest answer is too old, and the cached one is no newer, so
-// serving it until maxAge would hide a stale feed.
+// Two failures are different. A read that fails with ErrStale drops the cached price at once:
+// the source has said that its latest answer is too old, and the cached one is no newer, so
+// serving it until maxAge would hide a stale feed. A read that fails with ErrNoSource drops it
+// too (the source no longer prices the symbol), and like every error it is not kept: the
+// source answers it from its configuration without I/O, so every quote for the symbol asks
+// again, and a configuration that gains the symbol prices it on the next read. Nothing
+// retries it in the background.
 //
 // Serving a cached price takes a read lock for a map lookup and allocates nothing. Safe for
 // concurrent use.
@@ -52,7 +56,7 @@ func NewCached(src Source, ttl, maxAge time.Duration) *Cached {
 	}
 	c := &Cached{ttl: ttl, maxAge: maxAge}
 	c.cache = refresh.New(src.USDPrice, refresh.Options{Fresh: ttl, MaxAge: maxAge,
-		Drop: func(err error) bool { return errors.Is(err, ErrStale) }, Now: c.now})
+		Drop: func(err error) bool { return errors.Is(err, ErrStale) || errors.Is(err, ErrNoSource) }, Now: c.now})
 	return c
 }
 

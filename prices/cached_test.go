@@ -259,6 +259,32 @@ func TestCachedDropsAPriceTheSourceCallsStale(t *testing.T) {
 	require.True(t, price(t, c, "ETH").Equal(decimal.NewFromInt(3000)))
 }
 
+// "No price source" is permanent for the configuration the source has, but the cache must not
+// make it outlive that configuration: it is not kept (a source that gains the symbol prices it
+// on the next read, with no TTL to wait out and no background retries), and a source that says
+// it no longer prices a symbol takes the cached price with it.
+func TestCachedNoPriceSourceIsNotKeptAndDropsTheCachedPrice(t *testing.T) {
+	ctx := context.Background()
+	tab := Table{"ETH": decimal.NewFromInt(3000)}
+	clk := newClock()
+	c := newTestCache(tab, clk)
+
+	_, err := c.USDPrice(ctx, "DOGE")
+	require.ErrorIs(t, err, ErrNoSource)
+	require.NotErrorIs(t, err, ErrUnavailable)
+	require.False(t, c.cache.Refreshing("DOGE"), "nothing retries it in the background")
+	tab["DOGE"] = decimal.RequireFromString("0.1") // the configuration is fixed
+	require.Equal(t, "0.1", price(t, c, "DOGE").String(), "the error was kept")
+
+	require.Equal(t, "3000", price(t, c, "ETH").String())
+	delete(tab, "ETH") // the source no longer prices ETH
+	clk.add(11 * time.Second)
+	require.Equal(t, "3000", price(t, c, "ETH").String(), "served while the background read runs")
+	idle(t, c, "ETH")
+	_, err = c.USDPrice(ctx, "ETH")
+	require.ErrorIs(t, err, ErrNoSource, "the cached price outlived the source's answer")
+}
+
 func TestCachedCallerCancelDoesNotFailOthers(t *testing.T) {
 	src := newFake(map[string]int64{"ETH": 3000})
 	c := newTestCache(src, newClock())

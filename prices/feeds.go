@@ -53,15 +53,16 @@ func NewFeeds(pool *evm.Pool, feeds map[string]FeedRef, maxAge time.Duration) *F
 }
 
 // USDPrice implements Source: the feed's latest answer scaled by its decimals. An error
-// wraps ErrUnavailable (no feed for the symbol, RPC failure, no contract or a reverting one,
-// answer <= 0, updatedAt 0) or ErrStale (updatedAt older than maxAge, or answeredInRound
+// wraps ErrNoSource (no feed configured for the symbol; checked before any RPC),
+// ErrUnavailable (RPC failure, the feed's chain not in the registry, no contract or a reverting
+// one, answer <= 0, updatedAt 0) or ErrStale (updatedAt older than maxAge, or answeredInRound
 // before roundId) and names the symbol. An updatedAt in the future counts as fresh: chain
 // clocks, and a devnet's in particular, may run ahead of this one.
 func (f *Feeds) USDPrice(ctx context.Context, symbol string) (decimal.Decimal, error) {
 	sym := strings.ToUpper(symbol)
 	ref, ok := f.feeds[sym]
 	if !ok {
-		return decimal.Zero, fmt.Errorf("%w: no price feed for %s", ErrUnavailable, symbol)
+		return decimal.Zero, fmt.Errorf("%w: no price feed for %s", ErrNoSource, symbol)
 	}
 	client, err := f.pool.Client(ref.ChainID)
 	if err != nil {

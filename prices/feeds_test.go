@@ -122,7 +122,8 @@ func TestFeeds(t *testing.T) {
 
 	t.Run("unknown symbol", func(t *testing.T) {
 		_, err := f.USDPrice(ctx, "BTC")
-		require.ErrorIs(t, err, ErrUnavailable)
+		require.ErrorIs(t, err, ErrNoSource, "no feed configured for the symbol")
+		require.NotErrorIs(t, err, ErrUnavailable, "no price source is not a transient failure")
 		require.ErrorContains(t, err, "BTC")
 	})
 
@@ -148,7 +149,7 @@ func TestFeeds(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, "3000", p.String(), "a warm price is served from memory")
 		err = c.Warm(ctx, "ETH", "BTC")
-		require.ErrorIs(t, err, ErrUnavailable)
+		require.ErrorIs(t, err, ErrNoSource)
 		require.ErrorContains(t, err, "BTC")
 		p, err = c.USDPrice(ctx, "ETH")
 		require.NoError(t, err)

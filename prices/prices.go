@@ -5,9 +5,10 @@
 // reads Chainlink-style aggregator contracts (AggregatorV3Interface: decimals, latestRoundData)
 // with eth_call and refuses answers that are older than a staleness bound. Cached sits in front
 // of either one so that a quote is not kept waiting on RPC: it serves a recent price from memory
-// and refreshes it in the background. A price that cannot be had is an error wrapping
-// ErrUnavailable or ErrStale; the API answers it with 503 PRICE_FETCH_FAILED. See
-// docs/prices.md.
+// and refreshes it in the background. A price that cannot be had now is an error wrapping
+// ErrUnavailable or ErrStale, which the API answers with 503 PRICE_FETCH_FAILED (retry); a
+// symbol the source has no price for at all is an error wrapping ErrNoSource, which it answers
+// with 400 UNSUPPORTED_CURRENCY (retrying cannot help). See docs/prices.md.
 //
 // Prices are decimals (github.com/shopspring/decimal), never floats.
 package prices
@@ -34,9 +35,14 @@ type Source interface {
 
 var (
 	// ErrUnavailable is wrapped by the errors of a source that could not be read: the RPC is
-	// down, there is no price or feed for the symbol, or the feed's answer is not usable
-	// (zero, negative, an incomplete round).
+	// down, the feed's chain is not in the registry, or the feed's answer is not usable (zero,
+	// negative, an incomplete round). It is transient as far as a client can tell.
 	ErrUnavailable = errors.New("price unavailable")
+	// ErrNoSource is wrapped by the errors of a source that has no price for the symbol at all:
+	// the symbol is not in the price table, or no feed is configured for it. It is permanent
+	// until the configuration changes (a restart), so it does not wrap ErrUnavailable: a client
+	// told to retry would retry forever.
+	ErrNoSource = errors.New("no price source for the symbol")
 	// ErrStale is wrapped by the errors of a feed whose last update is older than the
 	// staleness bound, or whose latest round was answered in an earlier round.
 	ErrStale = errors.New("price is stale")
@@ -58,11 +64,11 @@ type Table map[string]decimal.Decimal
 
 var _ Source = Table(nil)
 
-// USDPrice implements Source; a symbol not in the table is an ErrUnavailable error.
+// USDPrice implements Source; a symbol not in the table is an ErrNoSource error.
 func (t Table) USDPrice(_ context.Context, symbol string) (decimal.Decimal, error) {
 	p, ok := t[strings.ToUpper(symbol)]
 	if !ok {
-		return decimal.Zero, fmt.Errorf("%w: no price for %s in the price table", ErrUnavailable, symbol)
+		return decimal.Zero, fmt.Errorf("%w: no price for %s in the price table", ErrNoSource, symbol)
 	}
 	return p, nil
 }

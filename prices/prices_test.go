@@ -25,7 +25,8 @@ func TestParseTable(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, p.Equal(decimal.NewFromInt(3000)))
 	_, err = tab.USDPrice(context.Background(), "DOGE")
-	require.ErrorIs(t, err, ErrUnavailable)
+	require.ErrorIs(t, err, ErrNoSource, "a symbol not in the table has no price source")
+	require.NotErrorIs(t, err, ErrUnavailable, "no price source is not a transient failure")
 	require.ErrorContains(t, err, "DOGE")
 
 	for in, want := range map[string]string{

@@ -25,6 +25,7 @@ import (
 	"github.com/intentd/intentd/fees"
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/internal/refresh"
+	"github.com/intentd/intentd/prices"
 	"github.com/intentd/intentd/store"
 )
 
@@ -99,7 +100,13 @@ func (e *Engine) leg(ctx context.Context, chainID uint64, field string, addr com
 		return nil, unavailable(cerr, "chain %d is unavailable", chainID)
 	}
 	price, perr := e.Prices.USDPrice(ctx, cur.Symbol)
-	if perr != nil {
+	switch {
+	case errors.Is(perr, prices.ErrNoSource):
+		// Listed but never priced (no table entry, no feed): the pair cannot be priced until
+		// the configuration changes, so this is the spec's UNSUPPORTED_CURRENCY, not a 503 a
+		// client would retry forever.
+		return nil, &Error{Status: 400, Code: CodeUnsupportedCurr, Message: fmt.Sprintf("%s on chain %d cannot be priced, so the pair is not supported", cur.Symbol, chainID), cause: perr}
+	case perr != nil:
 		return nil, &Error{Status: 503, Code: CodePriceFetchFailed, Message: fmt.Sprintf("the price of %s is unavailable; retry shortly", cur.Symbol), cause: perr}
 	}
 	return &leg{chain: ch, client: client, side: side{price: price, currency: intent.Currency{

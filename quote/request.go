@@ -19,7 +19,8 @@ import (
 const MaxBodyBytes = 64 << 10
 
 // Request is the body of POST /quote/v2 (the spec's request table). Fields the engine does not
-// act on yet are accepted so clients written against the spec are not refused.
+// act on yet are accepted so clients written against the spec are not refused. The json names
+// are the known fields of the field rule (fields.go): add a field here and it is known.
 type Request struct {
 	User                           string          `json:"user"`
 	OriginChainID                  json.Number     `json:"originChainId"`
@@ -90,8 +91,9 @@ type Validated struct {
 	UseDepositAddress   bool
 }
 
-// Decode reads and validates a quote body. Unknown fields are rejected so a typo in a field
-// name is an error rather than a silently different quote.
+// Decode reads and validates a quote body. A key that is not a field is ignored, so clients
+// that send newer options are served; a case-variant of a field or a misspelt money field is
+// refused, so a typo is an error rather than a silently different quote (fields.go).
 func Decode(r io.Reader) (*Request, *Error) {
 	body, err := io.ReadAll(io.LimitReader(r, MaxBodyBytes+1))
 	if err != nil {
@@ -101,7 +103,6 @@ func Decode(r io.Reader) (*Request, *Error) {
 		return nil, invalid(CodeInvalidInput, "body larger than %d bytes", MaxBodyBytes)
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
 	dec.UseNumber()
 	var req Request
 	if err := dec.Decode(&req); err != nil {
@@ -111,6 +112,12 @@ func Decode(r io.Reader) (*Request, *Error) {
 		case errors.As(err, &syn), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
 			return nil, invalid(CodeInvalidInput, "body is not valid JSON")
 		case errors.As(err, &typ):
+			// The decoder checks the syntax of the whole body before it assigns anything, so
+			// the keys can be read; a misspelt key explains the error better than the field
+			// encoding/json folded it onto.
+			if ferr := checkFields(body); ferr != nil {
+				return nil, ferr
+			}
 			return nil, invalid(CodeInvalidInput, "field %s has the wrong type", typ.Field)
 		default:
 			return nil, invalid(CodeInvalidInput, "%s", trimJSONErr(err))
@@ -118,6 +125,9 @@ func Decode(r io.Reader) (*Request, *Error) {
 	}
 	if dec.More() {
 		return nil, invalid(CodeInvalidInput, "body has trailing data after the JSON object")
+	}
+	if ferr := checkFields(body); ferr != nil {
+		return nil, ferr
 	}
 	return &req, nil
 }

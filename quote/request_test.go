@@ -1,12 +1,13 @@
 package quote
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
 
 func TestDecodeRejectsMalformedBodiesWithInvalidInput(t *testing.T) {
-	for _, body := range []string{"", "{", "[]", `{"amount": 1}`, `{"user": "x"} {}`, `{"nope": 1}`, `{"originChainId": "x"}`} {
+	for _, body := range []string{"", "{", "[]", `{"amount": 1}`, `{"user": "x"} {}`, `{"recipent": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"}`, `{"originChainId": "x"}`} {
 		if _, err := Decode(strings.NewReader(body)); err == nil || err.Status != 400 || err.Code != CodeInvalidInput {
 			t.Errorf("Decode(%q) = %v", body, err)
 		}
@@ -41,6 +42,8 @@ func FuzzDecodeQuote(f *testing.F) {
 	f.Add(`{"user":"0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266","originChainId":1,"destinationChainId":2,"originCurrency":"0x0000000000000000000000000000000000000000","destinationCurrency":"0x0000000000000000000000000000000000000000","amount":"10","tradeType":"EXACT_OUTPUT","slippageTolerance":"50","appFees":[{"recipient":"0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266","fee":"25"}],"subsidizeFees":true,"subsidizationBps":5000,"sponsoredFeeComponents":["execution"],"maxSubsidizationAmount":"100","referrer":"x"}`)
 	f.Add(`{`)
 	f.Add(`null`)
+	f.Add(`{"Recipient":"0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266","amount":"1","x":{"y":["z",{"\"":1}]}}`)
+	f.Add(`{"appFees":[{"recipent":"0x1","fee":"1"},{"FEE":"2"}],"refund_to":"0x2","\u0055ser":"0x3"}`)
 	f.Fuzz(func(t *testing.T, body string) {
 		req, err := Decode(strings.NewReader(body))
 		if err != nil {
@@ -48,6 +51,17 @@ func FuzzDecodeQuote(f *testing.F) {
 				t.Fatalf("error without the spec's shape: %+v", err)
 			}
 			return
+		}
+		// No accepted body has a key that encoding/json folds onto a field without being it.
+		var keys map[string]json.RawMessage
+		if json.Unmarshal([]byte(body), &keys) == nil {
+			for k := range keys {
+				for _, name := range requestFields.names {
+					if k != name && strings.EqualFold(k, name) {
+						t.Fatalf("accepted %q, a case variant of %q", k, name)
+					}
+				}
+			}
 		}
 		v, verr := req.Validate()
 		if verr != nil {
@@ -60,4 +74,16 @@ func FuzzDecodeQuote(f *testing.F) {
 			t.Fatalf("accepted an invalid request: %+v", v)
 		}
 	})
+}
+
+// Decoding is on every quote's path: the field rule adds one pass over the body and no
+// allocation for a body of known fields.
+func BenchmarkDecode(b *testing.B) {
+	body := `{"user":"0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266","originChainId":31337,"destinationChainId":31338,"originCurrency":"0x0000000000000000000000000000000000000000","destinationCurrency":"0x3F88d0F5403139753a203e6F36BFaE0CeAE3bF42","amount":"1000000000000000000","tradeType":"EXACT_INPUT","slippageTolerance":"50","appFees":[{"recipient":"0x70997970C51812dc3A010C7d01b50e0d17dc79C8","fee":"25"}],"referrer":"acme","includeProtocolData":true}`
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Decode(strings.NewReader(body)); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
