@@ -78,3 +78,10 @@ BENCH_ARGS ?= -clients 64 -duration 30s -scenario eth-bridge
 .PHONY: bench-quote
 bench-quote:
 	@BENCH_ARGS="$(BENCH_ARGS)" bench/run-quote.sh
+
+# bench-engine: the engine's share of an intent's latency (bench/engineshare): deposit's block ->
+# fill broadcast, and the part beyond the oracle's confirmations, over ENGINESHARE_INTENTS
+# intents (default 100), ENGINESHARE_CONCURRENCY at a time (default 1). See BENCHMARKS.md.
+.PHONY: bench-engine
+bench-engine:
+	$(GO) test -tags bench -count=1 -v -timeout 40m -run TestEngineShare ./bench/engineshare/

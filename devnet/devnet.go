@@ -131,6 +131,9 @@ type Options struct {
 	// 0 means DefaultFeedHeartbeat; a negative value turns the heartbeat off, for tests that
 	// want a feed to go stale.
 	FeedHeartbeat time.Duration
+	// OnBlock, when set, is called after each block a chain seals, with the wall-clock time
+	// it was sealed: benchmarks time the engine against block production with it.
+	OnBlock func(chainID, number uint64, at time.Time)
 }
 
 // ChainOptions configures one chain.
@@ -197,6 +200,7 @@ type Chain struct {
 	closed  bool
 	paused  atomic.Bool // no automatic blocks while set (Pause, Resume)
 	head    common.Hash // head after the last Mine, to notice a block that was not sealed
+	onBlock func(chainID, number uint64, at time.Time)
 	backend *simulated.Backend
 	log     *slog.Logger
 
@@ -230,6 +234,7 @@ func Start(ctx context.Context, o Options) (*Devnet, error) {
 			d.Close()
 			return nil, err
 		}
+		c.onBlock = o.OnBlock
 		d.chains = append(d.chains, c)
 		d.byID[c.ID] = c
 		if err := c.setup(ctx); err != nil {
@@ -406,10 +411,17 @@ func (c *Chain) Mine() common.Hash {
 	// The backend logs sealing failures to go-ethereum's logger, which discards them unless
 	// the process configured it; an unchanged head is how a failure shows here.
 	head := c.backend.Commit()
+	at := time.Now()
 	if head == c.head {
 		c.log.Warn("devnet: block not sealed", "chain", c.ID, "head", head.Hex())
+		return head
 	}
 	c.head = head
+	if c.onBlock != nil {
+		if h, err := c.backend.Client().HeaderByHash(context.Background(), head); err == nil {
+			c.onBlock(c.ID, h.Number.Uint64(), at)
+		}
+	}
 	return head
 }
 

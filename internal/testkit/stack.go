@@ -48,6 +48,8 @@ type Options struct {
 	// Logger receives the engine's logs (API, worker, Temporal SDK, oracle); default: WARN and
 	// above to stderr.
 	Logger *slog.Logger
+	// OnBlock is called after each block a devnet chain seals (devnet.Options.OnBlock).
+	OnBlock func(chainID, number uint64, at time.Time)
 }
 
 // Stack is a running engine on a fresh devnet; Start stops it when the test ends.
@@ -78,7 +80,7 @@ func Start(t *testing.T, o Options) *Stack {
 		BlockTime: 250 * time.Millisecond, Logger: logger,
 		// No heartbeat: tests that make a feed stale must not see it refreshed under them; the
 		// feeds set at start stay within the staleness bound for the length of a test.
-		FeedHeartbeat: -1})
+		FeedHeartbeat: -1, OnBlock: o.OnBlock})
 	if err != nil {
 		t.Fatalf("devnet: %v", err)
 	}
