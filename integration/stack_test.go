@@ -45,6 +45,9 @@ type stack struct {
 	RPCs   map[uint64]string
 }
 
+// stackBlockTime is how often the stack's devnet chains seal a block.
+const stackBlockTime = 250 * time.Millisecond
+
 func lookup(m map[string]string) func(string) (string, bool) {
 	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
 }
@@ -66,16 +69,23 @@ type stackOptions struct {
 	// rpc, when set, gives the URL the engine reaches a chain at (a proxy in front of it);
 	// tests and wallets keep using the chain directly.
 	rpc func(chainID uint64, url string) string
+	// logger, when set, receives every log record of the stack: the devnet, the oracle, the
+	// engine and the Temporal SDK (which app.Open wires from the same logger). Default: WARN and
+	// above to stderr.
+	logger *slog.Logger
 }
 
 func startStackWith(t *testing.T, o stackOptions) *stack {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	logger := o.logger
+	if logger == nil {
+		logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	}
 
 	dn, err := devnet.Start(ctx, devnet.Options{Chains: []devnet.ChainOptions{{ID: 31337}, {ID: 31338}},
-		BlockTime: 250 * time.Millisecond, Logger: logger,
+		BlockTime: stackBlockTime, Logger: logger,
 		// No heartbeat: tests that make a feed stale must not see it refreshed under them; the
 		// feeds set at start stay within the staleness bound for the length of a test.
 		FeedHeartbeat: -1})
