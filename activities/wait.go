@@ -1,0 +1,181 @@
+package activities
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"go.temporal.io/sdk/activity"
+)
+
+// Waiting inside an activity. A wait for a deposit's confirmations (AttestDeposit) or for a
+// transaction to be mined (AwaitTx) is one long-running activity attempt, not a series of
+// failed ones: it checks once per new block of its chain (woken by the chain client's head
+// watcher, evm.Client.WaitHead) and at least every waitRecheck, heartbeats after every check,
+// and returns once the awaited thing has happened.
+//
+//   - A check that finds the chain, the oracle or the database unavailable is retried inside
+//     the loop with a capped backoff (waitBackoffMin to waitBackoffMax) and logged at WARN at
+//     most once per waitWarnEvery; it is not returned.
+//   - A check that fails for good (DEPOSIT_REORGED, attested facts that differ, ...) ends the
+//     activity with its error, as before.
+//   - The workflow's schedule-to-close timeout bounds the whole wait. When it passes, the
+//     activity's context ends and the loop returns the context's error; the SDK does not report
+//     a result after the deadline, and the server times the activity out, so the workflow sees
+//     the same *temporal.TimeoutError it saw when every check was an attempt.
+//   - The workflow's heartbeat timeout (10 s) makes Temporal retry the wait on another worker
+//     soon after its worker died. Each check is bounded by waitRoundTimeout, so the loop
+//     heartbeats well within it.
+const (
+	waitRecheck      = 2 * time.Second
+	waitRoundTimeout = 5 * time.Second
+	waitBackoffMin   = 250 * time.Millisecond
+	waitBackoffMax   = 2 * time.Second
+	waitWarnEvery    = 10 * time.Second
+)
+
+// headWaiter is what a wait needs of its chain: the chain client's head watcher.
+type headWaiter interface {
+	// SeenHead is the last head the watcher read.
+	SeenHead() uint64
+	// WaitHead returns once the head is above after.
+	WaitHead(ctx context.Context, after uint64) (uint64, error)
+}
+
+// unavailableError marks the error of a check as transient: what it needed could not be
+// reached this time (an RPC or oracle outage, a database failover).
+type unavailableError struct{ err error }
+
+func (e unavailableError) Error() string { return e.err.Error() }
+func (e unavailableError) Unwrap() error { return e.err }
+
+// unavailable marks err as transient for await.
+func unavailable(err error) error { return unavailableError{err} }
+
+// waitSpec describes a wait for await.
+type waitSpec struct {
+	// what names the wait in logs ("attestation", "transaction").
+	what string
+	// chain wakes the wait on its new heads; nil checks every waitRecheck only.
+	chain headWaiter
+	// heartbeat records the activity's heartbeat (with its details) after each check.
+	heartbeat func()
+	// attrs are logged with every line about the wait.
+	attrs []any
+	// log receives the wait's lines; nil means the activity's logger.
+	log waitLogger
+}
+
+// await runs check once per new head of w.chain, and at least every waitRecheck, until check
+// reports done or fails with an error that is not unavailable (returned), or ctx ends (its error
+// is returned). It returns the number of checks made.
+func await(ctx context.Context, w waitSpec, check func(ctx context.Context) (done bool, err error)) (int, error) {
+	var (
+		checks, failing int
+		backoff         time.Duration
+		warned          time.Time
+	)
+	log := w.log
+	if log == nil {
+		log = logger(ctx)
+	}
+	for {
+		var after uint64
+		if w.chain != nil {
+			after = w.chain.SeenHead()
+		}
+		cctx, cancel := context.WithTimeout(ctx, waitRoundTimeout)
+		done, err := check(cctx)
+		cancel()
+		checks++
+		if err == nil && done {
+			return checks, nil
+		}
+		if ctx.Err() != nil {
+			return checks, ctx.Err()
+		}
+		if w.heartbeat != nil {
+			w.heartbeat()
+		}
+		var ue unavailableError
+		if err != nil && !errors.As(err, &ue) {
+			return checks, err
+		}
+		if err != nil {
+			failing++
+			if warned.IsZero() || time.Since(warned) >= waitWarnEvery {
+				log.Warn(w.what+" check failed; retrying", append(w.attrs, "failures", failing, "error", err)...)
+				warned = time.Now()
+			}
+			backoff = min(max(2*backoff, waitBackoffMin), waitBackoffMax)
+			if err := sleepCtx(ctx, backoff); err != nil {
+				return checks, err
+			}
+			continue
+		}
+		if failing > 0 {
+			log.Info(w.what+" check works again", append(w.attrs, "failures", failing)...)
+			failing, backoff = 0, 0
+		}
+		if err := nextHead(ctx, w.chain, after); err != nil {
+			return checks, err
+		}
+	}
+}
+
+// nextHead returns once chain's head is above after, or waitRecheck has passed.
+func nextHead(ctx context.Context, chain headWaiter, after uint64) error {
+	wctx, cancel := context.WithTimeout(ctx, waitRecheck)
+	defer cancel()
+	if chain == nil {
+		<-wctx.Done()
+	} else {
+		_, _ = chain.WaitHead(wctx, after)
+	}
+	return ctx.Err()
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// heartbeat records an activity heartbeat with details (none when details is nil); outside an
+// activity it does nothing.
+func heartbeat(ctx context.Context, details any) {
+	if !activity.IsActivity(ctx) {
+		return
+	}
+	if details == nil {
+		activity.RecordHeartbeat(ctx)
+		return
+	}
+	activity.RecordHeartbeat(ctx, details)
+}
+
+// waitLogger is what waits log through: the activity's logger.
+type waitLogger interface {
+	Debug(string, ...any)
+	Info(string, ...any)
+	Warn(string, ...any)
+}
+
+// logger is the activity's logger, or a logger that drops everything outside an activity.
+func logger(ctx context.Context) waitLogger {
+	if activity.IsActivity(ctx) {
+		return activity.GetLogger(ctx)
+	}
+	return nopLogger{}
+}
+
+type nopLogger struct{}
+
+func (nopLogger) Debug(string, ...any) {}
+func (nopLogger) Info(string, ...any)  {}
+func (nopLogger) Warn(string, ...any)  {}
