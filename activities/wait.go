@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/worker"
 )
 
 // Waiting inside an activity. A wait for a deposit's confirmations (AttestDeposit) or for a
@@ -24,7 +26,8 @@ import (
 //     a result after the deadline, and the server times the activity out, so the workflow sees
 //     the same *temporal.TimeoutError it saw when every check was an attempt.
 //   - The workflow's heartbeat timeout (10 s) makes Temporal retry the wait on another worker
-//     soon after its worker died. Each check is bounded by waitRoundTimeout, so the loop
+//     soon after its worker died; a worker that stops cleanly hands the wait over at once (see
+//     ended and the worker's WorkerStopTimeout). Each check is bounded by waitRoundTimeout, so the loop
 //     heartbeats well within it.
 const (
 	waitRecheck      = 2 * time.Second
@@ -79,6 +82,8 @@ func await(ctx context.Context, w waitSpec, check func(ctx context.Context) (don
 	if log == nil {
 		log = logger(ctx)
 	}
+	ctx, stop := untilWorkerStops(ctx)
+	defer stop()
 	for {
 		var after uint64
 		if w.chain != nil {
@@ -92,7 +97,7 @@ func await(ctx context.Context, w waitSpec, check func(ctx context.Context) (don
 			return checks, nil
 		}
 		if ctx.Err() != nil {
-			return checks, ctx.Err()
+			return checks, ended(ctx)
 		}
 		if w.heartbeat != nil {
 			w.heartbeat()
@@ -108,8 +113,8 @@ func await(ctx context.Context, w waitSpec, check func(ctx context.Context) (don
 				warned = time.Now()
 			}
 			backoff = min(max(2*backoff, waitBackoffMin), waitBackoffMax)
-			if err := sleepCtx(ctx, backoff); err != nil {
-				return checks, err
+			if sleepCtx(ctx, backoff) != nil {
+				return checks, ended(ctx)
 			}
 			continue
 		}
@@ -117,10 +122,41 @@ func await(ctx context.Context, w waitSpec, check func(ctx context.Context) (don
 			log.Info(w.what+" check works again", append(w.attrs, "failures", failing)...)
 			failing, backoff = 0, 0
 		}
-		if err := nextHead(ctx, w.chain, after); err != nil {
-			return checks, err
+		if nextHead(ctx, w.chain, after) != nil {
+			return checks, ended(ctx)
 		}
 	}
+}
+
+// untilWorkerStops returns ctx, cancelled with worker.ErrWorkerShutdown as its cause as soon as
+// the activity's worker begins to stop (its stop channel closes, before the SDK cancels the
+// activities it still runs).
+func untilWorkerStops(ctx context.Context) (context.Context, func()) {
+	if !activity.IsActivity(ctx) {
+		return ctx, func() {}
+	}
+	stopping := activity.GetWorkerStopChannel(ctx)
+	wctx, cancel := context.WithCancelCause(ctx)
+	go func() {
+		select {
+		case <-stopping:
+			cancel(worker.ErrWorkerShutdown)
+		case <-wctx.Done():
+		}
+	}()
+	return wctx, func() { cancel(nil) }
+}
+
+// ended is what a wait returns when its context has ended: the context's error (past the
+// deadline the SDK reports nothing and the server times the activity out), or, when the worker is
+// shutting down, a benign retryable error, which the SDK logs at DEBUG and Temporal retries at
+// once on another worker, so that a deploy logs no error for every intent waiting.
+func ended(ctx context.Context) error {
+	if errors.Is(context.Cause(ctx), worker.ErrWorkerShutdown) {
+		return temporal.NewApplicationErrorWithOptions("the worker is stopping; the wait goes on in another attempt",
+			"WorkerStopping", temporal.ApplicationErrorOptions{Category: temporal.ApplicationErrorCategoryBenign})
+	}
+	return ctx.Err()
 }
 
 // nextHead returns once chain's head is above after, or waitRecheck has passed.
@@ -147,11 +183,15 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 }
 
 // heartbeat records an activity heartbeat with details (none when details is nil); outside an
-// activity it does nothing.
+// activity it does nothing. The SDK sends heartbeats in batches, with the context of the call
+// that opened the batch, and flushes the last one when the worker stops, while the activity
+// returns: that context must outlive the activity, or the flush fails (a WARN per wait on every
+// deploy).
 func heartbeat(ctx context.Context, details any) {
 	if !activity.IsActivity(ctx) {
 		return
 	}
+	ctx = context.WithoutCancel(ctx)
 	if details == nil {
 		activity.RecordHeartbeat(ctx)
 		return

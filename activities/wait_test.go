@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/worker"
 )
 
 // testHeads is a chain head the test moves; WaitHead wakes on every move.
@@ -191,4 +193,26 @@ func TestAwaitEndsAtTheDeadline(t *testing.T) {
 			require.Less(t, time.Since(start), 400*time.Millisecond)
 		})
 	}
+}
+
+// A worker that shuts down ends its waits with a benign, retryable error (logged at DEBUG by
+// the SDK, retried at once elsewhere), not with the context's error (logged at ERROR).
+func TestAwaitHandsOverOnWorkerShutdown(t *testing.T) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	go func() {
+		time.Sleep(50 * time.Millisecond)
+		cancel(worker.ErrWorkerShutdown)
+	}()
+	_, err := await(ctx, waitSpec{what: "test", chain: newTestHeads(1), log: &countingLogger{}},
+		func(context.Context) (bool, error) { return false, nil })
+	var appErr *temporal.ApplicationError
+	require.ErrorAs(t, err, &appErr)
+	require.Equal(t, temporal.ApplicationErrorCategoryBenign, appErr.Category())
+	require.False(t, appErr.NonRetryable())
+
+	ctx, cancel2 := context.WithCancel(context.Background())
+	cancel2()
+	_, err = await(ctx, waitSpec{what: "test", chain: newTestHeads(1), log: &countingLogger{}},
+		func(context.Context) (bool, error) { return false, nil })
+	require.ErrorIs(t, err, context.Canceled)
 }
