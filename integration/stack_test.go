@@ -43,6 +43,10 @@ type stack struct {
 	Devnet *devnet.Devnet
 	Sys    *app.System
 	RPCs   map[uint64]string
+
+	ctx context.Context // the stack's, ended when the test ends
+	// stopWorker stops the worker started last (gracefully, as on a deploy).
+	stopWorker func()
 }
 
 // stackBlockTime is how often the stack's devnet chains seal a block.
@@ -144,12 +148,24 @@ func startStackWith(t *testing.T, o stackOptions) *stack {
 		t.Fatal(err)
 	}
 	t.Cleanup(sys.Close)
-	done := make(chan struct{})
-	go func() { defer close(done); _ = worker.Run(ctx, sys.WorkerDeps()) }()
-	t.Cleanup(func() { cancel(); <-done })
+	st := &stack{Devnet: dn, Sys: sys, RPCs: rpcs, ctx: ctx}
+	st.startWorker(t)
+	t.Cleanup(cancel) // before the worker's cleanup, as ever: the stack stops as one
 	api := httptest.NewServer(sys.APIServer(ctx).Handler())
 	t.Cleanup(api.Close)
-	return &stack{API: &e2e.Client{BaseURL: api.URL}, Devnet: dn, Sys: sys, RPCs: rpcs}
+	st.API = &e2e.Client{BaseURL: api.URL}
+	return st
+}
+
+// startWorker runs a worker (and its deposit scanner) of the stack's engine until stopWorker or
+// the end of the test.
+func (s *stack) startWorker(t *testing.T) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(s.ctx)
+	done := make(chan struct{})
+	go func() { defer close(done); _ = worker.Run(ctx, s.Sys.WorkerDeps()) }()
+	s.stopWorker = func() { cancel(); <-done }
+	t.Cleanup(s.stopWorker)
 }
 
 // balance reads a native or ERC-20 balance on a devnet chain.
