@@ -49,8 +49,10 @@ func TestWaitsEndWithinOneBlockOfTheirBlock(t *testing.T) {
 	deposit := depositInOneBlock(t, ctx, origin, cl, wallet, q)
 	s.awaitPendingActivity(t, ctx, q.RequestID, "AttestDeposit")
 	sleep(t, ctx, waitFor)
-	confirmed := origin.Mine() // block deposit+1: the deposit's second confirmation
+	// The moment a block is sealed is taken just before Mine, which returns once the block is
+	// the head (and may return after a wait has already seen it): a bound on the block's age.
 	confirmedAt := time.Now()
+	confirmed := origin.Mine() // block deposit+1: the deposit's second confirmation
 	t.Logf("deposit in block %d; block %s sealed after %s of waiting", deposit.BlockNumber, confirmed.Hex(), waitFor)
 
 	fills := s.waitAttempts(t, ctx, q.RequestID, func(a []store.SolverTx) bool { return len(a) > 0 })
@@ -61,8 +63,8 @@ func TestWaitsEndWithinOneBlockOfTheirBlock(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer dcl.Close()
-	mined := dest.Mine()
 	minedAt := time.Now()
+	mined := dest.Mine()
 	r, err := dcl.TransactionReceipt(ctx, common.HexToHash(fills[0].Hash))
 	if err != nil || r.BlockHash != mined {
 		t.Fatalf("the fill %s is not in the block sealed (%s): receipt %+v, %v", fills[0].Hash, mined.Hex(), r, err)
