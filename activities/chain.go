@@ -222,7 +222,7 @@ func (a *ChainActivities) AwaitTx(ctx context.Context, in AwaitTxInput) (*TxIncl
 				var tx types.Transaction
 				if tx.UnmarshalBinary(latest.Raw) == nil {
 					if err := c.SendRaw(ctx, &tx); err != nil {
-						logger(ctx).Debug("re-broadcast failed", append(spec.attrs, "attempt", latest.Attempt, "error", err)...)
+						logger(ctx).Debug("re-broadcast failed", with(spec.attrs, "attempt", latest.Attempt, "error", err)...)
 					}
 				}
 			}
@@ -232,7 +232,7 @@ func (a *ChainActivities) AwaitTx(ctx context.Context, in AwaitTxInput) (*TxIncl
 	if err != nil {
 		return nil, err
 	}
-	logger(ctx).Info("transaction mined", append(spec.attrs, "mined", out.Hash, "block", out.Block, "success", out.Success,
+	logger(ctx).Info("transaction mined", with(spec.attrs, "mined", out.Hash, "block", out.Block, "success", out.Success,
 		"checks", checks, "waited", time.Since(started).Round(time.Millisecond))...)
 	return out, nil
 }

@@ -92,7 +92,7 @@ func (a *OracleActivities) AttestDeposit(ctx context.Context, in AttestInput) (*
 	checks, err := await(ctx, spec, func(ctx context.Context) (bool, error) {
 		r, why, err := a.attestOnce(ctx, w)
 		if why != "" && why != refused {
-			logger(ctx).Debug("deposit not attested yet", append(spec.attrs, "why", why)...)
+			logger(ctx).Debug("deposit not attested yet", with(spec.attrs, "why", why)...)
 			refused = why
 		}
 		res = r
@@ -101,7 +101,7 @@ func (a *OracleActivities) AttestDeposit(ctx context.Context, in AttestInput) (*
 	if err != nil {
 		return nil, err
 	}
-	logger(ctx).Info("deposit attested", append(spec.attrs, "checks", checks, "waited", time.Since(started).Round(time.Millisecond))...)
+	logger(ctx).Info("deposit attested", with(spec.attrs, "checks", checks, "waited", time.Since(started).Round(time.Millisecond))...)
 	return res, nil
 }
 

@@ -27,8 +27,8 @@ import (
 //     the same *temporal.TimeoutError it saw when every check was an attempt.
 //   - The workflow's heartbeat timeout (10 s) makes Temporal retry the wait on another worker
 //     soon after its worker died; a worker that stops cleanly hands the wait over at once (see
-//     ended and the worker's WorkerStopTimeout). Each check is bounded by waitRoundTimeout, so the loop
-//     heartbeats well within it.
+//     ended, and the worker's WorkerStopTimeout). Each check is bounded by waitRoundTimeout, so
+//     the loop heartbeats well within the heartbeat timeout.
 const (
 	waitRecheck      = 2 * time.Second
 	waitRoundTimeout = 5 * time.Second
@@ -57,7 +57,7 @@ func unavailable(err error) error { return unavailableError{err} }
 
 // waitSpec describes a wait for await.
 type waitSpec struct {
-	// what names the wait in logs ("attestation", "transaction").
+	// what names the wait in logs ("attestation", "inclusion").
 	what string
 	// chain wakes the wait on its new heads; nil checks every waitRecheck only.
 	chain headWaiter
@@ -70,8 +70,8 @@ type waitSpec struct {
 }
 
 // await runs check once per new head of w.chain, and at least every waitRecheck, until check
-// reports done or fails with an error that is not unavailable (returned), or ctx ends (its error
-// is returned). It returns the number of checks made.
+// reports done or fails with an error that is not unavailable (returned), or ctx ends (see
+// ended). It returns the number of checks made.
 func await(ctx context.Context, w waitSpec, check func(ctx context.Context) (done bool, err error)) (int, error) {
 	var (
 		checks, failing int
@@ -109,7 +109,7 @@ func await(ctx context.Context, w waitSpec, check func(ctx context.Context) (don
 		if err != nil {
 			failing++
 			if warned.IsZero() || time.Since(warned) >= waitWarnEvery {
-				log.Warn(w.what+" check failed; retrying", append(w.attrs, "failures", failing, "error", err)...)
+				log.Warn(w.what+" check failed; retrying", with(w.attrs, "failures", failing, "error", err)...)
 				warned = time.Now()
 			}
 			backoff = min(max(2*backoff, waitBackoffMin), waitBackoffMax)
@@ -119,7 +119,7 @@ func await(ctx context.Context, w waitSpec, check func(ctx context.Context) (don
 			continue
 		}
 		if failing > 0 {
-			log.Info(w.what+" check works again", append(w.attrs, "failures", failing)...)
+			log.Info(w.what+" check works again", with(w.attrs, "failures", failing)...)
 			failing, backoff = 0, 0
 		}
 		if nextHead(ctx, w.chain, after) != nil {
@@ -197,6 +197,11 @@ func heartbeat(ctx context.Context, details any) {
 		return
 	}
 	activity.RecordHeartbeat(ctx, details)
+}
+
+// with returns attrs followed by more, never writing into attrs' array.
+func with(attrs []any, more ...any) []any {
+	return append(attrs[:len(attrs):len(attrs)], more...)
 }
 
 // waitLogger is what waits log through: the activity's logger.
