@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+	"time"
 
 	ethereum "github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
@@ -172,24 +173,72 @@ type TxIncluded struct {
 	Cancel bool
 }
 
-// errNotMined makes the activity retry until the transaction is in a block.
-var errNotMined = errors.New("transaction not mined yet")
+// rebroadcastEvery is how often AwaitTx sends the latest attempt again while none is mined (a
+// node may have dropped it from its pool).
+const rebroadcastEvery = 5 * time.Second
 
 // AwaitTx returns once one attempt of the request's transaction of that kind is mined (all
-// attempts share a nonce, so at most one can be). While none is, the latest attempt is
-// broadcast again (a node may have dropped it) and the activity retries.
+// attempts share a nonce, so at most one can be). It is a wait inside one activity (see await):
+// it looks for the attempts' receipts on every new block of the chain, heartbeating between, and
+// while none is mined sends the latest attempt again at most every rebroadcastEvery. A chain or
+// database it cannot reach is tried again inside the wait. The workflow's schedule-to-close
+// timeout bounds the wait; when it passes the activity times out, as before.
 func (a *ChainActivities) AwaitTx(ctx context.Context, in AwaitTxInput) (*TxIncluded, error) {
 	c, err := a.Chains.Client(in.ChainID)
 	if err != nil {
 		return nil, err
 	}
-	attempts, err := a.Store.SolverTxAttempts(ctx, in.RequestID, in.Kind)
+	var (
+		attempts []store.SolverTx
+		sent     time.Time
+		out      *TxIncluded
+	)
+	spec := waitSpec{what: "inclusion", chain: c, heartbeat: func() { heartbeat(ctx, nil) },
+		attrs: []any{"requestId", in.RequestID, "kind", in.Kind, "chainId", in.ChainID, "tx", in.TxHash}}
+	started := time.Now()
+	checks, err := await(ctx, spec, func(ctx context.Context) (bool, error) {
+		resend := sent.IsZero() || time.Since(sent) >= rebroadcastEvery
+		if attempts == nil || resend {
+			got, err := a.Store.SolverTxAttempts(ctx, in.RequestID, in.Kind)
+			if err != nil {
+				return false, unavailable(fmt.Errorf("stored attempts: %w", err))
+			}
+			if len(got) == 0 {
+				got = []store.SolverTx{{Hash: in.TxHash}}
+			}
+			attempts = got
+		}
+		inc, err := minedAttempt(ctx, c, attempts)
+		if err != nil {
+			return false, unavailable(err)
+		}
+		if inc != nil {
+			out = inc
+			return true, nil
+		}
+		if resend {
+			sent = time.Now()
+			if latest := attempts[len(attempts)-1]; latest.Raw != nil {
+				var tx types.Transaction
+				if tx.UnmarshalBinary(latest.Raw) == nil {
+					if err := c.SendRaw(ctx, &tx); err != nil {
+						logger(ctx).Debug("re-broadcast failed", with(spec.attrs, "attempt", latest.Attempt, "error", err)...)
+					}
+				}
+			}
+		}
+		return false, nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	if len(attempts) == 0 {
-		attempts = []store.SolverTx{{Hash: in.TxHash}}
-	}
+	logger(ctx).Info("transaction mined", with(spec.attrs, "mined", out.Hash, "block", out.Block, "success", out.Success,
+		"checks", checks, "waited", time.Since(started).Round(time.Millisecond))...)
+	return out, nil
+}
+
+// minedAttempt returns the attempt that is mined, nil when none is.
+func minedAttempt(ctx context.Context, c *evm.Client, attempts []store.SolverTx) (*TxIncluded, error) {
 	for _, at := range attempts {
 		r, err := c.Receipt(ctx, common.HexToHash(at.Hash))
 		if errors.Is(err, ethereum.NotFound) {
@@ -208,13 +257,7 @@ func (a *ChainActivities) AwaitTx(ctx context.Context, in AwaitTxInput) (*TxIncl
 		}
 		return out, nil
 	}
-	if latest := attempts[len(attempts)-1]; latest.Raw != nil {
-		var tx types.Transaction
-		if tx.UnmarshalBinary(latest.Raw) == nil {
-			_ = c.SendRaw(ctx, &tx)
-		}
-	}
-	return nil, errNotMined
+	return nil, nil
 }
 
 // StoredTxInput names a request's solver transaction of one kind.

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
+	"time"
 
 	ethereum "github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
@@ -55,9 +57,12 @@ type AttestResult struct {
 }
 
 // AttestDeposit returns once the oracle has attested the deposit. The oracle refuses until the
-// deposit has the chain's confirmations in a canonical block, so the retries of this activity
-// are also the wait for confirmation. The attested facts must equal what the scanner saw and
-// the signature must come from an accepted signer; anything else is not trusted.
+// deposit has the chain's confirmations in a canonical block, so this activity is also the wait
+// for confirmation: it asks the oracle again on every new block of the deposit's chain (see
+// await), heartbeating between, and logs the refusals at DEBUG only. The attested facts must
+// equal what the scanner saw and the signature must come from an accepted signer; anything else
+// is not trusted, and ends the attempt with an error as before. An oracle that cannot be reached
+// is asked again inside the wait (WARN at most every waitWarnEvery).
 //
 // While the oracle refuses (not confirmed, transaction not found), the activity reads the chain
 // itself and ends the wait with the non-retryable DEPOSIT_REORGED once the deposit has
@@ -66,27 +71,79 @@ type AttestResult struct {
 // recent, the block this activity last found its receipt in, kept in the heartbeat details
 // across attempts. A deposit included again in another block is attested there.
 func (a *OracleActivities) AttestDeposit(ctx context.Context, in AttestInput) (*AttestResult, error) {
+	w := &depositWait{in: in}
+	if ch, err := a.depositChain(in.ChainID); err == nil && ch != nil {
+		w.chain = ch
+	}
+	if activity.IsActivity(ctx) && activity.HasHeartbeatDetails(ctx) {
+		var last Sighting
+		if activity.GetHeartbeatDetails(ctx, &last) == nil && last.Hash != (common.Hash{}) {
+			w.found = last
+		}
+	}
+	spec := waitSpec{what: "attestation", heartbeat: func() { w.heartbeat(ctx) },
+		attrs: []any{"chainId", in.ChainID, "tx", in.TxHash, "logIndex", in.LogIndex}}
+	if w.chain != nil {
+		spec.chain = w.chain
+	}
+	started := time.Now()
+	var res *AttestResult
+	var refused string
+	checks, err := await(ctx, spec, func(ctx context.Context) (bool, error) {
+		r, why, err := a.attestOnce(ctx, w)
+		if why != "" && why != refused {
+			logger(ctx).Debug("deposit not attested yet", with(spec.attrs, "why", why)...)
+			refused = why
+		}
+		res = r
+		return r != nil, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	logger(ctx).Info("deposit attested", with(spec.attrs, "checks", checks, "waited", time.Since(started).Round(time.Millisecond))...)
+	return res, nil
+}
+
+// attestOnce asks the oracle once. It returns the attestation; or nil and the oracle's reason
+// while the oracle refuses and the deposit may still be confirmed; or an error: unavailable
+// (see await) when the oracle or, for the reorg check, the chain cannot be reached, otherwise
+// the failure that ends the attempt (DEPOSIT_REORGED, attested facts that differ, no accepted
+// signature, an oracle answer other than a refusal).
+func (a *OracleActivities) attestOnce(ctx context.Context, w *depositWait) (*AttestResult, string, error) {
+	in := w.in
 	att, err := a.Client.AttestDeposit(ctx, in.ChainID, common.HexToHash(in.TxHash))
 	if err != nil {
 		if refusal(err) {
-			if rerr := a.checkReorged(ctx, in); rerr != nil {
-				return nil, rerr
+			if rerr := w.checkReorged(ctx); rerr != nil {
+				return nil, "", rerr
 			}
+			return nil, err.Error(), nil // not confirmed yet, or not seen yet
 		}
-		return nil, err // retried: not confirmed yet, not seen yet, or the oracle is unavailable
+		if oracleUnavailable(err) {
+			return nil, "", unavailable(err)
+		}
+		return nil, "", err
 	}
 	m, err := pickMessage(att.Messages, in)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	for _, sig := range m.Signatures {
 		signer, err := oracle.RecoverDepositSigner(m.Data, sig.Signature)
 		if err != nil || signer != sig.Signer || !a.accepted(signer) {
 			continue
 		}
-		return &AttestResult{Signer: signer.Hex(), Signature: hexutil.Encode(sig.Signature)}, nil
+		return &AttestResult{Signer: signer.Hex(), Signature: hexutil.Encode(sig.Signature)}, "", nil
 	}
-	return nil, fmt.Errorf("no signature from an accepted oracle signer on %s", in.TxHash)
+	return nil, "", fmt.Errorf("no signature from an accepted oracle signer on %s", in.TxHash)
+}
+
+// oracleUnavailable reports whether the oracle could not answer this time: no answer at all,
+// rate limited, or a server or chain outage on its side.
+func oracleUnavailable(err error) bool {
+	e, ok := oracle.AsError(err)
+	return ok && (e.Code == oracle.CodeNetworkError || e.Status == http.StatusTooManyRequests || e.Status >= 500)
 }
 
 // refusal reports whether the oracle refused because the deposit is not (or no longer) deep
@@ -196,41 +253,55 @@ func depositReorged(seen Sighting, v ChainView, confirmations uint64) bool {
 	return v.Head >= seen.Number+max(confirmations, 1)
 }
 
+// depositWait is the state of one AttestDeposit attempt.
+type depositWait struct {
+	in AttestInput
+	// chain is the deposit's chain, nil when the reorg check is off.
+	chain depositChain
+	// found is where this activity (this attempt or, from the heartbeat details, an earlier one)
+	// last found the deposit's receipt; zero when it has not.
+	found Sighting
+}
+
+// seen is the block the deposit was last seen in: found, else the workflow's.
+func (w *depositWait) seen() Sighting {
+	if w.found.Hash != (common.Hash{}) {
+		return w.found
+	}
+	s := Sighting{Number: w.in.BlockNumber}
+	if w.in.BlockHash != "" {
+		s.Hash = common.HexToHash(w.in.BlockHash)
+	}
+	return s
+}
+
+// heartbeat records the activity's heartbeat, with where the receipt was found as details.
+func (w *depositWait) heartbeat(ctx context.Context) {
+	if w.found == (Sighting{}) {
+		heartbeat(ctx, nil)
+		return
+	}
+	heartbeat(ctx, w.found)
+}
+
 // checkReorged reads the deposit's chain and returns the DEPOSIT_REORGED failure if the deposit
-// disappeared in a reorg, nil otherwise (also when the chain cannot be read: the oracle's
-// refusal is then retried as it is). Where the receipt is found is kept in the heartbeat
-// details, for the later attempts.
-func (a *OracleActivities) checkReorged(ctx context.Context, in AttestInput) error {
-	ch, err := a.depositChain(in.ChainID)
-	if err != nil || ch == nil {
+// disappeared in a reorg, nil otherwise, and an unavailable error when the chain cannot be read
+// (the oracle's refusal is then asked again). Where the receipt is found is kept in found, which
+// the heartbeats carry to later attempts.
+func (w *depositWait) checkReorged(ctx context.Context) error {
+	if w.chain == nil {
 		return nil
 	}
-	seen := Sighting{Number: in.BlockNumber}
-	if in.BlockHash != "" {
-		seen.Hash = common.HexToHash(in.BlockHash)
-	}
-	// last is where an earlier attempt found the receipt, more recent than the workflow's.
-	var last Sighting
-	inActivity := activity.IsActivity(ctx)
-	if inActivity && activity.HasHeartbeatDetails(ctx) {
-		if activity.GetHeartbeatDetails(ctx, &last) == nil && last.Hash != (common.Hash{}) {
-			seen = last
-		}
-	}
-	v, err := readChainView(ctx, ch, common.HexToHash(in.TxHash), seen.Number)
+	in, seen := w.in, w.seen()
+	v, err := readChainView(ctx, w.chain, common.HexToHash(in.TxHash), seen.Number)
 	if err != nil {
-		if inActivity {
-			activity.GetLogger(ctx).Warn("deposit's chain not readable for the reorg check", "chainId", in.ChainID, "tx", in.TxHash, "error", err)
-		}
-		return nil
+		return unavailable(fmt.Errorf("deposit's chain not readable for the reorg check: %w", err))
 	}
 	if v.Receipt != nil {
-		if s := (Sighting{Number: v.Receipt.BlockNumber.Uint64(), Hash: v.Receipt.BlockHash}); s != last && inActivity {
-			activity.RecordHeartbeat(ctx, s)
-		}
+		w.found = Sighting{Number: v.Receipt.BlockNumber.Uint64(), Hash: v.Receipt.BlockHash}
 		return nil
 	}
-	if !depositReorged(seen, v, ch.Confirmations()) {
+	if !depositReorged(seen, v, w.chain.Confirmations()) {
 		return nil
 	}
 	return failure(intent.FailReasonDepositReorged, fmt.Sprintf(
@@ -279,6 +350,8 @@ type depositChain interface {
 	Known(ctx context.Context, tx common.Hash) (bool, error)
 	// Confirmations is the chain registry's confirmation depth for deposits.
 	Confirmations() uint64
+	// The chain's head watcher wakes the wait on new blocks.
+	headWaiter
 }
 
 func (a *OracleActivities) depositChain(chainID uint64) (depositChain, error) {
@@ -317,3 +390,9 @@ func (e evmDepositChain) Known(ctx context.Context, tx common.Hash) (bool, error
 }
 
 func (e evmDepositChain) Confirmations() uint64 { return e.c.Chain.Confirmations }
+
+func (e evmDepositChain) SeenHead() uint64 { return e.c.SeenHead() }
+
+func (e evmDepositChain) WaitHead(ctx context.Context, after uint64) (uint64, error) {
+	return e.c.WaitHead(ctx, after)
+}

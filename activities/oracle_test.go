@@ -8,7 +8,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	ethereum "github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
@@ -122,7 +124,8 @@ func TestPickMessage(t *testing.T) {
 	}
 }
 
-// fakeChain is a depositChain with fixed answers.
+// fakeChain is a depositChain with fixed answers; its head moves on every WaitHead, as if a
+// block came every few milliseconds.
 type fakeChain struct {
 	head      uint64
 	hashes    map[uint64]common.Hash
@@ -149,22 +152,46 @@ func (f *fakeChain) Known(context.Context, common.Hash) (bool, error) {
 	return f.known || f.receipt != nil, nil
 }
 func (f *fakeChain) Confirmations() uint64 { return f.confirms }
+func (f *fakeChain) SeenHead() uint64      { return f.head }
+func (f *fakeChain) WaitHead(ctx context.Context, after uint64) (uint64, error) {
+	select {
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	case <-time.After(5 * time.Millisecond):
+		return after + 1, nil
+	}
+}
+
+// oracleStub answers attestation requests: the i-th request (from 0) with answers[i] (the
+// last one repeated), each an error body when code is set, else att. It counts the requests.
+type stubAnswer struct {
+	status int
+	code   string
+	att    *oracle.DepositAttestation
+}
+
+func oracleStubSeq(t *testing.T, calls *atomic.Int64, answers ...stubAnswer) *oracle.Client {
+	t.Helper()
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		i := int(calls.Add(1)) - 1
+		a := answers[min(i, len(answers)-1)]
+		w.Header().Set("Content-Type", "application/json")
+		if a.code != "" {
+			w.WriteHeader(a.status)
+			_ = json.NewEncoder(w).Encode(map[string]string{"code": a.code, "message": "stub"})
+			return
+		}
+		_ = json.NewEncoder(w).Encode(a.att)
+	}))
+	t.Cleanup(hs.Close)
+	return oracle.NewClient(hs.URL, "", nil)
+}
 
 // oracleStub answers every attestation request with the given error body, or, when code is
 // empty, with att.
 func oracleStub(t *testing.T, status int, code string, att *oracle.DepositAttestation) *oracle.Client {
 	t.Helper()
-	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		if code != "" {
-			w.WriteHeader(status)
-			_ = json.NewEncoder(w).Encode(map[string]string{"code": code, "message": "stub"})
-			return
-		}
-		_ = json.NewEncoder(w).Encode(att)
-	}))
-	t.Cleanup(hs.Close)
-	return oracle.NewClient(hs.URL, "", nil)
+	return oracleStubSeq(t, new(atomic.Int64), stubAnswer{status, code, att})
 }
 
 func runAttest(t *testing.T, a *OracleActivities, in AttestInput, heartbeat *Sighting) (*AttestResult, error, []Sighting) {
@@ -179,7 +206,7 @@ func runAttest(t *testing.T, a *OracleActivities, in AttestInput, heartbeat *Sig
 	var mu sync.Mutex
 	env.SetOnActivityHeartbeatListener(func(_ *activity.Info, details converter.EncodedValues) {
 		var s Sighting
-		if details.Get(&s) == nil {
+		if details.HasValues() && details.Get(&s) == nil {
 			mu.Lock()
 			beats = append(beats, s)
 			mu.Unlock()
@@ -194,9 +221,26 @@ func runAttest(t *testing.T, a *OracleActivities, in AttestInput, heartbeat *Sig
 	return &res, nil, beats
 }
 
+// checkOnce makes one check of AttestDeposit's wait: one oracle request and, after a refusal,
+// the reorg check. found is where an earlier attempt found the receipt.
+func checkOnce(t *testing.T, a *OracleActivities, in AttestInput, found Sighting) (*AttestResult, string, error, *depositWait) {
+	t.Helper()
+	w := &depositWait{in: in, found: found}
+	if ch, err := a.depositChain(in.ChainID); err == nil && ch != nil {
+		w.chain = ch
+	}
+	res, why, err := a.attestOnce(context.Background(), w)
+	return res, why, err, w
+}
+
 func isReorged(err error) bool {
 	var appErr *temporal.ApplicationError
 	return errors.As(err, &appErr) && appErr.NonRetryable() && appErr.Type() == string(intent.FailReasonDepositReorged)
+}
+
+func isUnavailable(err error) bool {
+	var ue unavailableError
+	return errors.As(err, &ue)
 }
 
 func TestAttestDepositReorged(t *testing.T) {
@@ -204,54 +248,64 @@ func TestAttestDepositReorged(t *testing.T) {
 	chainOf := func(c *fakeChain) func(uint64) (depositChain, error) {
 		return func(uint64) (depositChain, error) { return c, nil }
 	}
+	waiting := func(t *testing.T, res *AttestResult, why string, err error) {
+		t.Helper()
+		require.NoError(t, err)
+		require.Nil(t, res)
+		require.NotEmpty(t, why, "the oracle's refusal is the reason to wait")
+	}
 
-	t.Run("gone for good", func(t *testing.T) {
+	t.Run("gone for good: the wait ends", func(t *testing.T) {
 		a := &OracleActivities{Client: oracleStub(t, http.StatusNotFound, oracle.CodeTransactionNotFound, nil), chain: chainOf(gone)}
 		_, err, _ := runAttest(t, a, attestIn(seenBlock.Hash.Hex()), nil)
 		require.True(t, isReorged(err), "err %v", err)
 	})
-	t.Run("the oracle still counting confirmations", func(t *testing.T) {
+	t.Run("the oracle still counting confirmations: the wait ends", func(t *testing.T) {
 		a := &OracleActivities{Client: oracleStub(t, http.StatusConflict, oracle.CodeNotConfirmed, nil), chain: chainOf(gone)}
 		_, err, _ := runAttest(t, a, attestIn(seenBlock.Hash.Hex()), nil)
 		require.True(t, isReorged(err), "err %v", err)
 	})
-	t.Run("not yet confirmations past the block: retried", func(t *testing.T) {
+	t.Run("not yet confirmations past the block: waits", func(t *testing.T) {
 		c := &fakeChain{head: 101, hashes: map[uint64]common.Hash{100: otherBlock}, confirms: 2}
 		a := &OracleActivities{Client: oracleStub(t, http.StatusNotFound, oracle.CodeTransactionNotFound, nil), chain: chainOf(c)}
-		_, err, _ := runAttest(t, a, attestIn(seenBlock.Hash.Hex()), nil)
-		require.Error(t, err)
-		require.False(t, isReorged(err), "err %v", err)
+		res, why, err, _ := checkOnce(t, a, attestIn(seenBlock.Hash.Hex()), Sighting{})
+		waiting(t, res, why, err)
 	})
-	t.Run("slow node: retried", func(t *testing.T) {
+	t.Run("slow node: waits", func(t *testing.T) {
 		c := &fakeChain{head: 140, hashes: map[uint64]common.Hash{100: seenBlock.Hash}, confirms: 2}
 		a := &OracleActivities{Client: oracleStub(t, http.StatusNotFound, oracle.CodeTransactionNotFound, nil), chain: chainOf(c)}
-		_, err, _ := runAttest(t, a, attestIn(seenBlock.Hash.Hex()), nil)
-		require.Error(t, err)
-		require.False(t, isReorged(err), "err %v", err)
+		res, why, err, _ := checkOnce(t, a, attestIn(seenBlock.Hash.Hex()), Sighting{})
+		waiting(t, res, why, err)
 	})
-	t.Run("chain unreadable: retried", func(t *testing.T) {
+	t.Run("chain unreadable: unavailable, asked again", func(t *testing.T) {
 		c := &fakeChain{headError: errors.New("connection refused")}
 		a := &OracleActivities{Client: oracleStub(t, http.StatusNotFound, oracle.CodeTransactionNotFound, nil), chain: chainOf(c)}
-		_, err, _ := runAttest(t, a, attestIn(seenBlock.Hash.Hex()), nil)
-		require.Error(t, err)
+		_, _, err, _ := checkOnce(t, a, attestIn(seenBlock.Hash.Hex()), Sighting{})
+		require.True(t, isUnavailable(err), "err %v", err)
 		require.False(t, isReorged(err), "err %v", err)
 	})
-	t.Run("another oracle error is not a reason to look", func(t *testing.T) {
+	t.Run("the oracle unavailable: not a reason to look, asked again", func(t *testing.T) {
 		a := &OracleActivities{Client: oracleStub(t, http.StatusServiceUnavailable, oracle.CodeChainUnavailable, nil), chain: chainOf(gone)}
-		_, err, _ := runAttest(t, a, attestIn(seenBlock.Hash.Hex()), nil)
-		require.Error(t, err)
+		_, _, err, _ := checkOnce(t, a, attestIn(seenBlock.Hash.Hex()), Sighting{})
+		require.True(t, isUnavailable(err), "err %v", err)
 		require.False(t, isReorged(err), "err %v", err)
 	})
-	t.Run("no chains configured: retried", func(t *testing.T) {
-		a := &OracleActivities{Client: oracleStub(t, http.StatusNotFound, oracle.CodeTransactionNotFound, nil)}
+	t.Run("another oracle answer ends the attempt", func(t *testing.T) {
+		a := &OracleActivities{Client: oracleStub(t, http.StatusUnprocessableEntity, oracle.CodeTransactionReverted, nil), chain: chainOf(gone)}
 		_, err, _ := runAttest(t, a, attestIn(seenBlock.Hash.Hex()), nil)
 		require.Error(t, err)
 		require.False(t, isReorged(err), "err %v", err)
+		require.False(t, isUnavailable(err), "err %v", err)
+	})
+	t.Run("no chains configured: waits", func(t *testing.T) {
+		a := &OracleActivities{Client: oracleStub(t, http.StatusNotFound, oracle.CodeTransactionNotFound, nil)}
+		res, why, err, _ := checkOnce(t, a, attestIn(seenBlock.Hash.Hex()), Sighting{})
+		waiting(t, res, why, err)
 	})
 	t.Run("block not passed: the sighting of an earlier attempt is the evidence", func(t *testing.T) {
 		a := &OracleActivities{Client: oracleStub(t, http.StatusNotFound, oracle.CodeTransactionNotFound, nil), chain: chainOf(gone)}
-		_, err, _ := runAttest(t, a, attestIn(""), nil)
-		require.False(t, isReorged(err), "without any sighting nothing is known: err %v", err)
+		res, why, err, _ := checkOnce(t, a, attestIn(""), Sighting{})
+		waiting(t, res, why, err)
 		seen := seenBlock
 		_, err, _ = runAttest(t, a, attestIn(""), &seen)
 		require.True(t, isReorged(err), "err %v", err)
@@ -260,30 +314,60 @@ func TestAttestDepositReorged(t *testing.T) {
 		c := &fakeChain{head: 101, hashes: map[uint64]common.Hash{100: seenBlock.Hash},
 			receipt: &types.Receipt{BlockNumber: big.NewInt(100), BlockHash: seenBlock.Hash}, confirms: 2}
 		a := &OracleActivities{Client: oracleStub(t, http.StatusConflict, oracle.CodeNotConfirmed, nil), chain: chainOf(c)}
-		_, err, beats := runAttest(t, a, attestIn(""), nil)
-		require.Error(t, err)
-		require.False(t, isReorged(err))
-		require.Equal(t, []Sighting{seenBlock}, beats)
+		res, why, err, w := checkOnce(t, a, attestIn(""), Sighting{})
+		waiting(t, res, why, err)
+		require.Equal(t, seenBlock, w.found)
 	})
+}
+
+// signedAttestation is an attestation of msg signed by a new key, and that key's address.
+func signedAttestation(t *testing.T, msg oracle.DepositMessage) (*oracle.DepositAttestation, common.Address) {
+	t.Helper()
+	key, err := crypto.GenerateKey()
+	require.NoError(t, err)
+	signer := crypto.PubkeyToAddress(key.PublicKey)
+	digest, err := oracle.DepositDigest(msg.Data)
+	require.NoError(t, err)
+	sig, err := crypto.Sign(digest.Bytes(), key)
+	require.NoError(t, err)
+	sig[64] += 27
+	msg.Signatures = []oracle.Signature{{Signer: signer, Signature: sig}}
+	return &oracle.DepositAttestation{Messages: []oracle.DepositMessage{msg}, Domain: oracle.OracleDomain}, signer
 }
 
 // A deposit included again in another block after a reorg is attested there, with its new log
 // index.
 func TestAttestDepositIncludedAgain(t *testing.T) {
-	key, err := crypto.GenerateKey()
-	require.NoError(t, err)
-	signer := crypto.PubkeyToAddress(key.PublicKey)
-	moved := depositMsg(common.HexToHash("0xb105"), 0, orderID, 1000)
-	digest, err := oracle.DepositDigest(moved.Data)
-	require.NoError(t, err)
-	sig, err := crypto.Sign(digest.Bytes(), key)
-	require.NoError(t, err)
-	sig[64] += 27
-	moved.Signatures = []oracle.Signature{{Signer: signer, Signature: sig}}
-	att := &oracle.DepositAttestation{Messages: []oracle.DepositMessage{moved}, Domain: oracle.OracleDomain}
-
+	att, signer := signedAttestation(t, depositMsg(common.HexToHash("0xb105"), 0, orderID, 1000))
 	a := &OracleActivities{Client: oracleStub(t, 0, "", att), Signers: []common.Address{signer}}
 	res, err, _ := runAttest(t, a, attestIn(seenBlock.Hash.Hex()), nil)
 	require.NoError(t, err)
 	require.Equal(t, signer.Hex(), res.Signer)
+}
+
+// AttestDeposit is one wait: it asks the oracle again on every new block while the oracle
+// refuses, and again after a backoff while the oracle is unavailable, and returns the
+// attestation once it is given, without failing in between. Its heartbeats carry the block the
+// deposit was found in.
+func TestAttestDepositWaitsForConfirmations(t *testing.T) {
+	att, signer := signedAttestation(t, depositMsg(seenBlock.Hash, 3, orderID, 1000))
+	var calls atomic.Int64
+	client := oracleStubSeq(t, &calls,
+		stubAnswer{http.StatusConflict, oracle.CodeNotConfirmed, nil},
+		stubAnswer{http.StatusConflict, oracle.CodeNotConfirmed, nil},
+		stubAnswer{http.StatusServiceUnavailable, oracle.CodeChainUnavailable, nil},
+		stubAnswer{http.StatusConflict, oracle.CodeNotConfirmed, nil},
+		stubAnswer{status: http.StatusOK, att: att})
+	c := &fakeChain{head: 101, hashes: map[uint64]common.Hash{100: seenBlock.Hash},
+		receipt: &types.Receipt{BlockNumber: big.NewInt(100), BlockHash: seenBlock.Hash}, confirms: 2}
+	a := &OracleActivities{Client: client, Signers: []common.Address{signer},
+		chain: func(uint64) (depositChain, error) { return c, nil }}
+	res, err, beats := runAttest(t, a, attestIn(seenBlock.Hash.Hex()), nil)
+	require.NoError(t, err)
+	require.Equal(t, signer.Hex(), res.Signer)
+	require.Equal(t, int64(5), calls.Load())
+	require.NotEmpty(t, beats)
+	for _, b := range beats {
+		require.Equal(t, seenBlock, b)
+	}
 }

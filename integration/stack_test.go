@@ -4,6 +4,7 @@
 package integration
 
 import (
+	"log/slog"
 	"maps"
 	"math/big"
 	"testing"
@@ -15,6 +16,9 @@ import (
 
 // testAdminToken is the admin bearer token of the test stacks.
 const testAdminToken = testkit.AdminToken
+
+// stackBlockTime is how often the stack's devnet chains seal a block.
+const stackBlockTime = testkit.BlockTime
 
 type stack struct{ *testkit.Stack }
 
@@ -35,12 +39,21 @@ type stackOptions struct {
 	// rpc, when set, gives the URL the engine reaches a chain at (a proxy in front of it);
 	// tests and wallets keep using the chain directly.
 	rpc func(chainID uint64, url string) string
+	// logger, when set, receives every log record of the stack: the devnet, the oracle, the
+	// engine and the Temporal SDK (which app.Open wires from the same logger). Default: WARN and
+	// above to stderr.
+	logger *slog.Logger
 }
 
 func startStackWith(t *testing.T, o stackOptions) *stack {
 	t.Helper()
-	return &stack{testkit.Start(t, testkit.Options{Env: o.env, RPC: o.rpc})}
+	return &stack{testkit.Start(t, testkit.Options{Env: o.env, RPC: o.rpc, Logger: o.logger})}
 }
+
+// startWorker runs another worker of the stack's engine; stopWorker stops the one started last.
+func (s *stack) startWorker(t *testing.T) { t.Helper(); s.StartWorker(t) }
+
+func (s *stack) stopWorker() { s.StopWorker() }
 
 // balance reads a native or ERC-20 balance on a devnet chain.
 func (s *stack) balance(t *testing.T, chainID uint64, currency, account common.Address) *big.Int {

@@ -52,12 +52,20 @@ func Router(d Deps) *deposits.Router {
 	return &deposits.Router{Store: d.Store, Temporal: d.Temporal, Chains: d.Chains, Policy: d.Policy, Logger: d.Logger}
 }
 
+// stopTimeout is how long a stopping worker waits for its running activities.
+const stopTimeout = 10 * time.Second
+
 // Run runs the worker and the deposit scanner until ctx ends.
 func Run(ctx context.Context, d Deps) error {
 	// Activities are dispatched through the task queue, never handed back eagerly with the
 	// workflow task: under load, a fill replacement scheduled while an AwaitTx attempt was still
 	// running waited forever for an eager slot (1 run in 6-8 of the not-included test).
-	w := worker.New(d.Temporal, workflows.TaskQueue, worker.Options{DisableEagerActivities: true})
+	//
+	// A stopping worker gives its running activities up to stopTimeout to finish: the waits
+	// (AttestDeposit, AwaitTx) return at once with a benign error that Temporal retries on another
+	// worker, instead of being cancelled under way (an ERROR or WARN log per waiting intent on
+	// every deploy).
+	w := worker.New(d.Temporal, workflows.TaskQueue, worker.Options{DisableEagerActivities: true, WorkerStopTimeout: stopTimeout})
 	Register(w, d)
 	if err := w.Start(); err != nil {
 		return err

@@ -304,22 +304,43 @@ func (r *intentRun) checkDeposit(ctx workflow.Context, d *Deposit) intent.FailRe
 	return ""
 }
 
-// waitingActivity is for activities whose retries are a wait (for confirmations, for a
-// transaction to be mined): retried quickly, bounded by a generous total time.
-func waitingActivity(ctx workflow.Context) workflow.Context {
+// waitHeartbeatTimeout is the heartbeat timeout of the waits: a wait whose worker died is
+// retried on another worker this long after its last heartbeat (a wait heartbeats after every
+// check, at least every few seconds; the SDK sends them at most every 0.8 of this).
+const waitHeartbeatTimeout = 10 * time.Second
+
+// defaultWaitTimeout bounds the waits that have no bound of their own in the policy (a refund's
+// wait for inclusion, and the waits of histories recorded before changeInclusion).
+const defaultWaitTimeout = 30 * time.Minute
+
+// waitingActivity is for the activities that wait (AttestDeposit for confirmations, AwaitTx
+// for a transaction to be mined), for at most total. Each is one long-running attempt that
+// checks on every new block of its chain and heartbeats between checks (activities.await), so
+// its start-to-close timeout is the whole wait and its heartbeat timeout waitHeartbeatTimeout:
+// a killed worker's wait is retried elsewhere within about ten seconds. When total passes
+// (schedule-to-close) the server times the activity out and the workflow sees a
+// *temporal.TimeoutError, as when every check was a failed attempt retried by Temporal. The retry
+// policy now serves the retries after a worker died or a check failed for good.
+//
+// Only the options of the ScheduleActivityTask command change with this, not the commands, so
+// histories recorded before replay unchanged; a wait scheduled with the old options (15 s
+// start-to-close, no heartbeat timeout) simply runs in 15 s attempts.
+func waitingActivity(ctx workflow.Context, total time.Duration) workflow.Context {
 	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		StartToCloseTimeout:    15 * time.Second,
-		ScheduleToCloseTimeout: 30 * time.Minute,
+		StartToCloseTimeout:    total,
+		ScheduleToCloseTimeout: total,
+		HeartbeatTimeout:       waitHeartbeatTimeout,
 		RetryPolicy: &temporal.RetryPolicy{InitialInterval: 300 * time.Millisecond, BackoffCoefficient: 1.5,
 			MaximumInterval: 5 * time.Second},
 	})
 }
 
 func (r *intentRun) attest(ctx workflow.Context, d *Deposit) error {
-	actx := waitingActivity(ctx)
+	total := defaultWaitTimeout
 	if r.inclusion(ctx) {
-		actx = workflow.WithScheduleToCloseTimeout(actx, r.in.Policy.WithDefaults().ConfirmationTimeout)
+		total = r.in.Policy.WithDefaults().ConfirmationTimeout
 	}
+	actx := waitingActivity(ctx, total)
 	var res activities.AttestResult
 	err := workflow.ExecuteActivity(actx, oracleActs.AttestDeposit, activities.AttestInput{
 		ChainID: d.ChainID, TxHash: d.TxHash, LogIndex: d.LogIndex, OrderID: d.OrderID,
@@ -395,7 +416,7 @@ func (r *intentRun) fill(ctx workflow.Context) (*IntentResult, error) {
 			// goes back.
 			return r.refund(ctx, intent.FailReasonTransactionNotIncluded)
 		}
-	} else if err := workflow.ExecuteActivity(waitingActivity(ctx), chainActs.AwaitTx, activities.AwaitTxInput{
+	} else if err := workflow.ExecuteActivity(waitingActivity(ctx, defaultWaitTimeout), chainActs.AwaitTx, activities.AwaitTxInput{
 		RequestID: ex.RequestID, Kind: "fill", ChainID: ex.DestinationChainID, TxHash: sub.TxHash,
 	}).Get(ctx, &inc); err != nil {
 		return r.fail(ctx, intent.FailReasonTransactionNotIncluded)
@@ -472,7 +493,7 @@ func (r *intentRun) inclusion(ctx workflow.Context) bool {
 // allows only one).
 func (r *intentRun) awaitFill(ctx workflow.Context, sub activities.FillSubmitted) (*activities.TxIncluded, error) {
 	ex, policy := r.in.Execution, r.in.Policy.WithDefaults()
-	wctx := workflow.WithScheduleToCloseTimeout(waitingActivity(ctx), policy.FillBumpAfter)
+	wctx := waitingActivity(ctx, policy.FillBumpAfter)
 	attempt, cancelled := 0, false
 	for {
 		var inc activities.TxIncluded

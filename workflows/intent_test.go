@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/mock"
 	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/testsuite"
 
 	"github.com/intentd/intentd/activities"
@@ -36,6 +37,10 @@ type harness struct {
 	transitions []store.Transition
 	fills       []activities.FillInput
 	fillReverts bool
+	// attest and awaitTx, when set, replace the default AttestDeposit and AwaitTx (which
+	// attest and mine at once).
+	attest  func(context.Context, activities.AttestInput) (*activities.AttestResult, error)
+	awaitTx func(context.Context, activities.AwaitTxInput) (*activities.TxIncluded, error)
 }
 
 func newHarness(t *testing.T) *harness {
@@ -49,14 +54,23 @@ func newHarness(t *testing.T) *harness {
 			h.transitions = append(h.transitions, tr)
 			return nil
 		})
-	h.env.OnActivity(oracleActs.AttestDeposit, mock.Anything, mock.Anything).Return(&activities.AttestResult{Signer: "0xOracle"}, nil)
+	h.env.OnActivity(oracleActs.AttestDeposit, mock.Anything, mock.Anything).Return(
+		func(ctx context.Context, in activities.AttestInput) (*activities.AttestResult, error) {
+			if h.attest != nil {
+				return h.attest(ctx, in)
+			}
+			return &activities.AttestResult{Signer: "0xOracle"}, nil
+		})
 	h.env.OnActivity(chainActs.SubmitFill, mock.Anything, mock.Anything).Return(
 		func(_ context.Context, in activities.FillInput) (*activities.FillSubmitted, error) {
 			h.fills = append(h.fills, in)
 			return &activities.FillSubmitted{TxHash: "0xfill"}, nil
 		})
 	h.env.OnActivity(chainActs.AwaitTx, mock.Anything, mock.Anything).Return(
-		func(context.Context, activities.AwaitTxInput) (*activities.TxIncluded, error) {
+		func(ctx context.Context, in activities.AwaitTxInput) (*activities.TxIncluded, error) {
+			if h.awaitTx != nil {
+				return h.awaitTx(ctx, in)
+			}
 			return &activities.TxIncluded{Block: 9, Success: !h.fillReverts}, nil
 		})
 	return h
@@ -137,4 +151,66 @@ func TestIntentStateQueryShowsLiveState(t *testing.T) {
 		require.Equal(t, "0xabc", s.RequestID)
 	}, 500*time.Millisecond)
 	h.run(t, deposit())
+}
+
+// The waits are one long-running, heartbeated attempt each: their start-to-close timeout is the
+// whole wait (the policy's bound), their heartbeat timeout waitHeartbeatTimeout. When the bound
+// passes, the activity (which waits until its context ends, as activities.await does) times
+// out and the workflow goes on exactly as when each check was an attempt: the fill is delayed
+// and replaced, the attestation fails with DEPOSIT_CONFIRMATION_TIMEOUT.
+func TestWaitsThatRunOutOfTimeAreTimeouts(t *testing.T) {
+	blockUntilDeadline := func(ctx context.Context) error {
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	checkOptions := func(t *testing.T, ctx context.Context, total time.Duration) {
+		info := activity.GetInfo(ctx)
+		// The heartbeat timeout is waitHeartbeatTimeout, capped (as the server does) at the wait.
+		require.Equal(t, min(waitHeartbeatTimeout, total), info.HeartbeatTimeout)
+		require.InDelta(t, total.Seconds(), info.Deadline.Sub(info.StartedTime).Seconds(), 0.5,
+			"the attempt may last the whole wait")
+	}
+
+	t.Run("the fill not mined within FillBumpAfter is delayed and replaced", func(t *testing.T) {
+		h := newHarness(t)
+		awaits, replaced := 0, 0
+		h.awaitTx = func(ctx context.Context, in activities.AwaitTxInput) (*activities.TxIncluded, error) {
+			awaits++
+			checkOptions(t, ctx, 2*time.Second)
+			if awaits == 1 {
+				return nil, blockUntilDeadline(ctx)
+			}
+			return &activities.TxIncluded{Block: 9, Success: true, Hash: "0xfill2"}, nil
+		}
+		h.env.OnActivity(chainActs.ReplaceTx, mock.Anything, mock.Anything).Return(
+			func(context.Context, activities.ReplaceInput) (*activities.Replaced, error) {
+				replaced++
+				return &activities.Replaced{TxHash: "0xfill2", Attempt: 1}, nil
+			})
+		h.env.RegisterDelayedCallback(func() { h.env.SignalWorkflow(SignalDeposit, deposit()) }, time.Second)
+		h.env.ExecuteWorkflow(Intent, IntentInput{Execution: execution(), Policy: Policy{FillBumpAfter: 2 * time.Second}})
+		require.True(t, h.env.IsWorkflowCompleted())
+		require.NoError(t, h.env.GetWorkflowError())
+		require.Equal(t, []intent.Status{intent.StatusWaiting, intent.StatusPending, intent.StatusSubmitted, intent.StatusDelayed,
+			intent.StatusSuccess}, h.statuses())
+		require.Equal(t, 1, replaced)
+		require.Equal(t, 2, awaits)
+	})
+
+	t.Run("the attestation not given within ConfirmationTimeout is DEPOSIT_CONFIRMATION_TIMEOUT", func(t *testing.T) {
+		h := newHarness(t)
+		h.attest = func(ctx context.Context, in activities.AttestInput) (*activities.AttestResult, error) {
+			checkOptions(t, ctx, 2*time.Second)
+			return nil, blockUntilDeadline(ctx)
+		}
+		h.env.RegisterDelayedCallback(func() { h.env.SignalWorkflow(SignalDeposit, deposit()) }, time.Second)
+		h.env.ExecuteWorkflow(Intent, IntentInput{Execution: execution(), Policy: Policy{ConfirmationTimeout: 2 * time.Second}})
+		require.True(t, h.env.IsWorkflowCompleted())
+		require.NoError(t, h.env.GetWorkflowError())
+		var res IntentResult
+		require.NoError(t, h.env.GetWorkflowResult(&res))
+		require.Equal(t, intent.StatusFailure, res.Status)
+		require.Equal(t, intent.FailReasonDepositConfirmationTimeout, res.FailReason)
+		require.Empty(t, h.fills)
+	})
 }

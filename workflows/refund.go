@@ -55,7 +55,7 @@ func (r *intentRun) payRefund(ctx workflow.Context, kind, recipient string) (sto
 	}
 	r.state.RefundTx = sub.TxHash
 	var inc activities.TxIncluded
-	if err := workflow.ExecuteActivity(waitingActivity(ctx), chainActs.AwaitTx, activities.AwaitTxInput{
+	if err := workflow.ExecuteActivity(waitingActivity(ctx, defaultWaitTimeout), chainActs.AwaitTx, activities.AwaitTxInput{
 		RequestID: ex.RequestID, Kind: kind, ChainID: dep.ChainID, TxHash: sub.TxHash,
 	}).Get(ctx, &inc); err != nil {
 		return store.Tx{}, temporal.NewNonRetryableApplicationError("the refund was not mined",

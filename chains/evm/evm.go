@@ -43,6 +43,7 @@ type Client struct {
 	gasPrices *refresh.Cache[struct{}, *big.Int]
 	balances  *refresh.Cache[balanceKey, *big.Int]
 	fillSims  *refresh.Cache[fillSimKey, error]
+	heads     *headWatcher
 }
 
 // Pool holds one client per configured chain, dialled lazily and reused.
@@ -85,6 +86,7 @@ func newClient(ch *chains.Chain, eth *ethclient.Client) *Client {
 	c.gasPrices = refresh.New(c.loadGasPrice, refresh.Options{Fresh: gasPriceFresh, MaxAge: gasPriceMaxAge, ErrorTTL: time.Second})
 	c.balances = refresh.New(c.loadBalance, refresh.Options{Fresh: 5 * time.Second, MaxAge: 30 * time.Second, ErrorTTL: time.Second})
 	c.fillSims = refresh.New(c.simulateFill, refresh.Options{Fresh: fillSimFresh, MaxAge: fillSimMaxAge, ErrorTTL: time.Second})
+	c.heads = newHeadWatcher(c.Head)
 	return c
 }
 

@@ -52,6 +52,9 @@ type Options struct {
 	OnBlock func(chainID, number uint64, at time.Time)
 }
 
+// BlockTime is how often the stack's devnet chains seal a block.
+const BlockTime = 250 * time.Millisecond
+
 // Stack is a running engine on a fresh devnet; Start stops it when the test ends.
 type Stack struct {
 	API    *e2e.Client
@@ -59,6 +62,9 @@ type Stack struct {
 	Sys    *app.System
 	// RPCs are the chains' JSON-RPC URLs by chain id (direct, never the engine's proxies).
 	RPCs map[uint64]string
+
+	ctx        context.Context // the stack's, ended when the test ends
+	stopWorker func()
 }
 
 func lookup(m map[string]string) func(string) (string, bool) {
@@ -77,7 +83,7 @@ func Start(t *testing.T, o Options) *Stack {
 	}
 
 	dn, err := devnet.Start(ctx, devnet.Options{Chains: []devnet.ChainOptions{{ID: 31337}, {ID: 31338}},
-		BlockTime: 250 * time.Millisecond, Logger: logger,
+		BlockTime: BlockTime, Logger: logger,
 		// No heartbeat: tests that make a feed stale must not see it refreshed under them; the
 		// feeds set at start stay within the staleness bound for the length of a test.
 		FeedHeartbeat: -1, OnBlock: o.OnBlock})
@@ -137,13 +143,28 @@ func Start(t *testing.T, o Options) *Stack {
 		t.Fatal(err)
 	}
 	t.Cleanup(sys.Close)
-	done := make(chan struct{})
-	go func() { defer close(done); _ = worker.Run(ctx, sys.WorkerDeps()) }()
-	t.Cleanup(func() { cancel(); <-done })
+	st := &Stack{Devnet: dn, Sys: sys, RPCs: rpcs, ctx: ctx}
+	st.StartWorker(t)
+	t.Cleanup(cancel) // before the worker's cleanup, as ever: the stack stops as one
 	api := httptest.NewServer(sys.APIServer(ctx).Handler())
 	t.Cleanup(api.Close)
-	return &Stack{API: &e2e.Client{BaseURL: api.URL}, Devnet: dn, Sys: sys, RPCs: rpcs}
+	st.API = &e2e.Client{BaseURL: api.URL}
+	return st
 }
+
+// StartWorker runs a worker (and its deposit scanner) of the stack's engine until StopWorker or
+// the end of the test.
+func (s *Stack) StartWorker(t testing.TB) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(s.ctx)
+	done := make(chan struct{})
+	go func() { defer close(done); _ = worker.Run(ctx, s.Sys.WorkerDeps()) }()
+	s.stopWorker = func() { cancel(); <-done }
+	t.Cleanup(s.stopWorker)
+}
+
+// StopWorker stops the worker started last, gracefully, as on a deploy.
+func (s *Stack) StopWorker() { s.stopWorker() }
 
 // Balance reads a native or ERC-20 balance on a devnet chain.
 func (s *Stack) Balance(t testing.TB, chainID uint64, currency, account common.Address) *big.Int {

@@ -1,0 +1,218 @@
+package activities
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/worker"
+)
+
+// testHeads is a chain head the test moves; WaitHead wakes on every move.
+type testHeads struct {
+	mu      sync.Mutex
+	head    uint64
+	changed chan struct{}
+}
+
+func newTestHeads(head uint64) *testHeads {
+	return &testHeads{head: head, changed: make(chan struct{})}
+}
+
+func (h *testHeads) SeenHead() uint64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.head
+}
+
+func (h *testHeads) WaitHead(ctx context.Context, after uint64) (uint64, error) {
+	for {
+		h.mu.Lock()
+		head, ch := h.head, h.changed
+		h.mu.Unlock()
+		if head > after {
+			return head, nil
+		}
+		select {
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		case <-ch:
+		}
+	}
+}
+
+func (h *testHeads) next() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.head++
+	close(h.changed)
+	h.changed = make(chan struct{})
+}
+
+// countingLogger counts the lines of each level.
+type countingLogger struct{ debug, info, warn atomic.Int64 }
+
+func (l *countingLogger) Debug(string, ...any) { l.debug.Add(1) }
+func (l *countingLogger) Info(string, ...any)  { l.info.Add(1) }
+func (l *countingLogger) Warn(string, ...any)  { l.warn.Add(1) }
+
+// A wait checks once per new head, heartbeats after each check, and returns as soon as a check
+// after the ending block says done: within the time the check takes, not a poll interval.
+func TestAwaitChecksOnEveryNewHead(t *testing.T) {
+	heads := newTestHeads(100)
+	var checks, beats atomic.Int64
+	var doneAt atomic.Uint64
+	doneAt.Store(104)
+	spec := waitSpec{what: "test", chain: heads, heartbeat: func() { beats.Add(1) }, log: &countingLogger{}}
+	type result struct {
+		n   int
+		err error
+		at  time.Time
+	}
+	res := make(chan result, 1)
+	go func() {
+		n, err := await(context.Background(), spec, func(context.Context) (bool, error) {
+			checks.Add(1)
+			return heads.SeenHead() >= doneAt.Load(), nil
+		})
+		res <- result{n, err, time.Now()}
+	}()
+	for range 3 {
+		time.Sleep(50 * time.Millisecond)
+		heads.next()
+	}
+	time.Sleep(50 * time.Millisecond)
+	require.Equal(t, int64(4), checks.Load(), "one check at the start and one per new head")
+	heads.next() // head 104 ends the wait
+	sealed := time.Now()
+	r := <-res
+	require.NoError(t, r.err)
+	require.Equal(t, 5, r.n)
+	require.Less(t, r.at.Sub(sealed), 20*time.Millisecond, "the wait ended %s after its block", r.at.Sub(sealed))
+	require.Equal(t, int64(4), beats.Load(), "a heartbeat after every check that did not end the wait")
+}
+
+// A block that arrives while a check runs is not missed: the next check runs at once.
+func TestAwaitDoesNotMissABlockDuringACheck(t *testing.T) {
+	heads := newTestHeads(10)
+	var checks atomic.Int64
+	start := time.Now()
+	n, err := await(context.Background(), waitSpec{what: "test", chain: heads, log: &countingLogger{}},
+		func(context.Context) (bool, error) {
+			if checks.Add(1) == 1 {
+				heads.next() // mined while the first check looks
+				return false, nil
+			}
+			return true, nil
+		})
+	require.NoError(t, err)
+	require.Equal(t, 2, n)
+	require.Less(t, time.Since(start), 100*time.Millisecond)
+}
+
+// Unavailable checks are retried inside the wait with a backoff and are not returned; they are
+// logged at WARN once per waitWarnEvery, and the recovery at INFO. A failure that is not
+// unavailable ends the wait with its error.
+func TestAwaitRetriesUnavailableAndReturnsFailures(t *testing.T) {
+	heads := newTestHeads(1)
+	log := &countingLogger{}
+	var checks atomic.Int64
+	n, err := await(context.Background(), waitSpec{what: "test", chain: heads, log: log}, func(context.Context) (bool, error) {
+		switch c := checks.Add(1); {
+		case c <= 3:
+			return false, unavailable(fmt.Errorf("oracle down (%d)", c))
+		case c == 4:
+			heads.next()
+			return false, nil
+		default:
+			return true, nil
+		}
+	})
+	require.NoError(t, err)
+	require.Equal(t, 5, n)
+	require.Equal(t, int64(1), log.warn.Load(), "three failures within %s: one warning", waitWarnEvery)
+	require.Equal(t, int64(1), log.info.Load(), "the recovery")
+
+	permanent := errors.New("attested deposit differs")
+	n, err = await(context.Background(), waitSpec{what: "test", chain: heads, log: log}, func(context.Context) (bool, error) {
+		return false, permanent
+	})
+	require.ErrorIs(t, err, permanent)
+	require.Equal(t, 1, n)
+}
+
+// The backoff between unavailable checks grows to waitBackoffMax and no further.
+func TestAwaitBackoffIsCapped(t *testing.T) {
+	var gaps []time.Duration
+	last := time.Now()
+	_, err := await(context.Background(), waitSpec{what: "test", chain: newTestHeads(1), log: &countingLogger{}},
+		func(context.Context) (bool, error) {
+			gaps = append(gaps, time.Since(last))
+			last = time.Now()
+			if len(gaps) == 6 {
+				return true, nil
+			}
+			return false, unavailable(errors.New("down"))
+		})
+	require.NoError(t, err)
+	// 250ms, 500ms, 1s, 2s, 2s between the six checks
+	for i, want := range []time.Duration{waitBackoffMin, 2 * waitBackoffMin, 4 * waitBackoffMin, waitBackoffMax, waitBackoffMax} {
+		got := gaps[i+1]
+		require.GreaterOrEqual(t, got, want, "gap %d", i)
+		require.Less(t, got, want+200*time.Millisecond, "gap %d", i)
+	}
+}
+
+// When the activity's deadline (the workflow's schedule-to-close timeout) passes, the wait
+// returns the context's error, whatever its checks say: the SDK then reports nothing and the
+// server times the activity out, as the workflow expects.
+func TestAwaitEndsAtTheDeadline(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		check func(context.Context) (bool, error)
+	}{
+		{"waiting", func(context.Context) (bool, error) { return false, nil }},
+		{"unavailable", func(context.Context) (bool, error) { return false, unavailable(errors.New("down")) }},
+		{"a check that runs into the deadline", func(ctx context.Context) (bool, error) {
+			<-ctx.Done()
+			return false, unavailable(ctx.Err())
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+			defer cancel()
+			start := time.Now()
+			_, err := await(ctx, waitSpec{what: "test", chain: newTestHeads(1), log: &countingLogger{}}, tc.check)
+			require.ErrorIs(t, err, context.DeadlineExceeded)
+			require.Less(t, time.Since(start), 400*time.Millisecond)
+		})
+	}
+}
+
+// A worker that shuts down ends its waits with a benign, retryable error (logged at DEBUG by
+// the SDK, retried at once elsewhere), not with the context's error (logged at ERROR).
+func TestAwaitHandsOverOnWorkerShutdown(t *testing.T) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	go func() {
+		time.Sleep(50 * time.Millisecond)
+		cancel(worker.ErrWorkerShutdown)
+	}()
+	_, err := await(ctx, waitSpec{what: "test", chain: newTestHeads(1), log: &countingLogger{}},
+		func(context.Context) (bool, error) { return false, nil })
+	var appErr *temporal.ApplicationError
+	require.ErrorAs(t, err, &appErr)
+	require.Equal(t, temporal.ApplicationErrorCategoryBenign, appErr.Category())
+	require.False(t, appErr.NonRetryable())
+
+	ctx, cancel2 := context.WithCancel(context.Background())
+	cancel2()
+	_, err = await(ctx, waitSpec{what: "test", chain: newTestHeads(1), log: &countingLogger{}},
+		func(context.Context) (bool, error) { return false, nil })
+	require.ErrorIs(t, err, context.Canceled)
+}

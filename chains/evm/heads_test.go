@@ -1,0 +1,133 @@
+package evm
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// fakeHead is a chain head the test moves, counting the reads.
+type fakeHead struct {
+	head  atomic.Uint64
+	reads atomic.Int64
+	fail  atomic.Bool
+}
+
+func (f *fakeHead) poll(context.Context) (uint64, error) {
+	f.reads.Add(1)
+	if f.fail.Load() {
+		return 0, errors.New("connection refused")
+	}
+	return f.head.Load(), nil
+}
+
+func testWatcher(f *fakeHead) *headWatcher {
+	w := newHeadWatcher(f.poll)
+	w.interval, w.linger = 10*time.Millisecond, 100*time.Millisecond
+	return w
+}
+
+// Many waiters share one poll: the reads depend on the time waited, not on the number of
+// waiters, and every waiter wakes on the new head within about one interval.
+func TestHeadWatcherWakesAllWaitersFromOnePoll(t *testing.T) {
+	f := &fakeHead{}
+	f.head.Store(10)
+	w := testWatcher(f)
+	const waiters = 50
+	var wg sync.WaitGroup
+	woke := make(chan time.Duration, waiters)
+	var moved time.Time
+	var movedMu sync.Mutex
+	for range waiters {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			h, err := w.wait(context.Background(), 10)
+			if err != nil || h != 11 {
+				t.Errorf("wait = %d, %v; want 11", h, err)
+			}
+			movedMu.Lock()
+			woke <- time.Since(moved)
+			movedMu.Unlock()
+		}()
+	}
+	time.Sleep(200 * time.Millisecond)
+	readsBefore := f.reads.Load()
+	movedMu.Lock()
+	moved = time.Now()
+	f.head.Store(11)
+	movedMu.Unlock()
+	wg.Wait()
+	close(woke)
+	for d := range woke {
+		if d > 100*time.Millisecond {
+			t.Errorf("a waiter woke %s after the head moved; the poll interval is 10ms", d)
+		}
+	}
+	// 200 ms at a 10 ms interval is about 20 reads, whatever the number of waiters.
+	if readsBefore > 40 {
+		t.Errorf("%d reads in 200 ms for %d waiters: more than one poller", readsBefore, waiters)
+	}
+}
+
+// A wait returns at once when the head is already past after, and with ctx's error when ctx
+// ends first; the polling stops once nobody has waited for the linger time, and starts again
+// with the next waiter.
+func TestHeadWatcherStopsWhenIdle(t *testing.T) {
+	f := &fakeHead{}
+	f.head.Store(5)
+	w := testWatcher(f)
+	if h, err := w.wait(context.Background(), 4); err != nil || h != 5 {
+		t.Fatalf("wait(4) = %d, %v", h, err)
+	}
+	if got := w.seen(); got != 5 {
+		t.Fatalf("seen = %d", got)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := w.wait(ctx, 5); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("wait on a still head = %v, want the deadline", err)
+	}
+	time.Sleep(300 * time.Millisecond) // > linger + an interval
+	idle := f.reads.Load()
+	time.Sleep(100 * time.Millisecond)
+	if f.reads.Load() != idle {
+		t.Fatalf("the watcher still polls with no waiter")
+	}
+	f.head.Store(6)
+	if h, err := w.wait(context.Background(), 5); err != nil || h != 6 {
+		t.Fatalf("wait after idling = %d, %v", h, err)
+	}
+}
+
+// While the node does not answer, waiters keep waiting (the poll slows down), and they wake
+// when it answers with a new head.
+func TestHeadWatcherRidesOutFailures(t *testing.T) {
+	f := &fakeHead{}
+	f.head.Store(7)
+	f.fail.Store(true)
+	w := testWatcher(f)
+	done := make(chan uint64, 1)
+	go func() { h, _ := w.wait(context.Background(), 6); done <- h }()
+	time.Sleep(300 * time.Millisecond)
+	select {
+	case h := <-done:
+		t.Fatalf("wait returned %d while the node failed", h)
+	default:
+	}
+	if n := f.reads.Load(); n > 15 {
+		t.Errorf("%d reads in 300 ms of failures: the poll does not slow down", n)
+	}
+	f.fail.Store(false)
+	select {
+	case h := <-done:
+		if h != 7 {
+			t.Fatalf("wait = %d", h)
+		}
+	case <-time.After(2 * headPollMaxInterval):
+		t.Fatal("the waiter did not wake once the node answered")
+	}
+}
