@@ -8,13 +8,14 @@ GO      ?= go
 export CGO_ENABLED := 0
 export GOFLAGS := $(strip $(filter-out -tags=nomsgpack,$(GOFLAGS)) -tags=nomsgpack)
 
-.PHONY: run build test test-short vet fuzz contracts devnet dev clean help
+.PHONY: run build test test-short vet lint fuzz contracts devnet dev clean help
 
 help:
 	@echo "make run        build and start the whole system (devnet + engine); Ctrl-C stops it"
 	@echo "make test       run every test (real Postgres, in-process Temporal, devnet chains, oracle, the public SDK)"
 	@echo "make build      build bin/intentd (production) and bin/intentd-dev (chains + embedded stack)"
 	@echo "make vet        go vet ./..."
+	@echo "make lint       staticcheck, the Temporal determinism check and the import rules (part of make test)"
 	@echo "make fuzz       run each fuzz target for FUZZTIME (default 1m)"
 	@echo "make contracts  recompile the Solidity contracts and regenerate the Go bindings (needs npm)"
 	@echo "make devnet     run only the local chains;  make dev  run only the engine"
@@ -25,9 +26,18 @@ run:
 build:
 	@scripts/build.sh ./cmd/intentd ./cmd/intentd-dev
 
-test: e2e-deps
-	$(GO) vet ./...
+test: e2e-deps lint
 	$(GO) test -count=1 -timeout 20m ./...
+
+# lint: go vet, staticcheck and the Temporal SDK's workflowcheck (determinism of the workflow
+# code), both pinned in tools/go.mod (a module of its own, so the engine's go.mod does not carry
+# them) and fetched from the Go module proxy on first use; the import rules are a test
+# (internal/archtest) and run with the other tests.
+TOOL := $(GO) tool -modfile=tools/go.mod
+lint:
+	$(GO) vet ./...
+	$(TOOL) staticcheck ./...
+	$(TOOL) workflowcheck ./workflows/...
 
 # e2e-deps installs the SDK suite's Node packages (e2e/package-lock.json, pinned) once, and again
 # whenever the lockfile changes.

@@ -12,16 +12,35 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/intentd/intentd/intent"
-	"github.com/intentd/intentd/store"
 )
+
+// ReadModel is the part of the read model (store.Store) the workflows write through activities.
+type ReadModel interface {
+	ApplyTransition(ctx context.Context, t intent.Transition) (applied bool, err error)
+	RecordAdminRefund(ctx context.Context, a intent.AdminRefundAudit) error
+	CompleteAdminRefund(ctx context.Context, c intent.AdminRefundCompletion) error
+	InsertRefundRequest(ctx context.Context, r intent.RefundRequest) error
+}
+
+// SolverTxs keeps the solver's signed transactions (store.Store): each is signed once with a
+// nonce allocated in the database and stored before it is broadcast, so a retry sends the same
+// bytes again. Lookups of a request's transaction that does not exist return intent.ErrNotFound.
+type SolverTxs interface {
+	SolverTx(ctx context.Context, requestID string, kind intent.TxKind) (*intent.SolverTx, error)
+	SolverTxAttempts(ctx context.Context, requestID string, kind intent.TxKind) ([]intent.SolverTx, error)
+	PrepareSolverTx(ctx context.Context, requestID string, kind intent.TxKind, chainID uint64, from string,
+		chainNonce uint64, sign func(nonce uint64) (hash string, raw []byte, err error)) (*intent.SolverTx, error)
+	ReplaceSolverTx(ctx context.Context, requestID string, kind intent.TxKind, after int, cancel bool,
+		sign func(prev intent.SolverTx) (hash string, raw []byte, err error)) (*intent.SolverTx, error)
+}
 
 // StoreActivities writes the read model.
 type StoreActivities struct {
-	Store *store.Store
+	Store ReadModel
 }
 
 // ApplyTransition writes one transition of a request (idempotent, ordered by version).
-func (a *StoreActivities) ApplyTransition(ctx context.Context, t store.Transition) error {
+func (a *StoreActivities) ApplyTransition(ctx context.Context, t intent.Transition) error {
 	_, err := a.Store.ApplyTransition(ctx, t)
 	return err
 }
@@ -32,16 +51,16 @@ func failure(reason intent.FailReason, msg string, cause error) error {
 }
 
 // RecordAdminRefund writes the audit row of an accepted adminRefund (idempotent by update id).
-func (a *StoreActivities) RecordAdminRefund(ctx context.Context, audit store.AdminRefundAudit) error {
+func (a *StoreActivities) RecordAdminRefund(ctx context.Context, audit intent.AdminRefundAudit) error {
 	return a.Store.RecordAdminRefund(ctx, audit)
 }
 
 // CompleteAdminRefund records the refund transaction an adminRefund made (idempotent).
-func (a *StoreActivities) CompleteAdminRefund(ctx context.Context, id, txHash string, chainID uint64, amount string) error {
-	return a.Store.CompleteAdminRefund(ctx, id, txHash, chainID, amount)
+func (a *StoreActivities) CompleteAdminRefund(ctx context.Context, in intent.AdminRefundCompletion) error {
+	return a.Store.CompleteAdminRefund(ctx, in)
 }
 
 // InsertRefundRequest stores the request of a DepositRefund (idempotent).
-func (a *StoreActivities) InsertRefundRequest(ctx context.Context, r store.RefundRequest) error {
+func (a *StoreActivities) InsertRefundRequest(ctx context.Context, r intent.RefundRequest) error {
 	return a.Store.InsertRefundRequest(ctx, r)
 }

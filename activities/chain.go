@@ -9,28 +9,41 @@ import (
 	"strings"
 	"time"
 
-	ethereum "github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/shopspring/decimal"
 
+	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/prices"
-	"github.com/intentd/intentd/store"
 )
 
 // ChainActivities act on chains with the solver's key.
 type ChainActivities struct {
-	Chains    *evm.Pool
-	Store     *store.Store
+	Chains    *chains.Clients
+	Store     SolverTxs
 	SolverKey *ecdsa.PrivateKey
 	// Prices values ERC-20 refunds against their gas; optional.
 	Prices prices.Source
 	// MaxFill is the solver's capacity: the most it pays in one fill, by currency symbol, in
 	// whole units (SOLVER_MAX_FILL); a currency not listed has no limit.
 	MaxFill map[string]decimal.Decimal
+}
+
+// solverChain is what the solver's transactions need of a chain's client.
+type solverChain interface {
+	chains.Client
+	chains.TxSender
+	chains.TxReader
+	chains.BalanceReader
+	chains.HeadWatcher
+}
+
+// chain returns the client of a chain the solver sends transactions on.
+func (a *ChainActivities) chain(chainID uint64) (solverChain, error) {
+	return chains.Capability[solverChain](a.Chains, chainID)
 }
 
 // solverAddress is the address fills are paid from. (Not exported: every exported method of an
@@ -63,7 +76,7 @@ type FillSubmitted struct {
 // token refuses the recipient (DESTINATION_TOKEN_TRANSFER_REJECTED), or the fill would revert
 // for another reason (EXECUTION_REVERTED).
 func (a *ChainActivities) SubmitFill(ctx context.Context, in FillInput) (*FillSubmitted, error) {
-	c, err := a.Chains.Client(in.ChainID)
+	c, err := a.chain(in.ChainID)
 	if err != nil {
 		return nil, err
 	}
@@ -73,10 +86,10 @@ func (a *ChainActivities) SubmitFill(ctx context.Context, in FillInput) (*FillSu
 	}
 	currency := common.HexToAddress(in.Currency)
 	data, value := evm.FillCalldata(common.HexToHash(in.OrderID), currency, common.HexToAddress(in.Recipient), amount)
-	stored, err := a.send(ctx, c, solverCall{requestID: in.RequestID, kind: "fill", to: common.HexToAddress(c.Chain.OutputSettler),
+	stored, err := a.send(ctx, c, solverCall{requestID: in.RequestID, kind: intent.TxKindFill, to: common.HexToAddress(c.Chain().OutputSettler),
 		data: data, value: value,
 		preflight: func(ctx context.Context, gas uint64, feeCap *big.Int) error {
-			if err := a.checkCapacity(c, currency, amount); err != nil {
+			if err := a.checkCapacity(c.Chain(), currency, amount); err != nil {
 				return err
 			}
 			return a.checkInventory(ctx, c, currency, amount, gas, feeCap)
@@ -84,16 +97,16 @@ func (a *ChainActivities) SubmitFill(ctx context.Context, in FillInput) (*FillSu
 		onInsufficientFunds: func(err error) error {
 			return failure(intent.FailReasonSolverBalanceTooLow, "the solver cannot pay the fill and its gas: "+err.Error(), err)
 		},
-		onRevert: func(r *evm.RevertError) error {
+		onRevert: func(r *chains.RevertError) error {
 			if r.Blocked {
 				return failure(intent.FailReasonDestinationTokenTransferRejected, "the token refuses the recipient: "+r.Reason, r)
 			}
-			if strings.Contains(r.Reason, "AlreadyFilled") {
+			if r.Name == "AlreadyFilled" {
 				// Someone else paid the order on the destination: the recipient has its output, so
 				// the deposit must not also be refunded.
 				return failure(intent.FailReasonOrderAlreadyFilled, "the order is already filled on the destination: "+r.Reason, r)
 			}
-			if strings.Contains(r.Reason, "InsufficientBalance") {
+			if r.Name == "InsufficientBalance" {
 				return failure(intent.FailReasonSolverBalanceTooLow, "the solver's balance is too low: "+r.Reason, r)
 			}
 			return failure(intent.FailReasonExecutionReverted, "the fill would revert: "+r.Reason, r)
@@ -107,8 +120,8 @@ func (a *ChainActivities) SubmitFill(ctx context.Context, in FillInput) (*FillSu
 // checkCapacity fails with SOLVER_CAPACITY_EXCEEDED when the fill pays more than the solver's
 // configured capacity for the currency. It is checked when the fill is signed, so a lowered
 // capacity also holds for orders quoted before the change.
-func (a *ChainActivities) checkCapacity(c *evm.Client, currency common.Address, amount *big.Int) error {
-	cur, ok := c.Chain.FindCurrency(currency.Hex())
+func (a *ChainActivities) checkCapacity(ch *chains.Chain, currency common.Address, amount *big.Int) error {
+	cur, ok := ch.FindCurrency(currency.Hex())
 	if !ok {
 		return nil
 	}
@@ -125,7 +138,7 @@ func (a *ChainActivities) checkCapacity(c *evm.Client, currency common.Address, 
 
 // checkInventory fails with SOLVER_BALANCE_TOO_LOW when the solver cannot pay amount of
 // currency plus the transaction's gas on the chain.
-func (a *ChainActivities) checkInventory(ctx context.Context, c *evm.Client, currency common.Address, amount *big.Int,
+func (a *ChainActivities) checkInventory(ctx context.Context, c solverChain, currency common.Address, amount *big.Int,
 	gas uint64, feeCap *big.Int) error {
 	solver := a.solverAddress()
 	gasCost := new(big.Int).Mul(new(big.Int).SetUint64(gas), feeCap)
@@ -143,12 +156,12 @@ func (a *ChainActivities) checkInventory(ctx context.Context, c *evm.Client, cur
 		}
 		if bal.Cmp(amount) < 0 {
 			return failure(intent.FailReasonSolverBalanceTooLow,
-				fmt.Sprintf("the solver holds %s of %s on chain %d, the fill needs %s", bal, currency.Hex(), c.Chain.ID, amount), nil)
+				fmt.Sprintf("the solver holds %s of %s on chain %d, the fill needs %s", bal, currency.Hex(), c.Chain().ID, amount), nil)
 		}
 	}
 	if native.Cmp(needNative) < 0 {
 		return failure(intent.FailReasonSolverBalanceTooLow,
-			fmt.Sprintf("the solver holds %s wei on chain %d, the fill needs %s", native, c.Chain.ID, needNative), nil)
+			fmt.Sprintf("the solver holds %s wei on chain %d, the fill needs %s", native, c.Chain().ID, needNative), nil)
 	}
 	return nil
 }
@@ -156,7 +169,7 @@ func (a *ChainActivities) checkInventory(ctx context.Context, c *evm.Client, cur
 // AwaitTxInput names a broadcast transaction to wait for.
 type AwaitTxInput struct {
 	RequestID string
-	Kind      string
+	Kind      intent.TxKind
 	ChainID   uint64
 	TxHash    string
 }
@@ -184,12 +197,12 @@ const rebroadcastEvery = 5 * time.Second
 // database it cannot reach is tried again inside the wait. The workflow's schedule-to-close
 // timeout bounds the wait; when it passes the activity times out, as before.
 func (a *ChainActivities) AwaitTx(ctx context.Context, in AwaitTxInput) (*TxIncluded, error) {
-	c, err := a.Chains.Client(in.ChainID)
+	c, err := a.chain(in.ChainID)
 	if err != nil {
 		return nil, err
 	}
 	var (
-		attempts []store.SolverTx
+		attempts []intent.SolverTx
 		sent     time.Time
 		out      *TxIncluded
 	)
@@ -204,7 +217,7 @@ func (a *ChainActivities) AwaitTx(ctx context.Context, in AwaitTxInput) (*TxIncl
 				return false, unavailable(fmt.Errorf("stored attempts: %w", err))
 			}
 			if len(got) == 0 {
-				got = []store.SolverTx{{Hash: in.TxHash}}
+				got = []intent.SolverTx{{Hash: in.TxHash}}
 			}
 			attempts = got
 		}
@@ -221,7 +234,7 @@ func (a *ChainActivities) AwaitTx(ctx context.Context, in AwaitTxInput) (*TxIncl
 			if latest := attempts[len(attempts)-1]; latest.Raw != nil {
 				var tx types.Transaction
 				if tx.UnmarshalBinary(latest.Raw) == nil {
-					if err := c.SendRaw(ctx, &tx); err != nil {
+					if err := sendTx(ctx, c, &tx); err != nil {
 						logger(ctx).Debug("re-broadcast failed", with(spec.attrs, "attempt", latest.Attempt, "error", err)...)
 					}
 				}
@@ -238,10 +251,10 @@ func (a *ChainActivities) AwaitTx(ctx context.Context, in AwaitTxInput) (*TxIncl
 }
 
 // minedAttempt returns the attempt that is mined, nil when none is.
-func minedAttempt(ctx context.Context, c *evm.Client, attempts []store.SolverTx) (*TxIncluded, error) {
+func minedAttempt(ctx context.Context, c chains.TxReader, attempts []intent.SolverTx) (*TxIncluded, error) {
 	for _, at := range attempts {
 		r, err := c.Receipt(ctx, common.HexToHash(at.Hash))
-		if errors.Is(err, ethereum.NotFound) {
+		if errors.Is(err, chains.ErrNotFound) {
 			continue
 		}
 		if err != nil {
@@ -252,7 +265,7 @@ func minedAttempt(ctx context.Context, c *evm.Client, attempts []store.SolverTx)
 		if r.EffectiveGasPrice != nil {
 			out.Fee = new(big.Int).Mul(r.EffectiveGasPrice, new(big.Int).SetUint64(r.GasUsed)).String()
 		}
-		if h, err := c.Eth().HeaderByHash(ctx, r.BlockHash); err == nil {
+		if h, err := c.HeaderByHash(ctx, r.BlockHash); err == nil {
 			out.Timestamp = int64(h.Time)
 		}
 		return out, nil
@@ -263,7 +276,7 @@ func minedAttempt(ctx context.Context, c *evm.Client, attempts []store.SolverTx)
 // StoredTxInput names a request's solver transaction of one kind.
 type StoredTxInput struct {
 	RequestID string
-	Kind      string
+	Kind      intent.TxKind
 }
 
 // StoredTx says whether the transaction was ever signed and stored, and its latest attempt.
@@ -276,7 +289,7 @@ type StoredTx struct {
 // StoredSolverTx looks up a request's stored transaction of one kind.
 func (a *ChainActivities) StoredSolverTx(ctx context.Context, in StoredTxInput) (*StoredTx, error) {
 	t, err := a.Store.SolverTx(ctx, in.RequestID, in.Kind)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, intent.ErrNotFound) {
 		return &StoredTx{}, nil
 	}
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 	"time"
 
@@ -14,40 +13,31 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"go.temporal.io/sdk/activity"
 
-	"github.com/intentd/intentd/chains/evm"
+	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/intent"
-	"github.com/intentd/intentd/oracle"
+	"github.com/intentd/intentd/oracle/oracleapi"
 )
 
 // OracleActivities ask the attestation oracle to sign on-chain facts and check its answers.
 type OracleActivities struct {
-	Client *oracle.Client
+	Client *oracleapi.Client
 	// Signers are the oracle addresses whose signatures the engine accepts.
 	Signers []common.Address
 	// Chains reads the deposit's chain while the oracle refuses to attest, to tell a deposit a
 	// reorg removed (DEPOSIT_REORGED) from one still waiting for its confirmations. Nil turns
 	// that check off: a removed deposit then waits until the attestation times out.
-	Chains *evm.Pool
+	Chains *chains.Clients
 
 	// chain replaces Chains in tests.
 	chain func(chainID uint64) (depositChain, error)
 }
 
-// AttestInput names the deposit to attest and what the workflow expects it to be.
+// AttestInput names the deposit to attest and what the workflow expects it to be. Its
+// BlockNumber and BlockHash are the block the deposit was observed in; a workflow that does not
+// pass them (one started before they existed) leaves them zero, and the activity then knows the
+// block only from its own earlier attempts (see AttestDeposit).
 type AttestInput struct {
-	ChainID   uint64
-	TxHash    string
-	LogIndex  uint
-	OrderID   string
-	Currency  string
-	Amount    string
-	Depositor string
-	// BlockNumber and BlockHash are the block the deposit was observed in (the workflow's
-	// Deposit). A workflow that does not pass them (one started before they existed) leaves
-	// them zero; the activity then knows the block only from its own earlier attempts (see
-	// AttestDeposit).
-	BlockNumber uint64
-	BlockHash   string
+	intent.Deposit
 }
 
 // AttestResult is the oracle's signed statement about the deposit.
@@ -61,8 +51,11 @@ type AttestResult struct {
 // for confirmation: it asks the oracle again on every new block of the deposit's chain (see
 // await), heartbeating between, and logs the refusals at DEBUG only. The attested facts must
 // equal what the scanner saw and the signature must come from an accepted signer; anything else
-// is not trusted, and ends the attempt with an error as before. An oracle that cannot be reached
-// is asked again inside the wait (WARN at most every waitWarnEvery).
+// is not trusted, and ends the attempt with an error as before. Every other answer of the oracle
+// is classified once, by its code, in classifyOracleError: an oracle that cannot be reached is
+// asked again inside the wait (WARN at most every waitWarnEvery), one that refuses the engine's
+// configuration too (ERROR at most every waitWarnEvery), and a fact about the transaction that
+// will not change (it reverted, it holds no deposit) ends the request at once.
 //
 // While the oracle refuses (not confirmed, transaction not found), the activity reads the chain
 // itself and ends the wait with the non-retryable DEPOSIT_REORGED once the deposit has
@@ -107,30 +100,34 @@ func (a *OracleActivities) AttestDeposit(ctx context.Context, in AttestInput) (*
 
 // attestOnce asks the oracle once. It returns the attestation; or nil and the oracle's reason
 // while the oracle refuses and the deposit may still be confirmed; or an error: unavailable
-// (see await) when the oracle or, for the reorg check, the chain cannot be reached, otherwise
-// the failure that ends the attempt (DEPOSIT_REORGED, attested facts that differ, no accepted
-// signature, an oracle answer other than a refusal).
+// (see await) when the oracle or, for the reorg check, the chain cannot be reached, or the
+// oracle refuses the engine's configuration (needsOperator), otherwise the failure that ends the
+// attempt (DEPOSIT_REORGED, TRANSACTION_REVERTED and the oracle's other final answers, attested
+// facts that differ, no accepted signature).
 func (a *OracleActivities) attestOnce(ctx context.Context, w *depositWait) (*AttestResult, string, error) {
 	in := w.in
 	att, err := a.Client.AttestDeposit(ctx, in.ChainID, common.HexToHash(in.TxHash))
 	if err != nil {
-		if refusal(err) {
+		switch outcome, reason := classifyOracleError(err); outcome {
+		case oracleRefused:
 			if rerr := w.checkReorged(ctx); rerr != nil {
 				return nil, "", rerr
 			}
 			return nil, err.Error(), nil // not confirmed yet, or not seen yet
-		}
-		if oracleUnavailable(err) {
+		case oracleUnavailable:
 			return nil, "", unavailable(err)
+		case oracleFinal:
+			return nil, "", failure(reason, fmt.Sprintf("the oracle will never attest deposit %s (log %d)", in.TxHash, in.LogIndex), err)
+		default:
+			return nil, "", needsOperator(err, "code", oracleCode(err))
 		}
-		return nil, "", err
 	}
 	m, err := pickMessage(att.Messages, in)
 	if err != nil {
 		return nil, "", err
 	}
 	for _, sig := range m.Signatures {
-		signer, err := oracle.RecoverDepositSigner(m.Data, sig.Signature)
+		signer, err := oracleapi.RecoverDepositSigner(m.Data, sig.Signature)
 		if err != nil || signer != sig.Signer || !a.accepted(signer) {
 			continue
 		}
@@ -139,18 +136,76 @@ func (a *OracleActivities) attestOnce(ctx context.Context, w *depositWait) (*Att
 	return nil, "", fmt.Errorf("no signature from an accepted oracle signer on %s", in.TxHash)
 }
 
-// oracleUnavailable reports whether the oracle could not answer this time: no answer at all,
-// rate limited, or a server or chain outage on its side.
-func oracleUnavailable(err error) bool {
-	e, ok := oracle.AsError(err)
-	return ok && (e.Code == oracle.CodeNetworkError || e.Status == http.StatusTooManyRequests || e.Status >= 500)
+// oracleOutcome is what AttestDeposit does with an error of the oracle (classifyOracleError).
+type oracleOutcome int
+
+const (
+	// oracleRefused: the deposit is not (or no longer) deep enough, or not on the chain: the
+	// wait goes on, and looks for a reorg that removed the deposit.
+	oracleRefused oracleOutcome = iota + 1
+	// oracleUnavailable: no answer this time; asked again inside the wait (WARN).
+	oracleUnavailable
+	// oracleNeedsOperator: the oracle refuses the engine itself, for a reason an operator must
+	// fix; asked again inside the wait, so the intents in flight continue once it is fixed
+	// (ERROR, naming the code).
+	oracleNeedsOperator
+	// oracleFinal: a fact about the transaction that will not change; the request fails at once
+	// with the failReason returned.
+	oracleFinal
+)
+
+// classifyOracleError is the one place that decides, by the oracle's code, what an error of the
+// oracle means for a deposit waiting for its attestation, so that a permanent answer ends the
+// request at once instead of after DEPOSIT_CONFIRMATION_TIMEOUT, and a mistake in our own
+// configuration never fails a deposit for good:
+//   - TRANSACTION_NOT_CONFIRMED, TRANSACTION_NOT_FOUND: refused (a deposit waiting for its
+//     confirmations gets them, and so does a reorged one);
+//   - NETWORK_ERROR, RATE_LIMITED, CHAIN_UNAVAILABLE, INTERNAL_ERROR, and an answer without a
+//     code of ours with status 429 or 5xx (a proxy's page): unavailable;
+//   - TRANSACTION_REVERTED: final, failReason TRANSACTION_REVERTED; NO_DEPOSIT_EVENTS and
+//     INVALID_REQUEST (about a request the engine built): final, failReason UNKNOWN. Nothing was
+//     attested, so nothing is refunded;
+//   - everything else needs an operator: UNKNOWN_CHAIN, NOT_IMPLEMENTED, NOT_FOUND (a wrong
+//     ORACLE_URL path), 401 and 403 (a gateway refusing ORACLE_API_KEY), CLIENT_MISCONFIGURED
+//     (a malformed ORACLE_URL), INVALID_RESPONSE (an answer that cannot be read or whose
+//     signatures do not recover: not an oracle to trust), and any code this engine does not know.
+//
+// The reason is empty unless the outcome is oracleFinal.
+func classifyOracleError(err error) (oracleOutcome, intent.FailReason) {
+	e, ok := oracleapi.AsError(err)
+	if !ok {
+		return oracleNeedsOperator, "" // the Client returns *oracleapi.Error only: a bug
+	}
+	switch e.Code {
+	case oracleapi.CodeNotConfirmed, oracleapi.CodeTransactionNotFound:
+		return oracleRefused, ""
+	case oracleapi.CodeNetworkError, oracleapi.CodeRateLimited, oracleapi.CodeChainUnavailable, oracleapi.CodeInternal:
+		return oracleUnavailable, ""
+	case oracleapi.CodeTransactionReverted:
+		return oracleFinal, intent.FailReasonTransactionReverted
+	case oracleapi.CodeNoDepositEvents, oracleapi.CodeInvalidRequest:
+		return oracleFinal, intent.FailReasonUnknown
+	case "":
+		// No code of ours (a proxy's page): the client's classification by status, 429 and
+		// 5xx but 501 retryable.
+		if e.Retryable() {
+			return oracleUnavailable, ""
+		}
+	}
+	return oracleNeedsOperator, ""
 }
 
-// refusal reports whether the oracle refused because the deposit is not (or no longer) deep
-// enough or not on the chain: the answers a reorged deposit gets.
-func refusal(err error) bool {
-	e, ok := oracle.AsError(err)
-	return ok && (e.Code == oracle.CodeNotConfirmed || e.Code == oracle.CodeTransactionNotFound)
+// oracleCode names an oracle error in logs: its code, else its HTTP status ("HTTP 403").
+func oracleCode(err error) string {
+	e, ok := oracleapi.AsError(err)
+	switch {
+	case !ok:
+		return "none"
+	case e.Code != "":
+		return e.Code
+	default:
+		return fmt.Sprintf("HTTP %d", e.Status)
+	}
 }
 
 // pickMessage finds the attested message about the observed deposit and checks that its facts
@@ -159,7 +214,7 @@ func refusal(err error) bool {
 // there: its message is the one with the observed facts (the oracle signs the log index, so the
 // signature is about where the deposit is now). When the workflow did not pass the observed
 // block, the message at the log index is taken if its facts match, else the one with the facts.
-func pickMessage(msgs []oracle.DepositMessage, in AttestInput) (*oracle.DepositMessage, error) {
+func pickMessage(msgs []oracleapi.DepositMessage, in AttestInput) (*oracleapi.DepositMessage, error) {
 	differs := failure(intent.FailReasonUnknown, "attested deposit differs from the observed deposit", nil)
 	noLog := fmt.Errorf("oracle attestation of %s has no deposit at log %d", in.TxHash, in.LogIndex)
 	observed := in.BlockHash != ""
@@ -200,7 +255,7 @@ func pickMessage(msgs []oracle.DepositMessage, in AttestInput) (*oracle.DepositM
 	return nil, noLog
 }
 
-func sameFacts(d oracle.DepositData, in AttestInput) bool {
+func sameFacts(d oracleapi.DepositData, in AttestInput) bool {
 	return d.OrderID == common.HexToHash(in.OrderID) && strings.EqualFold(d.Currency.Hex(), in.Currency) &&
 		d.Amount != nil && d.Amount.String() == in.Amount && strings.EqualFold(d.Depositor.Hex(), in.Depositor)
 }
@@ -361,38 +416,27 @@ func (a *OracleActivities) depositChain(chainID uint64) (depositChain, error) {
 	if a.Chains == nil {
 		return nil, nil
 	}
-	c, err := a.Chains.Client(chainID)
+	c, err := chains.Capability[depositClient](a.Chains, chainID)
 	if err != nil {
 		return nil, err
 	}
 	return evmDepositChain{c}, nil
 }
 
-// evmDepositChain reads a chain through the engine's chain clients.
-type evmDepositChain struct{ c *evm.Client }
-
-func (e evmDepositChain) Head(ctx context.Context) (uint64, error) { return e.c.Head(ctx) }
-
-func (e evmDepositChain) BlockHash(ctx context.Context, n uint64) (common.Hash, error) {
-	return e.c.BlockHash(ctx, n)
+// depositClient is what the reorg check asks of the deposit's chain client.
+type depositClient interface {
+	chains.Client
+	chains.HeadReader
+	chains.TxReader
+	chains.HeadWatcher
 }
 
-func (e evmDepositChain) Receipt(ctx context.Context, tx common.Hash) (*types.Receipt, error) {
-	return e.c.Receipt(ctx, tx)
-}
+// evmDepositChain reads a chain through the engine's chain clients. Their not-found errors
+// (chains.ErrNotFound) also match ethereum.NotFound, the node's own answer they carry.
+type evmDepositChain struct{ depositClient }
 
 func (e evmDepositChain) Known(ctx context.Context, tx common.Hash) (bool, error) {
-	_, _, err := e.c.Eth().TransactionByHash(ctx, tx)
-	if errors.Is(err, ethereum.NotFound) {
-		return false, nil
-	}
-	return err == nil, err
+	return e.TransactionKnown(ctx, tx)
 }
 
-func (e evmDepositChain) Confirmations() uint64 { return e.c.Chain.Confirmations }
-
-func (e evmDepositChain) SeenHead() uint64 { return e.c.SeenHead() }
-
-func (e evmDepositChain) WaitHead(ctx context.Context, after uint64) (uint64, error) {
-	return e.c.WaitHead(ctx, after)
-}
+func (e evmDepositChain) Confirmations() uint64 { return e.Chain().Confirmations }

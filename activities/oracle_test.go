@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/big"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -23,7 +25,7 @@ import (
 	"go.temporal.io/sdk/testsuite"
 
 	"github.com/intentd/intentd/intent"
-	"github.com/intentd/intentd/oracle"
+	"github.com/intentd/intentd/oracle/oracleapi"
 )
 
 var (
@@ -66,15 +68,15 @@ var (
 	orderID   = common.HexToHash("0x0d")
 )
 
-func depositMsg(block common.Hash, logIndex uint64, order common.Hash, amount int64) oracle.DepositMessage {
-	return oracle.DepositMessage{Data: oracle.DepositData{ChainID: 31337, TransactionID: common.HexToHash("0x7a"),
+func depositMsg(block common.Hash, logIndex uint64, order common.Hash, amount int64) oracleapi.DepositMessage {
+	return oracleapi.DepositMessage{Data: oracleapi.DepositData{ChainID: 31337, TransactionID: common.HexToHash("0x7a"),
 		LogIndex: logIndex, BlockNumber: 100, BlockHash: block, OrderID: order, Depositor: depositor,
 		Currency: common.Address{}, Amount: big.NewInt(amount)}}
 }
 
 func attestIn(block string) AttestInput {
-	return AttestInput{ChainID: 31337, TxHash: common.HexToHash("0x7a").Hex(), LogIndex: 3, OrderID: orderID.Hex(),
-		Currency: common.Address{}.Hex(), Amount: "1000", Depositor: depositor.Hex(), BlockNumber: 100, BlockHash: block}
+	return AttestInput{intent.Deposit{ChainID: 31337, TxHash: common.HexToHash("0x7a").Hex(), LogIndex: 3, OrderID: orderID.Hex(),
+		Currency: common.Address{}.Hex(), Amount: "1000", Depositor: depositor.Hex(), BlockNumber: 100, BlockHash: block}}
 }
 
 func TestPickMessage(t *testing.T) {
@@ -86,28 +88,28 @@ func TestPickMessage(t *testing.T) {
 	}
 	cases := []struct {
 		name    string
-		msgs    []oracle.DepositMessage
+		msgs    []oracleapi.DepositMessage
 		in      AttestInput
 		want    int  // index of the message picked, -1 for an error
 		differs bool // the error is the non-retryable "differs"
 	}{
-		{"observed block: the log index", []oracle.DepositMessage{depositMsg(seenBlock.Hash, 2, other, 5), depositMsg(seenBlock.Hash, 3, orderID, 1000)},
+		{"observed block: the log index", []oracleapi.DepositMessage{depositMsg(seenBlock.Hash, 2, other, 5), depositMsg(seenBlock.Hash, 3, orderID, 1000)},
 			attestIn(seenBlock.Hash.Hex()), 1, false},
-		{"observed block: other facts at the log index", []oracle.DepositMessage{depositMsg(seenBlock.Hash, 3, orderID, 999)},
+		{"observed block: other facts at the log index", []oracleapi.DepositMessage{depositMsg(seenBlock.Hash, 3, orderID, 999)},
 			attestIn(seenBlock.Hash.Hex()), -1, true},
-		{"observed block: the facts at another log index are not taken", []oracle.DepositMessage{depositMsg(seenBlock.Hash, 4, orderID, 1000)},
+		{"observed block: the facts at another log index are not taken", []oracleapi.DepositMessage{depositMsg(seenBlock.Hash, 4, orderID, 1000)},
 			attestIn(seenBlock.Hash.Hex()), -1, false},
-		{"included again elsewhere: found by its facts", []oracle.DepositMessage{depositMsg(moved, 0, other, 5), depositMsg(moved, 1, orderID, 1000)},
+		{"included again elsewhere: found by its facts", []oracleapi.DepositMessage{depositMsg(moved, 0, other, 5), depositMsg(moved, 1, orderID, 1000)},
 			attestIn(seenBlock.Hash.Hex()), 1, false},
-		{"included again elsewhere without the deposit", []oracle.DepositMessage{depositMsg(moved, 3, other, 5)},
+		{"included again elsewhere without the deposit", []oracleapi.DepositMessage{depositMsg(moved, 3, other, 5)},
 			attestIn(seenBlock.Hash.Hex()), -1, true},
-		{"block not passed: the log index", []oracle.DepositMessage{depositMsg(moved, 3, orderID, 1000), depositMsg(moved, 4, orderID, 1000)},
+		{"block not passed: the log index", []oracleapi.DepositMessage{depositMsg(moved, 3, orderID, 1000), depositMsg(moved, 4, orderID, 1000)},
 			attestIn(""), 0, false},
-		{"block not passed: found by its facts", []oracle.DepositMessage{depositMsg(moved, 3, other, 5), depositMsg(moved, 4, orderID, 1000)},
+		{"block not passed: found by its facts", []oracleapi.DepositMessage{depositMsg(moved, 3, other, 5), depositMsg(moved, 4, orderID, 1000)},
 			attestIn(""), 1, false},
-		{"block not passed: other facts at the log index", []oracle.DepositMessage{depositMsg(moved, 3, other, 5)},
+		{"block not passed: other facts at the log index", []oracleapi.DepositMessage{depositMsg(moved, 3, other, 5)},
 			attestIn(""), -1, true},
-		{"block not passed: no such deposit", []oracle.DepositMessage{depositMsg(moved, 7, other, 5)},
+		{"block not passed: no such deposit", []oracleapi.DepositMessage{depositMsg(moved, 7, other, 5)},
 			attestIn(""), -1, false},
 	}
 	for _, tc := range cases {
@@ -163,40 +165,57 @@ func (f *fakeChain) WaitHead(ctx context.Context, after uint64) (uint64, error) 
 }
 
 // oracleStub answers attestation requests: the i-th request (from 0) with answers[i] (the
-// last one repeated), each an error body when code is set, else att. It counts the requests.
+// last one repeated), each an error body when code is set, a gateway's page when only an error
+// status is, else att. It counts the requests.
 type stubAnswer struct {
 	status int
 	code   string
-	att    *oracle.DepositAttestation
+	att    *oracleapi.DepositAttestation
 }
 
-func oracleStubSeq(t *testing.T, calls *atomic.Int64, answers ...stubAnswer) *oracle.Client {
+func oracleStubSeq(t *testing.T, calls *atomic.Int64, answers ...stubAnswer) *oracleapi.Client {
 	t.Helper()
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		i := int(calls.Add(1)) - 1
 		a := answers[min(i, len(answers)-1)]
-		w.Header().Set("Content-Type", "application/json")
-		if a.code != "" {
+		switch {
+		case a.code != "":
+			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(a.status)
 			_ = json.NewEncoder(w).Encode(map[string]string{"code": a.code, "message": "stub"})
-			return
+		case a.status >= 400:
+			// Not the oracle's body: a gateway's page in front of it.
+			w.Header().Set("Content-Type", "text/html")
+			w.WriteHeader(a.status)
+			_, _ = w.Write([]byte("<html>" + http.StatusText(a.status) + "</html>"))
+		default:
+			w.Header().Set("Content-Type", "application/json")
+			_ = json.NewEncoder(w).Encode(a.att)
 		}
-		_ = json.NewEncoder(w).Encode(a.att)
 	}))
 	t.Cleanup(hs.Close)
-	return oracle.NewClient(hs.URL, "", nil)
+	return oracleapi.NewClient(hs.URL, "", nil)
 }
 
 // oracleStub answers every attestation request with the given error body, or, when code is
 // empty, with att.
-func oracleStub(t *testing.T, status int, code string, att *oracle.DepositAttestation) *oracle.Client {
+func oracleStub(t *testing.T, status int, code string, att *oracleapi.DepositAttestation) *oracleapi.Client {
 	t.Helper()
 	return oracleStubSeq(t, new(atomic.Int64), stubAnswer{status, code, att})
 }
 
-func runAttest(t *testing.T, a *OracleActivities, in AttestInput, heartbeat *Sighting) (*AttestResult, error, []Sighting) {
+func runAttest(t *testing.T, a *OracleActivities, in AttestInput, heartbeat *Sighting) (*AttestResult, []Sighting, error) {
+	t.Helper()
+	return runAttestLogged(t, a, in, heartbeat, nil)
+}
+
+// runAttestLogged is runAttest with the activity's logger, nil for the test suite's default.
+func runAttestLogged(t *testing.T, a *OracleActivities, in AttestInput, heartbeat *Sighting, log *countingLogger) (*AttestResult, []Sighting, error) {
 	t.Helper()
 	var s testsuite.WorkflowTestSuite
+	if log != nil {
+		s.SetLogger(log)
+	}
 	env := s.NewTestActivityEnvironment()
 	env.RegisterActivity(a)
 	if heartbeat != nil {
@@ -214,23 +233,23 @@ func runAttest(t *testing.T, a *OracleActivities, in AttestInput, heartbeat *Sig
 	})
 	val, err := env.ExecuteActivity(a.AttestDeposit, in)
 	if err != nil {
-		return nil, err, beats
+		return nil, beats, err
 	}
 	var res AttestResult
 	require.NoError(t, val.Get(&res))
-	return &res, nil, beats
+	return &res, beats, nil
 }
 
 // checkOnce makes one check of AttestDeposit's wait: one oracle request and, after a refusal,
 // the reorg check. found is where an earlier attempt found the receipt.
-func checkOnce(t *testing.T, a *OracleActivities, in AttestInput, found Sighting) (*AttestResult, string, error, *depositWait) {
+func checkOnce(t *testing.T, a *OracleActivities, in AttestInput, found Sighting) (*AttestResult, string, *depositWait, error) {
 	t.Helper()
 	w := &depositWait{in: in, found: found}
 	if ch, err := a.depositChain(in.ChainID); err == nil && ch != nil {
 		w.chain = ch
 	}
 	res, why, err := a.attestOnce(context.Background(), w)
-	return res, why, err, w
+	return res, why, w, err
 }
 
 func isReorged(err error) bool {
@@ -256,83 +275,83 @@ func TestAttestDepositReorged(t *testing.T) {
 	}
 
 	t.Run("gone for good: the wait ends", func(t *testing.T) {
-		a := &OracleActivities{Client: oracleStub(t, http.StatusNotFound, oracle.CodeTransactionNotFound, nil), chain: chainOf(gone)}
-		_, err, _ := runAttest(t, a, attestIn(seenBlock.Hash.Hex()), nil)
+		a := &OracleActivities{Client: oracleStub(t, http.StatusNotFound, oracleapi.CodeTransactionNotFound, nil), chain: chainOf(gone)}
+		_, _, err := runAttest(t, a, attestIn(seenBlock.Hash.Hex()), nil)
 		require.True(t, isReorged(err), "err %v", err)
 	})
 	t.Run("the oracle still counting confirmations: the wait ends", func(t *testing.T) {
-		a := &OracleActivities{Client: oracleStub(t, http.StatusConflict, oracle.CodeNotConfirmed, nil), chain: chainOf(gone)}
-		_, err, _ := runAttest(t, a, attestIn(seenBlock.Hash.Hex()), nil)
+		a := &OracleActivities{Client: oracleStub(t, http.StatusConflict, oracleapi.CodeNotConfirmed, nil), chain: chainOf(gone)}
+		_, _, err := runAttest(t, a, attestIn(seenBlock.Hash.Hex()), nil)
 		require.True(t, isReorged(err), "err %v", err)
 	})
 	t.Run("not yet confirmations past the block: waits", func(t *testing.T) {
 		c := &fakeChain{head: 101, hashes: map[uint64]common.Hash{100: otherBlock}, confirms: 2}
-		a := &OracleActivities{Client: oracleStub(t, http.StatusNotFound, oracle.CodeTransactionNotFound, nil), chain: chainOf(c)}
-		res, why, err, _ := checkOnce(t, a, attestIn(seenBlock.Hash.Hex()), Sighting{})
+		a := &OracleActivities{Client: oracleStub(t, http.StatusNotFound, oracleapi.CodeTransactionNotFound, nil), chain: chainOf(c)}
+		res, why, _, err := checkOnce(t, a, attestIn(seenBlock.Hash.Hex()), Sighting{})
 		waiting(t, res, why, err)
 	})
 	t.Run("slow node: waits", func(t *testing.T) {
 		c := &fakeChain{head: 140, hashes: map[uint64]common.Hash{100: seenBlock.Hash}, confirms: 2}
-		a := &OracleActivities{Client: oracleStub(t, http.StatusNotFound, oracle.CodeTransactionNotFound, nil), chain: chainOf(c)}
-		res, why, err, _ := checkOnce(t, a, attestIn(seenBlock.Hash.Hex()), Sighting{})
+		a := &OracleActivities{Client: oracleStub(t, http.StatusNotFound, oracleapi.CodeTransactionNotFound, nil), chain: chainOf(c)}
+		res, why, _, err := checkOnce(t, a, attestIn(seenBlock.Hash.Hex()), Sighting{})
 		waiting(t, res, why, err)
 	})
 	t.Run("chain unreadable: unavailable, asked again", func(t *testing.T) {
 		c := &fakeChain{headError: errors.New("connection refused")}
-		a := &OracleActivities{Client: oracleStub(t, http.StatusNotFound, oracle.CodeTransactionNotFound, nil), chain: chainOf(c)}
-		_, _, err, _ := checkOnce(t, a, attestIn(seenBlock.Hash.Hex()), Sighting{})
+		a := &OracleActivities{Client: oracleStub(t, http.StatusNotFound, oracleapi.CodeTransactionNotFound, nil), chain: chainOf(c)}
+		_, _, _, err := checkOnce(t, a, attestIn(seenBlock.Hash.Hex()), Sighting{})
 		require.True(t, isUnavailable(err), "err %v", err)
 		require.False(t, isReorged(err), "err %v", err)
 	})
 	t.Run("the oracle unavailable: not a reason to look, asked again", func(t *testing.T) {
-		a := &OracleActivities{Client: oracleStub(t, http.StatusServiceUnavailable, oracle.CodeChainUnavailable, nil), chain: chainOf(gone)}
-		_, _, err, _ := checkOnce(t, a, attestIn(seenBlock.Hash.Hex()), Sighting{})
+		a := &OracleActivities{Client: oracleStub(t, http.StatusServiceUnavailable, oracleapi.CodeChainUnavailable, nil), chain: chainOf(gone)}
+		_, _, _, err := checkOnce(t, a, attestIn(seenBlock.Hash.Hex()), Sighting{})
 		require.True(t, isUnavailable(err), "err %v", err)
 		require.False(t, isReorged(err), "err %v", err)
 	})
 	t.Run("another oracle answer ends the attempt", func(t *testing.T) {
-		a := &OracleActivities{Client: oracleStub(t, http.StatusUnprocessableEntity, oracle.CodeTransactionReverted, nil), chain: chainOf(gone)}
-		_, err, _ := runAttest(t, a, attestIn(seenBlock.Hash.Hex()), nil)
+		a := &OracleActivities{Client: oracleStub(t, http.StatusUnprocessableEntity, oracleapi.CodeTransactionReverted, nil), chain: chainOf(gone)}
+		_, _, err := runAttest(t, a, attestIn(seenBlock.Hash.Hex()), nil)
 		require.Error(t, err)
 		require.False(t, isReorged(err), "err %v", err)
 		require.False(t, isUnavailable(err), "err %v", err)
 	})
 	t.Run("no chains configured: waits", func(t *testing.T) {
-		a := &OracleActivities{Client: oracleStub(t, http.StatusNotFound, oracle.CodeTransactionNotFound, nil)}
-		res, why, err, _ := checkOnce(t, a, attestIn(seenBlock.Hash.Hex()), Sighting{})
+		a := &OracleActivities{Client: oracleStub(t, http.StatusNotFound, oracleapi.CodeTransactionNotFound, nil)}
+		res, why, _, err := checkOnce(t, a, attestIn(seenBlock.Hash.Hex()), Sighting{})
 		waiting(t, res, why, err)
 	})
 	t.Run("block not passed: the sighting of an earlier attempt is the evidence", func(t *testing.T) {
-		a := &OracleActivities{Client: oracleStub(t, http.StatusNotFound, oracle.CodeTransactionNotFound, nil), chain: chainOf(gone)}
-		res, why, err, _ := checkOnce(t, a, attestIn(""), Sighting{})
+		a := &OracleActivities{Client: oracleStub(t, http.StatusNotFound, oracleapi.CodeTransactionNotFound, nil), chain: chainOf(gone)}
+		res, why, _, err := checkOnce(t, a, attestIn(""), Sighting{})
 		waiting(t, res, why, err)
 		seen := seenBlock
-		_, err, _ = runAttest(t, a, attestIn(""), &seen)
+		_, _, err = runAttest(t, a, attestIn(""), &seen)
 		require.True(t, isReorged(err), "err %v", err)
 	})
 	t.Run("the receipt found is remembered", func(t *testing.T) {
 		c := &fakeChain{head: 101, hashes: map[uint64]common.Hash{100: seenBlock.Hash},
 			receipt: &types.Receipt{BlockNumber: big.NewInt(100), BlockHash: seenBlock.Hash}, confirms: 2}
-		a := &OracleActivities{Client: oracleStub(t, http.StatusConflict, oracle.CodeNotConfirmed, nil), chain: chainOf(c)}
-		res, why, err, w := checkOnce(t, a, attestIn(""), Sighting{})
+		a := &OracleActivities{Client: oracleStub(t, http.StatusConflict, oracleapi.CodeNotConfirmed, nil), chain: chainOf(c)}
+		res, why, w, err := checkOnce(t, a, attestIn(""), Sighting{})
 		waiting(t, res, why, err)
 		require.Equal(t, seenBlock, w.found)
 	})
 }
 
 // signedAttestation is an attestation of msg signed by a new key, and that key's address.
-func signedAttestation(t *testing.T, msg oracle.DepositMessage) (*oracle.DepositAttestation, common.Address) {
+func signedAttestation(t *testing.T, msg oracleapi.DepositMessage) (*oracleapi.DepositAttestation, common.Address) {
 	t.Helper()
 	key, err := crypto.GenerateKey()
 	require.NoError(t, err)
 	signer := crypto.PubkeyToAddress(key.PublicKey)
-	digest, err := oracle.DepositDigest(msg.Data)
+	digest, err := oracleapi.DepositDigest(msg.Data)
 	require.NoError(t, err)
 	sig, err := crypto.Sign(digest.Bytes(), key)
 	require.NoError(t, err)
 	sig[64] += 27
-	msg.Signatures = []oracle.Signature{{Signer: signer, Signature: sig}}
-	return &oracle.DepositAttestation{Messages: []oracle.DepositMessage{msg}, Domain: oracle.OracleDomain}, signer
+	msg.Signatures = []oracleapi.Signature{{Signer: signer, Signature: sig}}
+	return &oracleapi.DepositAttestation{Messages: []oracleapi.DepositMessage{msg}, Domain: oracleapi.OracleDomain}, signer
 }
 
 // A deposit included again in another block after a reorg is attested there, with its new log
@@ -340,7 +359,7 @@ func signedAttestation(t *testing.T, msg oracle.DepositMessage) (*oracle.Deposit
 func TestAttestDepositIncludedAgain(t *testing.T) {
 	att, signer := signedAttestation(t, depositMsg(common.HexToHash("0xb105"), 0, orderID, 1000))
 	a := &OracleActivities{Client: oracleStub(t, 0, "", att), Signers: []common.Address{signer}}
-	res, err, _ := runAttest(t, a, attestIn(seenBlock.Hash.Hex()), nil)
+	res, _, err := runAttest(t, a, attestIn(seenBlock.Hash.Hex()), nil)
 	require.NoError(t, err)
 	require.Equal(t, signer.Hex(), res.Signer)
 }
@@ -353,16 +372,16 @@ func TestAttestDepositWaitsForConfirmations(t *testing.T) {
 	att, signer := signedAttestation(t, depositMsg(seenBlock.Hash, 3, orderID, 1000))
 	var calls atomic.Int64
 	client := oracleStubSeq(t, &calls,
-		stubAnswer{http.StatusConflict, oracle.CodeNotConfirmed, nil},
-		stubAnswer{http.StatusConflict, oracle.CodeNotConfirmed, nil},
-		stubAnswer{http.StatusServiceUnavailable, oracle.CodeChainUnavailable, nil},
-		stubAnswer{http.StatusConflict, oracle.CodeNotConfirmed, nil},
+		stubAnswer{http.StatusConflict, oracleapi.CodeNotConfirmed, nil},
+		stubAnswer{http.StatusConflict, oracleapi.CodeNotConfirmed, nil},
+		stubAnswer{http.StatusServiceUnavailable, oracleapi.CodeChainUnavailable, nil},
+		stubAnswer{http.StatusConflict, oracleapi.CodeNotConfirmed, nil},
 		stubAnswer{status: http.StatusOK, att: att})
 	c := &fakeChain{head: 101, hashes: map[uint64]common.Hash{100: seenBlock.Hash},
 		receipt: &types.Receipt{BlockNumber: big.NewInt(100), BlockHash: seenBlock.Hash}, confirms: 2}
 	a := &OracleActivities{Client: client, Signers: []common.Address{signer},
 		chain: func(uint64) (depositChain, error) { return c, nil }}
-	res, err, beats := runAttest(t, a, attestIn(seenBlock.Hash.Hex()), nil)
+	res, beats, err := runAttest(t, a, attestIn(seenBlock.Hash.Hex()), nil)
 	require.NoError(t, err)
 	require.Equal(t, signer.Hex(), res.Signer)
 	require.Equal(t, int64(5), calls.Load())
@@ -370,4 +389,139 @@ func TestAttestDepositWaitsForConfirmations(t *testing.T) {
 	for _, b := range beats {
 		require.Equal(t, seenBlock, b)
 	}
+}
+
+// Every code of the oracle, and every code only the client produces, has its outcome here, and
+// answers that carry no code of ours are classified by their status.
+func TestClassifyOracleError(t *testing.T) {
+	type want struct {
+		outcome oracleOutcome
+		reason  intent.FailReason
+	}
+	var (
+		refused      = want{oracleRefused, ""}
+		unavail      = want{oracleUnavailable, ""}
+		operator     = want{oracleNeedsOperator, ""}
+		reverted     = want{oracleFinal, intent.FailReasonTransactionReverted}
+		finalUnknown = want{oracleFinal, intent.FailReasonUnknown}
+	)
+	byCode := map[string]want{
+		oracleapi.CodeNotConfirmed:        refused,
+		oracleapi.CodeTransactionNotFound: refused,
+		oracleapi.CodeNetworkError:        unavail,
+		oracleapi.CodeRateLimited:         unavail,
+		oracleapi.CodeChainUnavailable:    unavail,
+		oracleapi.CodeInternal:            unavail,
+		oracleapi.CodeTransactionReverted: reverted,
+		oracleapi.CodeNoDepositEvents:     finalUnknown,
+		oracleapi.CodeInvalidRequest:      finalUnknown,
+		oracleapi.CodeUnknownChain:        operator,
+		oracleapi.CodeNotImplemented:      operator,
+		oracleapi.CodeNotFound:            operator,
+		oracleapi.CodeInvalidResponse:     operator,
+		oracleapi.CodeClientMisconfigured: operator,
+	}
+	for _, code := range append(oracleapi.ServerCodes(), oracleapi.ClientCodes()...) {
+		require.Contains(t, byCode, code, "the oracle's code %s has no outcome in this test", code)
+	}
+	for code, w := range byCode {
+		t.Run(code, func(t *testing.T) {
+			e := oracleapi.Errorf(code, "from the oracle")
+			if slices.Contains(oracleapi.ClientCodes(), code) {
+				e.Status = 0
+			}
+			outcome, reason := classifyOracleError(fmt.Errorf("wrapped: %w", e))
+			require.Equal(t, w, want{outcome, reason})
+			// The protocol's Retryable agrees where the engine retries for the same reason.
+			switch w.outcome {
+			case oracleFinal:
+				require.False(t, e.Retryable())
+			case oracleUnavailable:
+				require.True(t, e.Retryable())
+			}
+		})
+	}
+	// Answers without a code of ours: a proxy's or gateway's page.
+	for _, tc := range []struct {
+		status int
+		want   want
+	}{
+		{http.StatusUnauthorized, operator},
+		{http.StatusForbidden, operator},
+		{http.StatusNotFound, operator},
+		{http.StatusBadRequest, operator},
+		{http.StatusTooManyRequests, unavail},
+		{http.StatusBadGateway, unavail},
+		{http.StatusServiceUnavailable, unavail},
+		{http.StatusGatewayTimeout, unavail},
+		{http.StatusNotImplemented, operator},
+	} {
+		t.Run(fmt.Sprintf("no code, status %d", tc.status), func(t *testing.T) {
+			outcome, reason := classifyOracleError(&oracleapi.Error{Status: tc.status, Message: "<html>…</html>"})
+			require.Equal(t, tc.want, want{outcome, reason})
+		})
+	}
+	t.Run("a code this engine does not know", func(t *testing.T) {
+		outcome, _ := classifyOracleError(&oracleapi.Error{Status: http.StatusUnprocessableEntity, Code: "SOMETHING_NEW"})
+		require.Equal(t, oracleNeedsOperator, outcome)
+	})
+	t.Run("not an error of the oracle", func(t *testing.T) {
+		outcome, _ := classifyOracleError(errors.New("boom"))
+		require.Equal(t, oracleNeedsOperator, outcome)
+	})
+}
+
+// An answer of the oracle that will not change ends the wait on the first answer, non-retryable,
+// with the failReason the workflow records; it used to be retried until
+// DEPOSIT_CONFIRMATION_TIMEOUT.
+func TestAttestDepositEndsOnFinalOracleAnswers(t *testing.T) {
+	for _, tc := range []struct {
+		status int
+		code   string
+		reason intent.FailReason
+	}{
+		{http.StatusUnprocessableEntity, oracleapi.CodeTransactionReverted, intent.FailReasonTransactionReverted},
+		{http.StatusNotFound, oracleapi.CodeNoDepositEvents, intent.FailReasonUnknown},
+		{http.StatusBadRequest, oracleapi.CodeInvalidRequest, intent.FailReasonUnknown},
+	} {
+		t.Run(tc.code, func(t *testing.T) {
+			var calls atomic.Int64
+			c := &fakeChain{head: 140, hashes: map[uint64]common.Hash{100: seenBlock.Hash},
+				receipt: &types.Receipt{BlockNumber: big.NewInt(100), BlockHash: seenBlock.Hash}, confirms: 2}
+			a := &OracleActivities{Client: oracleStubSeq(t, &calls, stubAnswer{tc.status, tc.code, nil}),
+				chain: func(uint64) (depositChain, error) { return c, nil }}
+			start := time.Now()
+			_, _, err := runAttest(t, a, attestIn(seenBlock.Hash.Hex()), nil)
+			var appErr *temporal.ApplicationError
+			require.ErrorAs(t, err, &appErr)
+			require.True(t, appErr.NonRetryable(), "err %v", err)
+			require.Equal(t, string(tc.reason), appErr.Type())
+			require.Contains(t, err.Error(), tc.code, "the failure names the oracle's answer")
+			require.Equal(t, int64(1), calls.Load(), "the first answer ends the wait")
+			require.Less(t, time.Since(start), waitBackoffMin, "without waiting")
+		})
+	}
+}
+
+// An oracle that refuses the engine's configuration (a gateway's 403, a chain it does not serve)
+// is asked again inside the wait, so the deposit is attested once an operator fixes it; the
+// refusals are logged at ERROR, naming the code, at most once per waitWarnEvery.
+func TestAttestDepositWaitsForAnOperator(t *testing.T) {
+	att, signer := signedAttestation(t, depositMsg(seenBlock.Hash, 3, orderID, 1000))
+	var calls atomic.Int64
+	client := oracleStubSeq(t, &calls,
+		stubAnswer{http.StatusForbidden, "", nil},
+		stubAnswer{http.StatusBadRequest, oracleapi.CodeUnknownChain, nil},
+		stubAnswer{status: http.StatusOK, att: att})
+	a := &OracleActivities{Client: client, Signers: []common.Address{signer}}
+	log := &countingLogger{}
+	res, _, err := runAttestLogged(t, a, attestIn(seenBlock.Hash.Hex()), nil, log)
+	require.NoError(t, err)
+	require.Equal(t, signer.Hex(), res.Signer)
+	require.Equal(t, int64(3), calls.Load())
+	require.Equal(t, int64(1), log.error.Load(), "two refusals within %s: one error", waitWarnEvery)
+	require.Zero(t, log.warn.Load())
+	log.mu.Lock()
+	defer log.mu.Unlock()
+	require.Subset(t, log.lastError, []any{"code", "HTTP 403"})
 }

@@ -11,6 +11,7 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/intent"
 )
@@ -21,7 +22,7 @@ type RefundInput struct {
 	// Kind is "refund" for the workflow's own refund and "manual_refund" for one an operator
 	// asked for; each is stored and sent at most once, and both pay under the request's one
 	// RefundID, so the depository refuses a second refund whichever kind comes second.
-	Kind      string
+	Kind      intent.TxKind
 	ChainID   uint64
 	Currency  string
 	Recipient string
@@ -46,7 +47,7 @@ func refundFailure(reason intent.RefundFailReason, msg string, cause error) erro
 // other refund the chain would revert, such as a recipient contract that refuses the native
 // asset (MANUAL_REFUND_REQUIRED).
 func (a *ChainActivities) SubmitRefund(ctx context.Context, in RefundInput) (*RefundSubmitted, error) {
-	c, err := a.Chains.Client(in.ChainID)
+	c, err := a.chain(in.ChainID)
 	if err != nil {
 		return nil, err
 	}
@@ -56,12 +57,12 @@ func (a *ChainActivities) SubmitRefund(ctx context.Context, in RefundInput) (*Re
 	}
 	currency := common.HexToAddress(in.Currency)
 	data := evm.DepositoryABI.PackWithdraw(intent.RefundID(in.RequestID), currency, common.HexToAddress(in.Recipient), amount)
-	stored, err := a.send(ctx, c, solverCall{requestID: in.RequestID, kind: in.Kind, to: common.HexToAddress(c.Chain.Depository),
+	stored, err := a.send(ctx, c, solverCall{requestID: in.RequestID, kind: in.Kind, to: common.HexToAddress(c.Chain().Depository),
 		data: data, value: new(big.Int),
 		preflight: func(ctx context.Context, gas uint64, feeCap *big.Int) error {
-			return a.checkRefundWorthIt(ctx, c, currency, amount, gas, feeCap)
+			return a.checkRefundWorthIt(ctx, c.Chain(), currency, amount, gas, feeCap)
 		},
-		onRevert: func(r *evm.RevertError) error {
+		onRevert: func(r *chains.RevertError) error {
 			if r.Blocked {
 				return refundFailure(intent.RefundFailReasonRefundRecipientIsBlocked, "the token refuses the refund recipient: "+r.Reason, r)
 			}
@@ -76,24 +77,24 @@ func (a *ChainActivities) SubmitRefund(ctx context.Context, in RefundInput) (*Re
 // checkRefundWorthIt fails with AMOUNT_TOO_LOW_TO_REFUND when the refund's gas costs at least
 // what it would return. An ERC-20 refund is valued through the price source; when no price can
 // be read the refund goes ahead (refunding at a loss is better than holding a user's funds).
-func (a *ChainActivities) checkRefundWorthIt(ctx context.Context, c *evm.Client, currency common.Address, amount *big.Int,
+func (a *ChainActivities) checkRefundWorthIt(ctx context.Context, ch *chains.Chain, currency common.Address, amount *big.Int,
 	gas uint64, feeCap *big.Int) error {
 	cost := new(big.Int).Mul(new(big.Int).SetUint64(gas), feeCap)
 	value := amount
 	if currency != (common.Address{}) {
-		cur, ok := c.Chain.FindCurrency(currency.Hex())
+		cur, ok := ch.FindCurrency(currency.Hex())
 		if !ok || a.Prices == nil {
 			return nil
 		}
 		tokenUSD, err1 := a.Prices.USDPrice(ctx, strings.ToUpper(cur.Symbol))
-		nativeUSD, err2 := a.Prices.USDPrice(ctx, strings.ToUpper(c.Chain.Currency.Symbol))
+		nativeUSD, err2 := a.Prices.USDPrice(ctx, strings.ToUpper(ch.Currency.Symbol))
 		if err1 != nil || err2 != nil || nativeUSD.Sign() <= 0 {
 			activity.GetLogger(ctx).Warn("refund not valued: no price", "currency", cur.Symbol, "error", fmt.Sprint(err1, err2))
 			return nil
 		}
 		// amount (token base units) in native base units, rounded down.
 		v := decimal.NewFromBigInt(amount, -int32(cur.Decimals)).Mul(tokenUSD).Div(nativeUSD).
-			Shift(int32(c.Chain.Currency.Decimals)).Floor()
+			Shift(int32(ch.Currency.Decimals)).Floor()
 		value = v.BigInt()
 	}
 	if value.Cmp(cost) <= 0 {

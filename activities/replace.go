@@ -2,20 +2,18 @@ package activities
 
 import (
 	"context"
-	"fmt"
 	"math/big"
 
 	"github.com/ethereum/go-ethereum/core/types"
 	"go.temporal.io/sdk/activity"
 
-	"github.com/intentd/intentd/chains/evm"
-	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/intent"
 )
 
 // ReplaceInput names the attempt of a request's transaction to replace.
 type ReplaceInput struct {
 	RequestID string
-	Kind      string
+	Kind      intent.TxKind
 	ChainID   uint64
 	// After is the attempt being replaced; the replacement is attempt After+1. A retry finds
 	// the replacement already stored and broadcasts it again.
@@ -38,27 +36,23 @@ const bumpPercent = 125
 // ReplaceTx replaces a transaction that is not being included: same nonce, fees raised by at
 // least bumpPercent, signed once and stored before broadcast like the first attempt.
 func (a *ChainActivities) ReplaceTx(ctx context.Context, in ReplaceInput) (*Replaced, error) {
-	c, err := a.Chains.Client(in.ChainID)
+	c, err := a.chain(in.ChainID)
 	if err != nil {
 		return nil, err
 	}
-	tip, err := c.Eth().SuggestGasTipCap(ctx)
+	fees, err := c.SuggestFees(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("%w: tip: %v", evm.ErrUnavailable, err)
-	}
-	head, err := c.Eth().HeaderByNumber(ctx, nil)
-	if err != nil {
-		return nil, fmt.Errorf("%w: head: %v", evm.ErrUnavailable, err)
+		return nil, err
 	}
 	solver := a.solverAddress()
 	stored, err := a.Store.ReplaceSolverTx(ctx, in.RequestID, in.Kind, in.After, in.Cancel,
-		func(prev store.SolverTx) (string, []byte, error) {
+		func(prev intent.SolverTx) (string, []byte, error) {
 			var old types.Transaction
 			if err := old.UnmarshalBinary(prev.Raw); err != nil {
 				return "", nil, err
 			}
-			newTip := maxBig(bump(old.GasTipCap()), tip)
-			newCap := maxBig(bump(old.GasFeeCap()), new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), newTip))
+			newTip := maxBig(bump(old.GasTipCap()), fees.Tip)
+			newCap := maxBig(bump(old.GasFeeCap()), fees.FeeCap(newTip))
 			next := &types.DynamicFeeTx{ChainID: old.ChainId(), Nonce: old.Nonce(), GasTipCap: newTip, GasFeeCap: newCap,
 				Gas: old.Gas(), To: old.To(), Value: old.Value(), Data: old.Data()}
 			if in.Cancel {

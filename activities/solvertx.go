@@ -5,27 +5,25 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"strings"
 
 	ethereum "github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"go.temporal.io/sdk/activity"
 
-	"github.com/intentd/intentd/chains/evm"
+	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/intent"
-	"github.com/intentd/intentd/store"
 )
 
 // solverCall is one transaction the solver sends for a request: a fill or a refund.
 type solverCall struct {
 	requestID string
-	kind      string // fill, refund or manual_refund: one stored transaction per request and kind
+	kind      intent.TxKind // fill, refund or manual_refund: one stored transaction per request and kind
 	to        common.Address
 	data      []byte
 	value     *big.Int
 	// onRevert maps a gas estimate that reverts to the workflow's non-retryable failure.
-	onRevert func(*evm.RevertError) error
+	onRevert func(*chains.RevertError) error
 	// onInsufficientFunds, when set, maps a gas estimate the node refuses because the solver
 	// cannot pay the value and gas; otherwise that is retried like an unavailable chain.
 	onInsufficientFunds func(error) error
@@ -37,9 +35,9 @@ type solverCall struct {
 // send returns the request's stored transaction of that kind, or estimates, signs and stores
 // a new one (its nonce allocated in Postgres), and broadcasts it. A retry finds the stored
 // transaction and broadcasts the same bytes again, so a call is never made twice.
-func (a *ChainActivities) send(ctx context.Context, c *evm.Client, call solverCall) (*store.SolverTx, error) {
+func (a *ChainActivities) send(ctx context.Context, c solverChain, call solverCall) (*intent.SolverTx, error) {
 	stored, err := a.Store.SolverTx(ctx, call.requestID, call.kind)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, intent.ErrNotFound) {
 		stored, err = a.sign(ctx, c, call)
 	}
 	if err != nil {
@@ -50,53 +48,61 @@ func (a *ChainActivities) send(ctx context.Context, c *evm.Client, call solverCa
 
 // broadcast sends a stored transaction's bytes; a failure is retryable (the same bytes go out
 // again on the next attempt).
-func broadcast(ctx context.Context, c *evm.Client, stored *store.SolverTx) error {
+func broadcast(ctx context.Context, c chains.TxSender, stored *intent.SolverTx) error {
 	var tx types.Transaction
 	if err := tx.UnmarshalBinary(stored.Raw); err != nil {
 		return failure(intent.FailReasonUnknown, "stored transaction does not decode", err)
 	}
-	if err := c.SendRaw(ctx, &tx); err != nil {
+	if err := sendTx(ctx, c, &tx); err != nil {
 		activity.GetLogger(ctx).Warn("broadcast failed; will retry", "requestId", stored.RequestID, "kind", stored.Kind,
 			"attempt", stored.Attempt, "tx", stored.Hash, "error", err)
-		return fmt.Errorf("%w: broadcast: %v", evm.ErrUnavailable, err)
+		return fmt.Errorf("%w: broadcast: %v", chains.ErrUnavailable, err)
 	}
 	return nil
 }
 
-func (a *ChainActivities) sign(ctx context.Context, c *evm.Client, call solverCall) (*store.SolverTx, error) {
+// sendTx broadcasts tx. A node that already has it, or whose chain has used its nonce already
+// (this transaction or another attempt of it was mined), counts as sent: the wait for
+// inclusion finds out which attempt was mined.
+func sendTx(ctx context.Context, c chains.TxSender, tx *types.Transaction) error {
+	err := c.SendTransaction(ctx, tx)
+	if errors.Is(err, chains.ErrAlreadyKnown) || errors.Is(err, chains.ErrNonceTooLow) {
+		return nil
+	}
+	return err
+}
+
+func (a *ChainActivities) sign(ctx context.Context, c solverChain, call solverCall) (*intent.SolverTx, error) {
 	from := a.solverAddress()
 	chainNonce, err := c.NonceAt(ctx, from)
 	if err != nil {
 		return nil, err
 	}
-	gas, err := c.Eth().EstimateGas(ctx, ethereum.CallMsg{From: from, To: &call.to, Data: call.data, Value: call.value})
+	gas, err := c.EstimateGas(ctx, ethereum.CallMsg{From: from, To: &call.to, Data: call.data, Value: call.value})
 	if err != nil {
-		if rev := evm.AsRevert(err); rev != nil && call.onRevert != nil {
+		var rev *chains.RevertError
+		switch {
+		case errors.As(err, &rev) && call.onRevert != nil:
 			return nil, call.onRevert(rev)
-		}
-		if call.onInsufficientFunds != nil && strings.Contains(strings.ToLower(err.Error()), "insufficient funds") {
+		case errors.Is(err, chains.ErrInsufficientFunds) && call.onInsufficientFunds != nil:
 			return nil, call.onInsufficientFunds(err)
 		}
-		return nil, fmt.Errorf("%w: estimate gas: %v", evm.ErrUnavailable, err)
+		return nil, err // retried: unavailable, or a revert or shortfall the call does not map
 	}
-	tip, err := c.Eth().SuggestGasTipCap(ctx)
+	fees, err := c.SuggestFees(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("%w: tip: %v", evm.ErrUnavailable, err)
+		return nil, err
 	}
-	head, err := c.Eth().HeaderByNumber(ctx, nil)
-	if err != nil {
-		return nil, fmt.Errorf("%w: head: %v", evm.ErrUnavailable, err)
-	}
-	feeCap := new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip)
+	tip, feeCap := fees.Tip, fees.FeeCap(fees.Tip)
 	gas = gas * 12 / 10
 	if call.preflight != nil {
 		if err := call.preflight(ctx, gas, feeCap); err != nil {
 			return nil, err
 		}
 	}
-	chainID := new(big.Int).SetUint64(c.Chain.ID)
+	chainID := new(big.Int).SetUint64(c.Chain().ID)
 	signer := types.LatestSignerForChainID(chainID)
-	return a.Store.PrepareSolverTx(ctx, call.requestID, call.kind, c.Chain.ID, from.Hex(), chainNonce,
+	return a.Store.PrepareSolverTx(ctx, call.requestID, call.kind, c.Chain().ID, from.Hex(), chainNonce,
 		func(nonce uint64) (string, []byte, error) {
 			tx, err := types.SignNewTx(a.SolverKey, signer, &types.DynamicFeeTx{ChainID: chainID, Nonce: nonce,
 				GasTipCap: tip, GasFeeCap: feeCap, Gas: gas, To: &call.to, Value: call.value, Data: call.data})

@@ -18,9 +18,12 @@ import (
 //
 //   - A check that finds the chain, the oracle or the database unavailable is retried inside
 //     the loop with a capped backoff (waitBackoffMin to waitBackoffMax) and logged at WARN at
-//     most once per waitWarnEvery; it is not returned.
-//   - A check that fails for good (DEPOSIT_REORGED, attested facts that differ, ...) ends the
-//     activity with its error, as before.
+//     most once per waitWarnEvery; it is not returned. A check refused for a reason only an
+//     operator can fix (needsOperator: the oracle refuses the engine's configuration) is
+//     retried the same way, so a fixed configuration lets the wait go on, and logged at ERROR
+//     at most once per waitWarnEvery.
+//   - A check that fails for good (DEPOSIT_REORGED, a reverted deposit transaction, attested
+//     facts that differ, ...) ends the activity with its error, as before.
 //   - The workflow's schedule-to-close timeout bounds the whole wait. When it passes, the
 //     activity's context ends and the loop returns the context's error; the SDK does not report
 //     a result after the deadline, and the server times the activity out, so the workflow sees
@@ -46,14 +49,27 @@ type headWaiter interface {
 }
 
 // unavailableError marks the error of a check as transient: what it needed could not be
-// reached this time (an RPC or oracle outage, a database failover).
-type unavailableError struct{ err error }
+// reached this time (an RPC or oracle outage, a database failover), or, with operator set,
+// refused the engine until an operator fixes a configuration.
+type unavailableError struct {
+	err error
+	// operator makes await log the error at ERROR rather than WARN, with attrs.
+	operator bool
+	attrs    []any
+}
 
 func (e unavailableError) Error() string { return e.err.Error() }
 func (e unavailableError) Unwrap() error { return e.err }
 
 // unavailable marks err as transient for await.
-func unavailable(err error) error { return unavailableError{err} }
+func unavailable(err error) error { return unavailableError{err: err} }
+
+// needsOperator marks err as transient for await, logged at ERROR with attrs: the check fails
+// until an operator fixes a configuration, and the wait goes on meanwhile so that the intents
+// in flight continue once it is fixed instead of failing for a mistake of ours.
+func needsOperator(err error, attrs ...any) error {
+	return unavailableError{err: err, operator: true, attrs: attrs}
+}
 
 // waitSpec describes a wait for await.
 type waitSpec struct {
@@ -76,7 +92,7 @@ func await(ctx context.Context, w waitSpec, check func(ctx context.Context) (don
 	var (
 		checks, failing int
 		backoff         time.Duration
-		warned          time.Time
+		warned, erred   time.Time
 	)
 	log := w.log
 	if log == nil {
@@ -108,9 +124,12 @@ func await(ctx context.Context, w waitSpec, check func(ctx context.Context) (don
 		}
 		if err != nil {
 			failing++
-			if warned.IsZero() || time.Since(warned) >= waitWarnEvery {
+			switch {
+			case ue.operator && due(&erred):
+				log.Error(w.what+" check refused until an operator acts; retrying",
+					with(with(w.attrs, ue.attrs...), "failures", failing, "error", err)...)
+			case !ue.operator && due(&warned):
 				log.Warn(w.what+" check failed; retrying", with(w.attrs, "failures", failing, "error", err)...)
-				warned = time.Now()
 			}
 			backoff = min(max(2*backoff, waitBackoffMin), waitBackoffMax)
 			if sleepCtx(ctx, backoff) != nil {
@@ -126,6 +145,16 @@ func await(ctx context.Context, w waitSpec, check func(ctx context.Context) (don
 			return checks, ended(ctx)
 		}
 	}
+}
+
+// due reports whether a line logged at most once per waitWarnEvery is due, last being when it
+// was last logged; when it is, it records now in last.
+func due(last *time.Time) bool {
+	if !last.IsZero() && time.Since(*last) < waitWarnEvery {
+		return false
+	}
+	*last = time.Now()
+	return true
 }
 
 // untilWorkerStops returns ctx, cancelled with worker.ErrWorkerShutdown as its cause as soon as
@@ -209,6 +238,7 @@ type waitLogger interface {
 	Debug(string, ...any)
 	Info(string, ...any)
 	Warn(string, ...any)
+	Error(string, ...any)
 }
 
 // logger is the activity's logger, or a logger that drops everything outside an activity.
@@ -224,3 +254,4 @@ type nopLogger struct{}
 func (nopLogger) Debug(string, ...any) {}
 func (nopLogger) Info(string, ...any)  {}
 func (nopLogger) Warn(string, ...any)  {}
+func (nopLogger) Error(string, ...any) {}

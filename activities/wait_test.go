@@ -3,7 +3,6 @@ package activities
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -55,12 +54,23 @@ func (h *testHeads) next() {
 	h.changed = make(chan struct{})
 }
 
-// countingLogger counts the lines of each level.
-type countingLogger struct{ debug, info, warn atomic.Int64 }
+// countingLogger counts the lines of each level and keeps the key-values of the last ERROR.
+type countingLogger struct {
+	debug, info, warn, error atomic.Int64
+
+	mu        sync.Mutex
+	lastError []any
+}
 
 func (l *countingLogger) Debug(string, ...any) { l.debug.Add(1) }
 func (l *countingLogger) Info(string, ...any)  { l.info.Add(1) }
 func (l *countingLogger) Warn(string, ...any)  { l.warn.Add(1) }
+func (l *countingLogger) Error(_ string, kv ...any) {
+	l.error.Add(1)
+	l.mu.Lock()
+	l.lastError = kv
+	l.mu.Unlock()
+}
 
 // A wait checks once per new head, heartbeats after each check, and returns as soon as a check
 // after the ending block says done: within the time the check takes, not a poll interval.
@@ -116,35 +126,61 @@ func TestAwaitDoesNotMissABlockDuringACheck(t *testing.T) {
 	require.Less(t, time.Since(start), 100*time.Millisecond)
 }
 
+// awaitFailing runs a wait whose checks fail with errs in turn, then see a new block, then end
+// it; it returns the number of checks.
+func awaitFailing(t *testing.T, log *countingLogger, attrs []any, errs ...error) int {
+	t.Helper()
+	heads := newTestHeads(1)
+	var checks atomic.Int64
+	n, err := await(context.Background(), waitSpec{what: "test", chain: heads, log: log, attrs: attrs},
+		func(context.Context) (bool, error) {
+			switch c := int(checks.Add(1)); {
+			case c <= len(errs):
+				return false, errs[c-1]
+			case c == len(errs)+1:
+				heads.next()
+				return false, nil
+			default:
+				return true, nil
+			}
+		})
+	require.NoError(t, err)
+	return n
+}
+
 // Unavailable checks are retried inside the wait with a backoff and are not returned; they are
 // logged at WARN once per waitWarnEvery, and the recovery at INFO. A failure that is not
 // unavailable ends the wait with its error.
 func TestAwaitRetriesUnavailableAndReturnsFailures(t *testing.T) {
-	heads := newTestHeads(1)
 	log := &countingLogger{}
-	var checks atomic.Int64
-	n, err := await(context.Background(), waitSpec{what: "test", chain: heads, log: log}, func(context.Context) (bool, error) {
-		switch c := checks.Add(1); {
-		case c <= 3:
-			return false, unavailable(fmt.Errorf("oracle down (%d)", c))
-		case c == 4:
-			heads.next()
-			return false, nil
-		default:
-			return true, nil
-		}
-	})
-	require.NoError(t, err)
+	n := awaitFailing(t, log, nil, unavailable(errors.New("oracle down (1)")),
+		unavailable(errors.New("oracle down (2)")), unavailable(errors.New("oracle down (3)")))
 	require.Equal(t, 5, n)
 	require.Equal(t, int64(1), log.warn.Load(), "three failures within %s: one warning", waitWarnEvery)
 	require.Equal(t, int64(1), log.info.Load(), "the recovery")
 
 	permanent := errors.New("attested deposit differs")
-	n, err = await(context.Background(), waitSpec{what: "test", chain: heads, log: log}, func(context.Context) (bool, error) {
+	n, err := await(context.Background(), waitSpec{what: "test", chain: newTestHeads(1), log: log}, func(context.Context) (bool, error) {
 		return false, permanent
 	})
 	require.ErrorIs(t, err, permanent)
 	require.Equal(t, 1, n)
+}
+
+// A check refused until an operator acts is retried inside the wait like an unavailable one, but
+// logged at ERROR (with its attributes) at most once per waitWarnEvery, never at WARN; the
+// wait goes on once the configuration is fixed.
+func TestAwaitRetriesWhatNeedsAnOperatorAtError(t *testing.T) {
+	log := &countingLogger{}
+	refused := needsOperator(errors.New("oracle: 400 UNKNOWN_CHAIN"), "code", "UNKNOWN_CHAIN")
+	n := awaitFailing(t, log, []any{"tx", "0x7a"}, refused, refused, unavailable(errors.New("oracle down")))
+	require.Equal(t, 5, n)
+	require.Equal(t, int64(1), log.error.Load(), "two refusals within %s: one error", waitWarnEvery)
+	require.Equal(t, int64(1), log.warn.Load(), "the outage after them is a warning of its own")
+	require.Equal(t, int64(1), log.info.Load(), "the recovery")
+	log.mu.Lock()
+	defer log.mu.Unlock()
+	require.Subset(t, log.lastError, []any{"tx", "0x7a", "code", "UNKNOWN_CHAIN"})
 }
 
 // The backoff between unavailable checks grows to waitBackoffMax and no further.

@@ -8,22 +8,28 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
+	"math"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/intentd/intentd/admin"
-	"github.com/intentd/intentd/workflows"
+	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/intents"
 )
 
 // AdminRefunder sends a manual admin refund to a request's workflow and waits for it to be
-// mined; admin.Refunder is the real one. Errors follow package admin (ErrInvalid, ErrNotFound,
-// ErrNotRefundable, ErrTimeout).
+// mined; intents.Door is the real one. Errors follow package intents (ErrInvalid, ErrNotFound,
+// ErrNotRefundable, ErrRefundFailed, ErrTimeout).
 type AdminRefunder interface {
-	Refund(ctx context.Context, requestID string, req workflows.AdminRefund) (*workflows.AdminRefundResult, error)
+	AdminRefund(ctx context.Context, requestID string, req intent.AdminRefund) (*intent.AdminRefundResult, error)
 }
+
+// adminRefundRoute is the manual refund's route.
+const adminRefundRoute = "/admin/requests/:requestId/refund"
 
 // adminRefundTimeout bounds how long POST /admin/requests/:requestId/refund waits for the refund
 // to be mined; past it the answer is 504 and the refund carries on in the workflow.
@@ -54,78 +60,120 @@ func (s *Server) adminAuthorized(c *gin.Context) bool {
 	return subtle.ConstantTimeCompare(sum[:], s.AdminTokenSHA256) == 1
 }
 
+// adminGate lets an admin request through, or answers it: 404 NOT_FOUND when no admin token is
+// configured (the admin endpoints then do not exist), 401 UNAUTHORIZED without the right bearer
+// token. what names the endpoint in the log.
+func (s *Server) adminGate(c *gin.Context, what string) bool {
+	if len(s.AdminTokenSHA256) != sha256.Size {
+		notFound(c)
+		return false
+	}
+	// The client's IP as gin resolves it (X-Forwarded-For only from the trusted proxies): the
+	// key of the failure budget and of every audit line.
+	client := c.ClientIP()
+	if wait := s.adminFailures.wait(client); wait > 0 {
+		s.Logger.Warn(what+": too many failed admin authentications", "client", client)
+		c.Header("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
+		abort(c, &Error{Code: CodeRateLimited, Message: fmt.Sprintf("too many failed admin authentications from this address; retry in %s", wait.Round(time.Second))})
+		return false
+	}
+	if !s.adminAuthorized(c) {
+		s.adminFailures.fail(client)
+		s.Logger.Warn(what+": missing or invalid admin token", "client", client)
+		c.Header("WWW-Authenticate", `Bearer realm="intentd-admin"`)
+		abort(c, &Error{Code: CodeUnauthorized, Message: "a valid admin token is required (Authorization: Bearer <token>)"})
+		return false
+	}
+	return true
+}
+
 // adminRefund serves POST /admin/requests/:requestId/refund: a manual refund by support staff.
 // Without a configured admin token hash the endpoint does not exist (404, as for any unknown
 // path).
 func (s *Server) adminRefund(c *gin.Context) {
-	if len(s.AdminTokenSHA256) != sha256.Size || s.Admin == nil {
-		c.JSON(http.StatusNotFound, gin.H{"message": "not found"})
+	if s.Admin == nil {
+		notFound(c)
 		return
 	}
-	if !s.adminAuthorized(c) {
-		s.Logger.Warn("admin refund: missing or invalid admin token", "remote", c.ClientIP())
-		c.Header("WWW-Authenticate", `Bearer realm="intentd-admin"`)
-		c.JSON(http.StatusUnauthorized, gin.H{"message": "a valid admin token is required (Authorization: Bearer <token>)"})
+	if !s.adminGate(c, "admin refund") {
 		return
 	}
 	requestID := c.Param("requestId")
-	if !hash32.MatchString(requestID) {
-		c.JSON(http.StatusNotFound, gin.H{"message": "request not found"})
+	if !intent.IsHash32(requestID) {
+		abort(c, errRequestNotFound)
 		return
 	}
 	var body adminRefundBody
-	dec := json.NewDecoder(http.MaxBytesReader(c.Writer, c.Request.Body, adminBodyLimit))
-	dec.DisallowUnknownFields() // a misspelt "recipient" must not silently refund to the default
+	// The body is bounded to adminBodyLimit (bound); a misspelt "recipient" must not silently
+	// refund to the default.
+	dec := json.NewDecoder(c.Request.Body)
+	dec.DisallowUnknownFields()
 	if err := dec.Decode(&body); err != nil {
-		c.JSON(http.StatusBadRequest, gin.H{"message": "body must be a JSON object {reason, operator, recipient?}: " + jsonProblem(err)})
+		abort(c, invalidInput("body must be a JSON object {reason, operator, recipient?}: "+jsonProblem(err)))
 		return
 	}
 	if dec.More() {
-		c.JSON(http.StatusBadRequest, gin.H{"message": "body must be a single JSON object"})
+		abort(c, invalidInput("body must be a single JSON object"))
 		return
 	}
-	req, err := admin.Validate(requestID, workflows.AdminRefund{Operator: body.Operator, Reason: body.Reason, Recipient: body.Recipient})
+	req, err := intents.ValidateAdminRefund(requestID, intent.AdminRefund{Operator: body.Operator, Reason: body.Reason, Recipient: body.Recipient})
 	if err != nil {
-		c.JSON(http.StatusBadRequest, gin.H{"message": err.Error()})
+		abort(c, invalidInput(err.Error()))
 		return
 	}
 
-	logger := s.Logger.With("requestId", requestID, "operator", req.Operator)
+	logger := s.Logger.With("requestId", requestID, "operator", req.Operator, "client", c.ClientIP())
 	logger.Info("admin refund requested", "reason", req.Reason, "recipient", req.Recipient)
 	ctx, cancel := context.WithTimeout(c.Request.Context(), adminRefundTimeout)
 	defer cancel()
-	res, err := s.Admin.Refund(ctx, requestID, req)
-	var notRefundable *admin.NotRefundableError
-	switch {
-	case err == nil:
+	res, err := s.Admin.AdminRefund(ctx, requestID, req)
+	if err == nil {
 		logger.Info("admin refund mined", "txHash", res.TxHash, "chainId", res.ChainID, "amount", res.Amount)
 		c.JSON(http.StatusOK, res)
-	case errors.Is(err, admin.ErrInvalid):
-		c.JSON(http.StatusBadRequest, gin.H{"message": err.Error()})
-	case errors.Is(err, admin.ErrNotFound):
-		c.JSON(http.StatusNotFound, gin.H{"message": "request not found, or no deposit seen for it yet"})
-	case errors.As(err, &notRefundable) && notRefundable.Type == workflows.ErrTypeAdminRefundFailed:
-		// Accepted, but the chain would not take the refund: nothing was paid.
-		logger.Warn("admin refund not made", "why", notRefundable.Reason)
-		c.JSON(http.StatusBadGateway, gin.H{"message": notRefundable.Reason})
-	case errors.As(err, &notRefundable):
-		logger.Info("admin refund refused", "why", notRefundable.Reason)
-		c.JSON(http.StatusConflict, gin.H{"message": notRefundable.Reason})
-	case errors.Is(err, admin.ErrNotRefundable):
-		logger.Info("admin refund refused", "error", err)
-		c.JSON(http.StatusConflict, gin.H{"message": "the request cannot be refunded now"})
-	case errors.Is(err, admin.ErrTimeout) || errors.Is(err, context.DeadlineExceeded):
-		logger.Warn("admin refund not completed in time", "error", err)
-		c.JSON(http.StatusGatewayTimeout, gin.H{"message": fmt.Sprintf("the refund did not complete within %s; if the workflow "+
-			"accepted it, it continues there: follow GET /intents/status/v3?requestId=%s", adminRefundTimeout, requestID)})
-	case c.Request.Context().Err() != nil:
+		return
+	}
+	e := adminRefundError(err, requestID)
+	if e.Code == CodeUnknownError && c.Request.Context().Err() != nil {
 		// The caller went away; nothing can be answered. An accepted refund goes on.
 		logger.Warn("admin refund: caller disconnected before it completed", "error", err)
 		c.Status(499)
-	default:
-		logger.Error("admin refund failed", "error", err)
-		c.JSON(http.StatusInternalServerError, gin.H{"message": "internal error"})
+		return
 	}
+	level := slog.LevelInfo // refused: the operator's answer, not a fault of the engine
+	switch {
+	case e.Code == CodeUnknownError:
+		level = slog.LevelError
+	case e.Status() >= http.StatusInternalServerError:
+		level = slog.LevelWarn
+	}
+	logger.Log(ctx, level, "admin refund not completed", "errorCode", e.Code, "why", e.Message, "error", err)
+	abort(c, e)
+}
+
+// adminRefundError names what a failed admin refund means (package intents' errors) by a code;
+// its status follows from the code. The message is for the operator: the workflow's reason
+// where it gave one, never the internal error, which is the cause.
+func adminRefundError(err error, requestID string) *Error {
+	e := &Error{Code: CodeUnknownError, Message: "internal error", cause: err}
+	var refusal *intents.NotRefundableError
+	switch {
+	case errors.Is(err, intents.ErrInvalid):
+		e.Code, e.Message = CodeInvalidInput, err.Error()
+	case errors.Is(err, intents.ErrNotFound):
+		e.Code, e.Message = CodeRequestNotFound, "request not found, or no deposit seen for it yet"
+	case errors.As(err, &refusal):
+		e.Code, e.Message = CodeNotRefundable, refusal.Reason
+		if errors.Is(err, intents.ErrRefundFailed) {
+			// Accepted, but the chain would not take the refund: nothing was paid.
+			e.Code = CodeRefundFailed
+		}
+	case errors.Is(err, intents.ErrNotRefundable):
+		e.Code, e.Message = CodeNotRefundable, "the request cannot be refunded now"
+	case errors.Is(err, intents.ErrTimeout), errors.Is(err, context.DeadlineExceeded):
+		e.Code, e.Message = CodeTimeout, fmt.Sprintf("the refund did not complete within %s; if the workflow "+
+			"accepted it, it continues there: follow GET /intents/status/v3?requestId=%s", adminRefundTimeout, requestID)
+	}
+	return e
 }
 
 // jsonProblem describes a body decoding error without echoing the body.

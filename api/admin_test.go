@@ -15,11 +15,10 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/intentd/intentd/admin"
 	"github.com/intentd/intentd/intent"
-	"github.com/intentd/intentd/internal/testenv"
+	"github.com/intentd/intentd/intents"
+	"github.com/intentd/intentd/internal/testkit/testenv"
 	"github.com/intentd/intentd/store"
-	"github.com/intentd/intentd/workflows"
 )
 
 func TestMain(m *testing.M) {
@@ -37,12 +36,12 @@ const (
 type fakeRefunder struct {
 	calls     int
 	requestID string
-	req       workflows.AdminRefund
-	result    *workflows.AdminRefundResult
+	req       intent.AdminRefund
+	result    *intent.AdminRefundResult
 	err       error
 }
 
-func (f *fakeRefunder) Refund(_ context.Context, requestID string, req workflows.AdminRefund) (*workflows.AdminRefundResult, error) {
+func (f *fakeRefunder) AdminRefund(_ context.Context, requestID string, req intent.AdminRefund) (*intent.AdminRefundResult, error) {
 	f.calls++
 	f.requestID, f.req = requestID, req
 	return f.result, f.err
@@ -80,10 +79,11 @@ func tokenHash(token string) []byte {
 func messageOf(t *testing.T, w *httptest.ResponseRecorder) string {
 	t.Helper()
 	var body struct {
-		Message string `json:"message"`
+		Message   string `json:"message"`
+		ErrorCode string `json:"errorCode"`
 	}
-	if err := json.Unmarshal(w.Body.Bytes(), &body); err != nil || body.Message == "" {
-		t.Fatalf("response %d is not {message}: %s", w.Code, w.Body)
+	if err := json.Unmarshal(w.Body.Bytes(), &body); err != nil || body.Message == "" || statuses[body.ErrorCode] != w.Code {
+		t.Fatalf("response %d is not {message, errorCode} with the table's status: %s", w.Code, w.Body)
 	}
 	return body.Message
 }
@@ -124,10 +124,7 @@ func TestAdminRefundNeedsTheToken(t *testing.T) {
 // An integrator's API key is no admin credential, neither in x-api-key nor as a bearer token.
 func TestAdminRefundRefusesAnAPIKey(t *testing.T) {
 	st := store.New(testenv.Pool(t))
-	key, _, err := st.CreateAPIKey(context.Background(), "integrator", "acme")
-	if err != nil {
-		t.Fatal(err)
-	}
+	key, _ := createKey(t, st, "acme", store.NewKey{Label: "integrator"})
 	f := &fakeRefunder{}
 	s := &Server{Store: st, Logger: slog.New(slog.DiscardHandler), Admin: f, AdminTokenSHA256: tokenHash(adminToken)}
 	h := s.Handler()
@@ -170,7 +167,7 @@ func TestAdminRefundBadBody(t *testing.T) {
 		"two objects":       goodBody + goodBody,
 		"too large":         `{"reason": "` + strings.Repeat("x", adminBodyLimit) + `", "operator": "alice"}`,
 		"array":             `[]`,
-		"reason over limit": fmt.Sprintf(`{"reason": %q, "operator": "alice"}`, strings.Repeat("y", admin.MaxReasonLen+1)),
+		"reason over limit": fmt.Sprintf(`{"reason": %q, "operator": "alice"}`, strings.Repeat("y", intents.MaxReasonLen+1)),
 	} {
 		t.Run(name, func(t *testing.T) {
 			f := &fakeRefunder{}
@@ -194,7 +191,7 @@ func TestAdminRefundUnknownRequest(t *testing.T) {
 	if w.Code != http.StatusNotFound || f.calls != 0 {
 		t.Fatalf("malformed id: status %d", w.Code)
 	}
-	f = &fakeRefunder{err: fmt.Errorf("%w: intent-%s", admin.ErrNotFound, adminReqID)}
+	f = &fakeRefunder{err: fmt.Errorf("%w: intent-%s", intents.ErrNotFound, adminReqID)}
 	w, _ = serveAdmin(t, f, tokenHash(adminToken), adminCall{auth: "Bearer " + adminToken, body: goodBody})
 	if w.Code != http.StatusNotFound {
 		t.Fatalf("no workflow: status %d: %s", w.Code, w.Body)
@@ -203,7 +200,7 @@ func TestAdminRefundUnknownRequest(t *testing.T) {
 }
 
 func TestAdminRefundNotRefundable(t *testing.T) {
-	f := &fakeRefunder{err: &admin.NotRefundableError{Reason: "the fill was broadcast and may still land"}}
+	f := &fakeRefunder{err: &intents.NotRefundableError{Reason: "the fill was broadcast and may still land"}}
 	w, _ := serveAdmin(t, f, tokenHash(adminToken), adminCall{auth: "Bearer " + adminToken, body: goodBody})
 	if w.Code != http.StatusConflict {
 		t.Fatalf("status %d: %s", w.Code, w.Body)
@@ -214,7 +211,7 @@ func TestAdminRefundNotRefundable(t *testing.T) {
 }
 
 func TestAdminRefundTimeoutAndInternalErrors(t *testing.T) {
-	f := &fakeRefunder{err: fmt.Errorf("%w: update u on workflow w may still be running", admin.ErrTimeout)}
+	f := &fakeRefunder{err: fmt.Errorf("%w: update u on workflow w may still be running", intents.ErrTimeout)}
 	w, _ := serveAdmin(t, f, tokenHash(adminToken), adminCall{auth: "Bearer " + adminToken, body: goodBody})
 	if w.Code != http.StatusGatewayTimeout || !strings.Contains(messageOf(t, w), "/intents/status/v3?requestId="+adminReqID) {
 		t.Fatalf("timeout: status %d: %s", w.Code, w.Body)
@@ -231,7 +228,7 @@ func TestAdminRefundTimeoutAndInternalErrors(t *testing.T) {
 }
 
 func TestAdminRefundSuccess(t *testing.T) {
-	want := workflows.AdminRefundResult{RequestID: adminReqID, Status: intent.StatusRefund, ChainID: 31337,
+	want := intent.AdminRefundResult{RequestID: adminReqID, Status: intent.StatusRefund, ChainID: 31337,
 		TxHash: "0x4444444444444444444444444444444444444444444444444444444444444444", Recipient: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
 		Currency: "0x0000000000000000000000000000000000000000", Amount: "1000000000000000"}
 	f := &fakeRefunder{result: &want}
@@ -241,7 +238,7 @@ func TestAdminRefundSuccess(t *testing.T) {
 		t.Fatalf("status %d: %s", w.Code, w.Body)
 	}
 	if f.calls != 1 || f.requestID != adminReqID ||
-		f.req != (workflows.AdminRefund{Operator: "alice", Reason: "fill stuck behind a reorg", Recipient: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"}) {
+		f.req != (intent.AdminRefund{Operator: "alice", Reason: "fill stuck behind a reorg", Recipient: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"}) {
 		t.Fatalf("refunder asked %d times with %s %+v", f.calls, f.requestID, f.req)
 	}
 	var got map[string]any

@@ -36,10 +36,12 @@ func toCurrencyJSON(c chains.Currency) currencyJSON {
 }
 
 // listChains serves GET /chains: the enabled chains, so clients configure themselves from the API.
+// The RPC URLs served are the chain's public ones (chains.Chain.PublicRPCURL), never the
+// engine's own, which carry the RPC provider's key; a chain without one is served with "".
 func (s *Server) listChains(c *gin.Context) {
 	out := []chainJSON{}
-	for _, ch := range s.Chains.Registry().Enabled() {
-		j := chainJSON{ID: ch.ID, Name: ch.Name, DisplayName: ch.DisplayName, HTTPRPCURL: ch.HTTPRPCURL, WSRPCURL: ch.WSRPCURL,
+	for _, ch := range s.Chains.Enabled() {
+		j := chainJSON{ID: ch.ID, Name: ch.Name, DisplayName: ch.DisplayName, HTTPRPCURL: ch.PublicRPCURL, WSRPCURL: ch.PublicWSRPCURL,
 			ExplorerURL: ch.ExplorerURL, VMType: ch.VMType, DepositEnabled: ch.DepositEnabled, Disabled: ch.Disabled,
 			Currency: toCurrencyJSON(ch.Currency), ERC20Currencies: []currencyJSON{}}
 		for _, e := range ch.ERC20 {

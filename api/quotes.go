@@ -15,27 +15,22 @@ func (s *Server) quoteHandler(mode quote.Mode) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		req, qerr := quote.Decode(c.Request.Body)
 		if qerr != nil {
-			c.JSON(qerr.Status, qerr)
+			abort(c, fromQuote(qerr))
 			return
 		}
 		// The key decides whether a referrer is allowed, who owns the stored request and the
 		// revenue share; one that could not be checked is not guessed at.
 		if keyUnchecked(c) {
-			qerr = &quote.Error{Status: http.StatusServiceUnavailable, Code: quote.CodeServiceUnavailable,
-				Message: "the API key could not be checked; retry shortly"}
-			c.JSON(qerr.Status, qerr)
+			abort(c, errKeyUnchecked)
 			return
 		}
-		var caller quote.Caller
-		if key := apiKeyOf(c); key != nil {
-			caller = quote.Caller{APIKeyID: key.ID, BusinessVerified: key.BusinessVerified, PayoutAddress: key.PayoutAddress}
-		}
-		resp, qerr := s.Quotes.Quote(c.Request.Context(), req, caller, mode)
+		resp, qerr := s.Quotes.Quote(c.Request.Context(), req, quote.CallerOf(apiKeyOf(c)), mode)
 		if qerr != nil {
-			if qerr.Status >= 500 {
-				s.Logger.Warn("quote failed", "path", c.FullPath(), "errorCode", qerr.Code, "message", qerr.Message, "cause", qerr.Cause())
+			e := fromQuote(qerr)
+			if e.Status() >= http.StatusInternalServerError {
+				s.Logger.Warn("quote failed", "path", c.FullPath(), "errorCode", e.Code, "message", e.Message, "cause", e.Cause())
 			}
-			c.JSON(qerr.Status, qerr)
+			abort(c, e)
 			return
 		}
 		c.JSON(http.StatusOK, resp)

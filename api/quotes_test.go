@@ -2,7 +2,6 @@ package api
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"log/slog"
 	"net/http"
@@ -16,7 +15,7 @@ import (
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/devnet"
-	"github.com/intentd/intentd/internal/testenv"
+	"github.com/intentd/intentd/internal/testkit/testenv"
 	"github.com/intentd/intentd/prices"
 	"github.com/intentd/intentd/quote"
 	"github.com/intentd/intentd/store"
@@ -28,18 +27,18 @@ const deadRPC = "http://127.0.0.1:1"
 
 // unreachableChains is the devnet's chain registry (31337 and 31338, ETH and USDC) with RPCs
 // that do not answer.
-func unreachableChains(t *testing.T) *evm.Pool {
+func unreachableChains(t *testing.T) *chains.Clients {
 	t.Helper()
 	reg, err := chains.NewRegistry(devnet.ChainConfigs(map[uint64]string{31337: deadRPC, 31338: deadRPC}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return evm.NewPool(reg)
+	return chains.NewClients(reg, evm.VM())
 }
 
 // quoteServer serves the quote endpoints with the given price source and store (the store may
 // be nil when the test never reaches it).
-func quoteServer(t *testing.T, pool *evm.Pool, src quote.PriceSource, st *store.Store, logs *bytes.Buffer) http.Handler {
+func quoteServer(t *testing.T, pool *chains.Clients, src quote.PriceSource, st *store.Store, logs *bytes.Buffer) http.Handler {
 	t.Helper()
 	var logger *slog.Logger
 	if logs != nil {
@@ -48,7 +47,7 @@ func quoteServer(t *testing.T, pool *evm.Pool, src quote.PriceSource, st *store.
 		logger = slog.New(slog.DiscardHandler)
 	}
 	engine := &quote.Engine{Chains: pool, Prices: src, Store: st, Solver: devnet.SolverAddress()}
-	s := &Server{Store: st, Chains: pool, Quotes: engine, Logger: logger}
+	s := &Server{Store: st, Chains: pool.Registry(), Quotes: engine, Logger: logger}
 	return s.Handler()
 }
 
@@ -131,13 +130,9 @@ func TestQuoteForAListedCurrencyWithNoPriceConfiguredIs400UnsupportedCurrencyNot
 }
 
 func TestQuoteWhoseAPIKeyCannotBeLookedUpIs503ServiceUnavailableNot401(t *testing.T) {
-	ctx := context.Background()
 	pool := testenv.Pool(t)
 	st := store.New(pool)
-	key, _, err := st.CreateAPIKey(ctx, "integrator", "acme")
-	if err != nil {
-		t.Fatal(err)
-	}
+	key, _ := createKey(t, st, "acme", store.NewKey{Label: "integrator"})
 	chainPool := unreachableChains(t)
 	src := prices.Table{"ETH": decimal.NewFromInt(3000), "USDC": decimal.NewFromInt(1)}
 	// An origin currency the chain does not list fails after authentication and before any

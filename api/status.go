@@ -3,16 +3,12 @@ package api
 import (
 	"errors"
 	"net/http"
-	"regexp"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/store"
 )
-
-// hash32 matches a 0x-prefixed 32-byte hex value: requestIds and transaction hashes.
-var hash32 = regexp.MustCompile(`^0x[0-9a-fA-F]{64}$`)
 
 // statusV3JSON is the answer of GET /intents/status/v3.
 type statusV3JSON struct {
@@ -50,23 +46,13 @@ type statusV2JSON struct {
 type statusView func(row *store.StatusRow) any
 
 // statusV3 is GET /intents/status/v3: failReason is N/A except on failure and refund, where
-// it is the recorded reason or UNKNOWN (the spec).
+// it is the recorded reason or UNKNOWN, and refundFailReason N/A when none was recorded (the
+// spec's rules, kept in package intent).
 func statusV3(row *store.StatusRow) any {
-	out := statusV3JSON{Status: row.Status, InTxHashes: nonNil(row.InTxHashes), TxHashes: nonNil(row.TxHashes),
+	return statusV3JSON{Status: row.Status, InTxHashes: nonNil(row.InTxHashes), TxHashes: nonNil(row.TxHashes),
 		UpdatedAt: row.UpdatedAt.UnixMilli(), OriginChainID: row.OriginChainID, DestinationChainID: row.DestinationChainID,
-		FailReason: row.FailReason, RefundFailReason: row.RefundFailReason, QuoteCreatedAt: row.CreatedAt.UnixMilli()}
-	switch row.Status {
-	case intent.StatusFailure, intent.StatusRefund:
-		if out.FailReason == intent.FailReasonNA || out.FailReason == "" {
-			out.FailReason = intent.FailReasonUnknown
-		}
-	default:
-		out.FailReason = intent.FailReasonNA
-	}
-	if out.RefundFailReason == "" {
-		out.RefundFailReason = intent.RefundFailReasonNA
-	}
-	return out
+		FailReason: row.FailReason.ForStatus(row.Status), RefundFailReason: row.RefundFailReason.OrNA(),
+		QuoteCreatedAt: row.CreatedAt.UnixMilli()}
 }
 
 // statusV2 is GET /intents/status/v2 (statuses mapped by intent.Status.V2).
@@ -96,21 +82,21 @@ func (s *Server) intentStatus(view statusView) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		id := c.Query("requestId")
 		if id == "" {
-			c.JSON(http.StatusBadRequest, gin.H{"message": "requestId is required"})
+			abort(c, &Error{Code: CodeInvalidInput, Message: "requestId is required"})
 			return
 		}
-		if !hash32.MatchString(id) {
-			c.JSON(http.StatusNotFound, gin.H{"message": "request not found"})
+		if !intent.IsHash32(id) {
+			abort(c, errRequestNotFound)
 			return
 		}
 		row, err := s.Store.Status(c.Request.Context(), id)
 		if errors.Is(err, store.ErrNotFound) {
-			c.JSON(http.StatusNotFound, gin.H{"message": "request not found"})
+			abort(c, errRequestNotFound)
 			return
 		}
 		if err != nil {
 			s.Logger.Error("status read failed", "error", err)
-			c.JSON(http.StatusServiceUnavailable, gin.H{"message": "status is temporarily unavailable"})
+			abort(c, &Error{Code: CodeServiceUnavailable, Message: "status is temporarily unavailable", cause: err})
 			return
 		}
 		c.JSON(http.StatusOK, view(row))

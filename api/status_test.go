@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/intentd/intentd/intent"
-	"github.com/intentd/intentd/internal/testenv"
+	"github.com/intentd/intentd/internal/testkit/testenv"
 	"github.com/intentd/intentd/store"
 )
 
@@ -139,13 +139,12 @@ func TestStatusEndpointsEachAnswerTheirOwnShape(t *testing.T) {
 		}
 	})
 
-	t.Run("every version: an unknown or malformed requestId is 404 {message}, a missing one 400 {message}", func(t *testing.T) {
+	t.Run("every version: an unknown or malformed requestId is 404 REQUEST_NOT_FOUND, a missing one 400 INVALID_INPUT, each {message, errorCode}", func(t *testing.T) {
 		for _, p := range []string{"/intents/status", "/intents/status/v2", "/intents/status/v3"} {
-			for id, want := range map[string]int{"?requestId=0x" + fmt.Sprintf("%064x", 0xdead): 404, "?requestId=nope": 404, "": 400} {
+			for id, want := range map[string]string{"?requestId=0x" + fmt.Sprintf("%064x", 0xdead): CodeRequestNotFound,
+				"?requestId=nope": CodeRequestNotFound, "": CodeInvalidInput} {
 				code, body := getJSON(t, h, p+id)
-				if code != want || body["message"] == nil || len(body) != 1 {
-					t.Errorf("%s%s: %d %v, want %d {message}", p, id, code, body, want)
-				}
+				checkError(t, p+id, code, body, want)
 			}
 		}
 	})

@@ -11,7 +11,8 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/intentd/intentd/chains"
-	"github.com/intentd/intentd/deposits"
+	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/intents"
 )
 
 // txBodyLimit bounds the bodies of the transaction hints; a hint is a few hundred bytes, a
@@ -66,11 +67,11 @@ type singleTx struct {
 func (s *Server) indexTransaction(c *gin.Context) {
 	var b indexBody
 	if msg := bindHint(c, &b, "{chainId: number or decimal string, txHash: string, requestId?: string}"); msg != "" {
-		c.JSON(http.StatusBadRequest, gin.H{"message": msg})
+		abort(c, invalidInput(msg))
 		return
 	}
-	if b.RequestID != "" && !hash32.MatchString(b.RequestID) {
-		c.JSON(http.StatusBadRequest, gin.H{"message": "requestId must be a 0x-prefixed 32-byte hash"})
+	if b.RequestID != "" && !intent.IsHash32(b.RequestID) {
+		abort(c, invalidInput("requestId must be a 0x-prefixed 32-byte hash"))
 		return
 	}
 	n, ok := s.indexHash(c, uint64(b.ChainID), b.TxHash, b.RequestID)
@@ -85,16 +86,16 @@ func (s *Server) indexTransaction(c *gin.Context) {
 func (s *Server) indexSingle(c *gin.Context) {
 	var b singleBody
 	if msg := bindHint(c, &b, "{requestId: string, chainId: number or decimal string, tx: JSON-encoded transaction string}"); msg != "" {
-		c.JSON(http.StatusBadRequest, gin.H{"message": msg})
+		abort(c, invalidInput(msg))
 		return
 	}
-	if !hash32.MatchString(b.RequestID) {
-		c.JSON(http.StatusBadRequest, gin.H{"message": "requestId must be a 0x-prefixed 32-byte hash"})
+	if !intent.IsHash32(b.RequestID) {
+		abort(c, invalidInput("requestId must be a 0x-prefixed 32-byte hash"))
 		return
 	}
 	var tx singleTx
 	if b.Tx == "" || json.Unmarshal([]byte(b.Tx), &tx) != nil {
-		c.JSON(http.StatusBadRequest, gin.H{"message": "tx must be the transaction as a JSON-encoded string, with its txHash"})
+		abort(c, invalidInput("tx must be the transaction as a JSON-encoded string, with its txHash"))
 		return
 	}
 	hash := tx.TxHash
@@ -106,9 +107,12 @@ func (s *Server) indexSingle(c *gin.Context) {
 	}
 }
 
+// errUnsupportedChain answers a hint for a chain the engine does not serve.
+var errUnsupportedChain = &Error{Code: CodeUnsupportedChain, Message: "chainId is not a supported chain"}
+
 // bindHint decodes a hint's body into v; a non-empty result is the 400 message.
 func bindHint(c *gin.Context, v any, shape string) string {
-	dec := json.NewDecoder(http.MaxBytesReader(c.Writer, c.Request.Body, txBodyLimit))
+	dec := json.NewDecoder(c.Request.Body) // bounded to txBodyLimit (bound)
 	if err := dec.Decode(v); err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
@@ -126,27 +130,27 @@ func bindHint(c *gin.Context, v any, shape string) string {
 // answered: 400 for a bad hash or chain, 202 for a transaction not mined yet, 503 when the
 // chain could not be read.
 func (s *Server) indexHash(c *gin.Context, chainID uint64, txHash, requestID string) (int, bool) {
-	if !hash32.MatchString(txHash) {
-		c.JSON(http.StatusBadRequest, gin.H{"message": "txHash must be a 0x-prefixed 32-byte hash"})
+	if !intent.IsHash32(txHash) {
+		abort(c, invalidInput("txHash must be a 0x-prefixed 32-byte hash"))
 		return 0, false
 	}
 	if chainID == 0 {
-		c.JSON(http.StatusBadRequest, gin.H{"message": "chainId is required"})
+		abort(c, invalidInput("chainId is required"))
 		return 0, false
 	}
-	if _, err := s.Chains.Registry().Get(chainID); err != nil {
-		c.JSON(http.StatusBadRequest, gin.H{"message": "chainId is not a supported chain"})
+	if _, err := s.Chains.Get(chainID); err != nil {
+		abort(c, errUnsupportedChain)
 		return 0, false
 	}
 	n, err := s.Indexer.IndexTransaction(c.Request.Context(), chainID, common.HexToHash(txHash))
 	switch {
-	case errors.Is(err, deposits.ErrNotMined):
+	case errors.Is(err, intents.ErrNotMined):
 		c.JSON(http.StatusAccepted, gin.H{"message": "transaction is not mined yet; it will be detected when it is"})
 	case errors.Is(err, chains.ErrUnknownChain):
-		c.JSON(http.StatusBadRequest, gin.H{"message": "chainId is not a supported chain"})
+		abort(c, errUnsupportedChain)
 	case err != nil:
 		s.Logger.Warn("transaction index failed", "chainId", chainID, "tx", txHash, "requestId", requestID, "error", err)
-		c.JSON(http.StatusServiceUnavailable, gin.H{"message": "could not index the transaction now; it will be detected on chain"})
+		abort(c, &Error{Code: CodeServiceUnavailable, Message: "could not index the transaction now; it will be detected on chain", cause: err})
 	default:
 		return n, true
 	}

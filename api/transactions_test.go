@@ -12,7 +12,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/intentd/intentd/deposits"
+	"github.com/intentd/intentd/intents"
 )
 
 // fakeIndexer records the transactions it is asked to index and answers with err.
@@ -40,7 +40,7 @@ var (
 // registry (31337, 31338) with f as its indexer.
 func postHint(t *testing.T, f *fakeIndexer, path, body string) (int, map[string]any) {
 	t.Helper()
-	s := &Server{Chains: unreachableChains(t), Indexer: f, Logger: slog.New(slog.DiscardHandler)}
+	s := &Server{Chains: unreachableChains(t).Registry(), Indexer: f, Logger: slog.New(slog.DiscardHandler)}
 	r := httptest.NewRequest(http.MethodPost, path, strings.NewReader(body))
 	r.Header.Set("Content-Type", "application/json")
 	w := httptest.NewRecorder()
@@ -51,6 +51,9 @@ func postHint(t *testing.T, f *fakeIndexer, path, body string) (int, map[string]
 	}
 	if m, _ := out["message"].(string); m == "" {
 		t.Fatalf("%s %s: %d %v has no message", path, body, w.Code, out)
+	}
+	if w.Code >= 400 {
+		checkError(t, path+" "+body, w.Code, out, fmt.Sprint(out["errorCode"]))
 	}
 	return w.Code, out
 }
@@ -122,7 +125,7 @@ func TestTransactionsSingleIndexesTheHashOfItsJSONEncodedTxLikeTransactionsIndex
 
 	// Not mined yet and chain unreadable answer as /transactions/index does.
 	body := `{"requestId": "` + hintReq + `", "chainId": "31337", "tx": ` + txJSON(`"txHash":"`+hintTx+`"`) + `}`
-	for err, want := range map[error]int{deposits.ErrNotMined: http.StatusAccepted, fmt.Errorf("rpc down"): http.StatusServiceUnavailable} {
+	for err, want := range map[error]int{intents.ErrNotMined: http.StatusAccepted, fmt.Errorf("rpc down"): http.StatusServiceUnavailable} {
 		single, _ := postHint(t, &fakeIndexer{err: err}, "/transactions/single", body)
 		index, _ := postHint(t, &fakeIndexer{err: err}, "/transactions/index", `{"chainId": "31337", "txHash": "`+hintTx+`"}`)
 		if single != want || index != want {

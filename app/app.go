@@ -9,17 +9,19 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/redis/go-redis/v9"
 	"go.temporal.io/sdk/client"
 	sdklog "go.temporal.io/sdk/log"
 
-	"github.com/intentd/intentd/admin"
 	"github.com/intentd/intentd/api"
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/chains/evm"
+	"github.com/intentd/intentd/intents"
 	"github.com/intentd/intentd/migrations"
-	"github.com/intentd/intentd/oracle"
+	"github.com/intentd/intentd/oracle/oracleapi"
 	"github.com/intentd/intentd/prices"
 	"github.com/intentd/intentd/quote"
+	"github.com/intentd/intentd/ratelimit"
 	"github.com/intentd/intentd/store"
 	"github.com/intentd/intentd/worker"
 )
@@ -30,11 +32,14 @@ type System struct {
 	Logger   *slog.Logger
 	Pool     *pgxpool.Pool
 	Store    *store.Store
-	Chains   *evm.Pool
+	Chains   *chains.Clients
 	Temporal client.Client
 
 	pricesOnce sync.Once
 	prices     *prices.Cached
+	doorOnce   sync.Once
+	door       *intents.Door
+	redis      *redis.Client // the rate limits' (APIServer), when REDIS_URL is set
 }
 
 // Open connects to Postgres and Temporal and loads the chain registry (from the environment's
@@ -47,7 +52,22 @@ func Open(ctx context.Context, cfg Config, registry *chains.Registry, logger *sl
 		}
 		registry = r
 	}
-	pool, err := pgxpool.New(ctx, cfg.DatabaseURL)
+	pool, err := openPool(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return nil, err
+	}
+	tc, err := client.DialContext(ctx, client.Options{HostPort: cfg.TemporalAddress, Namespace: cfg.TemporalNamespace,
+		Logger: sdklog.NewStructuredLogger(logger.With("component", "temporal-sdk"))})
+	if err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("temporal at TEMPORAL_ADDRESS %s: %w", cfg.TemporalAddress, err)
+	}
+	return &System{Config: cfg, Logger: logger, Pool: pool, Store: store.New(pool), Chains: chains.NewClients(registry, evm.VM()), Temporal: tc}, nil
+}
+
+// openPool connects to the Postgres at url and checks that it answers.
+func openPool(ctx context.Context, url string) (*pgxpool.Pool, error) {
+	pool, err := pgxpool.New(ctx, url)
 	if err != nil {
 		return nil, fmt.Errorf("DATABASE_URL: %w", err)
 	}
@@ -57,17 +77,25 @@ func Open(ctx context.Context, cfg Config, registry *chains.Registry, logger *sl
 		pool.Close()
 		return nil, fmt.Errorf("postgres at DATABASE_URL is not reachable: %w", err)
 	}
-	tc, err := client.DialContext(ctx, client.Options{HostPort: cfg.TemporalAddress, Namespace: cfg.TemporalNamespace,
-		Logger: sdklog.NewStructuredLogger(logger.With("component", "temporal-sdk"))})
+	return pool, nil
+}
+
+// Migrate applies the schema to cfg's database, the whole of the migrate role: it opens
+// Postgres only (no Temporal, no chains), so migrate runs with DATABASE_URL alone.
+func Migrate(ctx context.Context, cfg Config) ([]string, error) {
+	pool, err := openPool(ctx, cfg.DatabaseURL)
 	if err != nil {
-		pool.Close()
-		return nil, fmt.Errorf("temporal at TEMPORAL_ADDRESS %s: %w", cfg.TemporalAddress, err)
+		return nil, err
 	}
-	return &System{Config: cfg, Logger: logger, Pool: pool, Store: store.New(pool), Chains: evm.NewPool(registry), Temporal: tc}, nil
+	defer pool.Close()
+	return migrations.Apply(ctx, pool)
 }
 
 // Close releases the clients.
 func (s *System) Close() {
+	if s.redis != nil {
+		_ = s.redis.Close()
+	}
 	s.Temporal.Close()
 	s.Pool.Close()
 }
@@ -75,17 +103,27 @@ func (s *System) Close() {
 // Migrate applies the schema.
 func (s *System) Migrate(ctx context.Context) ([]string, error) { return migrations.Apply(ctx, s.Pool) }
 
+// Intents is the door to the intent workflows (built once): the scanner delivers deposits
+// through it, the API indexes transactions and sends manual refunds through it.
+func (s *System) Intents() *intents.Door {
+	s.doorOnce.Do(func() {
+		s.door = &intents.Door{Temporal: s.Temporal, Requests: s.Store, Chains: s.Chains, Policy: s.Config.Policy,
+			Logger: s.Logger.With("component", "intents")}
+	})
+	return s.door
+}
+
 // WorkerDeps builds the worker's dependencies.
 func (s *System) WorkerDeps() worker.Deps {
 	return worker.Deps{Temporal: s.Temporal, Store: s.Store, Chains: s.Chains,
-		Oracle:        oracle.NewClient(s.Config.OracleURL, s.Config.OracleAPIKey, &http.Client{Timeout: 20 * time.Second}),
+		Oracle:        oracleapi.NewClient(s.Config.OracleURL, s.Config.OracleAPIKey, &http.Client{Timeout: 20 * time.Second}),
 		OracleSigners: s.Config.OracleSigners, SolverKey: s.Config.SolverKey(), Prices: s.PriceSource(), ScanInterval: s.Config.ScanInterval,
-		Policy: s.Config.Policy, MaxFill: s.Config.SolverMaxFill,
+		MaxFill: s.Config.SolverMaxFill, Intents: s.Intents(),
 		Logger: s.Logger.With("component", "worker")}
 }
 
 // APIServer builds the HTTP API, with the manual admin refund (sent through the system's
-// Temporal client) when ADMIN_TOKEN_SHA256 is set. It starts reading the price of every
+// Temporal client) when ADMIN_TOKEN is set. It starts reading the price of every
 // configured currency in the background, so the first quotes do not wait on a price feed; a
 // failure there is only logged (a quote then reads the price itself and reports what fails).
 func (s *System) APIServer(ctx context.Context) *api.Server {
@@ -97,11 +135,36 @@ func (s *System) APIServer(ctx context.Context) *api.Server {
 	}()
 	engine := &quote.Engine{Chains: s.Chains, Prices: prices, Store: s.Store, Solver: s.Config.SolverAddress(),
 		TTL: s.Config.QuoteTTL, Limits: s.Config.QuoteLimits, SwapCostBps: s.Config.SwapCostBps}
-	// The API only routes hinted deposits: it needs the router's dependencies, not the worker's.
-	router := worker.Router(worker.Deps{Temporal: s.Temporal, Store: s.Store, Chains: s.Chains, Policy: s.Config.Policy,
-		Logger: s.Logger.With("component", "api")})
-	return &api.Server{Store: s.Store, Chains: s.Chains, Indexer: router, Logger: s.Logger.With("component", "api"),
-		Quotes: engine, Admin: admin.Refunder{Temporal: s.Temporal}, AdminTokenSHA256: s.Config.AdminTokenSHA256}
+	return &api.Server{Store: s.Store, Chains: s.Chains.Registry(), Indexer: s.Intents(), Logger: s.Logger.With("component", "api"),
+		Quotes: engine, Admin: s.Intents(), AdminTokenSHA256: s.Config.AdminTokenSHA256,
+		Limits: s.rateLimiter(ctx), TrustedProxies: s.Config.TrustedProxies}
+}
+
+// rateLimiter is the API's rate limiter: over Redis when REDIS_URL is set, so that the limits
+// hold across every API process, else in this process only. A Redis that does not answer at
+// start is no reason not to serve: the limiter fails open to its local buckets until it does.
+func (s *System) rateLimiter(ctx context.Context) *ratelimit.Limiter {
+	logger := s.Logger.With("component", "ratelimit")
+	o := ratelimit.Options{Policy: s.Config.RateLimits, Logger: logger}
+	if s.Config.RedisURL == "" {
+		logger.Info("rate limits are kept in this process only (no REDIS_URL): each API process limits on its own")
+		return ratelimit.New(o)
+	}
+	if s.redis == nil {
+		redis.SetLogger(redisLog{logger})
+		var err error
+		if s.redis, err = redisClient(s.Config.RedisURL); err != nil { // validated by Load
+			logger.Error("REDIS_URL: rate limits are kept in this process only", "error", err)
+			return ratelimit.New(o)
+		}
+	}
+	o.Redis = s.redis
+	pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	if err := s.redis.Ping(pctx).Err(); err != nil {
+		logger.Warn("redis at REDIS_URL does not answer: rate limits fail open to this process's own until it does", "error", err)
+	}
+	return ratelimit.New(o)
 }
 
 // symbols lists the currency symbols of the enabled chains, once each.

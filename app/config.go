@@ -7,26 +7,49 @@ package app
 import (
 	"crypto/ecdsa"
 	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"log/slog"
+	"math"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/shopspring/decimal"
+	"github.com/trustelem/zxcvbn"
 
-	"github.com/intentd/intentd/internal/symbols"
+	"github.com/intentd/intentd/internal/envconf"
 	"github.com/intentd/intentd/prices"
 	"github.com/intentd/intentd/quote"
+	"github.com/intentd/intentd/ratelimit"
 	"github.com/intentd/intentd/workflows"
 )
 
-// Config is every setting of the engine (API and worker), loaded from the environment.
+// Role is the process a configuration is loaded for. Each role reads, requires and holds only
+// what it uses: the solver's private key is the worker's alone (the API quotes with the
+// solver's address, migrate needs neither), so a compromised API process cannot sign.
+type Role string
+
+// The roles of `intentd`, and RoleAll: every role in one process (`intentd-dev dev`, the test
+// stacks).
+const (
+	RoleAPI     Role = "api"
+	RoleWorker  Role = "worker"
+	RoleMigrate Role = "migrate"
+	RoleAll     Role = "all"
+)
+
+// api and worker report whether the role runs the API or the worker.
+func (r Role) api() bool    { return r == RoleAPI || r == RoleAll }
+func (r Role) worker() bool { return r == RoleWorker || r == RoleAll }
+
+// Config is every setting of the engine (API and worker), loaded from the environment for one
+// Role: a setting its role does not use is left zero.
 type Config struct {
+	Role              Role
 	Environment       string // ENVIRONMENT: selects configs/chains.<env>.json
 	ChainsConfigDir   string // CHAINS_CONFIG_DIR
 	DatabaseURL       string // DATABASE_URL
@@ -52,18 +75,30 @@ type Config struct {
 	// FILL_BUMP_AFTER (30s), FILL_MAX_BUMPS (3) and FILL_SUBMIT_ATTEMPTS (20).
 	Policy   workflows.Policy
 	LogLevel slog.Level
-	// AdminTokenSHA256 (ADMIN_TOKEN_SHA256, 64 hex digits) is the SHA-256 of the bearer token of
-	// POST /admin/requests/{requestId}/refund; unset, that endpoint does not exist. Only the
-	// hash is configured; the token itself is never in the environment of the API.
+	// AdminTokenSHA256 is the SHA-256 of ADMIN_TOKEN, the bearer token of
+	// POST /admin/requests/{requestId}/refund; unset, that endpoint does not exist. The token is
+	// checked for strength and hashed at load (AdminTokenHash) and only the hash is kept, so the
+	// configuration never holds, prints or logs the token.
 	AdminTokenSHA256 []byte
-	solverKey        *ecdsa.PrivateKey // SOLVER_PRIVATE_KEY (secret; never printed)
+	// RedisURL (REDIS_URL, secret: it may carry a password) is the Redis that holds the rate
+	// limits' buckets, shared by every API process; unset, each process limits on its own.
+	RedisURL string
+	// TrustedProxies (TRUSTED_PROXIES: CIDRs or addresses, comma-separated) are the peers whose
+	// X-Forwarded-For names the client; unset, none.
+	TrustedProxies []string
+	// RateLimits is who gets which limit: the spec's table, and RATE_LIMITS_ANONYMOUS,
+	// RATE_LIMIT_UNKNOWN_KEY and RATE_LIMIT_REQUESTS_SCHEDULE (loadRateLimits).
+	RateLimits    ratelimit.Policy
+	solverKey     *ecdsa.PrivateKey // SOLVER_PRIVATE_KEY (secret; never printed): the worker's only
+	solverAddress common.Address    // SOLVER_ADDRESS, or the key's
 }
 
-// SolverKey returns the solver's signing key.
+// SolverKey returns the solver's signing key; nil in a role other than the worker's.
 func (c Config) SolverKey() *ecdsa.PrivateKey { return c.solverKey }
 
-// SolverAddress is the solver's public address.
-func (c Config) SolverAddress() common.Address { return crypto.PubkeyToAddress(c.solverKey.PublicKey) }
+// SolverAddress is the solver's public address: SOLVER_ADDRESS, or the address of
+// SOLVER_PRIVATE_KEY.
+func (c Config) SolverAddress() common.Address { return c.solverAddress }
 
 // ChainsFile is the chain configuration file for the environment.
 func (c Config) ChainsFile() string {
@@ -72,9 +107,9 @@ func (c Config) ChainsFile() string {
 
 // LogValue keeps secrets out of logs.
 func (c Config) LogValue() slog.Value {
-	return slog.GroupValue(slog.String("environment", c.Environment), slog.String("temporal", c.TemporalAddress),
+	return slog.GroupValue(slog.String("role", string(c.Role)), slog.String("environment", c.Environment), slog.String("temporal", c.TemporalAddress),
 		slog.String("api", c.APIAddr), slog.String("oracle", c.OracleURL), slog.String("solver", c.SolverAddress().Hex()),
-		slog.Bool("adminRefunds", len(c.AdminTokenSHA256) > 0))
+		slog.Bool("adminRefunds", len(c.AdminTokenSHA256) > 0), slog.Bool("sharedRateLimits", c.RedisURL != ""))
 }
 
 // String keeps secrets out of %v.
@@ -86,113 +121,185 @@ func (c Config) GoString() string { return c.String() }
 // Defaults supplies values for variables that are unset; dev mode fills in the devnet's keys.
 type Defaults map[string]string
 
-// Load reads the configuration. lookup is os.LookupEnv in production; defaults are used for
-// unset variables. Every invalid value is an error naming its variable.
+// The defaults of the Temporal variables, shared with the admin command line, which reaches the
+// same Temporal.
+const (
+	DefaultTemporalAddress   = "127.0.0.1:7233"
+	DefaultTemporalNamespace = "default"
+)
+
+// Load reads the configuration of every role in one process (RoleAll), as `intentd-dev dev` and
+// the test stacks run them: LoadRole(RoleAll, lookup, defaults).
 func Load(lookup func(string) (string, bool), defaults Defaults) (Config, error) {
-	get := func(name, def string) string {
-		if v, ok := lookup(name); ok && v != "" {
-			return v
-		}
-		if v, ok := defaults[name]; ok {
-			return v
-		}
-		return def
-	}
-	var c Config
-	var errs []string
-	bad := func(name, format string, args ...any) {
-		errs = append(errs, fmt.Sprintf("%s: %s", name, fmt.Sprintf(format, args...)))
-	}
-	c.Environment = get("ENVIRONMENT", "dev")
-	c.ChainsConfigDir = get("CHAINS_CONFIG_DIR", "configs")
-	c.DatabaseURL = get("DATABASE_URL", "")
-	if c.DatabaseURL == "" {
-		bad("DATABASE_URL", "is required")
-	}
-	c.TemporalAddress = get("TEMPORAL_ADDRESS", "127.0.0.1:7233")
-	c.TemporalNamespace = get("TEMPORAL_NAMESPACE", "default")
-	c.APIAddr = get("API_ADDR", "127.0.0.1:8080")
-	c.OracleURL = strings.TrimRight(get("ORACLE_URL", "http://127.0.0.1:3000"), "/")
-	c.OracleAPIKey = get("ORACLE_API_KEY", "")
-	for _, s := range strings.Split(get("ORACLE_SIGNERS", ""), ";") {
-		if s = strings.TrimSpace(s); s == "" {
-			continue
-		}
-		if !common.IsHexAddress(s) || common.HexToAddress(s) == (common.Address{}) {
-			bad("ORACLE_SIGNERS", "%q is not a nonzero address", s)
-			continue
-		}
-		c.OracleSigners = append(c.OracleSigners, common.HexToAddress(s))
-	}
-	if len(c.OracleSigners) == 0 {
-		bad("ORACLE_SIGNERS", "at least one accepted oracle signer address is required")
-	}
-	var err error
-	switch c.PriceSource = get("PRICE_SOURCE", "table"); c.PriceSource {
-	case "table":
-		if c.Prices, err = prices.ParseTable(get("PRICES_USD", "ETH=3000,USDC=1")); err != nil {
-			bad("PRICES_USD", "%v", err)
-		}
-	case "feeds":
-		if c.PriceFeeds, err = prices.ParseFeeds(get("PRICE_FEEDS", "")); err != nil {
-			bad("PRICE_FEEDS", "%v", err)
-		}
+	return LoadRole(RoleAll, lookup, defaults)
+}
+
+// LoadRole reads the configuration of one role. lookup is os.LookupEnv in production; defaults
+// are used for unset variables. Every invalid value is an error naming its variable, and so is
+// SOLVER_PRIVATE_KEY in the environment of the api or migrate: a process that never signs must
+// not hold the key.
+func LoadRole(role Role, lookup func(string) (string, bool), defaults Defaults) (Config, error) {
+	v := envconf.New(lookup, defaults)
+	c := Config{Role: role}
+	switch role {
+	case RoleAPI, RoleWorker, RoleMigrate, RoleAll:
 	default:
-		bad("PRICE_SOURCE", "must be table or feeds")
+		return Config{}, fmt.Errorf("unknown role %q", role)
 	}
-	if c.PriceMaxAge, err = time.ParseDuration(get("PRICE_MAX_AGE", "1h")); err != nil || c.PriceMaxAge <= 0 {
-		bad("PRICE_MAX_AGE", "must be a positive duration, like 1h")
+	c.Environment = v.Get("ENVIRONMENT", "dev")
+	c.DatabaseURL = v.Get("DATABASE_URL", "")
+	if c.DatabaseURL == "" {
+		v.Bad("DATABASE_URL", "is required")
 	}
-	if c.PriceCacheTTL, err = time.ParseDuration(get("PRICE_CACHE_TTL", "10s")); err != nil || c.PriceCacheTTL <= 0 {
-		bad("PRICE_CACHE_TTL", "must be a positive duration, like 10s")
-	}
-	if c.QuoteLimits, err = quote.ParsePairLimits(get("QUOTE_MAX_USD", "*/*=1000000")); err != nil {
-		bad("QUOTE_MAX_USD", "%v", err)
-	}
-	if c.SwapCostBps, err = strconv.ParseInt(get("SWAP_COST_BPS", "10"), 10, 64); err != nil || c.SwapCostBps < 1 || c.SwapCostBps > 1000 {
-		bad("SWAP_COST_BPS", "must be whole basis points from 1 to 1000")
-	}
-	if c.QuoteTTL, err = time.ParseDuration(get("QUOTE_TTL", "10m")); err != nil || c.QuoteTTL < time.Minute {
-		bad("QUOTE_TTL", "must be a duration of at least 1m, like 10m")
-	}
-	if c.ScanInterval, err = time.ParseDuration(get("SCAN_INTERVAL", "1s")); err != nil || c.ScanInterval <= 0 {
-		bad("SCAN_INTERVAL", "must be a positive duration, like 1s")
-	}
-	if v := get("SOLVER_MAX_FILL", ""); strings.TrimSpace(v) != "" {
-		if c.SolverMaxFill, err = symbols.Parse(v, "maximum fill", "whole units"); err != nil {
-			bad("SOLVER_MAX_FILL", "%v", err)
+	c.LogLevel = v.Level("LOG_LEVEL", "info")
+	if !role.worker() {
+		if k, ok := lookup("SOLVER_PRIVATE_KEY"); ok && k != "" {
+			v.Bad("SOLVER_PRIVATE_KEY", "must not be set for %s: only the worker signs (give the api SOLVER_ADDRESS)", role)
 		}
 	}
-	if c.Policy.ConfirmationTimeout, err = time.ParseDuration(get("DEPOSIT_CONFIRMATION_TIMEOUT", "30m")); err != nil || c.Policy.ConfirmationTimeout <= 0 {
-		bad("DEPOSIT_CONFIRMATION_TIMEOUT", "must be a positive duration, like 30m")
+	if role != RoleMigrate {
+		c.loadEngine(v)
 	}
-	if c.Policy.FillBumpAfter, err = time.ParseDuration(get("FILL_BUMP_AFTER", "30s")); err != nil || c.Policy.FillBumpAfter <= 0 {
-		bad("FILL_BUMP_AFTER", "must be a positive duration, like 30s")
+	if role.worker() {
+		c.loadWorker(v)
 	}
-	if c.Policy.FillMaxBumps, err = strconv.Atoi(get("FILL_MAX_BUMPS", "3")); err != nil || c.Policy.FillMaxBumps < 1 || c.Policy.FillMaxBumps > 20 {
-		bad("FILL_MAX_BUMPS", "must be a whole number from 1 to 20")
+	if role.api() {
+		c.loadAPI(v)
 	}
-	if c.Policy.SubmitAttempts, err = strconv.Atoi(get("FILL_SUBMIT_ATTEMPTS", "20")); err != nil || c.Policy.SubmitAttempts < 1 || c.Policy.SubmitAttempts > 100 {
-		bad("FILL_SUBMIT_ATTEMPTS", "must be a whole number from 1 to 100")
-	}
-	if err := c.LogLevel.UnmarshalText([]byte(get("LOG_LEVEL", "info"))); err != nil {
-		bad("LOG_LEVEL", "must be debug, info, warn or error")
-	}
-	if h := strings.TrimSpace(get("ADMIN_TOKEN_SHA256", "")); h != "" {
-		if b, err := hex.DecodeString(h); err != nil || len(b) != sha256.Size {
-			bad("ADMIN_TOKEN_SHA256", "must be the SHA-256 of the admin token as 64 hex digits (printf %%s \"$TOKEN\" | sha256sum), not the token")
-		} else {
-			c.AdminTokenSHA256 = b
-		}
-	}
-	key := strings.TrimPrefix(get("SOLVER_PRIVATE_KEY", ""), "0x")
-	if key == "" {
-		bad("SOLVER_PRIVATE_KEY", "is required")
-	} else if c.solverKey, err = crypto.HexToECDSA(key); err != nil {
-		bad("SOLVER_PRIVATE_KEY", "is not a valid secp256k1 private key")
-	}
-	if len(errs) > 0 {
-		return Config{}, fmt.Errorf("invalid configuration:\n  %s", strings.Join(errs, "\n  "))
+	if err := v.Err(); err != nil {
+		return Config{}, err
 	}
 	return c, nil
+}
+
+// loadEngine reads what the API and the worker both use: Temporal, the chains, prices, quotes and
+// the lifecycle policy.
+func (c *Config) loadEngine(v *envconf.Vars) {
+	c.ChainsConfigDir = v.Get("CHAINS_CONFIG_DIR", "configs")
+	c.TemporalAddress = v.Get("TEMPORAL_ADDRESS", DefaultTemporalAddress)
+	c.TemporalNamespace = v.Get("TEMPORAL_NAMESPACE", DefaultTemporalNamespace)
+	var err error
+	switch c.PriceSource = v.Get("PRICE_SOURCE", "table"); c.PriceSource {
+	case "table":
+		if c.Prices, err = prices.ParseTable(v.Get("PRICES_USD", "ETH=3000,USDC=1")); err != nil {
+			v.Bad("PRICES_USD", "%v", err)
+		}
+	case "feeds":
+		if c.PriceFeeds, err = prices.ParseFeeds(v.Get("PRICE_FEEDS", "")); err != nil {
+			v.Bad("PRICE_FEEDS", "%v", err)
+		}
+	default:
+		v.Bad("PRICE_SOURCE", "must be table or feeds")
+	}
+	c.PriceMaxAge = v.PositiveDuration("PRICE_MAX_AGE", "1h")
+	c.PriceCacheTTL = v.PositiveDuration("PRICE_CACHE_TTL", "10s")
+	if c.QuoteLimits, err = quote.ParsePairLimits(v.Get("QUOTE_MAX_USD", "*/*=1000000")); err != nil {
+		v.Bad("QUOTE_MAX_USD", "%v", err)
+	}
+	if c.SwapCostBps, err = strconv.ParseInt(v.Get("SWAP_COST_BPS", "10"), 10, 64); err != nil || c.SwapCostBps < 1 || c.SwapCostBps > 1000 {
+		v.Bad("SWAP_COST_BPS", "must be whole basis points from 1 to 1000")
+	}
+	if c.QuoteTTL, err = time.ParseDuration(v.Get("QUOTE_TTL", "10m")); err != nil || c.QuoteTTL < time.Minute {
+		v.Bad("QUOTE_TTL", "must be a duration of at least 1m, like 10m")
+	}
+	c.ScanInterval = v.PositiveDuration("SCAN_INTERVAL", "1s")
+	c.Policy.ConfirmationTimeout = v.PositiveDuration("DEPOSIT_CONFIRMATION_TIMEOUT", "30m")
+	c.Policy.FillBumpAfter = v.PositiveDuration("FILL_BUMP_AFTER", "30s")
+	c.Policy.FillMaxBumps = v.IntRange("FILL_MAX_BUMPS", "3", 1, 20)
+	c.Policy.SubmitAttempts = v.IntRange("FILL_SUBMIT_ATTEMPTS", "20", 1, 100)
+}
+
+// loadWorker reads the worker's own settings: the solver's key, the oracle and the capacity.
+func (c *Config) loadWorker(v *envconf.Vars) {
+	c.OracleURL = strings.TrimRight(v.Get("ORACLE_URL", "http://127.0.0.1:3000"), "/")
+	c.OracleAPIKey = v.Get("ORACLE_API_KEY", "")
+	c.OracleSigners = oracleSigners(v)
+	if s := v.Get("SOLVER_MAX_FILL", ""); strings.TrimSpace(s) != "" {
+		var err error
+		if c.SolverMaxFill, err = envconf.SymbolAmounts(s, "maximum fill", "whole units"); err != nil {
+			v.Bad("SOLVER_MAX_FILL", "%v", err)
+		}
+	}
+	key := strings.TrimPrefix(v.Get("SOLVER_PRIVATE_KEY", ""), "0x")
+	var err error
+	if key == "" {
+		v.Bad("SOLVER_PRIVATE_KEY", "is required")
+	} else if c.solverKey, err = crypto.HexToECDSA(key); err != nil {
+		v.Bad("SOLVER_PRIVATE_KEY", "is not a valid secp256k1 private key")
+	} else {
+		c.solverAddress = crypto.PubkeyToAddress(c.solverKey.PublicKey)
+	}
+}
+
+// loadAPI reads the API's own settings: its address, the solver's address quotes name, the
+// admin token and the rate limits.
+func (c *Config) loadAPI(v *envconf.Vars) {
+	c.APIAddr = v.Get("API_ADDR", "127.0.0.1:8080")
+	loadRateLimits(v, c)
+	switch a := strings.TrimSpace(v.Get("SOLVER_ADDRESS", "")); {
+	case a == "" && c.Role == RoleAPI:
+		v.Bad("SOLVER_ADDRESS", "is required: the solver's public address, which quotes name (the api never holds its key)")
+	case a == "":
+		// RoleAll: the address of the worker's key.
+	case !common.IsHexAddress(a) || common.HexToAddress(a) == (common.Address{}):
+		v.Bad("SOLVER_ADDRESS", "is not a nonzero address")
+	case c.solverKey != nil && common.HexToAddress(a) != c.solverAddress:
+		v.Bad("SOLVER_ADDRESS", "is not the address of SOLVER_PRIVATE_KEY")
+	default:
+		c.solverAddress = common.HexToAddress(a)
+	}
+	if v.Get("ADMIN_TOKEN_SHA256", "") != "" {
+		// A hash cannot be checked for strength: a deployment that still sets it stops here
+		// rather than running with the admin endpoint silently gone.
+		v.Bad("ADMIN_TOKEN_SHA256", "is no longer read: set ADMIN_TOKEN, the token itself, whose strength is checked at start (docs/operations.md)")
+	}
+	if t := v.Get("ADMIN_TOKEN", ""); t != "" {
+		var err error
+		if c.AdminTokenSHA256, err = AdminTokenHash(t); err != nil {
+			v.Bad("ADMIN_TOKEN", "%v", err)
+		}
+	}
+}
+
+// The admin token's minimum strength: at least AdminTokenMinLength characters and at least
+// AdminTokenMinBits bits of entropy as zxcvbn estimates it (log2 of the guesses an attacker who
+// knows common passwords, words, keyboard walks, repeats and sequences would need). A random
+// token passes with room to spare (`openssl rand -hex 32`: about 220 bits); anything a person
+// would make up does not.
+const (
+	AdminTokenMinLength = 32
+	AdminTokenMinBits   = 128
+)
+
+// AdminTokenHash checks that token is strong enough to guard the admin endpoint and returns its
+// SHA-256, the only form the API keeps. The error never quotes the token.
+func AdminTokenHash(token string) ([]byte, error) {
+	if utf8.RuneCountInString(token) < AdminTokenMinLength || math.Log2(zxcvbn.PasswordStrength(token, nil).Guesses) < AdminTokenMinBits {
+		return nil, fmt.Errorf("is too weak: it must be at least %d characters with at least %d bits of estimated entropy "+
+			"(a random token, such as `openssl rand -hex 32` makes)", AdminTokenMinLength, AdminTokenMinBits)
+	}
+	sum := sha256.Sum256([]byte(token))
+	return sum[:], nil
+}
+
+// oracleSigners reads ORACLE_SIGNERS: the oracle addresses whose signatures the worker accepts,
+// at least one, none the zero address.
+func oracleSigners(v *envconf.Vars) []common.Address {
+	entries, err := envconf.List{Sep: ";", Item: "signer"}.Parse(v.Get("ORACLE_SIGNERS", ""))
+	if err != nil {
+		v.Bad("ORACLE_SIGNERS", "%v", err)
+		return nil
+	}
+	var out []common.Address
+	for _, e := range entries {
+		if !common.IsHexAddress(e.Value) || common.HexToAddress(e.Value) == (common.Address{}) {
+			v.Bad("ORACLE_SIGNERS", "%v", e.Errorf("is not a nonzero address"))
+			continue
+		}
+		out = append(out, common.HexToAddress(e.Value))
+	}
+	if len(out) == 0 {
+		v.Bad("ORACLE_SIGNERS", "at least one accepted oracle signer address is required")
+	}
+	return out
 }

@@ -5,16 +5,44 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"log/slog"
+	"maps"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/shopspring/decimal"
 
-	"github.com/intentd/intentd/devnet"
+	"github.com/intentd/intentd/workflows"
 )
 
 func env(m map[string]string) func(string) (string, bool) {
 	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+}
+
+// The test configuration's keys: a solver key made for these tests (never valid anywhere else)
+// and an oracle address.
+var (
+	testSolverKey = must(crypto.HexToECDSA("8f2a55949038a9610f50fb23b5883af3b4ecb3c3bb792cbcefbd1542c692be63"))
+	testSolverHex = hex.EncodeToString(crypto.FromECDSA(testSolverKey))
+	testOracle    = common.HexToAddress("0x5B38Da6a701c568545dCfcB03FcB875f56beddC4")
+)
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// required is the smallest valid configuration; with adds or overrides variables.
+func required(with map[string]string) map[string]string {
+	m := map[string]string{"DATABASE_URL": "postgres://x@127.0.0.1/db", "SOLVER_PRIVATE_KEY": testSolverHex,
+		"ORACLE_SIGNERS": testOracle.Hex()}
+	maps.Copy(m, with)
+	return m
 }
 
 func TestLoadNamesEveryBadVariable(t *testing.T) {
@@ -44,17 +72,16 @@ func TestPriceSourceFeedsNeedsAFeedList(t *testing.T) {
 			t.Errorf("%+v: %v", tc, err)
 		}
 	}
-	cfg, err := Load(env(map[string]string{"PRICE_SOURCE": "feeds", "PRICE_FEEDS": devnet.PriceFeedsConfig(31337)}),
-		devnet.EngineEnv("postgres://x@127.0.0.1/db", "k"))
+	feeds := "ETH=31337:0xb5704cb42a6cFc04fb7F6eF09782f07338EB9AD6,USDC=31337:0x8c19D0C06866bAB258AB6cf5480077FFc8f4E857"
+	cfg, err := Load(env(map[string]string{"PRICE_SOURCE": "feeds", "PRICE_FEEDS": feeds}), Defaults(required(nil)))
 	if err != nil || len(cfg.PriceFeeds) != 2 {
 		t.Fatalf("feeds config: %v %v", cfg.PriceFeeds, err)
 	}
 }
 
 func TestConfigNeverPrintsTheSolverKey(t *testing.T) {
-	key := hex.EncodeToString(crypto.FromECDSA(devnet.SolverKey()))
-	cfg, err := Load(env(map[string]string{"DATABASE_URL": "postgres://x@127.0.0.1/db", "SOLVER_PRIVATE_KEY": key,
-		"ORACLE_SIGNERS": devnet.OracleAddress().Hex()}), nil)
+	key := testSolverHex
+	cfg, err := Load(env(required(nil)), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,46 +90,159 @@ func TestConfigNeverPrintsTheSolverKey(t *testing.T) {
 			t.Fatalf("solver key printed: %s", s)
 		}
 	}
-	if cfg.SolverAddress() != devnet.SolverAddress() {
+	if cfg.SolverAddress() != crypto.PubkeyToAddress(testSolverKey.PublicKey) {
 		t.Fatal("wrong solver address")
 	}
 }
 
-func TestAdminTokenSHA256(t *testing.T) {
-	base := map[string]string{"DATABASE_URL": "postgres://x@127.0.0.1/db",
-		"SOLVER_PRIVATE_KEY": hex.EncodeToString(crypto.FromECDSA(devnet.SolverKey())), "ORACLE_SIGNERS": devnet.OracleAddress().Hex()}
-	with := func(v string) map[string]string {
-		m := map[string]string{"ADMIN_TOKEN_SHA256": v}
-		for k, x := range base {
-			m[k] = x
-		}
-		return m
-	}
+// TestAdminToken: ADMIN_TOKEN is checked for strength at start and kept only as its SHA-256;
+// neither the token nor its hash is printed, a weak token stops the process without being
+// echoed, and the retired ADMIN_TOKEN_SHA256 stops it too, so a deployment that still sets it
+// does not run with the admin endpoint silently gone.
+func TestAdminToken(t *testing.T) {
+	with := func(name, v string) map[string]string { return required(map[string]string{name: v}) }
 
-	cfg, err := Load(env(base), nil)
+	cfg, err := Load(env(required(nil)), nil)
 	if err != nil || cfg.AdminTokenSHA256 != nil {
 		t.Fatalf("unset: %x %v", cfg.AdminTokenSHA256, err)
 	}
-	sum := sha256.Sum256([]byte("tok-7f3a-secret"))
-	for _, v := range []string{hex.EncodeToString(sum[:]), strings.ToUpper(hex.EncodeToString(sum[:])), " " + hex.EncodeToString(sum[:]) + "\n"} {
-		cfg, err := Load(env(with(v)), nil)
-		if err != nil || !bytes.Equal(cfg.AdminTokenSHA256, sum[:]) {
-			t.Fatalf("%q: %x %v", v, cfg.AdminTokenSHA256, err)
-		}
-		for _, s := range []string{fmt.Sprint(cfg), fmt.Sprintf("%+v", cfg), fmt.Sprintf("%#v", cfg)} {
-			if strings.Contains(s, hex.EncodeToString(sum[:])) {
-				t.Fatalf("admin token hash printed: %s", s)
-			}
+	const strong = "ia_5e0c8b2f7d41a9e63c1f08b4d72e95a1c6f3b80d47e2a59c1b6d03f8e7a42c95"
+	sum := sha256.Sum256([]byte(strong))
+	cfg, err = Load(env(with("ADMIN_TOKEN", strong)), nil)
+	if err != nil || !bytes.Equal(cfg.AdminTokenSHA256, sum[:]) {
+		t.Fatalf("strong token: %x %v", cfg.AdminTokenSHA256, err)
+	}
+	for _, s := range []string{fmt.Sprint(cfg), fmt.Sprintf("%+v", cfg), fmt.Sprintf("%#v", cfg), cfg.LogValue().String()} {
+		if strings.Contains(s, strong) || strings.Contains(s, hex.EncodeToString(sum[:])) {
+			t.Fatalf("admin token or its hash printed: %s", s)
 		}
 	}
-	for _, v := range []string{"tok-7f3a-secret", hex.EncodeToString(sum[:31]), hex.EncodeToString(sum[:]) + "00",
-		"0x" + hex.EncodeToString(sum[:]), strings.Repeat("zz", 32)} {
-		_, err := Load(env(with(v)), nil)
-		if err == nil || !strings.Contains(err.Error(), "ADMIN_TOKEN_SHA256:") {
-			t.Fatalf("%q accepted or not named: %v", v, err)
+	for _, weak := range []string{
+		"tok-7f3a-secret",                          // short
+		"3f9a8b7c6d5e4f30a1b2c3d4e5f60718",         // 32 random hex digits: 128 bits, estimated lower
+		"passwordpasswordpassword1234567890",       // long, guessable
+		strings.Repeat("a", 64),                    // long, one character
+		"0123456789abcdef0123456789abcdef01234567", // a sequence
+	} {
+		_, err := Load(env(with("ADMIN_TOKEN", weak)), nil)
+		if err == nil || !strings.Contains(err.Error(), "ADMIN_TOKEN: is too weak") {
+			t.Errorf("%q accepted or not named: %v", weak, err)
+		} else if strings.Contains(err.Error(), weak) {
+			t.Errorf("the token is echoed: %v", err)
 		}
-		if strings.Contains(err.Error(), v) {
-			t.Fatalf("the value is echoed (it may be the token itself): %v", err)
+	}
+	_, err = Load(env(with("ADMIN_TOKEN_SHA256", hex.EncodeToString(sum[:]))), nil)
+	if err == nil || !strings.Contains(err.Error(), "ADMIN_TOKEN_SHA256: is no longer read") || strings.Contains(err.Error(), hex.EncodeToString(sum[:])) {
+		t.Fatalf("ADMIN_TOKEN_SHA256: %v", err)
+	}
+}
+
+func TestLoadDefaults(t *testing.T) {
+	cfg, err := Load(env(required(nil)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Environment != "dev" || cfg.ChainsFile() != "configs/chains.dev.json" || cfg.TemporalAddress != "127.0.0.1:7233" ||
+		cfg.TemporalNamespace != "default" || cfg.APIAddr != "127.0.0.1:8080" || cfg.OracleURL != "http://127.0.0.1:3000" ||
+		cfg.OracleAPIKey != "" || cfg.PriceSource != "table" || len(cfg.Prices) != 2 || cfg.PriceMaxAge != time.Hour ||
+		cfg.PriceCacheTTL != 10*time.Second || cfg.SwapCostBps != 10 || cfg.QuoteTTL != 10*time.Minute ||
+		cfg.ScanInterval != time.Second || cfg.SolverMaxFill != nil || cfg.LogLevel != slog.LevelInfo || cfg.AdminTokenSHA256 != nil {
+		t.Fatalf("defaults: %+v", cfg)
+	}
+	if m, ok := cfg.QuoteLimits.Max("ETH", "USDC"); !ok || !m.Equal(decimal.NewFromInt(1_000_000)) {
+		t.Fatalf("default QUOTE_MAX_USD: %v", cfg.QuoteLimits)
+	}
+	if cfg.Policy != (workflows.Policy{ConfirmationTimeout: 30 * time.Minute, FillBumpAfter: 30 * time.Second, FillMaxBumps: 3, SubmitAttempts: 20}) {
+		t.Fatalf("default policy: %+v", cfg.Policy)
+	}
+}
+
+func TestLoadReadsEveryVariable(t *testing.T) {
+	other := common.HexToAddress("0x1111111111111111111111111111111111111111")
+	cfg, err := Load(env(required(map[string]string{
+		"ENVIRONMENT": "prod", "CHAINS_CONFIG_DIR": "/etc/intentd", "TEMPORAL_ADDRESS": "temporal:7233",
+		"TEMPORAL_NAMESPACE": "intents", "API_ADDR": "0.0.0.0:8080", "ORACLE_URL": "http://oracle:3000/", "ORACLE_API_KEY": "k",
+		"ORACLE_SIGNERS": " " + testOracle.Hex() + " ;; " + other.Hex() + ";", "PRICES_USD": "eth=2500", "PRICE_MAX_AGE": "5m",
+		"PRICE_CACHE_TTL": "1s", "QUOTE_MAX_USD": "ETH/USDC=5, */*=10", "SWAP_COST_BPS": "25", "QUOTE_TTL": "2m",
+		"SCAN_INTERVAL": "250ms", "SOLVER_MAX_FILL": "eth=100, USDC=250000", "DEPOSIT_CONFIRMATION_TIMEOUT": "1h",
+		"FILL_BUMP_AFTER": "10s", "FILL_MAX_BUMPS": "5", "FILL_SUBMIT_ATTEMPTS": "7", "LOG_LEVEL": "debug",
+	})), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.ChainsFile() != "/etc/intentd/chains.prod.json" || cfg.TemporalAddress != "temporal:7233" || cfg.TemporalNamespace != "intents" ||
+		cfg.APIAddr != "0.0.0.0:8080" || cfg.OracleURL != "http://oracle:3000" || cfg.OracleAPIKey != "k" ||
+		len(cfg.OracleSigners) != 2 || cfg.OracleSigners[1] != other || !cfg.Prices["ETH"].Equal(decimal.NewFromInt(2500)) ||
+		cfg.PriceMaxAge != 5*time.Minute || cfg.PriceCacheTTL != time.Second || cfg.SwapCostBps != 25 || cfg.QuoteTTL != 2*time.Minute ||
+		cfg.ScanInterval != 250*time.Millisecond || !cfg.SolverMaxFill["ETH"].Equal(decimal.NewFromInt(100)) || len(cfg.SolverMaxFill) != 2 ||
+		cfg.LogLevel != slog.LevelDebug {
+		t.Fatalf("config: %+v", cfg)
+	}
+	if m, _ := cfg.QuoteLimits.Max("eth", "usdc"); !m.Equal(decimal.NewFromInt(5)) {
+		t.Fatalf("QUOTE_MAX_USD: %v", cfg.QuoteLimits)
+	}
+	if cfg.Policy != (workflows.Policy{ConfirmationTimeout: time.Hour, FillBumpAfter: 10 * time.Second, FillMaxBumps: 5, SubmitAttempts: 7}) {
+		t.Fatalf("policy: %+v", cfg.Policy)
+	}
+}
+
+func TestOracleSignersNameTheBadEntry(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                           "at least one",
+		" ; ":                        "at least one",
+		testOracle.Hex() + ";0x1234": `signer "0x1234" is not a nonzero address`,
+		"0x0000000000000000000000000000000000000000": "is not a nonzero address",
+	} {
+		_, err := Load(env(required(map[string]string{"ORACLE_SIGNERS": in})), nil)
+		if err == nil || !strings.Contains(err.Error(), "ORACLE_SIGNERS: ") || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %s", in, err, want)
 		}
+	}
+}
+
+// TestRolesHoldOnlyTheirSecrets: the solver's private key is the worker's alone. The api quotes
+// with SOLVER_ADDRESS, migrate reads DATABASE_URL only, and both refuse the key in their
+// environment; the worker refuses to start without it.
+func TestRolesHoldOnlyTheirSecrets(t *testing.T) {
+	solver := crypto.PubkeyToAddress(testSolverKey.PublicKey)
+	db := map[string]string{"DATABASE_URL": "postgres://x@127.0.0.1/db"}
+	with := func(m map[string]string) map[string]string { out := maps.Clone(db); maps.Copy(out, m); return out }
+
+	cfg, err := LoadRole(RoleMigrate, env(db), nil)
+	if err != nil || cfg.SolverKey() != nil {
+		t.Fatalf("migrate with DATABASE_URL alone: %v", err)
+	}
+	cfg, err = LoadRole(RoleAPI, env(with(map[string]string{"SOLVER_ADDRESS": solver.Hex()})), nil)
+	if err != nil || cfg.SolverKey() != nil || cfg.SolverAddress() != solver {
+		t.Fatalf("api with SOLVER_ADDRESS: %v %v", cfg.SolverAddress(), err)
+	}
+	cfg, err = LoadRole(RoleWorker, env(required(nil)), nil)
+	if err != nil || cfg.SolverKey() == nil || cfg.SolverAddress() != solver {
+		t.Fatalf("worker with its key: %v", err)
+	}
+
+	for _, tc := range []struct {
+		role Role
+		env  map[string]string
+		name string
+	}{
+		{RoleAPI, db, "SOLVER_ADDRESS"},
+		{RoleAPI, with(map[string]string{"SOLVER_ADDRESS": "0x1234"}), "SOLVER_ADDRESS"},
+		{RoleAPI, with(map[string]string{"SOLVER_ADDRESS": solver.Hex(), "SOLVER_PRIVATE_KEY": testSolverHex}), "SOLVER_PRIVATE_KEY"},
+		{RoleMigrate, with(map[string]string{"SOLVER_PRIVATE_KEY": testSolverHex}), "SOLVER_PRIVATE_KEY"},
+		{RoleWorker, with(map[string]string{"ORACLE_SIGNERS": testOracle.Hex()}), "SOLVER_PRIVATE_KEY"},
+		{RoleAll, required(map[string]string{"SOLVER_ADDRESS": testOracle.Hex()}), "SOLVER_ADDRESS"},
+	} {
+		_, err := LoadRole(tc.role, env(tc.env), nil)
+		if err == nil || !strings.Contains(err.Error(), tc.name+":") {
+			t.Errorf("%s %v: %v, want an error naming %s", tc.role, tc.env, err, tc.name)
+			continue
+		}
+		if strings.Contains(err.Error(), testSolverHex) {
+			t.Errorf("%s: the key is echoed: %v", tc.role, err)
+		}
+	}
+	if cfg, err := Load(env(required(map[string]string{"SOLVER_ADDRESS": solver.Hex()})), nil); err != nil || cfg.SolverAddress() != solver {
+		t.Fatalf("dev mode: a SOLVER_ADDRESS that matches the key: %v", err)
 	}
 }

@@ -34,6 +34,10 @@ stop_run() {
     run_pid=""
   fi
   for _ in $(seq 1 60); do port_open 8080 || port_open 8545 || break; sleep 0.5; done
+  # A make run interrupted before it stopped its private Postgres leaves the cluster running on
+  # 5433: stop it (fast shutdown), so the next start and the machine's later runs find the port free.
+  pkill -INT -f -- "-D $scratch/repo/.data/pg" 2>/dev/null || true
+  for _ in $(seq 1 20); do port_open 5433 || break; sleep 0.5; done
 }
 trap stop_run EXIT
 

@@ -1,13 +1,18 @@
-// Package chains is the registry of the chains the service supports, keyed by chain id and VM
-// type. Everything that talks to a chain (quotes, the worker, the API's chain listing, the
-// oracle) resolves a chain here, so enabling a chain is one configuration entry. Chain clients
-// live in the subpackages (chains/evm).
+// Package chains is the engine's boundary to the chains: the registry of the chains the service
+// supports, keyed by chain id and VM type; the Clients set, which opens one client per chain
+// through the VM registered for its type (chains/evm for EVM chains; a Solana or perps client
+// plugs in as another VM); the small capability interfaces callers ask a chain's client for
+// (HeadReader, DepositReader, TxSender, ...); and the typed errors every client classifies its
+// failures into (ErrUnavailable, ErrNotFound, *RevertError, ErrInsufficientFunds, ErrNonce).
+// Callers depend on the capability they use, never on a concrete client or a raw RPC client,
+// so enabling a chain is one configuration entry and a new chain family is one VM.
 package chains
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"regexp"
 	"sort"
@@ -44,6 +49,11 @@ func (c Currency) IsNative() bool { return strings.EqualFold(c.Address, NativeAd
 
 // Chain is one entry of the registry. Contract addresses are those of the project's own
 // contracts on that chain; Confirmations is how deep a deposit must be before it is attested.
+//
+// HTTPRPCURL and WSRPCURL are the endpoints the engine itself reads the chain through; in
+// production they carry the RPC provider's key, so they are secrets and never served.
+// PublicRPCURL and PublicWSRPCURL are what GET /chains tells clients: set only to endpoints meant
+// for anyone (a public RPC, the devnet's own), empty when there is none to give.
 type Chain struct {
 	ID             uint64     `json:"id"`
 	Name           string     `json:"name"`
@@ -51,6 +61,8 @@ type Chain struct {
 	VMType         VMType     `json:"vmType"`
 	HTTPRPCURL     string     `json:"httpRpcUrl"`
 	WSRPCURL       string     `json:"wsRpcUrl"`
+	PublicRPCURL   string     `json:"publicRpcUrl,omitempty"`
+	PublicWSRPCURL string     `json:"publicWsRpcUrl,omitempty"`
 	ExplorerURL    string     `json:"explorerUrl"`
 	DepositEnabled bool       `json:"depositEnabled"`
 	Disabled       bool       `json:"disabled"`
@@ -118,11 +130,21 @@ func validate(c *Chain) error {
 	if c.VMType == "" {
 		c.VMType = VMTypeEVM
 	}
+	// Another chain family needs its address rules below and a VM for Clients.
 	if c.VMType != VMTypeEVM {
 		return fmt.Errorf("vmType %q is not supported yet", c.VMType)
 	}
 	if c.HTTPRPCURL == "" {
 		return errors.New("httpRpcUrl is required")
+	}
+	for _, u := range []struct{ name, v string }{{"publicRpcUrl", c.PublicRPCURL}, {"publicWsRpcUrl", c.PublicWSRPCURL}} {
+		if u.v == "" {
+			continue
+		}
+		if p, err := url.Parse(u.v); err != nil || p.Host == "" || p.User != nil {
+			// A URL with credentials in it is not public, whatever the field says.
+			return fmt.Errorf("%s must be an absolute URL without credentials", u.name)
+		}
 	}
 	for _, a := range []struct{ name, v string }{{"depository", c.Depository}, {"outputSettler", c.OutputSettler}} {
 		if a.v != "" && !common.IsHexAddress(a.v) {

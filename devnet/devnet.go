@@ -330,12 +330,14 @@ func ChainConfigs(rpcURLs map[uint64]string) []chains.Chain {
 	out := make([]chains.Chain, 0, len(ids))
 	for _, id := range ids {
 		out = append(out, chains.Chain{
-			ID:             id,
-			Name:           "devnet-" + strconv.FormatUint(id, 10),
-			DisplayName:    displayName(id),
-			VMType:         chains.VMTypeEVM,
-			HTTPRPCURL:     rpcURLs[id],
-			WSRPCURL:       "",
+			ID:          id,
+			Name:        "devnet-" + strconv.FormatUint(id, 10),
+			DisplayName: displayName(id),
+			VMType:      chains.VMTypeEVM,
+			HTTPRPCURL:  rpcURLs[id],
+			WSRPCURL:    "",
+			// A devnet's endpoint holds no secret and is the one wallets use: it is public.
+			PublicRPCURL:   rpcURLs[id],
 			ExplorerURL:    "",
 			DepositEnabled: true,
 			Confirmations:  2,

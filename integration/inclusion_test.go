@@ -13,13 +13,12 @@ import (
 
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/intent"
-	"github.com/intentd/intentd/internal/e2e"
+	"github.com/intentd/intentd/internal/testkit/e2e"
 	"github.com/intentd/intentd/quote"
-	"github.com/intentd/intentd/store"
 )
 
 // waitAttempts polls the stored attempts of a request's fill until cond holds.
-func (s *stack) waitAttempts(t *testing.T, ctx context.Context, requestID string, cond func([]store.SolverTx) bool) []store.SolverTx {
+func (s *stack) waitAttempts(t *testing.T, ctx context.Context, requestID string, cond func([]intent.SolverTx) bool) []intent.SolverTx {
 	t.Helper()
 	for {
 		got, err := s.Sys.Store.SolverTxAttempts(ctx, requestID, "fill")
@@ -72,7 +71,7 @@ func TestFillNotIncludedIsReplacedThenCancelledAndRefunded(t *testing.T) {
 		defer cancel()
 		recipient := freshAddress(t)
 		q, _ := start(t, ctx, 0, freshAddress(t), recipient)
-		attempts := s.waitAttempts(t, ctx, q.RequestID, func(a []store.SolverTx) bool { return len(a) >= 2 })
+		s.waitAttempts(t, ctx, q.RequestID, func(a []intent.SolverTx) bool { return len(a) >= 2 })
 		dest.Resume()
 		final, seen, err := s.API.WaitStatus(ctx, q.RequestID, "success", "failure", "refund")
 		if err != nil {
@@ -82,7 +81,7 @@ func TestFillNotIncludedIsReplacedThenCancelledAndRefunded(t *testing.T) {
 		if final.Status != "success" || !slices.Contains(seen, "delayed") {
 			t.Fatalf("final %+v, seen %v: want delayed, then success", final, seen)
 		}
-		attempts = s.waitAttempts(t, ctx, q.RequestID, func([]store.SolverTx) bool { return true })
+		attempts := s.waitAttempts(t, ctx, q.RequestID, func([]intent.SolverTx) bool { return true })
 		first, second := decodeTx(t, attempts[0].Raw), decodeTx(t, attempts[1].Raw)
 		if attempts[1].Nonce != attempts[0].Nonce || second.Nonce() != first.Nonce() || attempts[1].Cancel {
 			t.Fatalf("replacement nonce %d (cancel %v), first %d", second.Nonce(), attempts[1].Cancel, first.Nonce())
@@ -99,7 +98,7 @@ func TestFillNotIncludedIsReplacedThenCancelledAndRefunded(t *testing.T) {
 			t.Fatalf("order filled %d times, want exactly 1", n)
 		}
 		mined := final.TxHashes[len(final.TxHashes)-1]
-		if !slices.ContainsFunc(attempts, func(a store.SolverTx) bool { return strings.EqualFold(a.Hash, mined) }) {
+		if !slices.ContainsFunc(attempts, func(a intent.SolverTx) bool { return strings.EqualFold(a.Hash, mined) }) {
 			t.Fatalf("the mined fill %s is none of the stored attempts", mined)
 		}
 		if got := s.balance(t, 31338, common.Address{}, recipient); got.String() != q.Details.CurrencyOut.Amount {
@@ -112,7 +111,7 @@ func TestFillNotIncludedIsReplacedThenCancelledAndRefunded(t *testing.T) {
 		defer cancel()
 		refundTo, recipient := freshAddress(t), freshAddress(t)
 		q, in := start(t, ctx, 1, refundTo, recipient)
-		attempts := s.waitAttempts(t, ctx, q.RequestID, func(a []store.SolverTx) bool { return len(a) > 0 && a[len(a)-1].Cancel })
+		attempts := s.waitAttempts(t, ctx, q.RequestID, func(a []intent.SolverTx) bool { return len(a) > 0 && a[len(a)-1].Cancel })
 		if len(attempts) != 4 {
 			t.Fatalf("%d attempts before the cancellation, want the fill and 2 bumps, then the cancel", len(attempts))
 		}

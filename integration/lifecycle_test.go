@@ -19,7 +19,7 @@ import (
 	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/intent"
-	"github.com/intentd/intentd/internal/e2e"
+	"github.com/intentd/intentd/internal/testkit/e2e"
 	"github.com/intentd/intentd/quote"
 )
 
@@ -464,6 +464,7 @@ func TestOrphanedAndDuplicateDepositsAreRefunded(t *testing.T) {
 		if n := s.withdrawals(t, 31337, intent.RefundID(id)); n != 1 {
 			t.Fatalf("%d refunds, want exactly 1", n)
 		}
+		s.recordHistory(t, id, "deposit-refund-orphaned")
 	})
 
 	t.Run("duplicate deposits while the intent runs and after it ended", func(t *testing.T) {
@@ -496,6 +497,9 @@ func TestOrphanedAndDuplicateDepositsAreRefunded(t *testing.T) {
 			}
 			if n := s.withdrawals(t, 31337, intent.RefundID(id)); n != 1 {
 				t.Fatalf("%d refunds for %s, want exactly 1", n, id)
+			}
+			if id == children[0] {
+				s.recordHistory(t, id, "deposit-refund-duplicate-child")
 			}
 			rec, err := s.Sys.Store.Record(ctx, id)
 			if err != nil || rec.DuplicateDeposits == nil || rec.DuplicateDeposits.ParentRequestID != q.RequestID {

@@ -21,8 +21,8 @@ import (
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/devnet"
-	"github.com/intentd/intentd/internal/e2e"
-	"github.com/intentd/intentd/internal/testenv"
+	"github.com/intentd/intentd/internal/testkit/e2e"
+	"github.com/intentd/intentd/internal/testkit/testenv"
 	"github.com/intentd/intentd/migrations"
 	"github.com/intentd/intentd/prices"
 	"github.com/intentd/intentd/quote"
@@ -32,9 +32,9 @@ import (
 // apiWith serves an engine built from the given parts over real HTTP.
 func apiWith(t *testing.T, st *store.Store, reg *chains.Registry, src quote.PriceSource) *e2e.Client {
 	t.Helper()
-	pool := evm.NewPool(reg)
+	pool := chains.NewClients(reg, evm.VM())
 	engine := &quote.Engine{Chains: pool, Prices: src, Store: st, Solver: devnet.SolverAddress()}
-	srv := &api.Server{Store: st, Chains: pool, Quotes: engine, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	srv := &api.Server{Store: st, Chains: reg, Quotes: engine, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	h := httptest.NewServer(srv.Handler())
 	t.Cleanup(h.Close)
 	return &e2e.Client{BaseURL: h.URL}
@@ -77,7 +77,7 @@ func TestQuoteFailuresAreTransientOrUnknownErrors(t *testing.T) {
 		}
 		feeds := map[string]prices.FeedRef{"ETH": {ChainID: 31338, Address: devnet.ETHUSDFeedAddress},
 			"USDC": {ChainID: 31338, Address: devnet.USDCUSDFeedAddress}}
-		pool := evm.NewPool(reg)
+		pool := chains.NewClients(reg, evm.VM())
 		c := apiWith(t, s.Sys.Store, reg, prices.NewCached(prices.NewFeeds(pool, feeds, time.Hour), time.Second, time.Hour))
 		code, out := post(t, c, "/quote/v2", quoteBody(nil))
 		if code != 503 || out["errorCode"] != "PRICE_FETCH_FAILED" || len(out) != 2 {
@@ -161,7 +161,7 @@ func TestWarmQuotesMakeNoRPCCalls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pool := evm.NewPool(reg)
+	pool := chains.NewClients(reg, evm.VM())
 	feeds, err := prices.ParseFeeds(devnet.PriceFeedsConfig(31337))
 	if err != nil {
 		t.Fatal(err)

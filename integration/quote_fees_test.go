@@ -12,10 +12,12 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/signer/core/apitypes"
 
+	"github.com/intentd/intentd/auth"
 	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/devnet"
-	"github.com/intentd/intentd/internal/e2e"
+	"github.com/intentd/intentd/internal/testkit/e2e"
 	"github.com/intentd/intentd/quote"
+	"github.com/intentd/intentd/store"
 )
 
 const nativeAddr = "0x0000000000000000000000000000000000000000"
@@ -128,6 +130,23 @@ func storedRecord(t *testing.T, s *stack, requestID string) obj {
 		t.Fatal(err)
 	}
 	return rec
+}
+
+// newKey creates an integrator with profile in and a key of its own, and returns a client of the
+// stack's API that sends the key.
+func newKey(t *testing.T, s *stack, in auth.Integrator) (*e2e.Client, *auth.Key) {
+	t.Helper()
+	ctx := context.Background()
+	by := store.Actor{Name: "test", Via: store.ViaCLI}
+	integrator, err := s.Sys.Store.CreateIntegrator(ctx, in, by)
+	if err != nil {
+		t.Fatal(err)
+	}
+	value, key, err := s.Sys.Store.CreateAPIKey(ctx, store.NewKey{IntegratorID: integrator.ID, Label: in.Name}, by)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &e2e.Client{BaseURL: s.API.BaseURL, APIKey: value}, key
 }
 
 // The quote engine's rules, each checked through the HTTP API on one shared stack (real
@@ -253,9 +272,12 @@ func TestQuoteEngineRules(t *testing.T) {
 		}
 	})
 
+	// Only an integrator with a sponsorship balance may sponsor (sponsorship_test.go).
+	sponsor := s.sponsorKey(t, "quote-rules-sponsor", "100")
+
 	t.Run("subsidizeFees sponsors every component and the user receives more", func(t *testing.T) {
 		base := mustQuote(t, s.API, "/quote/v2", quoteBody(nil))
-		q := mustQuote(t, s.API, "/quote/v2", quoteBody(obj{"subsidizeFees": true}))
+		q := mustQuote(t, sponsor, "/quote/v2", quoteBody(obj{"subsidizeFees": true}))
 		if userFee(t, q).Sign() != 0 {
 			t.Fatalf("fully sponsored quote still charges the user %s", userFee(t, q))
 		}
@@ -272,7 +294,7 @@ func TestQuoteEngineRules(t *testing.T) {
 	})
 
 	t.Run("subsidizationBps applies per component before maxSubsidizationAmount caps the sponsor", func(t *testing.T) {
-		q := mustQuote(t, s.API, "/quote/v2", quoteBody(obj{"subsidizeFees": true, "subsidizationBps": 5000,
+		q := mustQuote(t, sponsor, "/quote/v2", quoteBody(obj{"subsidizeFees": true, "subsidizationBps": 5000,
 			"sponsoredFeeComponents": []string{"execution", "platform"}}))
 		rec := storedRecord(t, s, str(t, q, "requestId"))
 		for _, c := range []string{"execution", "platform"} {
@@ -285,7 +307,7 @@ func TestQuoteEngineRules(t *testing.T) {
 		if sp := num(t, rec, "data.feeSponsorship.quoted.components.swap.sponsored.amount"); sp.Sign() != 0 {
 			t.Fatalf("unselected swap sponsored %s", sp)
 		}
-		capped := mustQuote(t, s.API, "/quote/v2", quoteBody(obj{"subsidizeFees": true, "subsidizationBps": 5000, "maxSubsidizationAmount": "1000"}))
+		capped := mustQuote(t, sponsor, "/quote/v2", quoteBody(obj{"subsidizeFees": true, "subsidizationBps": 5000, "maxSubsidizationAmount": "1000"}))
 		crec := storedRecord(t, s, str(t, capped, "requestId"))
 		if got := num(t, capped, "fees.subsidized.amount"); got.Cmp(big.NewInt(1000)) != 0 {
 			t.Fatalf("capped sponsorship %s, want the cap 1000", got)
@@ -302,26 +324,19 @@ func TestQuoteEngineRules(t *testing.T) {
 			{"subsidizationBps above 10000", quoteBody(obj{"subsidizeFees": true, "subsidizationBps": 10001})},
 			{"unknown sponsored component", quoteBody(obj{"subsidizeFees": true, "sponsoredFeeComponents": []string{"gas"}})},
 		} {
-			if code, out := post(t, s.API, "/quote/v2", tc.body); code != 400 || out["errorCode"] != "INVALID_INPUT" {
+			if code, out := post(t, sponsor, "/quote/v2", tc.body); code != 400 || out["errorCode"] != "INVALID_INPUT" {
 				t.Fatalf("%s: %d %v", tc.name, code, out)
 			}
 		}
 	})
 
 	t.Run("revenue share goes to an eligible integrator and never discounts the user", func(t *testing.T) {
-		plain, key, err := s.Sys.Store.CreateAPIKey(ctx, "big integrator", "acme")
-		if err != nil {
-			t.Fatal(err)
-		}
 		payout := devnet.TestAccounts()[6].Address.Hex()
-		if err := s.Sys.Store.SetIntegratorProfile(ctx, key.ID, true, payout); err != nil {
-			t.Fatal(err)
-		}
+		keyed, key := newKey(t, s, auth.Integrator{Name: "acme", BusinessVerified: true, PayoutAddress: payout})
 		if _, err := s.Sys.Pool.Exec(ctx, `INSERT INTO requests (id, status, "user", recipient, origin_chain_id, destination_chain_id,
 			order_id, api_key_id, record, volume_usd) VALUES ('volume-seed', 'success', '', '', 1, 2, 'volume-seed', $1, '{}', 20000000)`, key.ID); err != nil {
 			t.Fatal(err)
 		}
-		keyed := &e2e.Client{BaseURL: s.API.BaseURL, APIKey: plain}
 		q := mustQuote(t, keyed, "/quote/v2", quoteBody(obj{"referrer": "acme"}))
 		anon := mustQuote(t, s.API, "/quote/v2", quoteBody(nil))
 		rec := storedRecord(t, s, str(t, q, "requestId"))

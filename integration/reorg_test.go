@@ -15,7 +15,7 @@ import (
 	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/intent"
-	"github.com/intentd/intentd/internal/e2e"
+	"github.com/intentd/intentd/internal/testkit/e2e"
 	"github.com/intentd/intentd/quote"
 	"github.com/intentd/intentd/workflows"
 )

@@ -11,8 +11,8 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 
 	"github.com/intentd/intentd/devnet"
-	"github.com/intentd/intentd/internal/e2e"
-	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/internal/testkit/e2e"
 	"github.com/intentd/intentd/workflows"
 )
 
@@ -55,7 +55,7 @@ func TestWaitsEndWithinOneBlockOfTheirBlock(t *testing.T) {
 	confirmed := origin.Mine() // block deposit+1: the deposit's second confirmation
 	t.Logf("deposit in block %d; block %s sealed after %s of waiting", deposit.BlockNumber, confirmed.Hex(), waitFor)
 
-	fills := s.waitAttempts(t, ctx, q.RequestID, func(a []store.SolverTx) bool { return len(a) > 0 })
+	fills := s.waitAttempts(t, ctx, q.RequestID, func(a []intent.SolverTx) bool { return len(a) > 0 })
 	s.awaitPendingActivity(t, ctx, q.RequestID, "AwaitTx")
 	sleep(t, ctx, waitFor)
 	dcl, err := dest.Dial(ctx)

@@ -1,5 +1,7 @@
 package intent
 
+import "github.com/shopspring/decimal"
+
 // Execution is what a quote commits the engine to: stored with the quote and handed to the
 // Intent workflow when execution starts, so the workflow never reads the quote tables itself.
 type Execution struct {
@@ -18,4 +20,22 @@ type Execution struct {
 	Deadline           int64    `json:"deadline"` // Unix seconds; the order cannot be filled after it
 	TimeEstimate       int64    `json:"timeEstimate"`
 	Solver             string   `json:"solver"`
+	// Sponsor is what an integrator sponsors of the request's fees: reserved from its
+	// sponsorship balance before the fill is signed, charged when the fill lands, released when
+	// the request is refunded or fails. Nil when nothing is sponsored, and in every execution
+	// stored before integrators paid for sponsorship, which therefore decode as unsponsored.
+	Sponsor *Sponsor `json:"sponsor,omitempty"`
+}
+
+// Sponsor is the part of one request's fees an integrator pays, fixed at quote time: the fill
+// pays the quoted amounts exactly, so the sponsor pays exactly what was quoted.
+type Sponsor struct {
+	IntegratorID string `json:"integratorId"`
+	// AmountUSD is the sponsored total's USD value at the quote's price, rounded up to the
+	// micro-dollar: what is reserved and charged, so the sponsor never pays less than it
+	// sponsored and the solver never makes up a rounding difference.
+	AmountUSD decimal.Decimal `json:"amountUsd"`
+	// Amount is the sponsored total in the input currency's smallest unit
+	// (feeSponsorship.quoted.sponsoredTotal.amount).
+	Amount string `json:"amount"`
 }

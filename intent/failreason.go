@@ -179,3 +179,27 @@ func (r RefundFailReason) Valid() bool {
 	}
 	return false
 }
+
+// ForStatus is the failReason clients see for a request in status s: the recorded reason on
+// failure and refund (UNKNOWN when none or an unknown one was recorded), N/A in every other
+// status. The status endpoint, the workflow's failures and the read model all use it, so the
+// N/A and UNKNOWN rules of the spec live here only.
+func (r FailReason) ForStatus(s Status) FailReason {
+	switch s {
+	case StatusFailure, StatusRefund:
+		if r == "" || r == FailReasonNA || !r.Valid() {
+			return FailReasonUnknown
+		}
+		return r
+	default:
+		return FailReasonNA
+	}
+}
+
+// OrNA is the refundFailReason to show: N/A when none was recorded.
+func (r RefundFailReason) OrNA() RefundFailReason {
+	if r == "" {
+		return RefundFailReasonNA
+	}
+	return r
+}

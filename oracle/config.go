@@ -18,6 +18,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/internal/envconf"
 )
 
 // Environment variables read by ConfigFromEnv. They are the spec's names; CHAINS_CONFIG_DIR is
@@ -36,6 +37,7 @@ const (
 	EnvOracleSigners          = "ORACLE_SIGNERS"
 	EnvOracleSignersThreshold = "ORACLE_SIGNERS_THRESHOLD"
 	EnvChainsConfigDir        = "CHAINS_CONFIG_DIR"
+	EnvLogLevel               = "LOG_LEVEL"
 )
 
 // SigningModuleRawPrivateKey is the only signing mode this build implements: the key comes from
@@ -83,6 +85,9 @@ type Config struct {
 	ChainsConfigDir string `json:"chainsConfigDir"`
 	// APIKeys are the configured keys, by label; the keys themselves are kept only as hashes.
 	APIKeys []APIKey `json:"apiKeys"`
+	// LogLevel is the lowest level the process logs (LOG_LEVEL: debug, info, warn or error;
+	// default info), read here so that `intentd oracle` loads one struct at start.
+	LogLevel slog.Level `json:"logLevel"`
 	// Warnings are accepted-but-suspicious settings; NewServer logs them at start.
 	Warnings []string `json:"warnings,omitempty"`
 
@@ -275,6 +280,12 @@ func ConfigFromEnv(lookup func(string) (string, bool)) (Config, error) {
 		cfg.Peers = peers
 	}
 
+	if v, ok := get(EnvLogLevel); ok {
+		if err := cfg.LogLevel.UnmarshalText([]byte(v)); err != nil {
+			fail(EnvLogLevel, "%q is not debug, info, warn or error", v)
+		}
+	}
+
 	thresholdSet := false
 	if v, ok := get(EnvOracleSignersThreshold); ok {
 		thresholdSet = true
@@ -332,49 +343,42 @@ func parsePrivateKey(lookup func(string) (string, bool)) (*ecdsa.PrivateKey, err
 
 // parseAPIKeys reports entries by position, never by content, because the content is the secret.
 func parseAPIKeys(v string) ([]APIKey, error) {
+	entries, err := envconf.List{Sep: ";", KV: ":", KeyOnly: true, Secret: true, Key: "key"}.Parse(v)
+	if err != nil {
+		return nil, fmt.Errorf("%w (format <key>:<label>;<key>:<label>)", err)
+	}
 	var out []APIKey
 	seen := map[[sha256.Size]byte]bool{}
-	for i, entry := range strings.Split(v, ";") {
-		entry = strings.TrimSpace(entry)
-		if entry == "" {
-			continue
-		}
-		key, label, _ := strings.Cut(entry, ":")
-		key = strings.TrimSpace(key)
-		if key == "" {
-			return nil, fmt.Errorf("entry %d has an empty key (format <key>:<label>;<key>:<label>)", i+1)
-		}
-		h := sha256.Sum256([]byte(key))
+	for _, e := range entries {
+		h := sha256.Sum256([]byte(e.Key))
 		if seen[h] {
 			continue
 		}
 		seen[h] = true
-		out = append(out, APIKey{Label: strings.TrimSpace(label), hash: h})
+		out = append(out, APIKey{Label: e.Value, hash: h})
 	}
 	return out, nil
 }
 
 func parsePeers(v string) ([]Peer, error) {
+	entries, err := envconf.List{Sep: ";", KV: "|", KeyOnly: true, Secret: true, Key: "base URL"}.Parse(v)
+	if err != nil {
+		return nil, err
+	}
 	var out []Peer
-	for i, entry := range strings.Split(v, ";") {
-		entry = strings.TrimSpace(entry)
-		if entry == "" {
-			continue
+	for _, e := range entries {
+		if e.Value == "" {
+			return nil, e.Errorf("needs a credential: <peer_base_url>|<peer_api_key> or <peer_base_url>|%s", PeerCredentialPassThrough)
 		}
-		base, cred, found := strings.Cut(entry, "|")
-		base, cred = strings.TrimSpace(base), strings.TrimSpace(cred)
-		if !found || cred == "" {
-			return nil, fmt.Errorf("entry %d needs a credential: <peer_base_url>|<peer_api_key> or <peer_base_url>|%s", i+1, PeerCredentialPassThrough)
-		}
-		u, err := url.Parse(base)
+		u, err := url.Parse(e.Key)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
-			return nil, fmt.Errorf("entry %d: the base URL is not an http(s) URL without credentials", i+1)
+			return nil, e.Errorf("has a base URL that is not an http(s) URL without credentials")
 		}
-		p := Peer{BaseURL: strings.TrimRight(base, "/")}
-		if cred == PeerCredentialPassThrough {
+		p := Peer{BaseURL: strings.TrimRight(e.Key, "/")}
+		if e.Value == PeerCredentialPassThrough {
 			p.PassThrough = true
 		} else {
-			p.apiKey = cred
+			p.apiKey = e.Value
 		}
 		out = append(out, p)
 	}
@@ -384,18 +388,18 @@ func parsePeers(v string) ([]Peer, error) {
 // parseSigners returns the unique entries in configured order: the threshold is compared with
 // the count of unique signers, as the spec requires.
 func parseSigners(v string) ([]common.Address, error) {
+	entries, err := envconf.List{Sep: ";"}.Parse(v)
+	if err != nil {
+		return nil, err
+	}
 	var out []common.Address
-	for i, entry := range strings.Split(v, ";") {
-		entry = strings.TrimSpace(entry)
-		if entry == "" {
-			continue
+	for _, e := range entries {
+		if !common.IsHexAddress(e.Value) {
+			return nil, e.Errorf("is not an address")
 		}
-		if !common.IsHexAddress(entry) {
-			return nil, fmt.Errorf("entry %d (%q) is not an address", i+1, entry)
-		}
-		a := common.HexToAddress(entry)
+		a := common.HexToAddress(e.Value)
 		if a == (common.Address{}) {
-			return nil, fmt.Errorf("entry %d is the zero address", i+1)
+			return nil, e.Errorf("is the zero address")
 		}
 		if !containsAddress(out, a) {
 			out = append(out, a)

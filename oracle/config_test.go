@@ -50,7 +50,14 @@ func TestConfigDefaults(t *testing.T) {
 	assert.Equal(t, 1, cfg.OracleSignersThreshold)
 	assert.Equal(t, "configs/chains.test.json", cfg.ChainsFile())
 	assert.Equal(t, testOracleAddress(t), cfg.SignerAddress())
+	assert.Equal(t, slog.LevelInfo, cfg.LogLevel)
 	assert.Empty(t, cfg.Warnings)
+}
+
+func TestConfigLogLevel(t *testing.T) {
+	assert.Equal(t, slog.LevelDebug, mustConfig(t, map[string]string{EnvLogLevel: "debug"}).LogLevel)
+	assert.Equal(t, slog.LevelWarn, mustConfig(t, map[string]string{EnvLogLevel: " WARN "}).LogLevel)
+	assert.Contains(t, configErr(t, map[string]string{EnvLogLevel: "loud"}), EnvLogLevel)
 }
 
 func TestConfigEnvironmentIsRequired(t *testing.T) {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/chains/evm/bindings"
+	"github.com/intentd/intentd/oracle/oracleapi"
 )
 
 // rpcTimeout bounds all chain reads of one attestation, so a hung RPC endpoint yields a 503
@@ -29,28 +30,6 @@ var (
 	depositoryABI  = bindings.NewDepository()
 	depositEventID = depositoryABI.GetABI().Events[bindings.DepositoryDepositEventName].ID
 )
-
-// DepositAttestationRequest is the body of POST /attestations/depository-deposits/v1.
-type DepositAttestationRequest struct {
-	ChainID       uint64      `json:"chainId"`
-	TransactionID common.Hash `json:"transactionId"`
-	// RequestPeerSignatures asks for peer signatures too; peer aggregation is not implemented
-	// yet, so only the local signature is returned.
-	RequestPeerSignatures bool `json:"requestPeerSignatures,omitempty"`
-}
-
-// DepositAttestation is the response of the deposit endpoint: one signed message per Deposit
-// event of the transaction, in log order.
-type DepositAttestation struct {
-	Messages []DepositMessage `json:"messages"`
-	Domain   Domain           `json:"domain"`
-}
-
-// DepositMessage is one attested deposit and the signatures over its EIP-712 digest.
-type DepositMessage struct {
-	Data       DepositData `json:"data"`
-	Signatures []Signature `json:"signatures"`
-}
 
 // evmReader is the slice of ethclient the oracle reads deposits with.
 type evmReader interface {
@@ -134,22 +113,22 @@ func (p *clientPool) close() {
 
 // attestDeposit reads the transaction, checks it is successful, canonical and deep enough, and
 // signs every Deposit event the chain's depository emitted in it.
-func (s *Server) attestDeposit(ctx context.Context, req DepositAttestationRequest) (*DepositAttestation, *Error) {
+func (s *Server) attestDeposit(ctx context.Context, req oracleapi.DepositAttestationRequest) (*oracleapi.DepositAttestation, *oracleapi.Error) {
 	chain, err := s.registry.Get(req.ChainID)
 	if err != nil || chain.Disabled {
-		return nil, newError(CodeUnknownChain, "chain %d is not enabled on this oracle", req.ChainID)
+		return nil, oracleapi.Errorf(oracleapi.CodeUnknownChain, "chain %d is not enabled on this oracle", req.ChainID)
 	}
 	if chain.Depository == "" {
-		return nil, newError(CodeUnknownChain, "chain %d has no depository configured", req.ChainID)
+		return nil, oracleapi.Errorf(oracleapi.CodeUnknownChain, "chain %d has no depository configured", req.ChainID)
 	}
 	depository := common.HexToAddress(chain.Depository)
 	log := s.logger.With(slog.Uint64("chainId", chain.ID), slog.String("transactionId", req.TransactionID.Hex()))
 
 	ctx, cancel := context.WithTimeout(ctx, rpcTimeout)
 	defer cancel()
-	unavailable := func(what string, err error) *Error {
+	unavailable := func(what string, err error) *oracleapi.Error {
 		log.Warn("chain RPC failed", slog.String("step", what), slog.Any("err", err))
-		return newError(CodeChainUnavailable, "chain %d RPC failed while reading %s; retry later", chain.ID, what)
+		return oracleapi.Errorf(oracleapi.CodeChainUnavailable, "chain %d RPC failed while reading %s; retry later", chain.ID, what)
 	}
 
 	reader, err := s.clients.get(ctx, chain)
@@ -168,22 +147,22 @@ func (s *Server) attestDeposit(ctx context.Context, req DepositAttestationReques
 		_, pending, terr := reader.TransactionByHash(ctx, req.TransactionID)
 		switch {
 		case terr == nil && pending:
-			return nil, newError(CodeNotConfirmed, "transaction %s is pending; retry once it is mined", req.TransactionID.Hex())
+			return nil, oracleapi.Errorf(oracleapi.CodeNotConfirmed, "transaction %s is pending; retry once it is mined", req.TransactionID.Hex())
 		case isIndexing(terr) || (indexing && errors.Is(terr, ethereum.NotFound)):
 			return nil, unavailable("the transaction (the node is still indexing transactions)", terr)
 		case errors.Is(terr, ethereum.NotFound):
-			return nil, newError(CodeTransactionNotFound, "transaction %s not found on chain %d", req.TransactionID.Hex(), chain.ID)
+			return nil, oracleapi.Errorf(oracleapi.CodeTransactionNotFound, "transaction %s not found on chain %d", req.TransactionID.Hex(), chain.ID)
 		case terr != nil:
 			return nil, unavailable("the transaction", terr)
 		default:
-			return nil, newError(CodeNotConfirmed, "transaction %s has no receipt yet; retry later", req.TransactionID.Hex())
+			return nil, oracleapi.Errorf(oracleapi.CodeNotConfirmed, "transaction %s has no receipt yet; retry later", req.TransactionID.Hex())
 		}
 	}
 	if err != nil {
 		return nil, unavailable("the receipt", err)
 	}
 	if receipt.Status != types.ReceiptStatusSuccessful {
-		return nil, newError(CodeTransactionReverted, "transaction %s reverted", req.TransactionID.Hex())
+		return nil, oracleapi.Errorf(oracleapi.CodeTransactionReverted, "transaction %s reverted", req.TransactionID.Hex())
 	}
 	if receipt.BlockNumber == nil {
 		return nil, unavailable("the receipt", errors.New("receipt has no block number"))
@@ -200,22 +179,22 @@ func (s *Server) attestDeposit(ctx context.Context, req DepositAttestationReques
 		confirmations = head - block + 1
 	}
 	if confirmations < required {
-		return nil, newError(CodeNotConfirmed, "transaction %s has %d of %d confirmations; retry later",
+		return nil, oracleapi.Errorf(oracleapi.CodeNotConfirmed, "transaction %s has %d of %d confirmations; retry later",
 			req.TransactionID.Hex(), confirmations, required)
 	}
 
 	header, err := reader.HeaderByNumber(ctx, new(big.Int).SetUint64(block))
 	switch {
 	case errors.Is(err, ethereum.NotFound):
-		return nil, newError(CodeNotConfirmed, "block %d of transaction %s is no longer canonical; retry later", block, req.TransactionID.Hex())
+		return nil, oracleapi.Errorf(oracleapi.CodeNotConfirmed, "block %d of transaction %s is no longer canonical; retry later", block, req.TransactionID.Hex())
 	case err != nil:
 		return nil, unavailable("the block header", err)
 	case header.Hash() != receipt.BlockHash:
 		log.Warn("receipt block is not canonical", slog.Uint64("block", block), slog.String("blockHash", receipt.BlockHash.Hex()))
-		return nil, newError(CodeNotConfirmed, "block %d of transaction %s is no longer canonical; retry later", block, req.TransactionID.Hex())
+		return nil, oracleapi.Errorf(oracleapi.CodeNotConfirmed, "block %d of transaction %s is no longer canonical; retry later", block, req.TransactionID.Hex())
 	}
 
-	var messages []DepositMessage
+	var messages []oracleapi.DepositMessage
 	for _, l := range receipt.Logs {
 		if l.Removed || l.Address != depository || len(l.Topics) == 0 || l.Topics[0] != depositEventID {
 			continue
@@ -225,7 +204,7 @@ func (s *Server) attestDeposit(ctx context.Context, req DepositAttestationReques
 			log.Warn("skipping undecodable Deposit log", slog.Uint64("logIndex", uint64(l.Index)), slog.Any("err", err))
 			continue
 		}
-		data := DepositData{
+		data := oracleapi.DepositData{
 			ChainID:       chain.ID,
 			Depository:    depository,
 			TransactionID: req.TransactionID,
@@ -240,34 +219,22 @@ func (s *Server) attestDeposit(ctx context.Context, req DepositAttestationReques
 		sig, err := s.sign(data)
 		if err != nil {
 			log.Error("signing failed", slog.Any("err", err))
-			return nil, newError(CodeInternal, "signing failed")
+			return nil, oracleapi.Errorf(oracleapi.CodeInternal, "signing failed")
 		}
-		messages = append(messages, DepositMessage{Data: data, Signatures: []Signature{sig}})
+		messages = append(messages, oracleapi.DepositMessage{Data: data, Signatures: []oracleapi.Signature{sig}})
 	}
 	if len(messages) == 0 {
-		return nil, newError(CodeNoDepositEvents, "transaction %s emitted no Deposit event from depository %s", req.TransactionID.Hex(), depository.Hex())
+		return nil, oracleapi.Errorf(oracleapi.CodeNoDepositEvents, "transaction %s emitted no Deposit event from depository %s", req.TransactionID.Hex(), depository.Hex())
 	}
 	if req.RequestPeerSignatures && len(s.cfg.Peers) > 0 {
 		log.Debug("peer signatures requested; peer aggregation is not implemented, returning the local signature only")
 	}
 	log.Info("deposit attested", slog.Int("deposits", len(messages)), slog.Uint64("block", block), slog.Uint64("confirmations", confirmations))
-	return &DepositAttestation{Messages: messages, Domain: OracleDomain}, nil
+	return &oracleapi.DepositAttestation{Messages: messages, Domain: oracleapi.OracleDomain}, nil
 }
 
 // isIndexing recognises geth's "transaction indexing is in progress" answer (a node that started
 // recently): a lookup that cannot be answered yet, not a missing transaction.
 func isIndexing(err error) bool {
 	return err != nil && strings.Contains(err.Error(), "indexing is in progress")
-}
-
-func (s *Server) sign(d DepositData) (Signature, error) {
-	digest, err := DepositDigest(d)
-	if err != nil {
-		return Signature{}, err
-	}
-	sig, err := s.signer.SignDigest(digest)
-	if err != nil {
-		return Signature{}, err
-	}
-	return Signature{Signer: s.signer.Address(), Signature: sig}, nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/oracle/oracleapi"
 )
 
 // stubReader answers like a node at a chosen moment; it covers races a live chain cannot be
@@ -97,29 +98,29 @@ func TestDepositAttestationAgainstStubbedNode(t *testing.T) {
 			)}},
 		{name: "zero confirmations configured means one", status: http.StatusOK, msgs: 1, stub: stubReader{
 			head: 10, header: header, receipt: receipt(depositLog(stubDepository, 1, common.HexToHash("0x1"), 1))}},
-		{name: "block reorged out between reads", status: http.StatusConflict, code: CodeNotConfirmed, stub: stubReader{
+		{name: "block reorged out between reads", status: http.StatusConflict, code: oracleapi.CodeNotConfirmed, stub: stubReader{
 			head: 12, header: &types.Header{Number: big.NewInt(10), Difficulty: big.NewInt(1)},
 			receipt: receipt(depositLog(stubDepository, 1, common.HexToHash("0x1"), 1))}},
-		{name: "block no longer exists", status: http.StatusConflict, code: CodeNotConfirmed, stub: stubReader{
+		{name: "block no longer exists", status: http.StatusConflict, code: oracleapi.CodeNotConfirmed, stub: stubReader{
 			head: 12, headerErr: ethereum.NotFound, receipt: receipt(depositLog(stubDepository, 1, common.HexToHash("0x1"), 1))}},
-		{name: "known but no receipt yet", status: http.StatusConflict, code: CodeNotConfirmed, stub: stubReader{
+		{name: "known but no receipt yet", status: http.StatusConflict, code: oracleapi.CodeNotConfirmed, stub: stubReader{
 			receiptErr: ethereum.NotFound}},
-		{name: "pending while the node indexes", status: http.StatusConflict, code: CodeNotConfirmed, stub: stubReader{
+		{name: "pending while the node indexes", status: http.StatusConflict, code: oracleapi.CodeNotConfirmed, stub: stubReader{
 			receiptErr: errIndexing, pending: true}},
-		{name: "unknown while the node indexes", status: http.StatusServiceUnavailable, code: CodeChainUnavailable, stub: stubReader{
+		{name: "unknown while the node indexes", status: http.StatusServiceUnavailable, code: oracleapi.CodeChainUnavailable, stub: stubReader{
 			receiptErr: errIndexing, txErr: errIndexing}},
-		{name: "receipt read fails", status: http.StatusServiceUnavailable, code: CodeChainUnavailable, stub: stubReader{
+		{name: "receipt read fails", status: http.StatusServiceUnavailable, code: oracleapi.CodeChainUnavailable, stub: stubReader{
 			receiptErr: errors.New("connection reset")}},
-		{name: "transaction read fails", status: http.StatusServiceUnavailable, code: CodeChainUnavailable, stub: stubReader{
+		{name: "transaction read fails", status: http.StatusServiceUnavailable, code: oracleapi.CodeChainUnavailable, stub: stubReader{
 			receiptErr: ethereum.NotFound, txErr: errors.New("connection reset")}},
-		{name: "only foreign logs", status: http.StatusNotFound, code: CodeNoDepositEvents, stub: stubReader{
+		{name: "only foreign logs", status: http.StatusNotFound, code: oracleapi.CodeNoDepositEvents, stub: stubReader{
 			head: 10, header: header, receipt: receipt(depositLog(common.HexToAddress(addrC), 1, common.HexToHash("0x1"), 1))}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			stub := c.stub
 			srv := stubServer(t, &stub, 0)
-			att, e := srv.attestDeposit(context.Background(), DepositAttestationRequest{ChainID: testChainID, TransactionID: tx})
+			att, e := srv.attestDeposit(context.Background(), oracleapi.DepositAttestationRequest{ChainID: testChainID, TransactionID: tx})
 			if c.status != http.StatusOK {
 				require.NotNil(t, e)
 				assert.Equal(t, c.status, e.Status, e.Message)
@@ -132,7 +133,7 @@ func TestDepositAttestationAgainstStubbedNode(t *testing.T) {
 				assert.Equal(t, stubDepository, m.Data.Depository)
 				assert.Equal(t, common.HexToAddress(addrA), m.Data.Depositor)
 				assert.Equal(t, common.HexToAddress(addrB), m.Data.Currency)
-				signer, err := RecoverDepositSigner(m.Data, m.Signatures[0].Signature)
+				signer, err := oracleapi.RecoverDepositSigner(m.Data, m.Signatures[0].Signature)
 				require.NoError(t, err)
 				assert.Equal(t, srv.SignerAddress(), signer)
 			}

@@ -14,6 +14,8 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/intentd/intentd/oracle/oracleapi"
 )
 
 // TestDepositAttestation drives one native deposit from the mempool to an attestation on a real
@@ -24,8 +26,8 @@ func TestDepositAttestation(t *testing.T) {
 	logs := &syncBuffer{}
 	cfg := mustConfig(t, map[string]string{EnvAPIKeys: testAPIKey + ":engine"})
 	srv, hs := newTestServer(t, cfg, registry(t, tc.chainConfig(3)), debugLogger(logs))
-	url := hs.URL + PathDepositAttestation
-	key := map[string]string{HeaderAPIKey: testAPIKey}
+	url := hs.URL + oracleapi.PathDepositAttestation
+	key := map[string]string{oracleapi.HeaderAPIKey: testAPIKey}
 
 	orderID := crypto.Keccak256Hash([]byte("order-1"))
 	amount := new(big.Int).Mul(big.NewInt(15), big.NewInt(1e17)) // 1.5 ETH
@@ -34,19 +36,19 @@ func TestDepositAttestation(t *testing.T) {
 	// In the mempool: known but not mined.
 	r := do(t, http.MethodPost, url, attestBody(testChainID, txHash), key)
 	require.Equal(t, http.StatusConflict, r.status, string(r.body))
-	assert.Equal(t, CodeNotConfirmed, r.errorBody(t).Code)
+	assert.Equal(t, oracleapi.CodeNotConfirmed, r.errorBody(t).Code)
 
 	// Mined, one confirmation of three.
 	tc.commit(1)
 	r = do(t, http.MethodPost, url, attestBody(testChainID, txHash), key)
 	require.Equal(t, http.StatusConflict, r.status, string(r.body))
 	e := r.errorBody(t)
-	assert.Equal(t, CodeNotConfirmed, e.Code)
+	assert.Equal(t, oracleapi.CodeNotConfirmed, e.Code)
 	assert.Contains(t, e.Message, "1 of 3")
 
-	client := NewClient(hs.URL, testAPIKey, nil)
+	client := oracleapi.NewClient(hs.URL, testAPIKey, nil)
 	_, err := client.AttestDeposit(context.Background(), testChainID, txHash)
-	ce, ok := AsError(err)
+	ce, ok := oracleapi.AsError(err)
 	require.True(t, ok, "%v", err)
 	assert.Equal(t, http.StatusConflict, ce.Status)
 	assert.True(t, ce.Retryable(), "not yet confirmed must be retried")
@@ -63,13 +65,13 @@ func TestDepositAttestation(t *testing.T) {
 	assert.Equal(t, "1500000000000000000", wireData["amount"], "amount is a decimal string")
 	assert.Equal(t, float64(testChainID), wireData["chainId"])
 
-	var att DepositAttestation
+	var att oracleapi.DepositAttestation
 	require.NoError(t, json.Unmarshal(r.body, &att))
 	require.Len(t, att.Messages, 1)
 	m := att.Messages[0]
 	receipt, err := tc.client.TransactionReceipt(context.Background(), txHash)
 	require.NoError(t, err)
-	assert.Equal(t, DepositData{
+	assert.Equal(t, oracleapi.DepositData{
 		ChainID: testChainID, Depository: tc.depository, TransactionID: txHash,
 		LogIndex: uint64(receipt.Logs[0].Index), BlockNumber: receipt.BlockNumber.Uint64(), BlockHash: receipt.BlockHash,
 		OrderID: orderID, Depositor: crypto.PubkeyToAddress(tc.user.PublicKey), Currency: common.Address{}, Amount: amount,
@@ -80,14 +82,14 @@ func TestDepositAttestation(t *testing.T) {
 	assert.Equal(t, testOracleAddress(t), sig.Signer)
 	require.Len(t, sig.Signature, 65)
 	assert.Contains(t, []byte{27, 28}, sig.Signature[64])
-	signer, err := RecoverDepositSigner(m.Data, sig.Signature)
+	signer, err := oracleapi.RecoverDepositSigner(m.Data, sig.Signature)
 	require.NoError(t, err)
 	assert.Equal(t, srv.SignerAddress(), signer)
 
 	// A tampered amount no longer recovers to the oracle.
 	tampered := m.Data
 	tampered.Amount = new(big.Int).Add(amount, big.NewInt(1))
-	other, err := RecoverDepositSigner(tampered, sig.Signature)
+	other, err := oracleapi.RecoverDepositSigner(tampered, sig.Signature)
 	require.NoError(t, err)
 	assert.NotEqual(t, srv.SignerAddress(), other)
 
@@ -119,7 +121,7 @@ func TestDepositAttestationErrors(t *testing.T) {
 	// Many unauthenticated calls from one loopback address: the limit is widened for them.
 	cfg := mustConfig(t, map[string]string{EnvRateLimitMax: "1000"})
 	_, hs := newTestServer(t, cfg, registry(t, tc.chainConfig(1), dead, wrongID, disabled), nil)
-	url := hs.URL + PathDepositAttestation
+	url := hs.URL + oracleapi.PathDepositAttestation
 
 	transfer := tc.transfer(t, common.HexToAddress("0x000000000000000000000000000000000000dEaD"), big.NewInt(1))
 	reverted := tc.depositNative(t, crypto.Keccak256Hash([]byte("order-0")), big.NewInt(0))
@@ -132,21 +134,21 @@ func TestDepositAttestationErrors(t *testing.T) {
 		status int
 		code   string
 	}{
-		{"unknown transaction", attestBody(testChainID, crypto.Keccak256Hash([]byte("nope"))), http.StatusNotFound, CodeTransactionNotFound},
-		{"no deposit event", attestBody(testChainID, transfer), http.StatusNotFound, CodeNoDepositEvents},
-		{"reverted", attestBody(testChainID, reverted), http.StatusUnprocessableEntity, CodeTransactionReverted},
-		{"unreachable RPC", attestBody(dead.ID, transfer), http.StatusServiceUnavailable, CodeChainUnavailable},
-		{"RPC serves another chain", attestBody(wrongID.ID, transfer), http.StatusServiceUnavailable, CodeChainUnavailable},
-		{"unknown chain", attestBody(999, transfer), http.StatusBadRequest, CodeUnknownChain},
-		{"disabled chain", attestBody(disabled.ID, transfer), http.StatusBadRequest, CodeUnknownChain},
-		{"empty body", "", http.StatusBadRequest, CodeInvalidRequest},
-		{"not JSON", "chainId=1", http.StatusBadRequest, CodeInvalidRequest},
-		{"missing chainId", `{"transactionId":"` + transfer.Hex() + `"}`, http.StatusBadRequest, CodeInvalidRequest},
-		{"chainId as string", `{"chainId":"31337","transactionId":"` + transfer.Hex() + `"}`, http.StatusBadRequest, CodeInvalidRequest},
-		{"negative chainId", `{"chainId":-1,"transactionId":"` + transfer.Hex() + `"}`, http.StatusBadRequest, CodeInvalidRequest},
-		{"short hash", `{"chainId":31337,"transactionId":"0x1234"}`, http.StatusBadRequest, CodeInvalidRequest},
-		{"hash without 0x", `{"chainId":31337,"transactionId":"` + strings.TrimPrefix(transfer.Hex(), "0x") + `"}`, http.StatusBadRequest, CodeInvalidRequest},
-		{"two objects", attestBody(testChainID, transfer) + attestBody(testChainID, transfer), http.StatusBadRequest, CodeInvalidRequest},
+		{"unknown transaction", attestBody(testChainID, crypto.Keccak256Hash([]byte("nope"))), http.StatusNotFound, oracleapi.CodeTransactionNotFound},
+		{"no deposit event", attestBody(testChainID, transfer), http.StatusNotFound, oracleapi.CodeNoDepositEvents},
+		{"reverted", attestBody(testChainID, reverted), http.StatusUnprocessableEntity, oracleapi.CodeTransactionReverted},
+		{"unreachable RPC", attestBody(dead.ID, transfer), http.StatusServiceUnavailable, oracleapi.CodeChainUnavailable},
+		{"RPC serves another chain", attestBody(wrongID.ID, transfer), http.StatusServiceUnavailable, oracleapi.CodeChainUnavailable},
+		{"unknown chain", attestBody(999, transfer), http.StatusBadRequest, oracleapi.CodeUnknownChain},
+		{"disabled chain", attestBody(disabled.ID, transfer), http.StatusBadRequest, oracleapi.CodeUnknownChain},
+		{"empty body", "", http.StatusBadRequest, oracleapi.CodeInvalidRequest},
+		{"not JSON", "chainId=1", http.StatusBadRequest, oracleapi.CodeInvalidRequest},
+		{"missing chainId", `{"transactionId":"` + transfer.Hex() + `"}`, http.StatusBadRequest, oracleapi.CodeInvalidRequest},
+		{"chainId as string", `{"chainId":"31337","transactionId":"` + transfer.Hex() + `"}`, http.StatusBadRequest, oracleapi.CodeInvalidRequest},
+		{"negative chainId", `{"chainId":-1,"transactionId":"` + transfer.Hex() + `"}`, http.StatusBadRequest, oracleapi.CodeInvalidRequest},
+		{"short hash", `{"chainId":31337,"transactionId":"0x1234"}`, http.StatusBadRequest, oracleapi.CodeInvalidRequest},
+		{"hash without 0x", `{"chainId":31337,"transactionId":"` + strings.TrimPrefix(transfer.Hex(), "0x") + `"}`, http.StatusBadRequest, oracleapi.CodeInvalidRequest},
+		{"two objects", attestBody(testChainID, transfer) + attestBody(testChainID, transfer), http.StatusBadRequest, oracleapi.CodeInvalidRequest},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -30,6 +30,7 @@ import (
 
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/devnet"
+	"github.com/intentd/intentd/oracle/oracleapi"
 )
 
 // Test secrets: distinctive so the no-secret tests can search every output for them.
@@ -228,9 +229,9 @@ type response struct {
 	body   []byte
 }
 
-func (r response) errorBody(t testing.TB) Error {
+func (r response) errorBody(t testing.TB) oracleapi.Error {
 	t.Helper()
-	var e Error
+	var e oracleapi.Error
 	require.NoError(t, json.Unmarshal(r.body, &e), string(r.body))
 	return e
 }

@@ -3,9 +3,10 @@ package oracle
 import (
 	"crypto/sha256"
 	"crypto/subtle"
-	"net/netip"
 	"sync"
 	"time"
+
+	"github.com/intentd/intentd/ratelimit"
 )
 
 // maxLimiterClients bounds the limiter's memory within one window. A new client arriving when
@@ -76,21 +77,10 @@ func (l *fixedWindowLimiter) size() int {
 	return len(l.counts)
 }
 
-// clientKey is the limiter key of a remote address. IPv6 clients are keyed by their /64, the
-// smallest block a single subscriber usually holds, so rotating addresses within it does not
+// clientKey is the limiter key of a remote address: IPv6 clients are keyed by their /64, as the
+// API's limits key theirs (ratelimit.ClientKey), so rotating addresses within it does not
 // multiply the allowance.
-func clientKey(remoteIP string) string {
-	addr, err := netip.ParseAddr(remoteIP)
-	if err != nil {
-		return remoteIP
-	}
-	addr = addr.Unmap()
-	if addr.Is6() {
-		p, _ := addr.Prefix(64)
-		return p.String()
-	}
-	return addr.String()
-}
+var clientKey = ratelimit.ClientKey
 
 // apiKeySet holds SHA-256 hashes of the configured keys and compares in constant time, so
 // neither memory nor response timing reveals a key.

@@ -1,8 +1,9 @@
 // Package oracle is the attestation oracle: its own HTTP service that reads facts from chains
 // (today: deposits into the depository contract on EVM chains), signs them as EIP-712 messages
 // with the instance's single signer, and returns the signatures for settlement. It shares only
-// the chain registry with the engine; the engine talks to it over HTTP through Client and
-// verifies attestations with RecoverDepositSigner. docs/oracle.md describes the wire format.
+// the chain registry with the engine. Its wire contract (paths, types, error codes, typed data)
+// and the engine's client live in oracle/oracleapi, which the engine imports instead of this
+// package, so the engine never links the Gin server. docs/oracle.md describes the wire format.
 package oracle
 
 import (
@@ -15,7 +16,6 @@ import (
 	"math"
 	"net"
 	"net/http"
-	"regexp"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -25,23 +25,9 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/oracle/oracleapi"
 )
-
-// Paths served by the oracle; exported so the Client and tests cannot drift from the router.
-const (
-	PathLives                 = "/lives/v1"
-	PathChains                = "/chains/v1"
-	PathDocumentation         = "/documentation"
-	PathDepositAttestation    = "/attestations/depository-deposits/v1"
-	PathWithdrawalAttestation = "/attestations/depository-withdrawals/v1"
-	PathSolverFillAttestation = "/attestations/solver-fills/v1"
-	PathSolverRefund          = "/attestations/solver-refunds/v1"
-	PathWithdrawalInitiation  = "/attestations/withdrawal-initiation/v1"
-	PathWithdrawalInitiated   = "/attestations/withdrawal-initiated/v1"
-)
-
-// HeaderAPIKey carries the caller's API key; a valid key bypasses the unauthenticated rate limit.
-const HeaderAPIKey = "x-api-key"
 
 // maxBodyBytes bounds request bodies; attestation requests are a few hundred bytes.
 const maxBodyBytes = 64 << 10
@@ -120,14 +106,7 @@ func (s *Server) Run(ctx context.Context, addr string) error {
 // to finish. It returns nil after a graceful shutdown. Taking a listener lets tests and
 // supervisors bind port 0 and learn the address first.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
-	srv := &http.Server{
-		Handler:           s.handler,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      2 * rpcTimeout,
-		IdleTimeout:       2 * time.Minute,
-		ErrorLog:          slog.NewLogLogger(s.logger.Handler(), slog.LevelWarn),
-	}
+	srv := s.httpServer()
 	defer s.clients.close()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -150,6 +129,20 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	return nil
 }
 
+// httpServer is the oracle's HTTP server. Every connection is bounded: the headers, the whole
+// request (a trickled body is cut), the answer (above rpcTimeout, which bounds an attestation's
+// chain reads, so an attestation always gets its answer out) and the wait of an idle keep-alive.
+func (s *Server) httpServer() *http.Server {
+	return &http.Server{
+		Handler:           s.handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      2 * rpcTimeout,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(s.logger.Handler(), slog.LevelWarn),
+	}
+}
+
 func (s *Server) routes() http.Handler {
 	r := gin.New()
 	// The limiter keys on the TCP peer: trusting X-Forwarded-For from anyone would let every
@@ -157,25 +150,25 @@ func (s *Server) routes() http.Handler {
 	_ = r.SetTrustedProxies(nil)
 	r.Use(s.recoverer, s.requestLog, s.rateLimit)
 
-	r.GET("/", func(c *gin.Context) { c.Redirect(http.StatusFound, PathDocumentation) })
-	r.GET(PathDocumentation, s.documentationPage)
-	r.GET(PathDocumentation+"/openapi.json", s.openAPI)
-	r.GET(PathLives, func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) })
-	r.GET(PathChains, s.listChains)
-	r.POST(PathDepositAttestation, s.postDepositAttestation)
-	for _, p := range []string{PathWithdrawalAttestation, PathSolverFillAttestation, PathSolverRefund,
-		PathWithdrawalInitiation, PathWithdrawalInitiated} {
+	r.GET("/", func(c *gin.Context) { c.Redirect(http.StatusFound, oracleapi.PathDocumentation) })
+	r.GET(oracleapi.PathDocumentation, s.documentationPage)
+	r.GET(oracleapi.PathDocumentation+"/openapi.json", s.openAPI)
+	r.GET(oracleapi.PathLives, func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) })
+	r.GET(oracleapi.PathChains, s.listChains)
+	r.POST(oracleapi.PathDepositAttestation, s.postDepositAttestation)
+	for _, p := range []string{oracleapi.PathWithdrawalAttestation, oracleapi.PathSolverFillAttestation, oracleapi.PathSolverRefund,
+		oracleapi.PathWithdrawalInitiation, oracleapi.PathWithdrawalInitiated} {
 		r.POST(p, func(c *gin.Context) {
-			writeError(c, newError(CodeNotImplemented, "%s is not implemented in this build", c.FullPath()))
+			writeError(c, oracleapi.Errorf(oracleapi.CodeNotImplemented, "%s is not implemented in this build", c.FullPath()))
 		})
 	}
 	r.NoRoute(func(c *gin.Context) {
-		writeError(c, newError(CodeNotFound, "no route %s %s", c.Request.Method, c.Request.URL.Path))
+		writeError(c, oracleapi.Errorf(oracleapi.CodeNotFound, "no route %s %s", c.Request.Method, c.Request.URL.Path))
 	})
 	return r
 }
 
-func writeError(c *gin.Context, e *Error) {
+func writeError(c *gin.Context, e *oracleapi.Error) {
 	c.AbortWithStatusJSON(e.Status, e)
 }
 
@@ -188,7 +181,7 @@ func (s *Server) recoverer(c *gin.Context) {
 			}
 			s.logger.Error("handler panicked", slog.String("path", c.Request.URL.Path),
 				slog.Any("panic", rec), slog.String("stack", string(debug.Stack())))
-			writeError(c, newError(CodeInternal, "internal error"))
+			writeError(c, oracleapi.Errorf(oracleapi.CodeInternal, "internal error"))
 		}
 	}()
 	c.Next()
@@ -221,14 +214,14 @@ const ctxKeyLabel = "oracle.apiKeyLabel"
 // its subpaths, and health checks.
 func rateLimitExempt(path string) bool {
 	return path == "/" ||
-		path == PathDocumentation || strings.HasPrefix(path, PathDocumentation+"/") ||
+		path == oracleapi.PathDocumentation || strings.HasPrefix(path, oracleapi.PathDocumentation+"/") ||
 		strings.HasPrefix(path, "/lives/")
 }
 
 // rateLimit applies the spec's unauthenticated limit: a fixed window per client IP, bypassed by
 // a valid x-api-key.
 func (s *Server) rateLimit(c *gin.Context) {
-	if label, ok := s.apiKeys.match(c.GetHeader(HeaderAPIKey)); ok {
+	if label, ok := s.apiKeys.match(c.GetHeader(oracleapi.HeaderAPIKey)); ok {
 		c.Set(ctxKeyLabel, label)
 		c.Next()
 		return
@@ -248,36 +241,20 @@ func (s *Server) rateLimit(c *gin.Context) {
 	}
 	wait := max(int64(math.Ceil(d.wait.Seconds())), 1)
 	h.Set("Retry-After", strconv.FormatInt(wait, 10))
-	writeError(c, newError(CodeRateLimited, "rate limit of %d requests per %s exceeded; retry after %d s or send an API key",
+	writeError(c, oracleapi.Errorf(oracleapi.CodeRateLimited, "rate limit of %d requests per %s exceeded; retry after %d s or send an API key",
 		d.limit, s.cfg.RateLimitWindow, wait))
 }
 
-// ChainInfo is one entry of GET /chains/v1: what a caller needs to request attestations.
-type ChainInfo struct {
-	ID            uint64 `json:"id"`
-	Name          string `json:"name"`
-	VMType        string `json:"vmType"`
-	Depository    string `json:"depository,omitempty"`
-	Confirmations uint64 `json:"confirmations"`
-}
-
-// ChainsResponse is the body of GET /chains/v1.
-type ChainsResponse struct {
-	Chains []ChainInfo `json:"chains"`
-}
-
 func (s *Server) listChains(c *gin.Context) {
-	out := ChainsResponse{Chains: []ChainInfo{}}
+	out := oracleapi.ChainsResponse{Chains: []oracleapi.ChainInfo{}}
 	for _, ch := range s.registry.Enabled() {
-		out.Chains = append(out.Chains, ChainInfo{
+		out.Chains = append(out.Chains, oracleapi.ChainInfo{
 			ID: ch.ID, Name: ch.Name, VMType: string(ch.VMType), Depository: ch.Depository,
 			Confirmations: max(ch.Confirmations, 1),
 		})
 	}
 	c.JSON(http.StatusOK, out)
 }
-
-var txHashPattern = regexp.MustCompile(`^0x[0-9a-fA-F]{64}$`)
 
 func (s *Server) postDepositAttestation(c *gin.Context) {
 	var body struct {
@@ -287,22 +264,22 @@ func (s *Server) postDepositAttestation(c *gin.Context) {
 	}
 	dec := json.NewDecoder(http.MaxBytesReader(c.Writer, c.Request.Body, maxBodyBytes))
 	if err := dec.Decode(&body); err != nil {
-		writeError(c, newError(CodeInvalidRequest, "body must be JSON {chainId: number, transactionId: 0x-hex string, requestPeerSignatures?: boolean}: %s", jsonProblem(err)))
+		writeError(c, oracleapi.Errorf(oracleapi.CodeInvalidRequest, "body must be JSON {chainId: number, transactionId: 0x-hex string, requestPeerSignatures?: boolean}: %s", jsonProblem(err)))
 		return
 	}
 	if dec.More() {
-		writeError(c, newError(CodeInvalidRequest, "body must hold a single JSON object"))
+		writeError(c, oracleapi.Errorf(oracleapi.CodeInvalidRequest, "body must hold a single JSON object"))
 		return
 	}
 	switch {
 	case body.ChainID == nil || *body.ChainID == 0:
-		writeError(c, newError(CodeInvalidRequest, "chainId is required and must be a positive integer"))
+		writeError(c, oracleapi.Errorf(oracleapi.CodeInvalidRequest, "chainId is required and must be a positive integer"))
 		return
-	case body.TransactionID == nil || !txHashPattern.MatchString(*body.TransactionID):
-		writeError(c, newError(CodeInvalidRequest, "transactionId must be a 0x-prefixed 32-byte hex transaction hash"))
+	case body.TransactionID == nil || !intent.IsHash32(*body.TransactionID):
+		writeError(c, oracleapi.Errorf(oracleapi.CodeInvalidRequest, "transactionId must be a 0x-prefixed 32-byte hex transaction hash"))
 		return
 	}
-	req := DepositAttestationRequest{ChainID: *body.ChainID, TransactionID: common.HexToHash(*body.TransactionID)}
+	req := oracleapi.DepositAttestationRequest{ChainID: *body.ChainID, TransactionID: common.HexToHash(*body.TransactionID)}
 	if body.RequestPeerSignatures != nil {
 		req.RequestPeerSignatures = *body.RequestPeerSignatures
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/oracle/oracleapi"
 )
 
 // offlineRegistry is a registry whose RPC is never called by the tests using it.
@@ -32,7 +33,7 @@ func offlineRegistry(t testing.TB) *chains.Registry {
 func TestLives(t *testing.T) {
 	_, hs := newTestServer(t, mustConfig(t, nil), offlineRegistry(t), nil)
 	for range 5 { // health checks are never rate limited
-		r := do(t, http.MethodGet, hs.URL+PathLives, "", nil)
+		r := do(t, http.MethodGet, hs.URL+oracleapi.PathLives, "", nil)
 		require.Equal(t, http.StatusOK, r.status)
 		assert.JSONEq(t, `{"status":"ok"}`, string(r.body))
 		assert.Empty(t, r.header.Get("X-RateLimit-Limit"))
@@ -41,7 +42,7 @@ func TestLives(t *testing.T) {
 
 func TestChains(t *testing.T) {
 	_, hs := newTestServer(t, mustConfig(t, nil), offlineRegistry(t), nil)
-	r := do(t, http.MethodGet, hs.URL+PathChains, "", nil)
+	r := do(t, http.MethodGet, hs.URL+oracleapi.PathChains, "", nil)
 	require.Equal(t, http.StatusOK, r.status)
 	assert.JSONEq(t, `{"chains":[
 		{"id":31337,"name":"devnet-a","vmType":"evm","depository":"0x00000000000000000000000000000000000000a0","confirmations":2},
@@ -51,12 +52,12 @@ func TestChains(t *testing.T) {
 
 func TestDocumentation(t *testing.T) {
 	_, hs := newTestServer(t, mustConfig(t, nil), offlineRegistry(t), nil)
-	r := do(t, http.MethodGet, hs.URL+PathDocumentation, "", nil)
+	r := do(t, http.MethodGet, hs.URL+oracleapi.PathDocumentation, "", nil)
 	require.Equal(t, http.StatusOK, r.status)
 	assert.Contains(t, r.header.Get("Content-Type"), "text/html")
 	assert.Contains(t, string(r.body), "/documentation/openapi.json")
 
-	r = do(t, http.MethodGet, hs.URL+PathDocumentation+"/openapi.json", "", nil)
+	r = do(t, http.MethodGet, hs.URL+oracleapi.PathDocumentation+"/openapi.json", "", nil)
 	require.Equal(t, http.StatusOK, r.status)
 	var doc struct {
 		OpenAPI string                    `json:"openapi"`
@@ -64,26 +65,26 @@ func TestDocumentation(t *testing.T) {
 	}
 	require.NoError(t, json.Unmarshal(r.body, &doc), "the OpenAPI document must be valid JSON")
 	assert.Equal(t, "3.1.0", doc.OpenAPI)
-	for _, p := range []string{PathLives, PathChains, PathDepositAttestation, PathWithdrawalAttestation,
-		PathSolverFillAttestation, PathSolverRefund, PathWithdrawalInitiation, PathWithdrawalInitiated} {
+	for _, p := range []string{oracleapi.PathLives, oracleapi.PathChains, oracleapi.PathDepositAttestation, oracleapi.PathWithdrawalAttestation,
+		oracleapi.PathSolverFillAttestation, oracleapi.PathSolverRefund, oracleapi.PathWithdrawalInitiation, oracleapi.PathWithdrawalInitiated} {
 		assert.Contains(t, doc.Paths, p)
 	}
-	for code := range errorStatus {
+	for _, code := range oracleapi.ServerCodes() {
 		assert.Contains(t, string(r.body), `"`+code+`"`, "every error code is documented")
 	}
 }
 
 func TestUnimplementedAttestationsAnswer501(t *testing.T) {
 	_, hs := newTestServer(t, mustConfig(t, map[string]string{EnvAPIKeys: testAPIKey + ":ops"}), offlineRegistry(t), nil)
-	for _, p := range []string{PathWithdrawalAttestation, PathSolverFillAttestation, PathSolverRefund,
-		PathWithdrawalInitiation, PathWithdrawalInitiated} {
-		r := do(t, http.MethodPost, hs.URL+p, `{}`, map[string]string{HeaderAPIKey: testAPIKey})
+	for _, p := range []string{oracleapi.PathWithdrawalAttestation, oracleapi.PathSolverFillAttestation, oracleapi.PathSolverRefund,
+		oracleapi.PathWithdrawalInitiation, oracleapi.PathWithdrawalInitiated} {
+		r := do(t, http.MethodPost, hs.URL+p, `{}`, map[string]string{oracleapi.HeaderAPIKey: testAPIKey})
 		require.Equal(t, http.StatusNotImplemented, r.status, p)
-		assert.Equal(t, CodeNotImplemented, r.errorBody(t).Code)
+		assert.Equal(t, oracleapi.CodeNotImplemented, r.errorBody(t).Code)
 	}
-	r := do(t, http.MethodGet, hs.URL+"/nope", "", map[string]string{HeaderAPIKey: testAPIKey})
+	r := do(t, http.MethodGet, hs.URL+"/nope", "", map[string]string{oracleapi.HeaderAPIKey: testAPIKey})
 	require.Equal(t, http.StatusNotFound, r.status)
-	assert.Equal(t, CodeNotFound, r.errorBody(t).Code)
+	assert.Equal(t, oracleapi.CodeNotFound, r.errorBody(t).Code)
 }
 
 // TestRateLimit: the third unauthenticated request in a window is refused with the headers and
@@ -95,43 +96,43 @@ func TestRateLimit(t *testing.T) {
 	srv.limiter.now = func() time.Time { return now }
 
 	for i, wantRemaining := range []string{"1", "0"} {
-		r := do(t, http.MethodGet, hs.URL+PathChains, "", nil)
+		r := do(t, http.MethodGet, hs.URL+oracleapi.PathChains, "", nil)
 		require.Equal(t, http.StatusOK, r.status, "request %d", i+1)
 		assert.Equal(t, "2", r.header.Get("X-RateLimit-Limit"))
 		assert.Equal(t, wantRemaining, r.header.Get("X-RateLimit-Remaining"))
 		assert.Equal(t, strconv.FormatInt(now.Unix()+1, 10), r.header.Get("X-RateLimit-Reset"))
 	}
-	r := do(t, http.MethodGet, hs.URL+PathChains, "", nil)
+	r := do(t, http.MethodGet, hs.URL+oracleapi.PathChains, "", nil)
 	require.Equal(t, http.StatusTooManyRequests, r.status)
-	assert.Equal(t, CodeRateLimited, r.errorBody(t).Code)
+	assert.Equal(t, oracleapi.CodeRateLimited, r.errorBody(t).Code)
 	assert.Equal(t, "0", r.header.Get("X-RateLimit-Remaining"))
 	retry, err := strconv.Atoi(r.header.Get("Retry-After"))
 	require.NoError(t, err)
 	assert.GreaterOrEqual(t, retry, 1)
 
 	// Attestation routes share the same per-IP budget.
-	r = do(t, http.MethodPost, hs.URL+PathDepositAttestation, `{}`, nil)
+	r = do(t, http.MethodPost, hs.URL+oracleapi.PathDepositAttestation, `{}`, nil)
 	require.Equal(t, http.StatusTooManyRequests, r.status)
 
 	// An invalid key is just an unauthenticated request.
-	r = do(t, http.MethodGet, hs.URL+PathChains, "", map[string]string{HeaderAPIKey: "wrong"})
+	r = do(t, http.MethodGet, hs.URL+oracleapi.PathChains, "", map[string]string{oracleapi.HeaderAPIKey: "wrong"})
 	require.Equal(t, http.StatusTooManyRequests, r.status)
 
 	// A valid key is never limited and carries no rate-limit headers.
 	for range 10 {
-		r = do(t, http.MethodGet, hs.URL+PathChains, "", map[string]string{HeaderAPIKey: testAPIKey})
+		r = do(t, http.MethodGet, hs.URL+oracleapi.PathChains, "", map[string]string{oracleapi.HeaderAPIKey: testAPIKey})
 		require.Equal(t, http.StatusOK, r.status)
 		assert.Empty(t, r.header.Get("X-RateLimit-Limit"))
 	}
 	// Exempt paths are never limited.
-	for _, p := range []string{"/", PathDocumentation, PathDocumentation + "/openapi.json", PathLives, "/lives/anything"} {
+	for _, p := range []string{"/", oracleapi.PathDocumentation, oracleapi.PathDocumentation + "/openapi.json", oracleapi.PathLives, "/lives/anything"} {
 		r = do(t, http.MethodGet, hs.URL+p, "", nil)
 		assert.NotEqual(t, http.StatusTooManyRequests, r.status, p)
 	}
 
 	// The next window starts afresh.
 	now = now.Add(time.Second)
-	r = do(t, http.MethodGet, hs.URL+PathChains, "", nil)
+	r = do(t, http.MethodGet, hs.URL+oracleapi.PathChains, "", nil)
 	require.Equal(t, http.StatusOK, r.status)
 }
 
@@ -143,7 +144,7 @@ func TestRateLimitDefaultsRealClock(t *testing.T) {
 	for attempt := 0; attempt < 2; attempt++ {
 		refused := 0
 		for range 3 {
-			if do(t, http.MethodGet, hs.URL+PathChains, "", nil).status == http.StatusTooManyRequests {
+			if do(t, http.MethodGet, hs.URL+oracleapi.PathChains, "", nil).status == http.StatusTooManyRequests {
 				refused++
 			}
 		}
@@ -205,7 +206,7 @@ func TestServeShutsDownGracefully(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ctx, ln) }()
 
-	r := do(t, http.MethodGet, "http://"+ln.Addr().String()+PathLives, "", nil)
+	r := do(t, http.MethodGet, "http://"+ln.Addr().String()+oracleapi.PathLives, "", nil)
 	require.Equal(t, http.StatusOK, r.status)
 	cancel()
 	select {
@@ -220,7 +221,7 @@ func TestServeShutsDownGracefully(t *testing.T) {
 	addr := "127.0.0.1:" + strconv.Itoa(freePort(t))
 	go func() { done <- srv.Run(ctx, addr) }()
 	require.Eventually(t, func() bool {
-		resp, err := http.Get("http://" + addr + PathLives)
+		resp, err := http.Get("http://" + addr + oracleapi.PathLives)
 		if err != nil {
 			return false
 		}
@@ -250,9 +251,24 @@ func TestRecoveredPanicIsAJSONError(t *testing.T) {
 	hs := httptest.NewServer(r)
 	defer hs.Close()
 
-	resp := do(t, http.MethodGet, hs.URL+"/boom", "", map[string]string{HeaderAPIKey: testAPIKey})
+	resp := do(t, http.MethodGet, hs.URL+"/boom", "", map[string]string{oracleapi.HeaderAPIKey: testAPIKey})
 	require.Equal(t, http.StatusInternalServerError, resp.status)
-	assert.Equal(t, CodeInternal, resp.errorBody(t).Code)
+	assert.Equal(t, oracleapi.CodeInternal, resp.errorBody(t).Code)
 	assert.Contains(t, logs.String(), "handler panicked")
 	assertNoSecrets(t, logs.String())
+}
+
+// TestEveryConnectionIsBounded: the oracle's server bounds the headers, the whole request, the
+// answer and the idle keep-alive, and the answer's bound leaves room for an attestation's chain
+// reads (rpcTimeout).
+func TestEveryConnectionIsBounded(t *testing.T) {
+	s, err := NewServer(mustConfig(t, nil), offlineRegistry(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := s.httpServer()
+	if hs.ReadHeaderTimeout <= 0 || hs.ReadTimeout <= 0 || hs.IdleTimeout <= 0 || hs.WriteTimeout <= rpcTimeout {
+		t.Fatalf("read header %s, read %s, write %s (rpc %s), idle %s", hs.ReadHeaderTimeout, hs.ReadTimeout,
+			hs.WriteTimeout, rpcTimeout, hs.IdleTimeout)
+	}
 }

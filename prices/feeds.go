@@ -12,7 +12,7 @@ import (
 	ethereum "github.com/ethereum/go-ethereum"
 	"github.com/shopspring/decimal"
 
-	"github.com/intentd/intentd/chains/evm"
+	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/chains/evm/bindings"
 )
 
@@ -28,7 +28,7 @@ type Feeds struct {
 	// the first USDPrice (tests move it to make a feed stale).
 	Now func() time.Time
 
-	pool   *evm.Pool
+	chains *chains.Clients
 	feeds  map[string]FeedRef
 	maxAge time.Duration
 
@@ -38,10 +38,9 @@ type Feeds struct {
 
 var _ Source = (*Feeds)(nil)
 
-// NewFeeds returns a source reading feeds (by symbol) over the pool's chains. An answer
-// whose updatedAt is more than maxAge old is refused with ErrStale; maxAge <= 0 means
-// DefaultMaxAge.
-func NewFeeds(pool *evm.Pool, feeds map[string]FeedRef, maxAge time.Duration) *Feeds {
+// NewFeeds returns a source reading feeds (by symbol) on the chains' clients. An answer whose
+// updatedAt is more than maxAge old is refused with ErrStale; maxAge <= 0 means DefaultMaxAge.
+func NewFeeds(cs *chains.Clients, feeds map[string]FeedRef, maxAge time.Duration) *Feeds {
 	if maxAge <= 0 {
 		maxAge = DefaultMaxAge
 	}
@@ -49,7 +48,7 @@ func NewFeeds(pool *evm.Pool, feeds map[string]FeedRef, maxAge time.Duration) *F
 	for sym, ref := range feeds {
 		m[strings.ToUpper(sym)] = ref
 	}
-	return &Feeds{pool: pool, feeds: m, maxAge: maxAge, decimals: make(map[string]uint8)}
+	return &Feeds{chains: cs, feeds: m, maxAge: maxAge, decimals: make(map[string]uint8)}
 }
 
 // USDPrice implements Source: the feed's latest answer scaled by its decimals. An error
@@ -64,12 +63,12 @@ func (f *Feeds) USDPrice(ctx context.Context, symbol string) (decimal.Decimal, e
 	if !ok {
 		return decimal.Zero, fmt.Errorf("%w: no price feed for %s", ErrNoSource, symbol)
 	}
-	client, err := f.pool.Client(ref.ChainID)
+	client, err := chains.Capability[chains.ContractCaller](f.chains, ref.ChainID)
 	if err != nil {
 		return decimal.Zero, fmt.Errorf("%w: price feed of %s on chain %d: %v", ErrUnavailable, sym, ref.ChainID, err)
 	}
 	call := func(what string, data []byte) ([]byte, error) {
-		out, err := client.Eth().CallContract(ctx, ethereum.CallMsg{To: &ref.Address, Data: data}, nil)
+		out, err := client.CallContract(ctx, ethereum.CallMsg{To: &ref.Address, Data: data})
 		if err != nil {
 			return nil, fmt.Errorf("%w: price feed of %s (chain %d, %s): %s: %v", ErrUnavailable, sym, ref.ChainID, ref.Address.Hex(), what, err)
 		}

@@ -22,7 +22,7 @@ import (
 
 // startDevnet runs one devnet chain (free port, loopback) with the feed heartbeat off, so a
 // round a test posts stays in place.
-func startDevnet(t *testing.T, ctx context.Context) (*devnet.Chain, *evm.Pool) {
+func startDevnet(t *testing.T, ctx context.Context) (*devnet.Chain, *chains.Clients) {
 	t.Helper()
 	d, err := devnet.Start(ctx, devnet.Options{
 		Chains:        []devnet.ChainOptions{{ID: 31337}},
@@ -34,7 +34,7 @@ func startDevnet(t *testing.T, ctx context.Context) (*devnet.Chain, *evm.Pool) {
 	t.Cleanup(d.Close)
 	reg, err := d.Registry()
 	require.NoError(t, err)
-	return d.Chain(31337), evm.NewPool(reg)
+	return d.Chain(31337), chains.NewClients(reg, evm.VM())
 }
 
 func devnetFeeds() map[string]FeedRef {
@@ -187,7 +187,7 @@ func TestFeedsRPCDown(t *testing.T) {
 		31337: "http://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(port)),
 	}))
 	require.NoError(t, err)
-	f := NewFeeds(evm.NewPool(reg), map[string]FeedRef{"ETH": {ChainID: 31337, Address: common.HexToAddress("0xb5704cb42a6cFc04fb7F6eF09782f07338EB9AD6")}}, time.Hour)
+	f := NewFeeds(chains.NewClients(reg, evm.VM()), map[string]FeedRef{"ETH": {ChainID: 31337, Address: common.HexToAddress("0xb5704cb42a6cFc04fb7F6eF09782f07338EB9AD6")}}, time.Hour)
 	_, err = f.USDPrice(ctx, "eth")
 	require.ErrorIs(t, err, ErrUnavailable)
 	require.ErrorContains(t, err, "ETH")

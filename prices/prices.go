@@ -24,7 +24,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/shopspring/decimal"
 
-	"github.com/intentd/intentd/internal/symbols"
+	"github.com/intentd/intentd/internal/envconf"
 )
 
 // Source gives the USD price of one whole unit of a currency, by symbol (upper case, e.g.
@@ -77,7 +77,7 @@ func (t Table) USDPrice(_ context.Context, symbol string) (decimal.Decimal, erro
 // pairs, each price a positive decimal. Symbols are upper-cased; spaces around items are
 // ignored; an empty table, an empty symbol or a symbol listed twice is an error.
 func ParseTable(s string) (Table, error) {
-	t, err := symbols.Parse(s, "price", "USD")
+	t, err := envconf.SymbolAmounts(s, "price", "USD")
 	return Table(t), err
 }
 
@@ -92,43 +92,33 @@ type FeedRef struct {
 // around items are ignored; an empty list, an empty symbol, a symbol listed twice, chain id 0
 // or the zero address is an error.
 func ParseFeeds(s string) (map[string]FeedRef, error) {
-	out := map[string]FeedRef{}
-	for _, part := range strings.Split(s, ",") {
-		part = strings.TrimSpace(part)
-		if part == "" {
-			continue
-		}
-		sym, ref, ok := strings.Cut(part, "=")
+	entries, err := envconf.List{Sep: ",", KV: "=", Item: "feed", Form: "SYMBOL=CHAINID:ADDRESS", Key: "symbol",
+		UpperKeys: true, Unique: true}.Parse(s)
+	if err != nil {
+		return nil, err
+	}
+	if len(entries) == 0 {
+		return nil, errors.New("feed list is empty")
+	}
+	out := make(map[string]FeedRef, len(entries))
+	for _, e := range entries {
+		chain, addr, ok := strings.Cut(e.Value, ":")
 		if !ok {
-			return nil, fmt.Errorf("feed %q is not SYMBOL=CHAINID:ADDRESS", part)
-		}
-		sym = strings.ToUpper(strings.TrimSpace(sym))
-		if sym == "" {
-			return nil, fmt.Errorf("feed %q has no symbol", part)
-		}
-		chain, addr, ok := strings.Cut(strings.TrimSpace(ref), ":")
-		if !ok {
-			return nil, fmt.Errorf("feed %q is not SYMBOL=CHAINID:ADDRESS", part)
+			return nil, e.Malformed()
 		}
 		id, err := strconv.ParseUint(strings.TrimSpace(chain), 10, 64)
 		if err != nil || id == 0 {
-			return nil, fmt.Errorf("feed %q: chain id %q is not a positive integer", part, chain)
+			return nil, e.Errorf("has chain id %q, not a positive integer", chain)
 		}
 		addr = strings.TrimSpace(addr)
 		if !strings.HasPrefix(addr, "0x") || !common.IsHexAddress(addr) {
-			return nil, fmt.Errorf("feed %q: %q is not a 0x-prefixed 20-byte address", part, addr)
+			return nil, e.Errorf("has %q, not a 0x-prefixed 20-byte address", addr)
 		}
 		a := common.HexToAddress(addr)
 		if a == (common.Address{}) {
-			return nil, fmt.Errorf("feed %q: the zero address is not a feed", part)
+			return nil, e.Errorf("names the zero address, not a feed")
 		}
-		if _, dup := out[sym]; dup {
-			return nil, fmt.Errorf("feed of %s is listed twice", sym)
-		}
-		out[sym] = FeedRef{ChainID: id, Address: a}
-	}
-	if len(out) == 0 {
-		return nil, errors.New("feed list is empty")
+		out[e.Key] = FeedRef{ChainID: id, Address: a}
 	}
 	return out, nil
 }

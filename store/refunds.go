@@ -11,22 +11,11 @@ import (
 	"github.com/intentd/intentd/intent"
 )
 
-// RefundRequest is a request made for a deposit no order can take: an orphaned deposit (no
-// known order) or an extra deposit for an order that already has one (ParentID set).
-type RefundRequest struct {
-	ID        string
-	ParentID  string // "" for an orphaned deposit
-	Depositor string
-	RefundTo  string
-	ChainID   uint64
-	At        time.Time
-}
-
 // InsertRefundRequest stores a refund request (status waiting) and, for a duplicate deposit,
 // links it with its parent: both records get duplicateDeposits {parentRequestId,
 // refundRequestIds}. It is idempotent: a request already stored is left as it is and a link
 // already made is not repeated.
-func (s *Store) InsertRefundRequest(ctx context.Context, r RefundRequest) error {
+func (s *Store) InsertRefundRequest(ctx context.Context, r intent.RefundRequest) error {
 	at := r.At.UTC().Format(time.RFC3339Nano)
 	rec := intent.Record{ID: r.ID, Status: intent.StatusWaiting, User: r.Depositor, Recipient: r.RefundTo, Sender: r.Depositor,
 		RefundTo: r.RefundTo, RequestType: "refund", Features: []string{}, CreatedAt: at, UpdatedAt: at,

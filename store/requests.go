@@ -12,21 +12,9 @@ import (
 	"github.com/intentd/intentd/intent"
 )
 
-// NewQuote is what POST /quote/v2 stores: the request row (status waiting) and its order.
-type NewQuote struct {
-	Record    intent.Record
-	OrderID   string
-	OrderData intent.OrderData
-	Quote     any // the execution data the engine needs later (amounts, currencies, fees)
-	APIKeyID  string
-	ExpiresAt time.Time
-	Origin    uint64
-	Dest      uint64
-	VolumeUSD decimal.Decimal // the input's USD value, counted in the key's trailing volume
-}
-
-// InsertQuote stores a quote and its request row in one transaction.
-func (s *Store) InsertQuote(ctx context.Context, q NewQuote) error {
+// InsertQuote stores a quote and its request row in one transaction. A database it could not
+// reach is intent.ErrUnavailable (see unavailable).
+func (s *Store) InsertQuote(ctx context.Context, q intent.NewQuote) error {
 	rec, err := json.Marshal(q.Record)
 	if err != nil {
 		return err
@@ -35,7 +23,7 @@ func (s *Store) InsertQuote(ctx context.Context, q NewQuote) error {
 	if err != nil {
 		return err
 	}
-	quote, err := json.Marshal(q.Quote)
+	quote, err := json.Marshal(q.Execution)
 	if err != nil {
 		return err
 	}
@@ -50,17 +38,21 @@ func (s *Store) InsertQuote(ctx context.Context, q NewQuote) error {
 		INSERT INTO quotes (request_id, order_id, order_data, quote, expires_at) SELECT r.id, $7, $11, $12, $13 FROM r`,
 		q.Record.ID, string(q.Record.Status), q.Record.User, q.Record.Recipient, int64(q.Origin), int64(q.Dest),
 		q.OrderID, apiKeyID, rec, q.VolumeUSD, order, quote, q.ExpiresAt); err != nil {
-		return fmt.Errorf("insert quote: %w", err)
+		return fmt.Errorf("insert quote: %w", unavailable(err))
 	}
 	return nil
 }
 
-// IntegratorVolume30d is the USD volume of a key's successful requests over the last 30 days,
-// the revenue share's tier measure.
-func (s *Store) IntegratorVolume30d(ctx context.Context, apiKeyID string) (decimal.Decimal, error) {
+// IntegratorVolume30d is the USD volume of the successful requests of an integrator's keys over
+// the last 30 days, the revenue share's tier measure (the spec's trailing 30-day aggregate).
+func (s *Store) IntegratorVolume30d(ctx context.Context, integratorID string) (decimal.Decimal, error) {
 	var v decimal.Decimal
-	err := s.pool.QueryRow(ctx, `SELECT COALESCE(sum(volume_usd), 0)::text FROM requests
-		WHERE api_key_id = $1 AND status = 'success' AND created_at > now() - interval '30 days'`, apiKeyID).Scan(&v)
+	if !isUUID(integratorID) {
+		return v, nil
+	}
+	err := s.pool.QueryRow(ctx, `SELECT COALESCE(sum(r.volume_usd), 0)::text FROM requests r
+		JOIN api_keys k ON k.id = r.api_key_id
+		WHERE k.integrator_id = $1 AND r.status = 'success' AND r.created_at > now() - interval '30 days'`, integratorID).Scan(&v)
 	return v, err
 }
 
@@ -69,7 +61,7 @@ type StoredQuote struct {
 	RequestID string
 	OrderID   string
 	OrderData intent.OrderData
-	Quote     json.RawMessage
+	Execution intent.Execution
 	ExpiresAt time.Time
 	APIKeyID  string
 }
@@ -86,15 +78,18 @@ func (s *Store) QuoteByRequestID(ctx context.Context, requestID string) (*Stored
 
 func (s *Store) quote(ctx context.Context, where string, arg any) (*StoredQuote, error) {
 	var q StoredQuote
-	var order []byte
+	var order, exec []byte
 	err := s.pool.QueryRow(ctx, `SELECT q.request_id, q.order_id, q.order_data, q.quote, q.expires_at,
 		coalesce(r.api_key_id::text, '') FROM quotes q JOIN requests r ON r.id = q.request_id `+where, arg).
-		Scan(&q.RequestID, &q.OrderID, &order, &q.Quote, &q.ExpiresAt, &q.APIKeyID)
+		Scan(&q.RequestID, &q.OrderID, &order, &exec, &q.ExpiresAt, &q.APIKeyID)
 	if err != nil {
 		return nil, notFound(err)
 	}
 	if err := json.Unmarshal(order, &q.OrderData); err != nil {
 		return nil, fmt.Errorf("order data of %s: %w", q.RequestID, err)
+	}
+	if err := json.Unmarshal(exec, &q.Execution); err != nil {
+		return nil, fmt.Errorf("execution of %s: %w", q.RequestID, err)
 	}
 	return &q, nil
 }
@@ -141,43 +136,18 @@ func (s *Store) Record(ctx context.Context, requestID string) (*intent.Record, e
 	return &rec, nil
 }
 
-// Tx is a transaction that belongs to a request, for the read model.
-type Tx struct {
-	Direction string // "in" or "out"
-	ChainID   uint64
-	Hash      string
-	LogIndex  int
-	Block     uint64
-	Timestamp int64
-	Fee       string
-	Status    string
-}
-
-// Transition is one state change of a request, written by the workflow.
-type Transition struct {
-	RequestID        string
-	Version          int64 // monotonic per request: workflow time in nanoseconds
-	Status           intent.Status
-	FailReason       intent.FailReason
-	RefundFailReason intent.RefundFailReason
-	Txs              []Tx
-	At               time.Time
-}
-
 // ApplyTransition writes a transition to the read model and an outbox row for
 // request.status.updated in one transaction. It is idempotent and ordered: a transition with a
 // version not newer than the stored one changes nothing (a retried write or a late replay).
 // Transactions are recorded even then, because they are facts, not state.
-func (s *Store) ApplyTransition(ctx context.Context, t Transition) (applied bool, err error) {
+func (s *Store) ApplyTransition(ctx context.Context, t intent.Transition) (applied bool, err error) {
 	if !t.Status.Valid() {
 		return false, fmt.Errorf("invalid status %q", t.Status)
 	}
 	if t.FailReason == "" {
 		t.FailReason = intent.FailReasonNA
 	}
-	if t.RefundFailReason == "" {
-		t.RefundFailReason = intent.RefundFailReasonNA
-	}
+	t.RefundFailReason = t.RefundFailReason.OrNA()
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		var raw []byte
 		var version int64
@@ -193,15 +163,15 @@ func (s *Store) ApplyTransition(ctx context.Context, t Transition) (applied bool
 			tag, err := tx.Exec(ctx, `INSERT INTO request_transactions
 				(request_id, direction, chain_id, tx_hash, log_index, block_number, status)
 				VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
-				t.RequestID, x.Direction, int64(x.ChainID), x.Hash, x.LogIndex, int64(x.Block), orDefault(x.Status, "success"))
+				t.RequestID, x.Direction, int64(x.ChainID), x.Hash, x.LogIndex, int64(x.Block), string(txStatus(x.Status)))
 			if err != nil {
 				return err
 			}
 			if tag.RowsAffected() == 1 {
-				item := intent.TxItem{TxHash: x.Hash, Fee: orDefault(x.Fee, "0"), Block: x.Block, Type: "onchain",
-					ChainID: x.ChainID, Timestamp: x.Timestamp, Status: orDefault(x.Status, "success")}
+				item := intent.TxItem{TxHash: x.Hash, Fee: feeOrZero(x.Fee), Block: x.Block, Type: "onchain",
+					ChainID: x.ChainID, Timestamp: x.Timestamp, Status: string(txStatus(x.Status))}
 				col := "in_tx_hashes"
-				if x.Direction == "out" {
+				if x.Direction == intent.TxOut {
 					col = "out_tx_hashes"
 					rec.Data.OutTxs = append(rec.Data.OutTxs, item)
 				} else {
@@ -247,9 +217,17 @@ func (s *Store) ApplyTransition(ctx context.Context, t Transition) (applied bool
 	return applied, err
 }
 
-func orDefault(s, d string) string {
+func feeOrZero(fee string) string {
+	if fee == "" {
+		return "0"
+	}
+	return fee
+}
+
+// txStatus is a transaction item's status: success unless the transition says otherwise.
+func txStatus(s intent.TxStatus) intent.TxStatus {
 	if s == "" {
-		return d
+		return intent.TxSuccess
 	}
 	return s
 }

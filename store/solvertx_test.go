@@ -8,7 +8,8 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/intentd/intentd/internal/testenv"
+	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/internal/testkit/testenv"
 	"github.com/intentd/intentd/store"
 )
 
@@ -34,7 +35,7 @@ func TestTwoWorkersNeverReuseANonce(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got := make([][2]*store.SolverTx, n)
+	got := make([][2]*intent.SolverTx, n)
 	var wg sync.WaitGroup
 	errs := make(chan error, 2*n)
 	for i := range ids {
@@ -93,8 +94,8 @@ func TestReplaceSolverTxKeepsTheNonceAndIsMadeOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	signs := 0
-	replace := func(after int, cancel bool) *store.SolverTx {
-		tx, err := st.ReplaceSolverTx(ctx, testRequestID, "fill", after, cancel, func(prev store.SolverTx) (string, []byte, error) {
+	replace := func(after int, cancel bool) *intent.SolverTx {
+		tx, err := st.ReplaceSolverTx(ctx, testRequestID, "fill", after, cancel, func(prev intent.SolverTx) (string, []byte, error) {
 			signs++
 			return fmt.Sprintf("0xattempt-%d", prev.Attempt+1), []byte{byte(prev.Attempt + 1)}, nil
 		})

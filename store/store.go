@@ -1,19 +1,24 @@
 // Package store is the Postgres side of the engine, through pgx: the request read model and its
-// transactions, quotes with their order data, API keys (hashed), block cursors, solver nonces and
-// the signed solver transactions that make a fill happen at most once. Nothing here knows about
-// HTTP or Temporal.
+// transactions, quotes with their order data, API keys (hashed), block cursors, solver nonces,
+// the signed solver transactions that make a fill happen at most once, and the sponsorship
+// ledger that makes integrators pay what they sponsor. Nothing here knows about HTTP or Temporal.
 package store
 
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/intentd/intentd/intent"
 )
 
-// ErrNotFound is returned when a row asked for by key does not exist.
-var ErrNotFound = errors.New("not found")
+// ErrNotFound is returned when a row asked for by key does not exist (intent.ErrNotFound, so
+// packages that depend on the store through interfaces can test for it without importing it).
+var ErrNotFound = intent.ErrNotFound
 
 // Store wraps a pgx pool. It is safe for concurrent use.
 type Store struct {
@@ -34,4 +39,17 @@ func notFound(err error) error {
 		return ErrNotFound
 	}
 	return err
+}
+
+// unavailable marks err as intent.ErrUnavailable unless the server answered it. An error the
+// server answered (*pgconn.PgError: a constraint, a type, a schema problem) fails the same way
+// on every retry, so it is passed on as it is; anything else (a refused or dropped connection, a
+// timeout, a closed pool) means the database could not be reached this time, and callers that
+// test errors.Is(err, intent.ErrUnavailable) answer "retry" without knowing pgx.
+func unavailable(err error) error {
+	var pgErr *pgconn.PgError
+	if err == nil || errors.As(err, &pgErr) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", intent.ErrUnavailable, err)
 }

@@ -14,9 +14,9 @@ import (
 	"go.temporal.io/sdk/worker"
 
 	"github.com/intentd/intentd/activities"
-	"github.com/intentd/intentd/chains/evm"
+	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/deposits"
-	"github.com/intentd/intentd/oracle"
+	"github.com/intentd/intentd/oracle/oracleapi"
 	"github.com/intentd/intentd/prices"
 	"github.com/intentd/intentd/store"
 	"github.com/intentd/intentd/workflows"
@@ -26,15 +26,16 @@ import (
 type Deps struct {
 	Temporal      client.Client
 	Store         *store.Store
-	Chains        *evm.Pool
-	Oracle        *oracle.Client
+	Chains        *chains.Clients
+	Oracle        *oracleapi.Client
 	OracleSigners []common.Address
 	SolverKey     *ecdsa.PrivateKey
 	Prices        prices.Source              // values ERC-20 refunds against their gas; optional
 	MaxFill       map[string]decimal.Decimal // the solver's capacity per fill (SOLVER_MAX_FILL)
 	ScanInterval  time.Duration
-	Policy        workflows.Policy // what new intents run under
-	Logger        *slog.Logger
+	// Intents is the door the deposit scanner delivers deposits through (app.System.Intents).
+	Intents deposits.Deliverer
+	Logger  *slog.Logger
 }
 
 // Register puts the workflows and activities on a registry (a worker or a replayer).
@@ -45,11 +46,7 @@ func Register(r worker.Registry, d Deps) {
 	r.RegisterActivity(&activities.ChainActivities{Chains: d.Chains, Store: d.Store, SolverKey: d.SolverKey, Prices: d.Prices,
 		MaxFill: d.MaxFill})
 	r.RegisterActivity(&activities.OracleActivities{Client: d.Oracle, Signers: d.OracleSigners, Chains: d.Chains})
-}
-
-// Router builds the deposit router over the deps.
-func Router(d Deps) *deposits.Router {
-	return &deposits.Router{Store: d.Store, Temporal: d.Temporal, Chains: d.Chains, Policy: d.Policy, Logger: d.Logger}
+	r.RegisterActivity(&activities.SponsorshipActivities{Store: d.Store})
 }
 
 // stopTimeout is how long a stopping worker waits for its running activities.
@@ -71,7 +68,7 @@ func Run(ctx context.Context, d Deps) error {
 		return err
 	}
 	defer w.Stop()
-	scanner := &deposits.Scanner{Chains: d.Chains, Store: d.Store, Router: Router(d), Interval: d.ScanInterval, Logger: d.Logger}
+	scanner := &deposits.Scanner{Chains: d.Chains, Store: d.Store, Router: d.Intents, Interval: d.ScanInterval, Logger: d.Logger}
 	scanner.Run(ctx)
 	return nil
 }

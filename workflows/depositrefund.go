@@ -1,14 +1,11 @@
 package workflows
 
 import (
-	"strings"
-
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/intentd/intentd/intent"
-	"github.com/intentd/intentd/store"
 )
 
 // DepositRefundInput starts a DepositRefund: a deposit no order can take.
@@ -18,7 +15,7 @@ type DepositRefundInput struct {
 	// ParentRequestID is the request the deposit paid for a second time; "" for an orphaned
 	// deposit (no known order).
 	ParentRequestID string
-	Deposit         Deposit
+	Deposit         intent.Deposit
 	// RefundTo receives the refund: the parent's refundTo, else the depositor.
 	RefundTo string
 	Policy   Policy
@@ -37,15 +34,14 @@ func DepositRefund(ctx workflow.Context, in DepositRefundInput) (*State, error) 
 		return nil, err
 	}
 	lctx := workflow.WithLocalActivityOptions(ctx, storeWriteOptions)
-	if err := workflow.ExecuteLocalActivity(lctx, storeActs.InsertRefundRequest, store.RefundRequest{ID: in.RequestID,
+	if err := workflow.ExecuteLocalActivity(lctx, storeActs.InsertRefundRequest, intent.RefundRequest{ID: in.RequestID,
 		ParentID: in.ParentRequestID, Depositor: dep.Depositor, RefundTo: in.RefundTo, ChainID: dep.ChainID,
 		At: workflow.Now(ctx)}).Get(ctx, nil); err != nil {
 		return nil, err
 	}
 	r.depositSeenAt = workflow.Now(ctx)
 	r.state.Deposit = &dep
-	if err := r.write(ctx, intent.StatusWaiting, "", store.Tx{Direction: "in", ChainID: dep.ChainID, Hash: dep.TxHash,
-		LogIndex: int(dep.LogIndex), Block: dep.BlockNumber}); err != nil {
+	if err := r.write(ctx, intent.StatusWaiting, "", depositTx(dep)); err != nil {
 		return nil, err
 	}
 	res, err := r.afterAttest(ctx, &dep, func() (*IntentResult, error) {
@@ -69,11 +65,11 @@ func DepositRefundSearchAttributes(in DepositRefundInput) temporal.SearchAttribu
 
 // NewDepositRefund describes the DepositRefund for deposit d: orphaned when parentID is "",
 // else an extra deposit for that request.
-func NewDepositRefund(d Deposit, parentID, refundTo string, policy Policy) DepositRefundInput {
-	if refundTo == "" || strings.EqualFold(refundTo, "0x0000000000000000000000000000000000000000") {
+func NewDepositRefund(d intent.Deposit, parentID, refundTo string, policy Policy) DepositRefundInput {
+	if intent.IsZeroAddress(refundTo) {
 		refundTo = d.Depositor
 	}
-	return DepositRefundInput{RequestID: intent.DepositRefundRequestID(d.ChainID, d.TxHash, d.LogIndex),
+	return DepositRefundInput{RequestID: d.RefundRequestID(),
 		ParentRequestID: parentID, Deposit: d, RefundTo: refundTo, Policy: policy}
 }
 
@@ -82,7 +78,7 @@ func NewDepositRefund(d Deposit, parentID, refundTo string, policy Policy) Depos
 func (r *intentRun) watchDuplicates(ctx workflow.Context) {
 	ch := workflow.GetSignalChannel(ctx, SignalDeposit)
 	for {
-		var d Deposit
+		var d intent.Deposit
 		ch.Receive(ctx, &d)
 		r.onExtraDeposit(ctx, d)
 	}
@@ -92,17 +88,16 @@ func (r *intentRun) watchDuplicates(ctx workflow.Context) {
 // until each DepositRefund child has started.
 func (r *intentRun) drainDuplicates(ctx workflow.Context) {
 	ch := workflow.GetSignalChannel(ctx, SignalDeposit)
-	var d Deposit
+	var d intent.Deposit
 	for ch.ReceiveAsync(&d) {
 		r.onExtraDeposit(ctx, d)
-		d = Deposit{}
+		d = intent.Deposit{}
 	}
 	_ = workflow.Await(ctx, func() bool { return r.startingChildren == 0 })
 }
 
-func (r *intentRun) onExtraDeposit(ctx workflow.Context, d Deposit) {
-	if first := r.state.Deposit; first != nil && d.ChainID == first.ChainID && strings.EqualFold(d.TxHash, first.TxHash) &&
-		d.LogIndex == first.LogIndex {
+func (r *intentRun) onExtraDeposit(ctx workflow.Context, d intent.Deposit) {
+	if first := r.state.Deposit; first != nil && d.SameEvent(*first) {
 		return // the first deposit again (a rescan, a client's hint)
 	}
 	in := NewDepositRefund(d, r.in.Execution.RequestID, r.in.Execution.RefundTo, r.in.Policy)

@@ -16,7 +16,6 @@ import (
 
 	"github.com/intentd/intentd/activities"
 	"github.com/intentd/intentd/intent"
-	"github.com/intentd/intentd/store"
 )
 
 // Names shared by the API, the worker and operators.
@@ -94,26 +93,13 @@ func (p Policy) WithDefaults() Policy {
 	return p
 }
 
-// Deposit is a deposit event the scanner or the hint endpoint observed, sent as a signal.
-type Deposit struct {
-	ChainID     uint64
-	TxHash      string
-	LogIndex    uint
-	BlockNumber uint64
-	BlockHash   string
-	OrderID     string
-	Depositor   string
-	Currency    string
-	Amount      string
-}
-
 // State is the live state the QueryState query returns to operators.
 type State struct {
 	RequestID        string
 	Status           intent.Status
 	FailReason       intent.FailReason
 	RefundFailReason intent.RefundFailReason `json:",omitempty"`
-	Deposit          *Deposit
+	Deposit          *intent.Deposit
 	FillTx           string
 	Attested         bool
 	// RefundTx is the refund transaction once one is sent.
@@ -128,9 +114,10 @@ type IntentResult = State
 
 // Activity method values; nil receivers are fine, Temporal only uses the method names.
 var (
-	storeActs  *activities.StoreActivities
-	chainActs  *activities.ChainActivities
-	oracleActs *activities.OracleActivities
+	storeActs   *activities.StoreActivities
+	chainActs   *activities.ChainActivities
+	oracleActs  *activities.OracleActivities
+	sponsorActs *activities.SponsorshipActivities
 )
 
 // Change ids of workflow.GetVersion: every change to what the workflow does for an intent
@@ -150,6 +137,12 @@ const (
 	// changeSubmission, version 1: a fill that could not be submitted is refunded when it was
 	// never signed (TRANSACTION_SUBMISSION_FAILED), and waited for when it was.
 	changeSubmission = "submission"
+	// changeSponsorship, version 1: a sponsored request reserves what its integrator sponsors
+	// before the fill is signed (refunded with SPONSOR_BALANCE_TOO_LOW when the balance does not
+	// cover it), releases it when refunded or failed, and a landed fill is settled: the
+	// reservation charged, feeSponsorship.actual.sponsorPayment written, app fees recorded as
+	// owed.
+	changeSponsorship = "sponsorship"
 )
 
 // manualRefundWindow is how long a request whose refund needs an operator stays open for the
@@ -167,6 +160,8 @@ type intentRun struct {
 	filling bool
 	// refunding is set while a refund is being sent or once it has been.
 	refunding bool
+	// reserved is set while the request holds a sponsorship reservation (changeSponsorship).
+	reserved bool
 	// adminPending is set when an adminRefund update is accepted; admin is its request once
 	// the audit row is written, adminDone its outcome.
 	adminPending bool
@@ -181,12 +176,12 @@ type intentRun struct {
 }
 
 type adminRequest struct {
-	AdminRefund
+	intent.AdminRefund
 	updateID string
 }
 
 type adminOutcome struct {
-	result *AdminRefundResult
+	result *intent.AdminRefundResult
 	err    error
 }
 
@@ -247,7 +242,7 @@ func (r *intentRun) run(ctx workflow.Context) (*IntentResult, error) {
 // afterAttest has the deposit attested, then runs next. An attestation that does not come
 // ends the request in failure: DEPOSIT_CONFIRMATION_TIMEOUT when the wait ran out, or the
 // reason the activity gave (DEPOSIT_REORGED).
-func (r *intentRun) afterAttest(ctx workflow.Context, dep *Deposit, next func() (*IntentResult, error)) (*IntentResult, error) {
+func (r *intentRun) afterAttest(ctx workflow.Context, dep *intent.Deposit, next func() (*IntentResult, error)) (*IntentResult, error) {
 	if err := r.attest(ctx, dep); err != nil {
 		if isTimeout(err) && r.inclusion(ctx) {
 			return r.fail(ctx, intent.FailReasonDepositConfirmationTimeout)
@@ -266,9 +261,9 @@ func (r *intentRun) refunds(ctx workflow.Context) bool {
 // awaitDeposit returns the first deposit signalled, or nil when the order's deadline passes
 // with none. Every later deposit for the order is refunded as a request of its own
 // (watchDuplicates; before changeDuplicates they stayed in the channel).
-func (r *intentRun) awaitDeposit(ctx workflow.Context) (*Deposit, error) {
+func (r *intentRun) awaitDeposit(ctx workflow.Context) (*intent.Deposit, error) {
 	ch := workflow.GetSignalChannel(ctx, SignalDeposit)
-	var dep Deposit
+	var dep intent.Deposit
 	wait := time.Unix(r.in.Execution.Deadline, 0).Sub(workflow.Now(ctx))
 	if wait < time.Minute {
 		wait = time.Minute
@@ -283,18 +278,17 @@ func (r *intentRun) awaitDeposit(ctx workflow.Context) (*Deposit, error) {
 		r.watchingDuplicates = true
 		workflow.Go(ctx, r.watchDuplicates)
 	}
-	err := r.write(ctx, intent.StatusWaiting, "", store.Tx{Direction: "in", ChainID: dep.ChainID, Hash: dep.TxHash,
-		LogIndex: int(dep.LogIndex), Block: dep.BlockNumber})
+	err := r.write(ctx, intent.StatusWaiting, "", depositTx(dep))
 	return &dep, err
 }
 
 // checkDeposit compares the deposit with the order; a mismatch names its failReason.
-func (r *intentRun) checkDeposit(ctx workflow.Context, d *Deposit) intent.FailReason {
+func (r *intentRun) checkDeposit(ctx workflow.Context, d *intent.Deposit) intent.FailReason {
 	ex := r.in.Execution
 	switch {
 	case d.ChainID != ex.OriginChainID:
 		return intent.FailReasonDepositChainMismatch
-	case !strings.EqualFold(d.Currency, ex.CurrencyIn.Address):
+	case !intent.SameAddress(d.Currency, ex.CurrencyIn.Address):
 		return intent.FailReasonIncorrectDepositCurrency
 	case intent.Big(d.Amount).Cmp(intent.Big(ex.AmountIn)) < 0:
 		return intent.FailReasonDepositedAmountTooLowToFill
@@ -335,18 +329,14 @@ func waitingActivity(ctx workflow.Context, total time.Duration) workflow.Context
 	})
 }
 
-func (r *intentRun) attest(ctx workflow.Context, d *Deposit) error {
+func (r *intentRun) attest(ctx workflow.Context, d *intent.Deposit) error {
 	total := defaultWaitTimeout
 	if r.inclusion(ctx) {
 		total = r.in.Policy.WithDefaults().ConfirmationTimeout
 	}
 	actx := waitingActivity(ctx, total)
 	var res activities.AttestResult
-	err := workflow.ExecuteActivity(actx, oracleActs.AttestDeposit, activities.AttestInput{
-		ChainID: d.ChainID, TxHash: d.TxHash, LogIndex: d.LogIndex, OrderID: d.OrderID,
-		Currency: d.Currency, Amount: d.Amount, Depositor: d.Depositor,
-		BlockNumber: d.BlockNumber, BlockHash: d.BlockHash,
-	}).Get(ctx, &res)
+	err := workflow.ExecuteActivity(actx, oracleActs.AttestDeposit, activities.AttestInput{Deposit: *d}).Get(ctx, &res)
 	if err == nil {
 		r.state.Attested = true
 	}
@@ -368,6 +358,20 @@ func (r *intentRun) fill(ctx workflow.Context) (*IntentResult, error) {
 	if r.adminPending {
 		// An operator's refund was accepted before the fill started: it wins.
 		return r.adminRefund(ctx)
+	}
+	if ex.Sponsor != nil && r.settles(ctx) {
+		// Nothing is signed until the sponsor's balance is held for the fill.
+		ok, err := r.reserveSponsorship(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if r.adminPending {
+			r.releaseSponsorship(ctx)
+			return r.adminRefund(ctx)
+		}
+		if !ok {
+			return r.refund(ctx, intent.FailReasonSponsorBalanceTooLow)
+		}
 	}
 	r.filling = true
 	var sub activities.FillSubmitted
@@ -391,7 +395,7 @@ func (r *intentRun) fill(ctx workflow.Context) (*IntentResult, error) {
 		// for (and replaced or cancelled) like any broadcast fill.
 		var stored activities.StoredTx
 		if err := workflow.ExecuteActivity(r.sendingActivity(ctx), chainActs.StoredSolverTx, activities.StoredTxInput{
-			RequestID: ex.RequestID, Kind: "fill"}).Get(ctx, &stored); err != nil {
+			RequestID: ex.RequestID, Kind: intent.TxKindFill}).Get(ctx, &stored); err != nil {
 			return nil, fmt.Errorf("stored fill: %w", err)
 		}
 		if !stored.Found {
@@ -400,8 +404,8 @@ func (r *intentRun) fill(ctx workflow.Context) (*IntentResult, error) {
 		sub = activities.FillSubmitted{TxHash: stored.Hash, Nonce: stored.Nonce}
 	}
 	r.state.FillTx = sub.TxHash
-	if err := r.write(ctx, intent.StatusSubmitted, "", store.Tx{Direction: "out", ChainID: ex.DestinationChainID,
-		Hash: sub.TxHash, LogIndex: -1, Status: "pending"}); err != nil {
+	if err := r.write(ctx, intent.StatusSubmitted, "", intent.Tx{Direction: intent.TxOut, ChainID: ex.DestinationChainID,
+		Hash: sub.TxHash, LogIndex: -1, Status: intent.TxPending}); err != nil {
 		return nil, err
 	}
 	var inc activities.TxIncluded
@@ -417,7 +421,7 @@ func (r *intentRun) fill(ctx workflow.Context) (*IntentResult, error) {
 			return r.refund(ctx, intent.FailReasonTransactionNotIncluded)
 		}
 	} else if err := workflow.ExecuteActivity(waitingActivity(ctx, defaultWaitTimeout), chainActs.AwaitTx, activities.AwaitTxInput{
-		RequestID: ex.RequestID, Kind: "fill", ChainID: ex.DestinationChainID, TxHash: sub.TxHash,
+		RequestID: ex.RequestID, Kind: intent.TxKindFill, ChainID: ex.DestinationChainID, TxHash: sub.TxHash,
 	}).Get(ctx, &inc); err != nil {
 		return r.fail(ctx, intent.FailReasonTransactionNotIncluded)
 	}
@@ -432,7 +436,12 @@ func (r *intentRun) fill(ctx workflow.Context) (*IntentResult, error) {
 		return r.fail(ctx, intent.FailReasonExecutionReverted)
 	}
 	r.state.FillTx = inc.Hash
-	err := r.write(ctx, intent.StatusSuccess, "", store.Tx{Direction: "out", ChainID: ex.DestinationChainID,
+	if r.settles(ctx) {
+		if err := r.settle(ctx); err != nil {
+			return nil, err
+		}
+	}
+	err := r.write(ctx, intent.StatusSuccess, "", intent.Tx{Direction: intent.TxOut, ChainID: ex.DestinationChainID,
 		Hash: inc.Hash, LogIndex: -1, Block: inc.Block, Timestamp: inc.Timestamp, Fee: inc.Fee})
 	if err != nil {
 		return nil, err
@@ -443,10 +452,8 @@ func (r *intentRun) fill(ctx workflow.Context) (*IntentResult, error) {
 // fail ends the request with a failReason. Refunds for the failures that allow one are a later
 // version of this workflow; until then the status is failure with the reason recorded.
 func (r *intentRun) fail(ctx workflow.Context, reason intent.FailReason) (*IntentResult, error) {
-	if reason == "" || !reason.Valid() || reason == intent.FailReasonNA {
-		reason = intent.FailReasonUnknown
-	}
-	if err := r.write(ctx, intent.StatusFailure, reason); err != nil {
+	r.releaseSponsorship(ctx)
+	if err := r.write(ctx, intent.StatusFailure, reason.ForStatus(intent.StatusFailure)); err != nil {
 		return nil, err
 	}
 	return &r.state, nil
@@ -464,14 +471,14 @@ var storeWriteOptions = workflow.LocalActivityOptions{
 
 // write records a transition in the read model (a local activity: short and idempotent) and in
 // the search attributes.
-func (r *intentRun) write(ctx workflow.Context, s intent.Status, reason intent.FailReason, txs ...store.Tx) error {
+func (r *intentRun) write(ctx workflow.Context, s intent.Status, reason intent.FailReason, txs ...intent.Tx) error {
 	r.state.Status = s
 	if reason != "" {
 		r.state.FailReason = reason
 	}
 	r.seq++
 	now := workflow.Now(ctx)
-	t := store.Transition{RequestID: r.in.Execution.RequestID, Version: now.UnixMicro()*1000 + r.seq%1000,
+	t := intent.Transition{RequestID: r.in.Execution.RequestID, Version: now.UnixMicro()*1000 + r.seq%1000,
 		Status: s, FailReason: r.state.FailReason, RefundFailReason: r.state.RefundFailReason, Txs: txs, At: now}
 	lctx := workflow.WithLocalActivityOptions(ctx, storeWriteOptions)
 	if err := workflow.ExecuteLocalActivity(lctx, storeActs.ApplyTransition, t).Get(ctx, nil); err != nil {
@@ -498,7 +505,7 @@ func (r *intentRun) awaitFill(ctx workflow.Context, sub activities.FillSubmitted
 	for {
 		var inc activities.TxIncluded
 		err := workflow.ExecuteActivity(wctx, chainActs.AwaitTx, activities.AwaitTxInput{
-			RequestID: ex.RequestID, Kind: "fill", ChainID: ex.DestinationChainID, TxHash: sub.TxHash,
+			RequestID: ex.RequestID, Kind: intent.TxKindFill, ChainID: ex.DestinationChainID, TxHash: sub.TxHash,
 		}).Get(ctx, &inc)
 		if err == nil {
 			return &inc, nil
@@ -517,7 +524,7 @@ func (r *intentRun) awaitFill(ctx workflow.Context, sub activities.FillSubmitted
 		cancel := attempt >= policy.FillMaxBumps
 		var rep activities.Replaced
 		if err := workflow.ExecuteActivity(r.sendingActivity(ctx), chainActs.ReplaceTx, activities.ReplaceInput{
-			RequestID: ex.RequestID, Kind: "fill", ChainID: ex.DestinationChainID, After: attempt, Cancel: cancel,
+			RequestID: ex.RequestID, Kind: intent.TxKindFill, ChainID: ex.DestinationChainID, After: attempt, Cancel: cancel,
 		}).Get(ctx, &rep); err != nil {
 			// The replacement could not be sent: keep waiting for the attempts already out.
 			workflow.GetLogger(ctx).Warn("fill not replaced", "requestId", ex.RequestID, "attempt", attempt, "error", err)
@@ -525,6 +532,11 @@ func (r *intentRun) awaitFill(ctx workflow.Context, sub activities.FillSubmitted
 		}
 		attempt, cancelled = rep.Attempt, cancel
 	}
+}
+
+// depositTx is the deposit as a transaction of its request.
+func depositTx(d intent.Deposit) intent.Tx {
+	return intent.Tx{Direction: intent.TxIn, ChainID: d.ChainID, Hash: d.TxHash, LogIndex: int(d.LogIndex), Block: d.BlockNumber}
 }
 
 // isTimeout reports whether an activity ran out of time: timed out by the server, or failed on

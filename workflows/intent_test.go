@@ -12,7 +12,6 @@ import (
 
 	"github.com/intentd/intentd/activities"
 	"github.com/intentd/intentd/intent"
-	"github.com/intentd/intentd/store"
 )
 
 const native = "0x0000000000000000000000000000000000000000"
@@ -27,16 +26,21 @@ func execution() intent.Execution {
 	}
 }
 
-func deposit() Deposit {
-	return Deposit{ChainID: 31337, TxHash: "0xdep", LogIndex: 0, BlockNumber: 7, OrderID: "0x01", Depositor: "0xUser",
+func deposit() intent.Deposit {
+	return intent.Deposit{ChainID: 31337, TxHash: "0xdep", LogIndex: 0, BlockNumber: 7, OrderID: "0x01", Depositor: "0xUser",
 		Currency: native, Amount: "1000"}
 }
 
 type harness struct {
 	env         *testsuite.TestWorkflowEnvironment
-	transitions []store.Transition
+	transitions []intent.Transition
 	fills       []activities.FillInput
 	fillReverts bool
+	// settlements are the SettleFill calls of landed fills.
+	settlements []intent.Settlement
+	// calls logs, in order, the activities that move money or hold it: "fill" here, others in
+	// the tests that mock them.
+	calls []string
 	// attest and awaitTx, when set, replace the default AttestDeposit and AwaitTx (which
 	// attest and mine at once).
 	attest  func(context.Context, activities.AttestInput) (*activities.AttestResult, error)
@@ -49,8 +53,14 @@ func newHarness(t *testing.T) *harness {
 	h.env.RegisterActivity(&activities.StoreActivities{})
 	h.env.RegisterActivity(&activities.ChainActivities{})
 	h.env.RegisterActivity(&activities.OracleActivities{})
+	h.env.RegisterActivity(&activities.SponsorshipActivities{})
+	h.env.OnActivity(sponsorActs.SettleFill, mock.Anything, mock.Anything).Return(
+		func(_ context.Context, st intent.Settlement) error {
+			h.settlements = append(h.settlements, st)
+			return nil
+		})
 	h.env.OnActivity(storeActs.ApplyTransition, mock.Anything, mock.Anything).Return(
-		func(_ context.Context, tr store.Transition) error {
+		func(_ context.Context, tr intent.Transition) error {
 			h.transitions = append(h.transitions, tr)
 			return nil
 		})
@@ -64,6 +74,7 @@ func newHarness(t *testing.T) *harness {
 	h.env.OnActivity(chainActs.SubmitFill, mock.Anything, mock.Anything).Return(
 		func(_ context.Context, in activities.FillInput) (*activities.FillSubmitted, error) {
 			h.fills = append(h.fills, in)
+			h.calls = append(h.calls, "fill")
 			return &activities.FillSubmitted{TxHash: "0xfill"}, nil
 		})
 	h.env.OnActivity(chainActs.AwaitTx, mock.Anything, mock.Anything).Return(
@@ -76,9 +87,14 @@ func newHarness(t *testing.T) *harness {
 	return h
 }
 
-func (h *harness) run(t *testing.T, d Deposit) *IntentResult {
+func (h *harness) run(t *testing.T, d intent.Deposit) *IntentResult {
+	return h.runExecution(t, execution(), d)
+}
+
+// runExecution runs an Intent of ex paid by d and returns its result.
+func (h *harness) runExecution(t *testing.T, ex intent.Execution, d intent.Deposit) *IntentResult {
 	h.env.RegisterDelayedCallback(func() { h.env.SignalWorkflow(SignalDeposit, d) }, time.Second)
-	h.env.ExecuteWorkflow(Intent, IntentInput{Execution: execution()})
+	h.env.ExecuteWorkflow(Intent, IntentInput{Execution: ex})
 	require.True(t, h.env.IsWorkflowCompleted())
 	require.NoError(t, h.env.GetWorkflowError())
 	var res IntentResult
@@ -111,10 +127,10 @@ func TestIntentReportsWaitingPendingSubmittedSuccessAndFillsOnce(t *testing.T) {
 }
 
 func TestIntentDepositMismatchesFailWithTheirReasonAndNeverFill(t *testing.T) {
-	cases := map[intent.FailReason]func(*Deposit){
-		intent.FailReasonIncorrectDepositCurrency:    func(d *Deposit) { d.Currency = "0x00000000000000000000000000000000000000aa" },
-		intent.FailReasonDepositedAmountTooLowToFill: func(d *Deposit) { d.Amount = "999" },
-		intent.FailReasonDepositChainMismatch:        func(d *Deposit) { d.ChainID = 31338 },
+	cases := map[intent.FailReason]func(*intent.Deposit){
+		intent.FailReasonIncorrectDepositCurrency:    func(d *intent.Deposit) { d.Currency = "0x00000000000000000000000000000000000000aa" },
+		intent.FailReasonDepositedAmountTooLowToFill: func(d *intent.Deposit) { d.Amount = "999" },
+		intent.FailReasonDepositChainMismatch:        func(d *intent.Deposit) { d.ChainID = 31338 },
 	}
 	for reason, mutate := range cases {
 		t.Run(string(reason), func(t *testing.T) {

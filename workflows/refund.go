@@ -5,13 +5,11 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ethereum/go-ethereum/common"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/intentd/intentd/activities"
 	"github.com/intentd/intentd/intent"
-	"github.com/intentd/intentd/store"
 )
 
 // refund pays the deposit back on the chain it was made on, to refundTo (the depositor when
@@ -21,12 +19,13 @@ import (
 func (r *intentRun) refund(ctx workflow.Context, reason intent.FailReason) (*IntentResult, error) {
 	dep := r.state.Deposit
 	recipient := r.in.Execution.RefundTo
-	if recipient == "" || common.HexToAddress(recipient) == (common.Address{}) {
+	if intent.IsZeroAddress(recipient) {
 		recipient = dep.Depositor
 	}
 	r.refunding = true
 	r.state.FailReason = reason
-	tx, err := r.payRefund(ctx, "refund", recipient)
+	r.releaseSponsorship(ctx)
+	tx, err := r.payRefund(ctx, intent.TxKindRefund, recipient)
 	if err == nil {
 		return &r.state, r.write(ctx, intent.StatusRefund, reason, tx)
 	}
@@ -44,28 +43,28 @@ func (r *intentRun) refund(ctx workflow.Context, reason intent.FailReason) (*Int
 
 // payRefund sends a refund of the deposit and waits for it to be mined. It returns the refund
 // transaction for the read model, or an error whose type is the refundFailReason.
-func (r *intentRun) payRefund(ctx workflow.Context, kind, recipient string) (store.Tx, error) {
+func (r *intentRun) payRefund(ctx workflow.Context, kind intent.TxKind, recipient string) (intent.Tx, error) {
 	dep, ex := r.state.Deposit, r.in.Execution
 	var sub activities.RefundSubmitted
 	err := workflow.ExecuteActivity(r.sendingActivity(ctx), chainActs.SubmitRefund, activities.RefundInput{
 		RequestID: ex.RequestID, Kind: kind, ChainID: dep.ChainID, Currency: dep.Currency, Recipient: recipient, Amount: dep.Amount,
 	}).Get(ctx, &sub)
 	if err != nil {
-		return store.Tx{}, err
+		return intent.Tx{}, err
 	}
 	r.state.RefundTx = sub.TxHash
 	var inc activities.TxIncluded
 	if err := workflow.ExecuteActivity(waitingActivity(ctx, defaultWaitTimeout), chainActs.AwaitTx, activities.AwaitTxInput{
 		RequestID: ex.RequestID, Kind: kind, ChainID: dep.ChainID, TxHash: sub.TxHash,
 	}).Get(ctx, &inc); err != nil {
-		return store.Tx{}, temporal.NewNonRetryableApplicationError("the refund was not mined",
+		return intent.Tx{}, temporal.NewNonRetryableApplicationError("the refund was not mined",
 			string(intent.RefundFailReasonManualRefundRequired), err)
 	}
 	if !inc.Success {
-		return store.Tx{}, temporal.NewNonRetryableApplicationError("the refund reverted on chain",
+		return intent.Tx{}, temporal.NewNonRetryableApplicationError("the refund reverted on chain",
 			string(intent.RefundFailReasonManualRefundRequired), nil)
 	}
-	return store.Tx{Direction: "out", ChainID: dep.ChainID, Hash: sub.TxHash, LogIndex: -1, Block: inc.Block,
+	return intent.Tx{Direction: intent.TxOut, ChainID: dep.ChainID, Hash: sub.TxHash, LogIndex: -1, Block: inc.Block,
 		Timestamp: inc.Timestamp, Fee: inc.Fee}, nil
 }
 
@@ -110,13 +109,13 @@ func (r *intentRun) adminRefund(ctx workflow.Context) (*IntentResult, error) {
 	recipient := req.Recipient
 	if recipient == "" {
 		recipient = r.in.Execution.RefundTo
-		if recipient == "" || common.HexToAddress(recipient) == (common.Address{}) || (r.state.RefundFailReason != "" && r.state.RefundFailReason != intent.RefundFailReasonNA) {
+		if intent.IsZeroAddress(recipient) || (r.state.RefundFailReason != "" && r.state.RefundFailReason != intent.RefundFailReasonNA) {
 			// The automatic refund failed (often on its recipient): the depositor is the safe default.
 			recipient = dep.Depositor
 		}
 	}
 	r.refunding = true
-	tx, err := r.payRefund(ctx, "manual_refund", recipient)
+	tx, err := r.payRefund(ctx, intent.TxKindManualRefund, recipient)
 	if err != nil {
 		r.adminDone = &adminOutcome{err: temporal.NewApplicationError("the refund was not made: "+err.Error(), ErrTypeAdminRefundFailed)}
 		r.admin, r.adminPending = nil, false
@@ -128,22 +127,23 @@ func (r *intentRun) adminRefund(ctx workflow.Context) (*IntentResult, error) {
 		return nil, err
 	}
 	lctx := workflow.WithLocalActivityOptions(ctx, storeWriteOptions)
-	_ = workflow.ExecuteLocalActivity(lctx, storeActs.CompleteAdminRefund, req.updateID, tx.Hash, dep.ChainID, dep.Amount).Get(ctx, nil)
-	r.adminDone = &adminOutcome{result: &AdminRefundResult{RequestID: r.in.Execution.RequestID, Status: intent.StatusRefund,
-		ChainID: dep.ChainID, TxHash: tx.Hash, Recipient: common.HexToAddress(recipient).Hex(), Currency: dep.Currency, Amount: dep.Amount}}
+	_ = workflow.ExecuteLocalActivity(lctx, storeActs.CompleteAdminRefund, intent.AdminRefundCompletion{ID: req.updateID,
+		TxHash: tx.Hash, ChainID: dep.ChainID, Amount: dep.Amount}).Get(ctx, nil)
+	r.adminDone = &adminOutcome{result: &intent.AdminRefundResult{RequestID: r.in.Execution.RequestID, Status: intent.StatusRefund,
+		ChainID: dep.ChainID, TxHash: tx.Hash, Recipient: intent.ChecksumAddress(recipient), Currency: dep.Currency, Amount: dep.Amount}}
 	return &r.state, nil
 }
 
 // validateAdminRefund accepts an adminRefund only where a refund is possible: an attested
 // deposit, no fill signed (it could still land), no refund made or running, and no other
 // adminRefund in progress.
-func (r *intentRun) validateAdminRefund(ctx workflow.Context, req AdminRefund) error {
+func (r *intentRun) validateAdminRefund(ctx workflow.Context, req intent.AdminRefund) error {
 	switch {
 	case strings.TrimSpace(req.Operator) == "":
 		return errors.New("operator is required")
 	case strings.TrimSpace(req.Reason) == "":
 		return errors.New("reason is required")
-	case req.Recipient != "" && !common.IsHexAddress(req.Recipient):
+	case req.Recipient != "" && !intent.IsAddress(req.Recipient):
 		return fmt.Errorf("recipient %q is not an address", req.Recipient)
 	case r.adminPending:
 		return errors.New("an admin refund of this request is already running")
@@ -161,12 +161,12 @@ func (r *intentRun) validateAdminRefund(ctx workflow.Context, req AdminRefund) e
 
 // onAdminRefund runs an accepted adminRefund: it writes the audit row, lets the run make the
 // refund, and answers with the outcome once the refund is mined.
-func (r *intentRun) onAdminRefund(ctx workflow.Context, req AdminRefund) (*AdminRefundResult, error) {
+func (r *intentRun) onAdminRefund(ctx workflow.Context, req intent.AdminRefund) (*intent.AdminRefundResult, error) {
 	r.adminPending = true
 	r.adminDone = nil
 	id := workflow.GetCurrentUpdateInfo(ctx).ID
 	lctx := workflow.WithLocalActivityOptions(ctx, storeWriteOptions)
-	audit := store.AdminRefundAudit{ID: id, RequestID: r.in.Execution.RequestID, Operator: req.Operator, Reason: req.Reason,
+	audit := intent.AdminRefundAudit{ID: id, RequestID: r.in.Execution.RequestID, Operator: req.Operator, Reason: req.Reason,
 		Recipient: req.Recipient, RequestedAt: workflow.Now(ctx)}
 	if err := workflow.ExecuteLocalActivity(lctx, storeActs.RecordAdminRefund, audit).Get(ctx, nil); err != nil {
 		r.adminDone = &adminOutcome{err: err}

@@ -1,16 +1,15 @@
-// Package evm is the engine's client for EVM chains: a thin layer over go-ethereum's ethclient
-// that knows the project's contracts (depository deposits, output-settler fills), caches what a
-// quote needs (gas price) and classifies errors so callers can tell a retryable RPC failure from
-// a final answer.
+// Package evm is the engine's client for EVM chains (VM, plugged into chains.Clients): a thin
+// layer over go-ethereum's ethclient that knows the project's contracts (depository deposits,
+// output-settler fills), caches what a quote needs (gas price, balances, fill simulations),
+// watches the head for waits, and classifies every RPC error into the chains vocabulary
+// (chains.ErrUnavailable, chains.ErrNotFound, *chains.RevertError, chains.ErrInsufficientFunds,
+// chains.ErrNonce). The raw ethclient never leaves the package: callers use the capability
+// interfaces of package chains, which *Client implements.
 package evm
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"math/big"
-	"strings"
-	"sync"
 	"time"
 
 	ethereum "github.com/ethereum/go-ethereum"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/chains/evm/bindings"
+	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/internal/refresh"
 )
 
@@ -32,12 +32,9 @@ var (
 	fillEventID      = OutputSettlerABI.GetABI().Events["Fill"].ID
 )
 
-// ErrUnavailable wraps RPC failures that are worth retrying (transport errors, timeouts).
-var ErrUnavailable = errors.New("chain rpc unavailable")
-
-// Client talks to one chain.
+// Client talks to one EVM chain.
 type Client struct {
-	Chain *chains.Chain
+	chain *chains.Chain
 	eth   *ethclient.Client
 
 	gasPrices *refresh.Cache[struct{}, *big.Int]
@@ -46,43 +43,43 @@ type Client struct {
 	heads     *headWatcher
 }
 
-// Pool holds one client per configured chain, dialled lazily and reused.
-type Pool struct {
-	registry *chains.Registry
-	mu       sync.Mutex
-	clients  map[uint64]*Client
-}
+// The capabilities *Client has; callers ask chains.Capability for them.
+var _ interface {
+	chains.Client
+	chains.HeadReader
+	chains.HeadWatcher
+	chains.DepositReader
+	chains.BalanceReader
+	chains.AllowanceReader
+	chains.GasPricer
+	chains.FillSimulator
+	chains.ContractCaller
+	chains.TxReader
+	chains.TxSender
+} = (*Client)(nil)
 
-// NewPool creates a pool over the registry.
-func NewPool(r *chains.Registry) *Pool {
-	return &Pool{registry: r, clients: make(map[uint64]*Client)}
-}
-
-// Registry returns the registry the pool serves.
-func (p *Pool) Registry() *chains.Registry { return p.registry }
-
-// Client returns the client for a chain id.
-func (p *Pool) Client(chainID uint64) (*Client, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if c, ok := p.clients[chainID]; ok {
+// VM is the EVM family for chains.NewClients: it opens a *Client for each chain of type evm.
+func VM() chains.VM {
+	return chains.VM{Type: chains.VMTypeEVM, Open: func(ch *chains.Chain) (chains.Client, error) {
+		c, err := Dial(ch)
+		if err != nil {
+			return nil, err
+		}
 		return c, nil
-	}
-	ch, err := p.registry.Get(chainID)
-	if err != nil {
-		return nil, err
-	}
+	}}
+}
+
+// Dial returns a client for the chain's HTTP JSON-RPC endpoint (no request is made yet).
+func Dial(ch *chains.Chain) (*Client, error) {
 	eth, err := ethclient.Dial(ch.HTTPRPCURL)
 	if err != nil {
-		return nil, fmt.Errorf("%w: dial chain %d: %v", ErrUnavailable, chainID, err)
+		return nil, &chains.Error{Kind: chains.ErrUnavailable, ChainID: ch.ID, Op: "dial", Err: err}
 	}
-	c := newClient(ch, eth)
-	p.clients[chainID] = c
-	return c, nil
+	return newClient(ch, eth), nil
 }
 
 func newClient(ch *chains.Chain, eth *ethclient.Client) *Client {
-	c := &Client{Chain: ch, eth: eth}
+	c := &Client{chain: ch, eth: eth}
 	c.gasPrices = refresh.New(c.loadGasPrice, refresh.Options{Fresh: gasPriceFresh, MaxAge: gasPriceMaxAge, ErrorTTL: time.Second})
 	c.balances = refresh.New(c.loadBalance, refresh.Options{Fresh: 5 * time.Second, MaxAge: 30 * time.Second, ErrorTTL: time.Second})
 	c.fillSims = refresh.New(c.simulateFill, refresh.Options{Fresh: fillSimFresh, MaxAge: fillSimMaxAge, ErrorTTL: time.Second})
@@ -90,18 +87,8 @@ func newClient(ch *chains.Chain, eth *ethclient.Client) *Client {
 	return c
 }
 
-// Eth exposes the underlying ethclient for reads the engine does not wrap.
-func (c *Client) Eth() *ethclient.Client { return c.eth }
-
-func unavailable(op string, err error) error {
-	if err == nil {
-		return nil
-	}
-	if errors.Is(err, ethereum.NotFound) {
-		return err
-	}
-	return fmt.Errorf("%w: %s on chain: %v", ErrUnavailable, op, err)
-}
+// Chain is the registry entry the client was opened for.
+func (c *Client) Chain() *chains.Chain { return c.chain }
 
 // Gas prices are served refresh-ahead: a price younger than gasPriceFresh is used as is, an
 // older one (up to gasPriceMaxAge) while a background read replaces it. A quote therefore never
@@ -119,7 +106,7 @@ func (c *Client) GasPrice(ctx context.Context) (*big.Int, error) {
 
 func (c *Client) loadGasPrice(ctx context.Context, _ struct{}) (*big.Int, error) {
 	p, err := c.eth.SuggestGasPrice(ctx)
-	return p, unavailable("gas price", err)
+	return p, c.classify("gas price", err)
 }
 
 // balanceKey names an account's balance of one currency (zero address: native).
@@ -141,40 +128,28 @@ func (c *Client) BalanceNow(ctx context.Context, currency, account common.Addres
 	k := balanceKey{currency, account}
 	if k.currency == (common.Address{}) {
 		b, err := c.eth.BalanceAt(ctx, k.account, nil)
-		return b, unavailable("balance", err)
+		return b, c.classify("balance", err)
 	}
-	out, err := c.eth.CallContract(ctx, ethereum.CallMsg{To: &k.currency, Data: ERC20ABI.PackBalanceOf(k.account)}, nil)
+	out, err := c.CallContract(ctx, ethereum.CallMsg{To: &k.currency, Data: ERC20ABI.PackBalanceOf(k.account)})
 	if err != nil {
-		return nil, unavailable("balance", err)
+		return nil, err
 	}
 	return ERC20ABI.UnpackBalanceOf(out)
 }
 
 // Allowance reads an ERC-20 allowance.
 func (c *Client) Allowance(ctx context.Context, token, owner, spender common.Address) (*big.Int, error) {
-	out, err := c.eth.CallContract(ctx, ethereum.CallMsg{To: &token, Data: ERC20ABI.PackAllowance(owner, spender)}, nil)
+	out, err := c.CallContract(ctx, ethereum.CallMsg{To: &token, Data: ERC20ABI.PackAllowance(owner, spender)})
 	if err != nil {
-		return nil, unavailable("allowance", err)
+		return nil, err
 	}
 	return ERC20ABI.UnpackAllowance(out)
 }
 
-// Deposit is a Deposit event of the depository.
-type Deposit struct {
-	ChainID     uint64
-	TxHash      common.Hash
-	LogIndex    uint
-	BlockNumber uint64
-	BlockHash   common.Hash
-	OrderID     common.Hash
-	Depositor   common.Address
-	Currency    common.Address
-	Amount      *big.Int
-}
-
-// ParseDeposits extracts the depository's Deposit events from logs.
-func ParseDeposits(chainID uint64, depository common.Address, logs []types.Log) []Deposit {
-	var out []Deposit
+// ParseDeposits extracts the depository's Deposit events from logs, in the engine's one shape of
+// a deposit.
+func ParseDeposits(chainID uint64, depository common.Address, logs []types.Log) []intent.Deposit {
+	var out []intent.Deposit
 	for i := range logs {
 		l := &logs[i]
 		if l.Address != depository || len(l.Topics) == 0 || l.Topics[0] != depositEventID || l.Removed {
@@ -184,31 +159,32 @@ func ParseDeposits(chainID uint64, depository common.Address, logs []types.Log) 
 		if err != nil {
 			continue
 		}
-		out = append(out, Deposit{ChainID: chainID, TxHash: l.TxHash, LogIndex: l.Index, BlockNumber: l.BlockNumber,
-			BlockHash: l.BlockHash, OrderID: ev.OrderId, Depositor: ev.Depositor, Currency: ev.Currency, Amount: ev.Amount})
+		out = append(out, intent.Deposit{ChainID: chainID, TxHash: l.TxHash.Hex(), LogIndex: l.Index, BlockNumber: l.BlockNumber,
+			BlockHash: l.BlockHash.Hex(), OrderID: common.Hash(ev.OrderId).Hex(), Depositor: ev.Depositor.Hex(),
+			Currency: ev.Currency.Hex(), Amount: ev.Amount.String()})
 	}
 	return out
 }
 
 // Deposits returns the depository's Deposit events in blocks [from, to].
-func (c *Client) Deposits(ctx context.Context, from, to uint64) ([]Deposit, error) {
-	dep := common.HexToAddress(c.Chain.Depository)
+func (c *Client) Deposits(ctx context.Context, from, to uint64) ([]intent.Deposit, error) {
+	dep := common.HexToAddress(c.chain.Depository)
 	logs, err := c.eth.FilterLogs(ctx, ethereum.FilterQuery{
 		FromBlock: new(big.Int).SetUint64(from), ToBlock: new(big.Int).SetUint64(to),
 		Addresses: []common.Address{dep}, Topics: [][]common.Hash{{depositEventID}},
 	})
 	if err != nil {
-		return nil, unavailable("filter logs", err)
+		return nil, c.classify("filter logs", err)
 	}
-	return ParseDeposits(c.Chain.ID, dep, logs), nil
+	return ParseDeposits(c.chain.ID, dep, logs), nil
 }
 
-// DepositsInTx returns the depository's Deposit events of one transaction; ethereum.NotFound
-// when the transaction has no receipt yet.
-func (c *Client) DepositsInTx(ctx context.Context, tx common.Hash) ([]Deposit, error) {
-	r, err := c.eth.TransactionReceipt(ctx, tx)
+// DepositsInTx returns the depository's Deposit events of one transaction (0x-hex hash);
+// chains.ErrNotFound when the transaction has no receipt yet.
+func (c *Client) DepositsInTx(ctx context.Context, tx string) ([]intent.Deposit, error) {
+	r, err := c.Receipt(ctx, common.HexToHash(tx))
 	if err != nil {
-		return nil, unavailable("receipt", err)
+		return nil, err
 	}
 	if r.Status != types.ReceiptStatusSuccessful {
 		return nil, nil
@@ -217,49 +193,29 @@ func (c *Client) DepositsInTx(ctx context.Context, tx common.Hash) ([]Deposit, e
 	for _, l := range r.Logs {
 		logs = append(logs, *l)
 	}
-	return ParseDeposits(c.Chain.ID, common.HexToAddress(c.Chain.Depository), logs), nil
+	return ParseDeposits(c.chain.ID, common.HexToAddress(c.chain.Depository), logs), nil
 }
 
 // Head returns the latest block number.
 func (c *Client) Head(ctx context.Context) (uint64, error) {
 	n, err := c.eth.BlockNumber(ctx)
-	return n, unavailable("block number", err)
+	return n, c.classify("block number", err)
 }
 
-// BlockHash returns the canonical hash of a block.
+// BlockHash returns the canonical hash of a block; chains.ErrNotFound when there is none.
 func (c *Client) BlockHash(ctx context.Context, number uint64) (common.Hash, error) {
 	h, err := c.eth.HeaderByNumber(ctx, new(big.Int).SetUint64(number))
 	if err != nil {
-		return common.Hash{}, unavailable("header", err)
+		return common.Hash{}, c.classify("header", err)
 	}
 	return h.Hash(), nil
 }
 
-// Receipt returns a transaction receipt; ethereum.NotFound while it is not mined.
-func (c *Client) Receipt(ctx context.Context, tx common.Hash) (*types.Receipt, error) {
-	r, err := c.eth.TransactionReceipt(ctx, tx)
-	return r, unavailable("receipt", err)
-}
-
-// NonceAt returns the account's nonce at the latest block.
-func (c *Client) NonceAt(ctx context.Context, account common.Address) (uint64, error) {
-	n, err := c.eth.NonceAt(ctx, account, nil)
-	return n, unavailable("nonce", err)
-}
-
-// SendRaw broadcasts a signed transaction. A transaction the node already has is not an error.
-func (c *Client) SendRaw(ctx context.Context, tx *types.Transaction) error {
-	err := c.eth.SendTransaction(ctx, tx)
-	if err == nil || isKnown(err) {
-		return nil
-	}
-	return err
-}
-
-func isKnown(err error) bool {
-	msg := strings.ToLower(err.Error())
-	return strings.Contains(msg, "already known") || strings.Contains(msg, "known transaction") ||
-		strings.Contains(msg, "nonce too low")
+// CallContract runs a read-only call against the latest block; a *chains.RevertError when the
+// call reverts.
+func (c *Client) CallContract(ctx context.Context, msg ethereum.CallMsg) ([]byte, error) {
+	out, err := c.eth.CallContract(ctx, msg, nil)
+	return out, c.classify("call", err)
 }
 
 // FillCalldata encodes the output settler call that pays `amount` of `currency` to recipient

@@ -44,12 +44,12 @@ func TestAsRevertTakesOnlyRevertsForReverts(t *testing.T) {
 		{"a revert in the message only", errors.New("execution reverted: Blocked(0x01)"), "Blocked(0x01)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := AsRevert(tc.err)
+			got := asRevert(tc.err)
 			switch {
 			case tc.want == "" && got != nil:
-				t.Fatalf("AsRevert(%v) = %+v, want no revert", tc.err, got)
+				t.Fatalf("asRevert(%v) = %+v, want no revert", tc.err, got)
 			case tc.want != "" && (got == nil || got.Reason != tc.want):
-				t.Fatalf("AsRevert(%v) = %+v, want reason %q", tc.err, got, tc.want)
+				t.Fatalf("asRevert(%v) = %+v, want reason %q", tc.err, got, tc.want)
 			}
 		})
 	}

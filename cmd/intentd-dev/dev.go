@@ -20,6 +20,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/intentd/intentd/app"
+	"github.com/intentd/intentd/auth"
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/devstack"
@@ -31,7 +32,10 @@ import (
 
 // DevOptions configure `intentd-dev dev`: the whole engine in one process on the embedded default.
 type DevOptions struct {
-	DataDir    string // .data: Postgres cluster, Temporal database, dev API key, dev admin token
+	DataDir     string // .data: Postgres cluster, Temporal database, dev API key, dev admin token
+	DatabaseURL string // used when reachable; otherwise a private cluster starts in DataDir
+	// Lookup reads the environment (os.LookupEnv) for the engine's and the oracle's variables.
+	Lookup     func(string) (string, bool)
 	OracleAddr string // 127.0.0.1:3000
 	UIPort     int    // 8233
 	Out        io.Writer
@@ -43,6 +47,12 @@ type DevOptions struct {
 // until ctx ends.
 func RunDev(ctx context.Context, o DevOptions) error {
 	say := func(format string, args ...any) { fmt.Fprintf(o.Out, "==> "+format+"\n", args...) }
+	// Every variable is read and checked before anything starts.
+	oracleKey := randomHex(32)
+	cfg, ocfg, err := devConfigs(o.Lookup, oracleKey, o.OracleAddr)
+	if err != nil {
+		return err
+	}
 	if err := os.MkdirAll(o.DataDir, 0o755); err != nil {
 		return err
 	}
@@ -52,7 +62,7 @@ func RunDev(ctx context.Context, o DevOptions) error {
 	}
 
 	say("postgres: checking DATABASE_URL, else starting a private cluster in %s", filepath.Join(dataDir, "pg"))
-	pg, err := devstack.EnsurePostgres(ctx, devstack.PostgresOptions{URL: os.Getenv("DATABASE_URL"),
+	pg, err := devstack.EnsurePostgres(ctx, devstack.PostgresOptions{URL: o.DatabaseURL,
 		DataDir: filepath.Join(dataDir, "pg"), Logger: o.Logger})
 	if err != nil {
 		return fmt.Errorf("postgres: %w", err)
@@ -73,7 +83,9 @@ func RunDev(ctx context.Context, o DevOptions) error {
 	defer tmp.Stop()
 	say("temporal: ready at %s, Web UI at %s", tmp.HostPort(), tmp.UIURL())
 
-	registry, err := chains.LoadRegistry(filepath.Join(envOr("CHAINS_CONFIG_DIR", "configs"), "chains.dev.json"))
+	cfg.DatabaseURL, cfg.TemporalAddress = pg.URL(), tmp.HostPort()
+
+	registry, err := chains.LoadRegistry(filepath.Join(cfg.ChainsConfigDir, "chains.dev.json"))
 	if err != nil {
 		return err
 	}
@@ -84,19 +96,7 @@ func RunDev(ctx context.Context, o DevOptions) error {
 		}
 	}
 
-	oracleKey := randomHex(32)
-	lookup := func(name string) (string, bool) {
-		if name == "TEMPORAL_ADDRESS" {
-			return tmp.HostPort(), true
-		}
-		return os.LookupEnv(name)
-	}
-	cfg, err := app.Load(lookup, devnet.EngineEnv(pg.URL(), oracleKey))
-	if err != nil {
-		return err
-	}
-	cfg.OracleURL = "http://" + o.OracleAddr
-	adminLine := "hash from ADMIN_TOKEN_SHA256"
+	adminLine := "from ADMIN_TOKEN"
 	if len(cfg.AdminTokenSHA256) == 0 {
 		tokenFile := filepath.Join(dataDir, "dev-admin-token")
 		if cfg.AdminTokenSHA256, err = devAdminToken(tokenFile); err != nil {
@@ -119,11 +119,6 @@ func RunDev(ctx context.Context, o DevOptions) error {
 		return err
 	}
 
-	_, port, _ := strings.Cut(o.OracleAddr, ":")
-	ocfg, err := oracle.ConfigFromEnv(devnet.OracleEnv(os.LookupEnv, port, oracleKey))
-	if err != nil {
-		return fmt.Errorf("oracle: %w", err)
-	}
 	osrv, err := oracle.NewServer(ocfg, registry, o.Logger.With("component", "oracle"))
 	if err != nil {
 		return fmt.Errorf("oracle: %w", err)
@@ -156,6 +151,35 @@ intentd-dev dev is running. Ctrl-C stops everything.
 		return nil
 	}
 	return err
+}
+
+// startedByDev stands for the addresses of the Postgres and the Temporal that `dev` starts itself,
+// until they run: the engine's DATABASE_URL and TEMPORAL_ADDRESS are not read from the
+// environment in dev mode.
+const startedByDev = "(started by intentd-dev dev)"
+
+// devConfigs loads the engine's and the oracle's configurations of `dev` over lookup, with the
+// devnet's keys and price feeds for what the environment leaves unset and oracleKey as the
+// worker's key at the oracle, served at oracleAddr. The engine's Postgres and Temporal addresses
+// are set once they run.
+func devConfigs(lookup func(string) (string, bool), oracleKey, oracleAddr string) (app.Config, oracle.Config, error) {
+	engineEnv := func(name string) (string, bool) {
+		if name == "DATABASE_URL" || name == "TEMPORAL_ADDRESS" {
+			return startedByDev, true
+		}
+		return lookup(name)
+	}
+	cfg, err := app.Load(engineEnv, devnet.EngineEnv(startedByDev, oracleKey))
+	if err != nil {
+		return app.Config{}, oracle.Config{}, err
+	}
+	cfg.OracleURL = "http://" + oracleAddr
+	_, port, _ := strings.Cut(oracleAddr, ":")
+	ocfg, err := oracle.ConfigFromEnv(devnet.OracleEnv(lookup, port, oracleKey))
+	if err != nil {
+		return app.Config{}, oracle.Config{}, fmt.Errorf("oracle: %w", err)
+	}
+	return cfg, ocfg, nil
 }
 
 func randomHex(n int) string {
@@ -202,23 +226,45 @@ func waitChain(ctx context.Context, ch *chains.Chain) error {
 	return err
 }
 
-// devAPIKey returns the dev API key, creating it on first start. Only its hash is in the
-// database; the plain key is kept in the (git-ignored) data directory so restarts reuse it.
+// devAPIKey returns the dev API key, creating it (and its integrator "dev") on first start.
+// Only its hash is in the database; the plain key is kept in the (git-ignored) data directory so
+// restarts reuse it. The key is Unlimited, in environment "dev", so the SDK suite and the load
+// tools run without rate limits; a stored key that is not (made before keys had limits) is
+// revoked and replaced.
 func devAPIKey(ctx context.Context, st *store.Store, path string) (string, error) {
+	by := store.Actor{Name: "intentd-dev", Via: store.ViaDev}
 	if b, err := os.ReadFile(path); err == nil {
-		k := strings.TrimSpace(string(b))
-		if _, err := st.APIKeyByPlain(ctx, k); err == nil {
-			return k, nil
+		v := strings.TrimSpace(string(b))
+		k, _, err := st.KeyByHash(ctx, auth.Hash(v))
+		if err != nil {
+			return "", err
+		}
+		if k != nil && k.RevokedAt == nil {
+			if k.Unlimited && k.Environment == devEnvironment {
+				return v, nil
+			}
+			if _, err := st.RevokeAPIKey(ctx, k.Integrator.ID, k.ID, by); err != nil {
+				return "", err
+			}
 		}
 	}
-	plain, _, err := st.CreateAPIKey(ctx, "dev", "dev")
+	in, err := st.CreateIntegrator(ctx, auth.Integrator{Name: "dev"}, by)
 	if err != nil {
 		return "", err
 	}
-	return plain, os.WriteFile(path, []byte(plain+"\n"), 0o600)
+	v, _, err := st.CreateAPIKey(ctx, store.NewKey{IntegratorID: in.ID, Label: "dev", Environment: devEnvironment,
+		Tier: auth.TierDefault, Unlimited: true}, by)
+	if err != nil {
+		return "", err
+	}
+	return v, os.WriteFile(path, []byte(v+"\n"), 0o600)
 }
 
-// devAdminToken returns the SHA-256 of the dev admin token, creating the token on first start.
+// devEnvironment is the dev key's environment.
+const devEnvironment = "dev"
+
+// devAdminToken returns the SHA-256 of the dev admin token, creating the token on first start
+// (and again when the file holds one too weak for app.AdminTokenHash).
 // The token is kept in the (git-ignored) data directory, readable by its owner only, so
 // restarts reuse it; it is never printed, only the file's path.
 func devAdminToken(path string) ([]byte, error) {
@@ -231,7 +277,7 @@ func devAdminToken(path string) ([]byte, error) {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
-	if len(token) < 32 { // missing, empty or truncated: make a new one
+	if _, err := app.AdminTokenHash(token); err != nil { // missing, truncated or weak: make a new one
 		token = "ia_" + randomHex(32)
 		if err := os.WriteFile(path, []byte(token+"\n"), 0o600); err != nil {
 			return nil, err

@@ -2,10 +2,18 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
+	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/intentd/intentd/auth"
+	"github.com/intentd/intentd/devnet"
+	"github.com/intentd/intentd/internal/testkit/testenv"
+	"github.com/intentd/intentd/store"
 )
 
 func TestDevAdminTokenIsKeptPrivate(t *testing.T) {
@@ -36,5 +44,87 @@ func TestDevAdminTokenIsKeptPrivate(t *testing.T) {
 	h3, err := devAdminToken(path)
 	if st, _ := os.Stat(path); err != nil || bytes.Equal(h3, h1) || st.Mode().Perm() != 0o600 {
 		t.Fatalf("truncated token file: %v %v", st.Mode(), err)
+	}
+}
+
+func lookup(m map[string]string) func(string) (string, bool) {
+	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+}
+
+func TestLoadLauncherConfig(t *testing.T) {
+	c, err := loadLauncherConfig(lookup(nil))
+	if err != nil || c != (launcherConfig{DataDir: ".data", DevnetHost: "127.0.0.1", LogLevel: slog.LevelInfo}) {
+		t.Fatalf("defaults: %+v %v", c, err)
+	}
+	c, err = loadLauncherConfig(lookup(map[string]string{"DATA_DIR": "/tmp/d", "DEVNET_HOST": "0.0.0.0",
+		"DATABASE_URL": "postgres://x@db/intentd", "LOG_LEVEL": "debug"}))
+	if err != nil || c != (launcherConfig{DataDir: "/tmp/d", DevnetHost: "0.0.0.0", DatabaseURL: "postgres://x@db/intentd", LogLevel: slog.LevelDebug}) {
+		t.Fatalf("set: %+v %v", c, err)
+	}
+	if _, err := loadLauncherConfig(lookup(map[string]string{"LOG_LEVEL": "loud"})); err == nil || !strings.Contains(err.Error(), "LOG_LEVEL:") {
+		t.Fatalf("bad LOG_LEVEL: %v", err)
+	}
+}
+
+// dev checks the engine's and the oracle's variables before it starts anything; Postgres and
+// Temporal are its own, whatever the environment says.
+func TestDevConfigs(t *testing.T) {
+	cfg, ocfg, err := devConfigs(lookup(map[string]string{"DATABASE_URL": "postgres://elsewhere", "TEMPORAL_ADDRESS": "elsewhere:7233"}),
+		"worker-key", "127.0.0.1:3000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.DatabaseURL != startedByDev || cfg.TemporalAddress != startedByDev || cfg.OracleURL != "http://127.0.0.1:3000" ||
+		cfg.OracleAPIKey != "worker-key" || cfg.PriceSource != "feeds" || cfg.SolverAddress() != devnet.SolverAddress() {
+		t.Fatalf("engine: %v", cfg)
+	}
+	if ocfg.HTTPPort != 3000 || ocfg.SignerAddress() != devnet.OracleAddress() {
+		t.Fatalf("oracle: %v", ocfg)
+	}
+	_, _, err = devConfigs(lookup(map[string]string{"QUOTE_TTL": "soon", "PRICE_FEEDS": "ETH"}), "k", "127.0.0.1:3000")
+	if err == nil || !strings.Contains(err.Error(), "QUOTE_TTL:") || !strings.Contains(err.Error(), "PRICE_FEEDS:") {
+		t.Fatalf("bad engine variables: %v", err)
+	}
+	if _, _, err = devConfigs(lookup(map[string]string{"UNAUTHENTICATED_RATE_LIMIT_MAX": "0"}), "k", "127.0.0.1:3000"); err == nil ||
+		!strings.Contains(err.Error(), "UNAUTHENTICATED_RATE_LIMIT_MAX") {
+		t.Fatalf("bad oracle variable: %v", err)
+	}
+}
+
+// The dev key is Unlimited (the SDK suite and load tools run against it without rate limits),
+// in environment "dev", reused across restarts; a stored key that is neither (made before keys
+// had limits) is revoked and replaced.
+func TestDevAPIKeyIsUnlimitedAndReused(t *testing.T) {
+	ctx := context.Background()
+	st := store.New(testenv.Pool(t))
+	path := filepath.Join(t.TempDir(), "dev-api-key")
+	v1, err := devAPIKey(ctx, st, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, _, err := st.KeyByHash(ctx, auth.Hash(v1))
+	if err != nil || k == nil || !k.Unlimited || k.Environment != "dev" || k.Integrator.Name != "dev" {
+		t.Fatalf("dev key %+v %v", k, err)
+	}
+	if v2, err := devAPIKey(ctx, st, path); err != nil || v2 != v1 {
+		t.Fatalf("restart made a new key: %v", err)
+	}
+	by := store.Actor{Name: "t", Via: store.ViaCLI}
+	old, _, err := st.CreateAPIKey(ctx, store.NewKey{IntegratorID: k.Integrator.ID, Label: "dev"}, by)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(old+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	v3, err := devAPIKey(ctx, st, path)
+	if err != nil || v3 == old {
+		t.Fatalf("a limited key was kept: %v", err)
+	}
+	if ok, _, _ := st.KeyByHash(ctx, auth.Hash(old)); ok == nil || ok.RevokedAt == nil {
+		t.Fatalf("the replaced key is not revoked: %+v", ok)
+	}
+	if k, _, _ := st.KeyByHash(ctx, auth.Hash(v3)); k == nil || !k.Unlimited {
+		t.Fatalf("new dev key %+v", k)
 	}
 }

@@ -29,7 +29,7 @@ commands:
   temporal  run only the Temporal development server and its Web UI (127.0.0.1:7233, :8233),
             with the engine's search attributes, for running intentd's processes separately
 
-Configuration is read from the environment; see README.md.
+Configuration is read from the environment and checked at start; see README.md.
 `
 
 func main() {
@@ -40,18 +40,10 @@ func main() {
 	gin.SetMode(gin.ReleaseMode)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	logger := newLogger()
 	var err error
 	switch os.Args[1] {
-	case "devnet":
-		o := devnet.DefaultOptions()
-		o.Host = envOr("DEVNET_HOST", o.Host) // 0.0.0.0 in a container
-		err = devnet.Run(ctx, o, os.Stdout)
-	case "dev":
-		err = RunDev(ctx, DevOptions{DataDir: envOr("DATA_DIR", ".data"), OracleAddr: "127.0.0.1:3000", UIPort: 8233,
-			Out: os.Stdout, Logger: logger})
-	case "temporal":
-		err = runTemporal(ctx, envOr("DATA_DIR", ".data"), logger)
+	case "devnet", "dev", "temporal":
+		err = run(ctx, os.Args[1])
 	case "-h", "--help", "help":
 		fmt.Print(usage)
 	default:
@@ -61,6 +53,26 @@ func main() {
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "intentd-dev %s: %v\n", os.Args[1], err)
 		os.Exit(1)
+	}
+}
+
+// run loads the launcher's configuration and runs the subcommand cmd.
+func run(ctx context.Context, cmd string) error {
+	cfg, err := loadLauncherConfig(os.LookupEnv)
+	if err != nil {
+		return err
+	}
+	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	switch cmd {
+	case "devnet":
+		o := devnet.DefaultOptions()
+		o.Host = cfg.DevnetHost
+		return devnet.Run(ctx, o, os.Stdout)
+	case "dev":
+		return RunDev(ctx, DevOptions{DataDir: cfg.DataDir, DatabaseURL: cfg.DatabaseURL, Lookup: os.LookupEnv,
+			OracleAddr: "127.0.0.1:3000", UIPort: 8233, Out: os.Stdout, Logger: logger})
+	default:
+		return runTemporal(ctx, cfg.DataDir, logger)
 	}
 }
 
@@ -75,19 +87,4 @@ func runTemporal(ctx context.Context, dataDir string, logger *slog.Logger) error
 	fmt.Printf("temporal: ready at %s (namespace %s), Web UI at %s; Ctrl-C stops it\n", tmp.HostPort(), tmp.Namespace(), tmp.UIURL())
 	<-ctx.Done()
 	return nil
-}
-
-func newLogger() *slog.Logger {
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(envOr("LOG_LEVEL", "info"))); err != nil {
-		level = slog.LevelInfo
-	}
-	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
-}
-
-func envOr(name, def string) string {
-	if v := os.Getenv(name); v != "" {
-		return v
-	}
-	return def
 }

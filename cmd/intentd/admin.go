@@ -7,18 +7,21 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"strings"
 	"time"
 
 	"go.temporal.io/sdk/client"
 	sdklog "go.temporal.io/sdk/log"
 
-	"github.com/intentd/intentd/admin"
+	"github.com/intentd/intentd/app"
+	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/intents"
+	"github.com/intentd/intentd/internal/envconf"
 	"github.com/intentd/intentd/workflows"
 )
 
 const adminUsage = `usage: intentd admin refund <requestId> --reason "…" [--operator NAME] [--recipient 0x…] [--timeout 10m]
+       intentd admin keys|integrators <command> …   (see intentd admin keys --help)
 
 Refunds an intent by hand (docs/operations.md, "Manual admin refunds"): sends the adminRefund
 update to the request's workflow and waits until the refund transaction is mined. The workflow
@@ -30,8 +33,25 @@ Temporal: TEMPORAL_ADDRESS (default 127.0.0.1:7233), TEMPORAL_NAMESPACE (default
 // errUsage marks a command line that could not be understood; the usage text has been printed.
 var errUsage = errors.New("see usage above")
 
-// runAdmin runs `intentd admin <subcommand> …`; args are the words after "admin".
-func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// adminConfig is the configuration of `intentd admin`, loaded at its start: the few variables
+// it needs of the engine's (it reaches the same Temporal) and who runs it.
+type adminConfig struct {
+	TemporalAddress   string // TEMPORAL_ADDRESS, as the engine's
+	TemporalNamespace string // TEMPORAL_NAMESPACE, as the engine's
+	Operator          string // USER: the default of --operator
+}
+
+// loadAdminConfig reads the admin command's variables through lookup (os.LookupEnv).
+func loadAdminConfig(lookup func(string) (string, bool)) (adminConfig, error) {
+	v := envconf.New(lookup, nil)
+	c := adminConfig{TemporalAddress: v.Get("TEMPORAL_ADDRESS", app.DefaultTemporalAddress),
+		TemporalNamespace: v.Get("TEMPORAL_NAMESPACE", app.DefaultTemporalNamespace), Operator: v.Get("USER", "")}
+	return c, v.Err()
+}
+
+// runAdmin runs `intentd admin <subcommand> …`; args are the words after "admin" and lookup
+// reads the environment (os.LookupEnv).
+func runAdmin(ctx context.Context, args []string, lookup func(string) (string, bool), stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, adminUsage)
 		return errUsage
@@ -40,11 +60,18 @@ func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprint(stdout, adminUsage)
 		return nil
 	}
+	if args[0] == "keys" || args[0] == "integrators" {
+		return runAdminKeys(ctx, args, lookup, stdout, stderr)
+	}
 	if args[0] != "refund" {
 		fmt.Fprintf(stderr, "intentd admin: unknown subcommand %q\n\n%s", args[0], adminUsage)
 		return errUsage
 	}
-	opts, err := parseRefundArgs(args[1:], os.Getenv("USER"), stderr)
+	cfg, err := loadAdminConfig(lookup)
+	if err != nil {
+		return err
+	}
+	opts, err := parseRefundArgs(args[1:], cfg.Operator, stderr)
 	if errors.Is(err, flag.ErrHelp) { // the flag set has printed the usage
 		return nil
 	}
@@ -52,23 +79,22 @@ func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	// Check the input before dialling Temporal.
-	req, err := admin.Validate(opts.requestID, opts.refund)
+	req, err := intents.ValidateAdminRefund(opts.requestID, opts.refund)
 	if err != nil {
 		return err
 	}
-	tc, err := client.DialContext(ctx, client.Options{HostPort: envOr("TEMPORAL_ADDRESS", "127.0.0.1:7233"),
-		Namespace: envOr("TEMPORAL_NAMESPACE", "default"),
+	tc, err := client.DialContext(ctx, client.Options{HostPort: cfg.TemporalAddress, Namespace: cfg.TemporalNamespace,
 		// The SDK's own chatter stays out of the command's output unless something is wrong.
 		Logger: sdklog.NewStructuredLogger(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))})
 	if err != nil {
-		return fmt.Errorf("temporal at TEMPORAL_ADDRESS %s: %w", envOr("TEMPORAL_ADDRESS", "127.0.0.1:7233"), err)
+		return fmt.Errorf("temporal at TEMPORAL_ADDRESS %s: %w", cfg.TemporalAddress, err)
 	}
 	defer tc.Close()
 
 	fmt.Fprintf(stdout, "refunding %s (operator %s); waiting up to %s for the refund to be mined…\n", opts.requestID, req.Operator, opts.timeout)
 	rctx, cancel := context.WithTimeout(ctx, opts.timeout)
 	defer cancel()
-	res, err := admin.Refund(rctx, tc, opts.requestID, req)
+	res, err := (&intents.Door{Temporal: tc}).AdminRefund(rctx, opts.requestID, req)
 	if err != nil {
 		return explainRefundError(opts.requestID, err)
 	}
@@ -78,13 +104,12 @@ func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 type refundOptions struct {
 	requestID string
-	refund    workflows.AdminRefund
+	refund    intent.AdminRefund
 	timeout   time.Duration
 }
 
 // parseRefundArgs reads `<requestId> --reason … [--operator …] [--recipient …]` with the flags
-// before or after the requestId: the flag package stops at the first non-flag word, so parsing
-// resumes after each positional word. defaultOperator is $USER.
+// before or after the requestId. defaultOperator is $USER.
 func parseRefundArgs(args []string, defaultOperator string, stderr io.Writer) (refundOptions, error) {
 	var o refundOptions
 	fs := flag.NewFlagSet("intentd admin refund", flag.ContinueOnError)
@@ -94,19 +119,9 @@ func parseRefundArgs(args []string, defaultOperator string, stderr io.Writer) (r
 	fs.StringVar(&o.refund.Operator, "operator", defaultOperator, "who asks for the refund (default $USER)")
 	fs.StringVar(&o.refund.Recipient, "recipient", "", "pay the refund to this 0x address instead of the default")
 	fs.DurationVar(&o.timeout, "timeout", 10*time.Minute, "how long to wait for the refund to be mined")
-	var positional []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return o, err
-			}
-			return o, errUsage
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		positional = append(positional, fs.Arg(0))
-		args = fs.Args()[1:]
+	positional, err := parseInterleaved(fs, args)
+	if err != nil {
+		return o, err
 	}
 	switch {
 	case len(positional) == 0:
@@ -128,15 +143,35 @@ func parseRefundArgs(args []string, defaultOperator string, stderr io.Writer) (r
 	return o, nil
 }
 
-// explainRefundError turns admin.Refund's errors into what the operator should know.
+// parseInterleaved parses args with fs, flags before or after the positional words, and returns
+// the positional words: the flag package stops at the first non-flag word, so parsing resumes
+// after each one. A bad flag is errUsage (fs has printed why); -h is flag.ErrHelp.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, errUsage
+		}
+		if fs.NArg() == 0 {
+			return positional, nil
+		}
+		positional = append(positional, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+// explainRefundError turns intents.Refund's errors into what the operator should know.
 func explainRefundError(requestID string, err error) error {
-	var nr *admin.NotRefundableError
+	var nr *intents.NotRefundableError
 	switch {
 	case errors.As(err, &nr):
 		return fmt.Errorf("refund of %s not made: %s", requestID, nr.Reason)
-	case errors.Is(err, admin.ErrNotFound):
+	case errors.Is(err, intents.ErrNotFound):
 		return fmt.Errorf("no intent workflow for %s: unknown requestId, or no deposit seen for it yet", requestID)
-	case errors.Is(err, admin.ErrTimeout):
+	case errors.Is(err, intents.ErrTimeout):
 		return fmt.Errorf("%w\nIf the workflow accepted the refund it goes on: follow GET /intents/status/v3?requestId=%s "+
 			"or the workflow %s in the Temporal Web UI", err, requestID, workflows.IntentWorkflowID(requestID))
 	default:
@@ -144,7 +179,7 @@ func explainRefundError(requestID string, err error) error {
 	}
 }
 
-func printRefund(w io.Writer, r *workflows.AdminRefundResult) {
+func printRefund(w io.Writer, r *intent.AdminRefundResult) {
 	fmt.Fprintf(w, `refund mined
   request    %s
   status     %s

@@ -46,3 +46,17 @@ func TestParseRefundArgs(t *testing.T) {
 		t.Fatalf("-h: %v", err)
 	}
 }
+
+func TestLoadAdminConfig(t *testing.T) {
+	env := func(m map[string]string) func(string) (string, bool) {
+		return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+	}
+	c, err := loadAdminConfig(env(map[string]string{"USER": "alice", "TEMPORAL_NAMESPACE": ""}))
+	if err != nil || c != (adminConfig{TemporalAddress: "127.0.0.1:7233", TemporalNamespace: "default", Operator: "alice"}) {
+		t.Fatalf("defaults: %+v %v", c, err)
+	}
+	c, err = loadAdminConfig(env(map[string]string{"TEMPORAL_ADDRESS": "temporal:7233", "TEMPORAL_NAMESPACE": "intents"}))
+	if err != nil || c != (adminConfig{TemporalAddress: "temporal:7233", TemporalNamespace: "intents"}) {
+		t.Fatalf("set: %+v %v", c, err)
+	}
+}

@@ -1,8 +1,8 @@
-// Command intentd is the intent engine's one binary. Subcommands: devnet (local chains), dev
-// (the whole engine on the embedded default), api, worker, oracle and migrate (separate
-// processes, as in production), and admin (support-staff tools: `admin refund`). Configuration
-// comes from the environment and is validated at start; a bad value stops the process with a
-// message naming the variable.
+// Command intentd is the intent engine's production binary. Subcommands: api, worker, oracle and
+// migrate (separate processes, as in production), and admin (support-staff tools: `admin
+// refund`, `admin keys` and `admin integrators`). Each loads one configuration struct from the environment at start (app.Config,
+// oracle.Config, or the admin command's own) and validates it there, so a bad value stops the
+// process with a message naming the variable before anything is opened.
 package main
 
 import (
@@ -32,6 +32,9 @@ commands:
   admin     support-staff tools:
               admin refund <requestId> --reason "…" [--operator NAME] [--recipient 0x…]
               refunds an intent by hand and waits until the refund is mined
+              admin keys create|rename|limits|revoke|list …
+              admin integrators create|update|list|show|sponsorship …
+              manage integrators and their API keys (intentd admin keys --help)
 
 Configuration is read from the environment; see README.md. The local chains and the embedded
 development stack are intentd-dev's ('make run').
@@ -45,15 +48,14 @@ func main() {
 	gin.SetMode(gin.ReleaseMode)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	logger := newLogger()
 	var err error
 	switch os.Args[1] {
 	case "api", "worker", "migrate":
-		err = runEngine(ctx, os.Args[1], logger)
+		err = runEngine(ctx, os.Args[1], os.LookupEnv)
 	case "oracle":
-		err = runOracle(ctx, logger)
+		err = runOracle(ctx)
 	case "admin":
-		err = runAdmin(ctx, os.Args[2:], os.Stdout, os.Stderr)
+		err = runAdmin(ctx, os.Args[2:], os.LookupEnv, os.Stdout, os.Stderr)
 		if errors.Is(err, errUsage) {
 			os.Exit(2)
 		}
@@ -69,38 +71,43 @@ func main() {
 	}
 }
 
-func runEngine(ctx context.Context, cmd string, logger *slog.Logger) error {
-	cfg, err := app.Load(os.LookupEnv, nil)
+// runEngine runs the api, worker or migrate role on app.Config loaded for that role through
+// lookup (os.LookupEnv): each role reads and requires only what it uses, so the api and migrate
+// start without the solver's private key and the worker refuses to start without it.
+func runEngine(ctx context.Context, cmd string, lookup func(string) (string, bool)) error {
+	cfg, err := app.LoadRole(app.Role(cmd), lookup, nil)
 	if err != nil {
 		return err
+	}
+	logger := newLogger(cfg.LogLevel)
+	if cfg.Role == app.RoleMigrate {
+		applied, err := app.Migrate(ctx, cfg)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("migrations applied: %d %v\n", len(applied), applied)
+		return nil
 	}
 	sys, err := app.Open(ctx, cfg, nil, logger)
 	if err != nil {
 		return err
 	}
 	defer sys.Close()
-	switch cmd {
-	case "migrate":
-		applied, err := sys.Migrate(ctx)
-		if err != nil {
-			return err
-		}
-		fmt.Printf("migrations applied: %d %v\n", len(applied), applied)
-		return nil
-	case "worker":
+	if cfg.Role == app.RoleWorker {
 		logger.Info("worker starting", "config", cfg)
 		return worker.Run(ctx, sys.WorkerDeps())
-	default:
-		logger.Info("api starting", "config", cfg)
-		return sys.APIServer(ctx).Run(ctx, cfg.APIAddr)
 	}
+	logger.Info("api starting", "config", cfg)
+	return sys.APIServer(ctx).Run(ctx, cfg.APIAddr)
 }
 
-func runOracle(ctx context.Context, logger *slog.Logger) error {
+// runOracle runs the attestation oracle on oracle.Config, its one configuration.
+func runOracle(ctx context.Context) error {
 	cfg, err := oracle.ConfigFromEnv(os.LookupEnv)
 	if err != nil {
 		return err
 	}
+	logger := newLogger(cfg.LogLevel)
 	reg, err := chains.LoadRegistry(cfg.ChainsFile())
 	if err != nil {
 		return err
@@ -112,17 +119,8 @@ func runOracle(ctx context.Context, logger *slog.Logger) error {
 	return srv.Run(ctx, cfg.Addr())
 }
 
-func newLogger() *slog.Logger {
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(envOr("LOG_LEVEL", "info"))); err != nil {
-		level = slog.LevelInfo
-	}
+// newLogger logs text lines to stderr from level up; the level comes from the process's
+// configuration (LOG_LEVEL).
+func newLogger(level slog.Level) *slog.Logger {
 	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
-}
-
-func envOr(name, def string) string {
-	if v := os.Getenv(name); v != "" {
-		return v
-	}
-	return def
 }

@@ -1,23 +1,26 @@
-// Package testkit builds the engine's in-process test stack on real parts: Temporal
-// (temporaltest), a fresh Postgres database, two devnet chains over HTTP JSON-RPC, the oracle
-// over HTTP, the worker and the API, composed by package app exactly as the binaries compose
-// them. The integration tests and the SDK suite (e2e/) start their stacks here.
+// Package testkit builds the engine's test stack on real parts: Temporal (temporaltest), Postgres,
+// two devnet chains over HTTP JSON-RPC, the oracle over HTTP, the worker and the API, composed by
+// package app exactly as the binaries compose them. Every test tier starts its stack here: the
+// integration tests and the SDK suite (e2e/) with the defaults, the reliability tests with the
+// worker as a separate `intentd worker` process, a private Postgres they crash and fault proxies
+// in front of the chains, and the engine-share benchmark with a proxy of its own.
+//
+// Its subpackages are the rigs the stack is made of and that tests use directly: testenv (a fresh
+// Postgres database per test), e2e (the client: HTTP API and wallet), faultproxy (a JSON-RPC proxy
+// that fails and delays calls) and process (building and supervising the worker process).
 package testkit
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/hex"
 	"log/slog"
 	"maps"
-	"math/big"
 	"net/http/httptest"
 	"os"
+	"sync"
 	"testing"
 	"time"
 
-	ethereum "github.com/ethereum/go-ethereum"
-	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/gin-gonic/gin"
 	"go.temporal.io/api/operatorservice/v1"
@@ -25,31 +28,51 @@ import (
 
 	"github.com/intentd/intentd/app"
 	"github.com/intentd/intentd/chains"
-	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/devnet"
-	"github.com/intentd/intentd/internal/e2e"
-	"github.com/intentd/intentd/internal/testenv"
+	"github.com/intentd/intentd/devstack"
+	"github.com/intentd/intentd/internal/testkit/e2e"
+	"github.com/intentd/intentd/internal/testkit/faultproxy"
+	"github.com/intentd/intentd/internal/testkit/process"
 	"github.com/intentd/intentd/oracle"
-	"github.com/intentd/intentd/worker"
 	"github.com/intentd/intentd/workflows"
 )
 
-// AdminToken is the admin bearer token of the test stacks; the engine is configured with its
-// SHA-256 only.
-const AdminToken = "test-admin-token"
+// AdminToken is the admin bearer token of the test stacks (ADMIN_TOKEN): random, so strong
+// enough for the engine to start with it.
+const AdminToken = "ia_test_9c41e07b2a5f83d61e4b0c97a2d58f3e6b1c04a79d2e85f30b6a1c4d7e92f058"
 
-// Options configure Start; the zero value is a default stack.
+// OracleAPIKey is the worker's key at the stack's oracle (a secret of the stack: tests check it
+// never reaches a log).
+const OracleAPIKey = "test-oracle-key-5f1c9e27a3b8"
+
+// Options configure Start; the zero value is a default stack: a fresh database on the tests'
+// Postgres, the worker in the test process, logs at WARN and above to stderr.
 type Options struct {
 	// Env overrides or adds configuration variables (for example a short FILL_BUMP_AFTER).
 	Env map[string]string
-	// RPC, when set, gives the URL the engine reaches a chain at (a proxy in front of it);
-	// tests and wallets keep using the chain directly.
+	// RPC, when set, gives the URL the engine (API and worker) reaches a chain at: a proxy in
+	// front of url. The oracle, the tests and their wallets keep using the chain directly.
 	RPC func(chainID uint64, url string) string
-	// Logger receives the engine's logs (API, worker, Temporal SDK, oracle); default: WARN and
-	// above to stderr.
+	// Faults, when set, puts a fault proxy in front of each chain for the worker and the oracle
+	// (not the API, the tests or their wallets): Target is set per chain and Seed offset by the
+	// chain id. Stack.Proxies are the proxies.
+	Faults *faultproxy.Config
+	// Logger receives the logs of the stack's parts in the test process (devnet, oracle, API,
+	// worker, Temporal SDK); default: WARN and above to stderr.
 	Logger *slog.Logger
 	// OnBlock is called after each block a devnet chain seals (devnet.Options.OnBlock).
 	OnBlock func(chainID, number uint64, at time.Time)
+	// PrivatePostgres runs the engine on a Postgres cluster of the stack's own, on a free port,
+	// that Stack.RestartPostgres crashes or stops and starts again; default: a fresh database on
+	// the tests' Postgres (testenv).
+	PrivatePostgres bool
+	// WorkerBinary, when set, is an intentd binary (process.BuildIntentd): the worker runs as
+	// `intentd worker`, a process of its own configured through its environment only, supervised
+	// by Stack.WorkerProcess. Default: the worker runs in the test process.
+	WorkerBinary string
+	// LogDir receives the worker process's log files and its chain file; default: a temporary
+	// directory.
+	LogDir string
 }
 
 // BlockTime is how often the stack's devnet chains seal a block.
@@ -59,12 +82,32 @@ const BlockTime = 250 * time.Millisecond
 type Stack struct {
 	API    *e2e.Client
 	Devnet *devnet.Devnet
-	Sys    *app.System
+	// Sys is the API's system; its Temporal client and store serve the tests' checks too.
+	Sys *app.System
 	// RPCs are the chains' JSON-RPC URLs by chain id (direct, never the engine's proxies).
 	RPCs map[uint64]string
+	// DatabaseURL is the engine's database.
+	DatabaseURL string
+	// Proxies are the fault proxies of Options.Faults, one per chain.
+	Proxies []*faultproxy.Server
+	// WorkerProcess supervises the worker process of Options.WorkerBinary; nil when the worker
+	// runs in the test process.
+	WorkerProcess *process.Supervisor
 
 	ctx        context.Context // the stack's, ended when the test ends
+	workerSys  *app.System     // the in-process worker's: Sys, or its own when it dials other URLs
 	stopWorker func()
+
+	// processEnv, logDir and apiRPCs configure the processes StartAPIProcess starts.
+	processEnv     map[string]string
+	logDir         string
+	apiRPCs        map[uint64]string
+	apiProcesses   int
+	apiSupervisors []*process.Supervisor
+
+	pgMu   sync.Mutex // guards pg across RestartPostgres
+	pg     *devstack.Postgres
+	pgOpts devstack.PostgresOptions
 }
 
 func lookup(m map[string]string) func(string) (string, bool) {
@@ -77,13 +120,17 @@ func Start(t *testing.T, o Options) *Stack {
 	gin.SetMode(gin.ReleaseMode)
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	logger := o.Logger
-	if logger == nil {
-		logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
+	if o.LogDir == "" {
+		o.LogDir = t.TempDir()
+	}
+	s := &Stack{ctx: ctx}
+	s.DatabaseURL = s.database(t, o)
 
 	dn, err := devnet.Start(ctx, devnet.Options{Chains: []devnet.ChainOptions{{ID: 31337}, {ID: 31338}},
-		BlockTime: BlockTime, Logger: logger,
+		BlockTime: BlockTime, Logger: o.Logger,
 		// No heartbeat: tests that make a feed stale must not see it refreshed under them; the
 		// feeds set at start stay within the staleness bound for the length of a test.
 		FeedHeartbeat: -1, OnBlock: o.OnBlock})
@@ -91,120 +138,117 @@ func Start(t *testing.T, o Options) *Stack {
 		t.Fatalf("devnet: %v", err)
 	}
 	t.Cleanup(dn.Close)
-	rpcs, engineRPCs := map[uint64]string{}, map[uint64]string{}
-	for _, c := range dn.Chains() {
-		rpcs[c.ID], engineRPCs[c.ID] = c.RPCURL, c.RPCURL
-		if o.RPC != nil {
-			engineRPCs[c.ID] = o.RPC(c.ID, c.RPCURL)
-		}
-	}
-	registry, err := chains.NewRegistry(devnet.ChainConfigs(engineRPCs))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s.Devnet = dn
+	u := s.chainURLs(t, o)
+	s.RPCs = u.direct
 
 	ts := temporaltest.NewServer(temporaltest.WithT(t))
 	if _, err := ts.GetDefaultClient().OperatorService().AddSearchAttributes(ctx, &operatorservice.AddSearchAttributesRequest{
 		Namespace: ts.GetDefaultNamespace(), SearchAttributes: workflows.SearchAttributeTypes()}); err != nil {
 		t.Fatalf("search attributes: %v", err)
 	}
+	oracleURL := startOracle(t, registry(t, u.oracle), o.Logger)
 
-	oracleAPIKey := "test-oracle-key"
-	ocfg, err := oracle.ConfigFromEnv(lookup(map[string]string{"ENVIRONMENT": "test",
-		"ECDSA_PRIVATE_KEY": hex.EncodeToString(crypto.FromECDSA(devnet.OracleKey())), "API_KEYS": oracleAPIKey + ":worker"}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The oracle is a service of its own: it reaches the chains directly.
-	direct, err := dn.Registry()
-	if err != nil {
-		t.Fatal(err)
-	}
-	osrv, err := oracle.NewServer(ocfg, direct, logger)
-	if err != nil {
-		t.Fatal(err)
-	}
-	oracleHTTP := httptest.NewServer(osrv.Handler())
-	t.Cleanup(oracleHTTP.Close)
-
-	adminTokenHash := sha256.Sum256([]byte(AdminToken))
 	vars := map[string]string{
 		"TEMPORAL_ADDRESS": ts.GetFrontendHostPort(), "TEMPORAL_NAMESPACE": ts.GetDefaultNamespace(),
-		"ORACLE_URL": oracleHTTP.URL, "SCAN_INTERVAL": "200ms",
-		"ADMIN_TOKEN_SHA256": hex.EncodeToString(adminTokenHash[:]),
+		"ORACLE_URL": oracleURL, "SCAN_INTERVAL": "200ms",
+		"ADMIN_TOKEN": AdminToken,
+		// The tests' clients (and the SDK suite) send no key, all from 127.0.0.1, and poll
+		// status ten times a second: per-IP limits would refuse them. The limits have tests of
+		// their own (api, ratelimit); Options.Env may turn these back on.
+		"RATE_LIMITS_ANONYMOUS": "off",
 	}
 	maps.Copy(vars, o.Env)
-	cfg, err := app.Load(lookup(vars), devnet.EngineEnv(testenv.DatabaseURL(t), oracleAPIKey))
+	defaults := devnet.EngineEnv(s.DatabaseURL, OracleAPIKey)
+	cfg, err := app.Load(lookup(vars), defaults)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sys, err := app.Open(ctx, cfg, registry, logger)
+	s.Sys = open(t, ctx, cfg, u.api, o.Logger)
+	if o.PrivatePostgres {
+		if _, err := s.Sys.Migrate(ctx); err != nil {
+			t.Fatalf("migrate: %v", err)
+		}
+	}
+
+	s.processEnv, s.logDir, s.apiRPCs = environment(defaults, vars), o.LogDir, u.api
+	if o.WorkerBinary != "" {
+		s.startWorkerProcess(t, o, u.worker, environment(defaults, vars))
+	} else {
+		s.workerSys = s.Sys
+		if !maps.Equal(u.worker, u.api) {
+			s.workerSys = open(t, ctx, cfg, u.worker, o.Logger)
+		}
+		s.StartWorker(t)
+	}
+	t.Cleanup(cancel) // before the worker's cleanup, as ever: the stack stops as one
+	// The API is served as `intentd api` serves it: with its connection timeouts and limits.
+	api := httptest.NewUnstartedServer(nil)
+	api.Config = s.Sys.APIServer(ctx).HTTPServer("")
+	api.Start()
+	t.Cleanup(api.Close)
+	s.API = &e2e.Client{BaseURL: api.URL}
+	return s
+}
+
+// urls are the chains' JSON-RPC URLs as each part of the stack dials them.
+type urls struct{ direct, api, worker, oracle map[uint64]string }
+
+// chainURLs starts the fault proxies and applies Options.RPC.
+func (s *Stack) chainURLs(t *testing.T, o Options) urls {
+	u := urls{direct: map[uint64]string{}, api: map[uint64]string{}, worker: map[uint64]string{}, oracle: map[uint64]string{}}
+	for _, c := range s.Devnet.Chains() {
+		u.direct[c.ID], u.api[c.ID], u.worker[c.ID], u.oracle[c.ID] = c.RPCURL, c.RPCURL, c.RPCURL, c.RPCURL
+		if o.Faults != nil {
+			fc := *o.Faults
+			fc.Target, fc.Seed = c.RPCURL, o.Faults.Seed+int64(c.ID)
+			p, err := faultproxy.Start("127.0.0.1:0", fc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = p.Close() })
+			s.Proxies = append(s.Proxies, p)
+			u.worker[c.ID], u.oracle[c.ID] = p.URL, p.URL
+		}
+		if o.RPC != nil {
+			u.api[c.ID] = o.RPC(c.ID, u.api[c.ID])
+			u.worker[c.ID] = o.RPC(c.ID, u.worker[c.ID])
+		}
+	}
+	return u
+}
+
+func registry(t *testing.T, rpcs map[uint64]string) *chains.Registry {
+	r, err := chains.NewRegistry(devnet.ChainConfigs(rpcs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// open opens an engine system on the chains at rpcs, closed when the test ends.
+func open(t *testing.T, ctx context.Context, cfg app.Config, rpcs map[uint64]string, logger *slog.Logger) *app.System {
+	sys, err := app.Open(ctx, cfg, registry(t, rpcs), logger)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(sys.Close)
-	st := &Stack{Devnet: dn, Sys: sys, RPCs: rpcs, ctx: ctx}
-	st.StartWorker(t)
-	t.Cleanup(cancel) // before the worker's cleanup, as ever: the stack stops as one
-	api := httptest.NewServer(sys.APIServer(ctx).Handler())
-	t.Cleanup(api.Close)
-	st.API = &e2e.Client{BaseURL: api.URL}
-	return st
+	return sys
 }
 
-// StartWorker runs a worker (and its deposit scanner) of the stack's engine until StopWorker or
-// the end of the test.
-func (s *Stack) StartWorker(t testing.TB) {
-	t.Helper()
-	ctx, cancel := context.WithCancel(s.ctx)
-	done := make(chan struct{})
-	go func() { defer close(done); _ = worker.Run(ctx, s.Sys.WorkerDeps()) }()
-	s.stopWorker = func() { cancel(); <-done }
-	t.Cleanup(s.stopWorker)
-}
-
-// StopWorker stops the worker started last, gracefully, as on a deploy.
-func (s *Stack) StopWorker() { s.stopWorker() }
-
-// Balance reads a native or ERC-20 balance on a devnet chain.
-func (s *Stack) Balance(t testing.TB, chainID uint64, currency, account common.Address) *big.Int {
-	t.Helper()
-	c, err := s.Devnet.Chain(chainID).Dial(context.Background())
+// startOracle serves the oracle, a service of its own, with the devnet's oracle key; it returns
+// its URL.
+func startOracle(t *testing.T, reg *chains.Registry, logger *slog.Logger) string {
+	ocfg, err := oracle.ConfigFromEnv(lookup(map[string]string{"ENVIRONMENT": "test",
+		"ECDSA_PRIVATE_KEY": hex.EncodeToString(crypto.FromECDSA(devnet.OracleKey())), "API_KEYS": OracleAPIKey + ":worker"}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
-	if currency == (common.Address{}) {
-		b, err := c.BalanceAt(context.Background(), account, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
-	out, err := c.CallContract(context.Background(), ethereum.CallMsg{To: &currency, Data: evm.ERC20ABI.PackBalanceOf(account)}, nil)
+	osrv, err := oracle.NewServer(ocfg, reg, logger)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := evm.ERC20ABI.UnpackBalanceOf(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
-// Fills counts the output settler's Fill events for an order on a chain.
-func (s *Stack) Fills(t testing.TB, chainID uint64, orderID common.Hash) int {
-	t.Helper()
-	c, err := s.Devnet.Chain(chainID).Dial(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	settler := devnet.OutputSettlerAddress
-	logs, err := c.FilterLogs(context.Background(), ethereum.FilterQuery{FromBlock: big.NewInt(0), Addresses: []common.Address{settler},
-		Topics: [][]common.Hash{{evm.OutputSettlerABI.GetABI().Events["Fill"].ID}, {orderID}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return len(logs)
+	srv := httptest.NewServer(osrv.Handler())
+	t.Cleanup(srv.Close)
+	return srv.URL
 }

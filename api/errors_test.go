@@ -1,0 +1,253 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"log/slog"
+	"maps"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gin-gonic/gin"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/intentd/intentd/intents"
+	"github.com/intentd/intentd/quote"
+	"github.com/intentd/intentd/store"
+)
+
+// checkError fails unless body is exactly {message, errorCode} with code and a message, answered
+// with the status the table gives code.
+func checkError(t *testing.T, what string, status int, body map[string]any, code string) {
+	t.Helper()
+	msg, _ := body["message"].(string)
+	if body["errorCode"] != code || msg == "" || len(body) != 2 {
+		t.Errorf("%s: %d %v, want {message, errorCode: %s}", what, status, body, code)
+		return
+	}
+	if want, ok := statuses[code]; !ok || status != want {
+		t.Errorf("%s: status %d for %s, the table says %d", what, status, code, want)
+	}
+}
+
+// badCall is one bad request to the API and the error code it must be answered with; err, when
+// set, is what the fake dependencies fail with.
+type badCall struct {
+	method, path, body string
+	header             map[string]string
+	code               string
+	err                error
+}
+
+// Every route of the router, the unknown path and a panicking handler answer a bad request with
+// {message, errorCode} and the status of the code's row in the table. A route added without a
+// bad request here fails the test.
+func TestEveryRouteAnswersABadRequestWithMessageAndErrorCodeAndTheTablesStatus(t *testing.T) {
+	const quoteBase = `"user":"0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266","originChainId":31337,"destinationChainId":31338,` +
+		`"originCurrency":"0x0000000000000000000000000000000000000000","destinationCurrency":"0x0000000000000000000000000000000000000000","amount":"1"`
+	// A database nothing listens on: every read fails as unreachable.
+	deadDB, err := pgxpool.New(context.Background(), "postgres://intentd@127.0.0.1:1/none?connect_timeout=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(deadDB.Close)
+	indexer := &fakeIndexer{}
+	refunder := &fakeRefunder{}
+	s := &Server{Store: store.New(deadDB), Chains: unreachableChains(t).Registry(), Quotes: &quote.Engine{}, Indexer: indexer,
+		Admin: refunder, AdminTokenSHA256: tokenHash(adminToken), Logger: slog.New(slog.DiscardHandler)}
+	h := s.Handler().(*gin.Engine)
+	h.GET("/test/panic", func(*gin.Context) { panic("boom") })
+
+	quoteCalls := func(path string) []badCall {
+		var calls []badCall
+		// The quote package's malformed bodies (TestDecodeRejectsMalformedBodiesWithInvalidInput).
+		for _, body := range []string{"", "{", "[]", `{"amount": 1}`, `{"user": "x"} {}`, `{"recipent": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"}`, `{"originChainId": "x"}`} {
+			calls = append(calls, badCall{method: "POST", path: path, body: body, code: quote.CodeInvalidInput})
+		}
+		return append(calls,
+			badCall{method: "POST", path: path, body: `{` + quoteBase + `,"recipient":"0x12"}`, code: quote.CodeInvalidAddress},
+			badCall{method: "POST", path: path, body: `{` + quoteBase + `,"referrer":"acme"}`, code: quote.CodeUnauthorizedQuote})
+	}
+	hint := `{"chainId": 31337, "txHash": "` + hintTx + `"}`
+	single := `{"requestId": "` + hintReq + `", "chainId": "31337", "tx": "{\"txHash\":\"` + hintTx + `\"}"}`
+	statusCalls := func(path string) []badCall {
+		return []badCall{
+			{method: "GET", path: path, code: CodeInvalidInput},
+			{method: "GET", path: path + "?requestId=nope", code: CodeRequestNotFound},
+			{method: "GET", path: path + "?requestId=" + hintReq, code: CodeServiceUnavailable},
+		}
+	}
+	bearer := map[string]string{"Authorization": "Bearer " + adminToken}
+	calls := map[string][]badCall{
+		"GET /lives":             {{method: "POST", path: "/lives", code: CodeNotFound}},
+		"GET /chains":            {{method: "DELETE", path: "/chains", code: CodeNotFound}},
+		"POST /quote/v2":         quoteCalls("/quote/v2"),
+		"POST /quote":            quoteCalls("/quote"),
+		"POST /price":            quoteCalls("/price"),
+		"GET /intents/status/v3": statusCalls("/intents/status/v3"),
+		"GET /intents/status/v2": statusCalls("/intents/status/v2"),
+		"GET /intents/status":    statusCalls("/intents/status"),
+		"GET /test/panic":        {{method: "GET", path: "/test/panic", code: CodeUnknownError}},
+		"GET /metrics/usage": {
+			{method: "GET", path: "/metrics/usage", code: CodeUnauthorized},
+			{method: "GET", path: "/metrics/usage", header: map[string]string{"x-api-key": "ik_" + strings.Repeat("0", 64)}, code: CodeServiceUnavailable},
+		},
+		"POST /transactions/index": {
+			{method: "POST", path: "/transactions/index", body: "nope", code: CodeInvalidInput},
+			{method: "POST", path: "/transactions/index", body: `{"chainId": 1, "txHash": "` + hintTx + `"}`, code: CodeUnsupportedChain},
+			{method: "POST", path: "/transactions/index", body: hint, code: CodeServiceUnavailable, err: errors.New("rpc down")},
+		},
+		"POST /transactions/single": {
+			{method: "POST", path: "/transactions/single", body: `{"requestId": "r1"}`, code: CodeInvalidInput},
+			{method: "POST", path: "/transactions/single", body: single, code: CodeServiceUnavailable, err: errors.New("rpc down")},
+		},
+		"POST /admin/requests/:requestId/refund": {
+			{method: "POST", path: adminReqPath, body: goodBody, code: CodeUnauthorized},
+			{method: "POST", path: adminReqPath, body: `{}`, header: bearer, code: CodeInvalidInput},
+			{method: "POST", path: "/admin/requests/0x12/refund", body: goodBody, header: bearer, code: CodeRequestNotFound},
+			{method: "POST", path: adminReqPath, body: goodBody, header: bearer, code: CodeRequestNotFound, err: intents.ErrNotFound},
+			{method: "POST", path: adminReqPath, body: goodBody, header: bearer, code: CodeInvalidInput, err: fmt.Errorf("%w: reason", intents.ErrInvalid)},
+			{method: "POST", path: adminReqPath, body: goodBody, header: bearer, code: CodeNotRefundable, err: &intents.NotRefundableError{Reason: "paid"}},
+			{method: "POST", path: adminReqPath, body: goodBody, header: bearer, code: CodeNotRefundable, err: intents.ErrNotRefundable},
+			{method: "POST", path: adminReqPath, body: goodBody, header: bearer, code: CodeTimeout, err: intents.ErrTimeout},
+			{method: "POST", path: adminReqPath, body: goodBody, header: bearer, code: CodeUnknownError, err: errors.New("dial tcp: refused")},
+		},
+	}
+	const integrators, unknownID = "/admin/integrators", "/00000000-0000-4000-8000-000000000000"
+	for key, cs := range map[string][]badCall{
+		"GET /admin/integrators": {
+			{method: "GET", path: integrators, code: CodeUnauthorized},
+			{method: "GET", path: integrators, header: bearer, code: CodeServiceUnavailable},
+		},
+		"POST /admin/integrators": {
+			{method: "POST", path: integrators, body: `{"name": "acme"}`, header: bearer, code: CodeInvalidInput},
+			{method: "POST", path: integrators, body: `{"operator": "a", "name": " "}`, header: bearer, code: CodeInvalidInput},
+		},
+		"GET /admin/integrators/:integratorId": {{method: "GET", path: integrators + "/nope", header: bearer, code: CodeIntegratorNotFound}},
+		"PATCH /admin/integrators/:integratorId": {
+			{method: "PATCH", path: integrators + unknownID, body: `{"operator": "a", "nmae": "x"}`, header: bearer, code: CodeInvalidInput},
+			{method: "PATCH", path: integrators + "/nope", body: `{"operator": "a", "name": "x"}`, header: bearer, code: CodeIntegratorNotFound},
+		},
+		"POST /admin/integrators/:integratorId/sponsorship/top-ups": {
+			{method: "POST", path: integrators + unknownID + "/sponsorship/top-ups", body: `{"operator": "a", "amountUsd": 1.5}`, header: bearer, code: CodeInvalidInput},
+			{method: "POST", path: integrators + unknownID + "/sponsorship/top-ups", body: `{"operator": "a", "amountUsd": "-1"}`, header: bearer, code: CodeInvalidInput},
+		},
+		"POST /admin/integrators/:integratorId/sponsorship/adjustments": {
+			{method: "POST", path: integrators + unknownID + "/sponsorship/adjustments", body: `{"operator": "a", "amountUsd": "-1"}`, header: bearer, code: CodeInvalidInput},
+			{method: "POST", path: integrators + "/nope/sponsorship/adjustments", body: `{"operator": "a", "amountUsd": "-1", "reason": "r"}`, header: bearer, code: CodeIntegratorNotFound},
+		},
+		"GET /admin/integrators/:integratorId/keys": {{method: "GET", path: integrators + "/nope/keys", header: bearer, code: CodeIntegratorNotFound}},
+		"POST /admin/integrators/:integratorId/keys": {
+			{method: "POST", path: integrators + unknownID + "/keys", body: `{"operator": "a", "label": "x", "tier": "gold"}`, header: bearer, code: CodeInvalidInput},
+			{method: "POST", path: integrators + "/nope/keys", body: `{"operator": "a", "label": "x"}`, header: bearer, code: CodeIntegratorNotFound},
+		},
+		"GET /admin/integrators/:integratorId/keys/:keyId": {{method: "GET", path: integrators + unknownID + "/keys/nope", header: bearer, code: CodeAPIKeyNotFound}},
+		"PATCH /admin/integrators/:integratorId/keys/:keyId": {
+			{method: "PATCH", path: integrators + unknownID + "/keys" + unknownID, body: `{"operator": "a"}`, header: bearer, code: CodeInvalidInput},
+			{method: "PATCH", path: integrators + unknownID + "/keys/nope", body: `{"operator": "a", "label": "x"}`, header: bearer, code: CodeAPIKeyNotFound},
+		},
+		"POST /admin/integrators/:integratorId/keys/:keyId/revoke": {
+			{method: "POST", path: integrators + unknownID + "/keys" + unknownID + "/revoke", body: `{}`, header: bearer, code: CodeInvalidInput},
+			{method: "POST", path: integrators + unknownID + "/keys/nope/revoke", body: `{"operator": "a"}`, header: bearer, code: CodeAPIKeyNotFound},
+		},
+	} {
+		calls[key] = cs
+	}
+	routes := map[string]bool{}
+	for _, r := range h.Routes() {
+		key := r.Method + " " + r.Path
+		routes[key] = true
+		if len(calls[key]) == 0 {
+			t.Errorf("route %s has no bad request in this test", key)
+		}
+	}
+	for key, cs := range calls {
+		if !routes[key] {
+			t.Errorf("%s is not a route", key)
+		}
+		for _, c := range cs {
+			indexer.err, refunder.err = c.err, c.err
+			r := httptest.NewRequest(c.method, c.path, strings.NewReader(c.body))
+			r.Header.Set("Content-Type", "application/json")
+			for k, v := range c.header {
+				r.Header.Set(k, v)
+			}
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, r)
+			var body map[string]any
+			if err := json.Unmarshal(w.Body.Bytes(), &body); err != nil {
+				t.Errorf("%s %s %s: %d %q is not JSON", c.method, c.path, c.body, w.Code, w.Body)
+				continue
+			}
+			checkError(t, c.method+" "+c.path+" "+c.body, w.Code, body, c.code)
+		}
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/no/such/path", nil))
+	var body map[string]any
+	_ = json.Unmarshal(w.Body.Bytes(), &body)
+	checkError(t, "unknown path", w.Code, body, CodeNotFound)
+}
+
+// docsErrorRow is a row of the error table in docs/api.md: | 400 | INVALID_INPUT | meaning |.
+var docsErrorRow = regexp.MustCompile("^\\| (\\d{3}) \\| `?([A-Z_]+)`? \\|")
+
+// The error table of docs/api.md is the table of statuses, row for row.
+func TestTheDocsListEveryErrorCodeWithTheTablesStatus(t *testing.T) {
+	raw, err := os.ReadFile("../docs/api.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(raw), "\n## Errors\n")
+	if !ok {
+		t.Fatal("docs/api.md has no section ## Errors")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	documented := map[string]int{}
+	for line := range strings.SplitSeq(section, "\n") {
+		if m := docsErrorRow.FindStringSubmatch(line); m != nil {
+			documented[m[2]], _ = strconv.Atoi(m[1])
+		}
+	}
+	if !maps.Equal(documented, statuses) {
+		t.Fatalf("docs/api.md lists\n%v\nthe table is\n%v", documented, statuses)
+	}
+}
+
+// Every error code the quote engine declares has a row in the table: a code without one would
+// answer 500.
+func TestEveryQuoteCodeHasAStatus(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "../quote/errors.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	ast.Inspect(f, func(node ast.Node) bool {
+		spec, ok := node.(*ast.ValueSpec)
+		if !ok || len(spec.Names) != 1 || !strings.HasPrefix(spec.Names[0].Name, "Code") || len(spec.Values) != 1 {
+			return true
+		}
+		lit, ok := spec.Values[0].(*ast.BasicLit)
+		if !ok {
+			return true
+		}
+		n++
+		if code, _ := strconv.Unquote(lit.Value); statuses[code] == 0 {
+			t.Errorf("quote.%s (%s) has no status in the table", spec.Names[0].Name, code)
+		}
+		return true
+	})
+	if n < 12 {
+		t.Fatalf("found %d quote codes in quote/errors.go; the test no longer reads them", n)
+	}
+}

@@ -1,0 +1,66 @@
+package api
+
+import (
+	"github.com/gin-gonic/gin"
+
+	"github.com/intentd/intentd/auth"
+)
+
+const (
+	ctxAPIKey          = "apiKey"
+	ctxAPIKeyUnchecked = "apiKeyUnchecked"
+)
+
+// authenticate resolves an optional x-api-key (auth.Resolver). A value that is no live key is
+// treated as no key here; endpoints that require one say so themselves (requireKey, the quote
+// engine's referrer and sponsorship rules). A key that could not be looked up (the database
+// did not answer) is not "no key": it is marked (keyUnchecked), so that an endpoint for which
+// the key matters answers 503 and the client retries, instead of serving the request as
+// anonymous (a referrer refused with 401, a quote stored without its owner). The key value is
+// never logged.
+func (s *Server) authenticate() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		if v := c.GetHeader("x-api-key"); v != "" {
+			key, err := s.Keys.Resolve(c.Request.Context(), v)
+			switch {
+			case err != nil:
+				s.Logger.Error("api key lookup failed", "path", c.FullPath(), "error", err)
+				c.Set(ctxAPIKeyUnchecked, true)
+			case key != nil:
+				c.Set(ctxAPIKey, key)
+			}
+		}
+		c.Next()
+	}
+}
+
+// keyUnchecked reports whether the request's x-api-key could not be looked up.
+func keyUnchecked(c *gin.Context) bool { return c.GetBool(ctxAPIKeyUnchecked) }
+
+// apiKeyOf is the request's resolved key, nil when it sent none or one that is no live key.
+func apiKeyOf(c *gin.Context) *auth.Key {
+	if v, ok := c.Get(ctxAPIKey); ok {
+		return v.(*auth.Key)
+	}
+	return nil
+}
+
+// errKeyUnchecked answers a request whose key matters but could not be looked up: retryable.
+var errKeyUnchecked = &Error{Code: CodeServiceUnavailable, Message: "the API key could not be checked; retry shortly"}
+
+// requireKey guards an endpoint that requires an API key (the spec's Authentication table:
+// GET /requests/v3, POST /execute, GET /metrics/usage): no key, or one that is no live key, is
+// 401 UNAUTHORIZED; a key that could not be checked is 503 SERVICE_UNAVAILABLE, never served as
+// anonymous. Register it before the handler: r.GET(path, s.requireKey(), handler).
+func (s *Server) requireKey() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		switch {
+		case keyUnchecked(c):
+			abort(c, errKeyUnchecked)
+		case apiKeyOf(c) == nil:
+			abort(c, &Error{Code: CodeUnauthorized, Message: "a valid x-api-key is required"})
+		default:
+			c.Next()
+		}
+	}
+}

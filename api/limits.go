@@ -1,0 +1,81 @@
+package api
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/intentd/intentd/auth"
+	"github.com/intentd/intentd/ratelimit"
+)
+
+// limitRequests counts every request against its rate limits (package ratelimit): per API key,
+// or per client IP without one, in the bucket of its route group. Over a limit it answers 429
+// RATE_LIMITED with Retry-After; every limited answer carries the IETF RateLimit-Policy and
+// RateLimit fields (draft-ietf-httpapi-ratelimit-headers), so a client can slow down before it
+// is refused. /lives (health checks) and the admin API (its own credential, and its own limit
+// on failed attempts) are not limited; POST /authorize is counted by its handler, the only one
+// that knows the wallet its (key, wallet) bucket is counted by.
+func (s *Server) limitRequests() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		route := c.FullPath()
+		bucket := ratelimit.BucketOf(route)
+		if s.Limits == nil || route == "/lives" || strings.HasPrefix(route, "/admin/") || bucket == ratelimit.Authorize {
+			c.Next()
+			return
+		}
+		key := callerKey(c)
+		caller := ratelimit.Caller{Key: key, IP: c.ClientIP(),
+			UnknownKey: key == nil && !keyUnchecked(c) && c.GetHeader("x-api-key") != ""}
+		if s.limit(c, caller, bucket) {
+			c.Next()
+		}
+	}
+}
+
+// limit counts caller's request to bucket and reports whether it is admitted; when it is not,
+// the request has been answered 429.
+func (s *Server) limit(c *gin.Context, caller ratelimit.Caller, bucket string) bool {
+	results := s.Limits.Allow(c.Request.Context(), caller, bucket)
+	if len(results) == 0 {
+		return true
+	}
+	h := c.Writer.Header()
+	h.Add("Access-Control-Expose-Headers", "RateLimit-Policy, RateLimit, Retry-After")
+	policy, state := make([]byte, 0, 64), make([]byte, 0, 64)
+	for i, r := range results {
+		if i > 0 {
+			policy, state = append(policy, ", "...), append(state, ", "...)
+		}
+		policy = strconv.AppendInt(append(strconv.AppendQuote(policy, r.Bucket), ";q="...), int64(r.Rate.Count), 10)
+		policy = strconv.AppendInt(append(policy, ";w="...), ceilSeconds(r.Rate.Period), 10)
+		reset := r.ResetAfter
+		if !r.Allowed {
+			reset = r.RetryAfter
+		}
+		state = strconv.AppendInt(append(strconv.AppendQuote(state, r.Bucket), ";r="...), int64(r.Remaining), 10)
+		state = strconv.AppendInt(append(state, ";t="...), ceilSeconds(reset), 10)
+	}
+	h.Set("RateLimit-Policy", string(policy))
+	h.Set("RateLimit", string(state))
+	last := results[len(results)-1]
+	if last.Allowed {
+		return true
+	}
+	wait := max(ceilSeconds(last.RetryAfter), 1)
+	h.Set("Retry-After", strconv.FormatInt(wait, 10))
+	abort(c, &Error{Code: CodeRateLimited, Message: "rate limit reached for " + last.Bucket + " (" +
+		strconv.Itoa(last.Rate.Count) + " per " + strconv.FormatInt(ceilSeconds(last.Rate.Period), 10) + " s); retry in " +
+		strconv.FormatInt(wait, 10) + " s"})
+	return false
+}
+
+// ceilSeconds is d in whole seconds, rounded up: the fields' unit.
+func ceilSeconds(d time.Duration) int64 { return int64(math.Ceil(d.Seconds())) }
+
+// callerKey is the request's API key as the limiter sees it: its tier, its own limits, and
+// Unlimited for the dev key.
+func callerKey(c *gin.Context) *auth.Key { return apiKeyOf(c) }

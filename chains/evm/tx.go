@@ -1,0 +1,73 @@
+package evm
+
+import (
+	"context"
+	"errors"
+
+	ethereum "github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+
+	"github.com/intentd/intentd/chains"
+)
+
+// Transactions: what the solver's fills and refunds read and send (chains.TxReader,
+// chains.TxSender), each answer classified.
+
+// Receipt returns a transaction receipt; chains.ErrNotFound while it is not mined.
+func (c *Client) Receipt(ctx context.Context, tx common.Hash) (*types.Receipt, error) {
+	r, err := c.eth.TransactionReceipt(ctx, tx)
+	return r, c.classify("receipt", err)
+}
+
+// TransactionKnown reports whether the node knows the transaction, pending or mined.
+func (c *Client) TransactionKnown(ctx context.Context, tx common.Hash) (bool, error) {
+	_, _, err := c.eth.TransactionByHash(ctx, tx)
+	if errors.Is(err, ethereum.NotFound) {
+		return false, nil
+	}
+	return err == nil, c.classify("transaction", err)
+}
+
+// HeaderByHash returns a block's header; chains.ErrNotFound when the node has no such block.
+func (c *Client) HeaderByHash(ctx context.Context, hash common.Hash) (*types.Header, error) {
+	h, err := c.eth.HeaderByHash(ctx, hash)
+	return h, c.classify("header by hash", err)
+}
+
+// NonceAt returns the account's nonce at the latest block.
+func (c *Client) NonceAt(ctx context.Context, account common.Address) (uint64, error) {
+	n, err := c.eth.NonceAt(ctx, account, nil)
+	return n, c.classify("nonce", err)
+}
+
+// EstimateGas returns the gas msg would use: a *chains.RevertError when it would revert,
+// chains.ErrInsufficientFunds when the sender cannot pay its value and gas.
+func (c *Client) EstimateGas(ctx context.Context, msg ethereum.CallMsg) (uint64, error) {
+	gas, err := c.eth.EstimateGas(ctx, msg)
+	return gas, c.classify("estimate gas", err)
+}
+
+// SuggestFees returns the node's suggested tip and the base fee of its latest block, in that
+// order (two calls). A chain without a base fee (before London) is chains.ErrUnsupported.
+func (c *Client) SuggestFees(ctx context.Context) (chains.Fees, error) {
+	tip, err := c.eth.SuggestGasTipCap(ctx)
+	if err != nil {
+		return chains.Fees{}, c.classify("tip", err)
+	}
+	head, err := c.eth.HeaderByNumber(ctx, nil)
+	if err != nil {
+		return chains.Fees{}, c.classify("head", err)
+	}
+	if head.BaseFee == nil {
+		return chains.Fees{}, &chains.Error{Kind: chains.ErrUnsupported, ChainID: c.chain.ID, Op: "head",
+			Err: errors.New("the latest block has no base fee")}
+	}
+	return chains.Fees{Tip: tip, BaseFee: head.BaseFee}, nil
+}
+
+// SendTransaction broadcasts a signed transaction. Whether a refusal means the transaction is
+// out (chains.ErrAlreadyKnown, chains.ErrNonceTooLow) is the caller's call.
+func (c *Client) SendTransaction(ctx context.Context, tx *types.Transaction) error {
+	return c.classify("send transaction", c.eth.SendTransaction(ctx, tx))
+}

@@ -1,0 +1,32 @@
+package main
+
+import (
+	"log/slog"
+
+	"github.com/intentd/intentd/devnet"
+	"github.com/intentd/intentd/internal/envconf"
+)
+
+// launcherConfig is what every intentd-dev subcommand loads at start. `dev` loads the engine's
+// app.Config and the oracle's oracle.Config too (devConfigs), before it starts anything.
+type launcherConfig struct {
+	// DataDir (DATA_DIR, default .data) holds the Postgres cluster, temporal.db, the dev API key
+	// and the dev admin token.
+	DataDir string
+	// DevnetHost (DEVNET_HOST, default 127.0.0.1; 0.0.0.0 in a container) is where `devnet`
+	// serves the chains' JSON-RPC.
+	DevnetHost string
+	// DatabaseURL (DATABASE_URL, optional) is the Postgres `dev` uses when it is reachable;
+	// otherwise `dev` starts a private cluster in DataDir.
+	DatabaseURL string
+	// LogLevel (LOG_LEVEL, default info) is the lowest level logged.
+	LogLevel slog.Level
+}
+
+// loadLauncherConfig reads the launcher's variables through lookup (os.LookupEnv).
+func loadLauncherConfig(lookup func(string) (string, bool)) (launcherConfig, error) {
+	v := envconf.New(lookup, nil)
+	c := launcherConfig{DataDir: v.Get("DATA_DIR", ".data"), DevnetHost: v.Get("DEVNET_HOST", devnet.DefaultOptions().Host),
+		DatabaseURL: v.Get("DATABASE_URL", ""), LogLevel: v.Level("LOG_LEVEL", "info")}
+	return c, v.Err()
+}

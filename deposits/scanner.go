@@ -1,0 +1,162 @@
+// Package deposits finds deposits on chain: the Scanner reads the depository's events from a
+// block cursor kept in Postgres and hands each deposit to the door of the intent workflows
+// (intents.Door.Deliver), which a client's transaction hint (POST /transactions/index) uses too.
+package deposits
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/store"
+)
+
+// Deliverer hands a deposit to its request's workflow (intents.Door). Delivering a deposit
+// twice is harmless.
+type Deliverer interface {
+	Deliver(ctx context.Context, d intent.Deposit) error
+}
+
+// Scanner follows every enabled chain's depository from the stored cursor.
+type Scanner struct {
+	Chains   *chains.Clients
+	Store    *store.Store
+	Router   Deliverer
+	Interval time.Duration // poll period; about one block
+	MaxRange uint64        // blocks per log query
+	Logger   *slog.Logger
+}
+
+// scannedChain is what the scanner reads of a chain.
+type scannedChain interface {
+	chains.HeadReader
+	chains.DepositReader
+}
+
+// Run scans until ctx ends, one goroutine per chain.
+func (s *Scanner) Run(ctx context.Context) {
+	done := make(chan struct{})
+	enabled := s.Chains.Registry().Enabled()
+	for _, ch := range enabled {
+		go func(id uint64) {
+			defer func() { done <- struct{}{} }()
+			s.follow(ctx, id)
+		}(ch.ID)
+	}
+	for range enabled {
+		<-done
+	}
+}
+
+func (s *Scanner) follow(ctx context.Context, chainID uint64) {
+	interval := s.Interval
+	if interval <= 0 {
+		interval = time.Second
+	}
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		if err := s.ScanOnce(ctx, chainID); err != nil && ctx.Err() == nil {
+			s.Logger.Warn("deposit scan failed; retrying", "chainId", chainID, "error", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// ScanOnce routes the deposits between the cursor and the head and advances the cursor. The
+// cursor only moves after every deposit up to it was routed, so a crash re-routes, never skips.
+func (s *Scanner) ScanOnce(ctx context.Context, chainID uint64) error {
+	c, err := chains.Capability[scannedChain](s.Chains, chainID)
+	if err != nil {
+		return err
+	}
+	head, err := c.Head(ctx)
+	if err != nil {
+		return err
+	}
+	genesis, err := c.BlockHash(ctx, 0)
+	if err != nil {
+		return err
+	}
+	from, err := s.resume(ctx, c, chainID, head, genesis.Hex())
+	if err != nil {
+		return err
+	}
+	maxRange := s.MaxRange
+	if maxRange == 0 {
+		maxRange = 2000
+	}
+	for from <= head {
+		to := min(head, from+maxRange-1)
+		// The range's last block is read before and after its logs: if a reorg replaced it in
+		// between, the logs may come from the old branch, so the cursor stays and the range is
+		// scanned again (routing a deposit twice is harmless).
+		hash, err := c.BlockHash(ctx, to)
+		if err != nil {
+			return err
+		}
+		deps, err := c.Deposits(ctx, from, to)
+		if err != nil {
+			return err
+		}
+		for _, d := range deps {
+			if err := s.Router.Deliver(ctx, d); err != nil {
+				return err
+			}
+		}
+		if again, err := c.BlockHash(ctx, to); err != nil {
+			return err
+		} else if again != hash {
+			s.Logger.Warn("reorg during a scan: scanning the range again", "chainId", chainID, "from", from, "to", to)
+			return nil
+		}
+		if err := s.Store.SetCursor(ctx, store.Cursor{ChainID: chainID, GenesisHash: genesis.Hex(), Block: to, BlockHash: hash.Hex()}); err != nil {
+			return err
+		}
+		from = to + 1
+	}
+	return nil
+}
+
+// reorgDepth is how far the scan steps back when the chain no longer has the cursor's block.
+// Routing is idempotent, so scanning a block twice is harmless.
+const reorgDepth = 64
+
+// resume returns the first block to scan. A cursor whose block the chain no longer has (a reorg)
+// steps back reorgDepth blocks; a different genesis, or a head far behind the cursor (a devnet
+// that was restarted), starts again from block 0.
+func (s *Scanner) resume(ctx context.Context, c chains.HeadReader, chainID, head uint64, genesis string) (uint64, error) {
+	cur, err := s.Store.Cursor(ctx, chainID)
+	if errors.Is(err, store.ErrNotFound) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	if cur.GenesisHash != genesis || head+reorgDepth < cur.Block {
+		s.Logger.Warn("chain was reset; rescanning from block 0", "chainId", chainID, "cursor", cur.Block, "head", head)
+		return 0, nil
+	}
+	if cur.Block <= head {
+		hash, err := c.BlockHash(ctx, cur.Block)
+		if err != nil {
+			return 0, err
+		}
+		if hash.Hex() == cur.BlockHash {
+			return cur.Block + 1, nil
+		}
+	}
+	back := uint64(0)
+	if cur.Block > reorgDepth {
+		back = cur.Block - reorgDepth
+	}
+	s.Logger.Warn("cursor block is no longer canonical; stepping back", "chainId", chainID, "cursor", cur.Block, "from", back)
+	return back, nil
+}

@@ -1,0 +1,34 @@
+package intent
+
+import "strings"
+
+// Deposit is one Deposit event of the depository as the engine observed it: the scanner or a
+// client's hint finds it, the router signals it to the request's workflow, the workflow has the
+// oracle attest it. It is the only shape of a deposit on the data path (the chain client builds
+// it from the log; the oracle's attestation is checked against it).
+//
+// The field names are the wire shape of the workflow's "deposit" signal and of recorded
+// histories: they stay as they are (no JSON tags).
+type Deposit struct {
+	ChainID     uint64
+	TxHash      string
+	LogIndex    uint
+	BlockNumber uint64
+	BlockHash   string
+	OrderID     string
+	Depositor   string
+	Currency    string
+	Amount      string
+}
+
+// SameEvent reports whether d and o are the same log (chain, transaction, log index): the same
+// deposit seen twice, by a rescan or a client's hint.
+func (d Deposit) SameEvent(o Deposit) bool {
+	return d.ChainID == o.ChainID && strings.EqualFold(d.TxHash, o.TxHash) && d.LogIndex == o.LogIndex
+}
+
+// RefundRequestID is the requestId of the DepositRefund request made for this deposit when no
+// order can take it (DepositRefundRequestID).
+func (d Deposit) RefundRequestID() string {
+	return DepositRefundRequestID(d.ChainID, d.TxHash, d.LogIndex)
+}

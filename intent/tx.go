@@ -1,0 +1,75 @@
+package intent
+
+import "time"
+
+// TxDirection says which side of a request a transaction is on: the user's deposit (in), or a
+// fill or refund the solver sent (out).
+type TxDirection string
+
+// Transaction directions, as stored in the read model.
+const (
+	TxIn  TxDirection = "in"
+	TxOut TxDirection = "out"
+)
+
+// TxKind names a transaction the solver sends for a request. A request has at most one signed
+// transaction of each kind (with its replacements at the same nonce), which is what makes a
+// fill or a refund happen at most once.
+type TxKind string
+
+// Solver transaction kinds, as stored with the signed transactions.
+const (
+	TxKindFill         TxKind = "fill"
+	TxKindRefund       TxKind = "refund"
+	TxKindManualRefund TxKind = "manual_refund"
+)
+
+// TxStatus is a transaction item's status in the read model.
+type TxStatus string
+
+// Transaction statuses: pending until mined, then success or failure.
+const (
+	TxPending TxStatus = "pending"
+	TxSuccess TxStatus = "success"
+	TxFailure TxStatus = "failure"
+)
+
+// Tx is a transaction of a request, recorded with a transition.
+type Tx struct {
+	Direction TxDirection
+	ChainID   uint64
+	Hash      string
+	LogIndex  int // -1 when not a log (fills, refunds)
+	Block     uint64
+	Timestamp int64
+	Fee       string
+	// Status is "" for success (the default of a mined transaction).
+	Status TxStatus
+}
+
+// Transition is one step of a request's lifecycle as the workflow writes it to the read model.
+// Version orders the writes of one request: a write older than the stored one changes only the
+// transactions (they are facts), never the status.
+type Transition struct {
+	RequestID        string
+	Version          int64
+	Status           Status
+	FailReason       FailReason
+	RefundFailReason RefundFailReason
+	Txs              []Tx
+	At               time.Time
+}
+
+// SolverTx is a signed solver transaction as stored before broadcast: a retry broadcasts the
+// same bytes again instead of signing anew.
+type SolverTx struct {
+	RequestID string
+	Kind      TxKind
+	Attempt   int  // 0 for the first signing; replacements count up with the same nonce
+	Cancel    bool // a replacement that cancels (pays nothing) rather than pays
+	ChainID   uint64
+	From      string
+	Nonce     uint64
+	Hash      string
+	Raw       []byte
+}

@@ -1,0 +1,110 @@
+package intents
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/sdk/client"
+
+	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/workflows"
+)
+
+// Deliver hands one deposit to its request's workflow, starting it if needed (signal-with-start,
+// so the scanner, a client's hint and a retry all land on one workflow per request). No deposit
+// is left behind: a deposit for an unknown order is refunded as an orphaned deposit, and a
+// deposit for a request whose workflow has closed is refunded as a duplicate unless it is that
+// request's own deposit (a rescan or a client's hint); an open workflow refunds extra deposits
+// itself.
+func (d *Door) Deliver(ctx context.Context, dep intent.Deposit) error {
+	q, err := d.Requests.QuoteByOrderID(ctx, dep.OrderID)
+	if errors.Is(err, store.ErrNotFound) {
+		d.logger().Warn("deposit for an unknown order: refunding it", "chainId", dep.ChainID, "tx", dep.TxHash, "orderId", dep.OrderID)
+		return d.startRefund(ctx, workflows.NewDepositRefund(dep, "", "", d.Policy))
+	}
+	if err != nil {
+		return err
+	}
+	exec := q.Execution
+	_, err = d.Temporal.SignalWithStartWorkflow(ctx, workflows.IntentWorkflowID(q.RequestID), workflows.SignalDeposit, dep,
+		client.StartWorkflowOptions{
+			TaskQueue:             workflows.TaskQueue,
+			WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+			TypedSearchAttributes: workflows.InitialSearchAttributes(exec, q.APIKeyID),
+		}, workflows.Intent, workflows.IntentInput{Execution: exec, APIKeyID: q.APIKeyID, Policy: d.Policy})
+	var already *serviceerror.WorkflowExecutionAlreadyStarted
+	if errors.As(err, &already) {
+		st, err := d.Requests.Status(ctx, q.RequestID)
+		if err != nil {
+			return fmt.Errorf("status of closed request %s: %w", q.RequestID, err)
+		}
+		if slices.ContainsFunc(st.InTxHashes, func(h string) bool { return strings.EqualFold(h, dep.TxHash) }) {
+			d.logger().Debug("deposit of a closed request seen again", "requestId", q.RequestID, "tx", dep.TxHash)
+			return nil
+		}
+		d.logger().Warn("another deposit for a closed request: refunding it", "requestId", q.RequestID, "tx", dep.TxHash)
+		return d.startRefund(ctx, workflows.NewDepositRefund(dep, q.RequestID, exec.RefundTo, d.Policy))
+	}
+	if err != nil {
+		return fmt.Errorf("signal-with-start %s: %w", q.RequestID, err)
+	}
+	d.logger().Info("deposit routed", "requestId", q.RequestID, "chainId", dep.ChainID, "tx", dep.TxHash)
+	return nil
+}
+
+// startRefund starts the DepositRefund of one deposit, once: its workflow id derives from the
+// deposit, so a deposit delivered again finds it started.
+func (d *Door) startRefund(ctx context.Context, in workflows.DepositRefundInput) error {
+	_, err := d.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+		ID: workflows.IntentWorkflowID(in.RequestID), TaskQueue: workflows.TaskQueue,
+		WorkflowIDReusePolicy:                    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+		WorkflowExecutionErrorWhenAlreadyStarted: true,
+		TypedSearchAttributes:                    workflows.DepositRefundSearchAttributes(in),
+	}, workflows.DepositRefund, in)
+	var already *serviceerror.WorkflowExecutionAlreadyStarted
+	if errors.As(err, &already) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("start refund request %s: %w", in.RequestID, err)
+	}
+	d.logger().Info("refund request started", "refundRequestId", in.RequestID, "parent", in.ParentRequestID, "tx", in.Deposit.TxHash)
+	return nil
+}
+
+// ErrNotMined is returned for a reported transaction that has no receipt yet; the scanner will
+// find it once it is mined.
+var ErrNotMined = errors.New("transaction is not mined yet")
+
+// IndexTransaction delivers the deposits of one transaction a client reported, and returns how
+// many it found.
+func (d *Door) IndexTransaction(ctx context.Context, chainID uint64, tx common.Hash) (int, error) {
+	if d.Chains == nil {
+		return 0, errors.New("indexing transactions is not configured")
+	}
+	c, err := chains.Capability[chains.DepositReader](d.Chains, chainID)
+	if err != nil {
+		return 0, err
+	}
+	deps, err := c.DepositsInTx(ctx, tx.Hex())
+	if errors.Is(err, chains.ErrNotFound) {
+		return 0, ErrNotMined
+	}
+	if err != nil {
+		return 0, err
+	}
+	for _, dep := range deps {
+		if err := d.Deliver(ctx, dep); err != nil {
+			return 0, err
+		}
+	}
+	return len(deps), nil
+}

@@ -1,0 +1,53 @@
+// Package intents is the one door to the intent workflows: everything outside the worker that
+// acts on a request's workflow goes through a Door, with typed methods. The deposit scanner
+// delivers deposits (Deliver), the API indexes a client's transaction (IndexTransaction) and
+// sends manual refunds (AdminRefund), the admin CLI sends them too. Workflow ids, signal and
+// update names, start options and how Temporal's answers map to errors live here and in
+// package workflows only; callers never see the Temporal client.
+package intents
+
+import (
+	"context"
+	"log/slog"
+
+	"go.temporal.io/api/workflowservice/v1"
+	"go.temporal.io/sdk/client"
+
+	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/workflows"
+)
+
+// Temporal is the part of the Temporal client the door uses (client.Client has it).
+type Temporal interface {
+	SignalWithStartWorkflow(ctx context.Context, workflowID string, signalName string, signalArg any,
+		options client.StartWorkflowOptions, workflow any, workflowArgs ...any) (client.WorkflowRun, error)
+	ExecuteWorkflow(ctx context.Context, options client.StartWorkflowOptions, workflow any, args ...any) (client.WorkflowRun, error)
+	UpdateWorkflow(ctx context.Context, options client.UpdateWorkflowOptions) (client.WorkflowUpdateHandle, error)
+	DescribeWorkflowExecution(ctx context.Context, workflowID, runID string) (*workflowservice.DescribeWorkflowExecutionResponse, error)
+}
+
+// Requests is what the door reads of the read model (store.Store): the quote a deposit's order
+// id names, and a closed request's deposits.
+type Requests interface {
+	QuoteByOrderID(ctx context.Context, orderID string) (*store.StoredQuote, error)
+	Status(ctx context.Context, requestID string) (*store.StatusRow, error)
+}
+
+// Door acts on the intent workflows. It is built once per process (app.System.Intents).
+type Door struct {
+	Temporal Temporal
+	Requests Requests
+	// Chains reads the transactions clients report (IndexTransaction); nil turns that off.
+	Chains *chains.Clients
+	// Policy is handed to every intent the door starts.
+	Policy workflows.Policy
+	Logger *slog.Logger
+}
+
+func (d *Door) logger() *slog.Logger {
+	if d.Logger == nil {
+		return slog.Default()
+	}
+	return d.Logger
+}

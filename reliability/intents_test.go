@@ -1,0 +1,156 @@
+package reliability
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"net/http"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/intentd/intentd/devnet"
+	"github.com/intentd/intentd/internal/testkit/e2e"
+	"github.com/intentd/intentd/quote"
+)
+
+// intentCase is one intent of a scenario: what the client asks for and pays, and what happened.
+type intentCase struct {
+	Index     int
+	Account   int
+	Kind      string   // eth, usdc, or eth-underpaid
+	Amount    *big.Int // quoted input
+	Recipient common.Address
+	RefundTo  common.Address
+	Hint      bool
+
+	RequestID   string
+	OrderID     common.Hash
+	CurrencyOut common.Address
+	AmountOut   *big.Int
+	Deposited   *big.Int
+	DepositTx   common.Hash
+	DepositedAt time.Time
+	EndedAt     time.Time
+	// Closed is set when the workflow closed while the read model still showed the request in
+	// flight: it will never end.
+	Closed string
+	Err    error
+}
+
+func (c *intentCase) currency() common.Address {
+	if c.Kind == "usdc" {
+		return devnet.USDCAddress
+	}
+	return common.Address{}
+}
+
+// wantStatus is how the intent must end.
+func (c *intentCase) wantStatus() string {
+	if c.Kind == "eth-underpaid" {
+		return "refund"
+	}
+	return "success"
+}
+
+// freshAddress is an address no one uses, derived from the seed: its balance after the run is
+// exactly what the engine paid it.
+func freshAddress(seed int64, i int, role string) common.Address {
+	return common.BytesToAddress(crypto.Keccak256([]byte(fmt.Sprintf("reliability/%d/%d/%s", seed, i, role)))[12:])
+}
+
+// planIntents draws the scenario's intents from its seed.
+func planIntents(sc scenario) []*intentCase {
+	r := rand.New(rand.NewPCG(uint64(sc.Seed), 0x1a7e27))
+	bad := map[int]bool{}
+	for _, i := range r.Perm(sc.Intents)[:sc.Bad] {
+		bad[i] = true
+	}
+	out := make([]*intentCase, sc.Intents)
+	for i := range out {
+		c := &intentCase{Index: i, Account: i % sc.Accounts, Recipient: freshAddress(sc.Seed, i, "recipient"),
+			RefundTo: freshAddress(sc.Seed, i, "refundTo"), Hint: r.Float64() < sc.HintShare}
+		switch {
+		case bad[i]:
+			c.Kind = "eth-underpaid"
+			c.Amount = new(big.Int).Mul(big.NewInt(50+r.Int64N(450)), big.NewInt(1e15)) // 0.05-0.5 ETH
+		case r.IntN(2) == 0:
+			c.Kind = "eth"
+			c.Amount = new(big.Int).Mul(big.NewInt(50+r.Int64N(450)), big.NewInt(1e15))
+		default:
+			c.Kind = "usdc"
+			c.Amount = new(big.Int).Mul(big.NewInt(20+r.Int64N(280)), big.NewInt(1e6)) // 20-300 USDC
+		}
+		out[i] = c
+	}
+	return out
+}
+
+// quoteWithRetry asks for a quote until it is given: Postgres may be down for a while.
+func (r *rig) quoteWithRetry(ctx context.Context, body map[string]any) (*quote.Response, error) {
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		q, err := r.API.Quote(ctx, body)
+		if err == nil {
+			return q, nil
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return nil, err
+		}
+		sleep(ctx, 500*time.Millisecond)
+	}
+}
+
+// deposit quotes one intent and pays for it from its account: the quote's steps, or half the
+// quoted ETH for an underpaid one.
+func (r *rig) deposit(ctx context.Context, c *intentCase) error {
+	acct := devnet.TestAccounts()[c.Account]
+	cur := c.currency()
+	q, err := r.quoteWithRetry(ctx, map[string]any{"user": acct.Address.Hex(), "recipient": c.Recipient.Hex(),
+		"refundTo": c.RefundTo.Hex(), "originChainId": 31337, "destinationChainId": 31338, "originCurrency": cur.Hex(),
+		"destinationCurrency": cur.Hex(), "amount": c.Amount.String(), "tradeType": "EXACT_INPUT", "includeProtocolData": true})
+	if err != nil {
+		return fmt.Errorf("quote: %w", err)
+	}
+	c.RequestID = q.RequestID
+	c.OrderID = common.HexToHash(q.Protocol.V2.OrderID)
+	c.CurrencyOut = cur
+	c.AmountOut, _ = new(big.Int).SetString(q.Details.CurrencyOut.Amount, 10)
+	wallet := &e2e.Wallet{Key: acct.Key, RPCs: r.RPCs}
+	if c.Kind == "eth-underpaid" {
+		var d *quote.TxData
+		for _, s := range q.Steps {
+			if s.ID == "deposit" {
+				d = &s.Items[0].Data
+			}
+		}
+		if d == nil {
+			return errors.New("the quote has no deposit step")
+		}
+		v, _ := new(big.Int).SetString(d.Value, 10)
+		c.Deposited = new(big.Int).Div(v, big.NewInt(2))
+		d.Value = c.Deposited.String()
+		rc, err := wallet.SendTx(ctx, *d)
+		if err != nil {
+			return fmt.Errorf("underpaid deposit: %w", err)
+		}
+		c.DepositTx = rc.TxHash
+	} else {
+		rc, err := wallet.ExecuteSteps(ctx, q)
+		if err != nil {
+			return fmt.Errorf("steps: %w", err)
+		}
+		c.Deposited = new(big.Int).Set(c.Amount)
+		c.DepositTx = rc.TxHash
+	}
+	c.DepositedAt = time.Now()
+	if c.Hint {
+		// The API's router signals the workflow too; it may fail while Postgres is down, and the
+		// scanner finds the deposit anyway.
+		_, _ = r.API.Do(ctx, http.MethodPost, "/transactions/index", map[string]any{"chainId": 31337, "txHash": c.DepositTx.Hex()}, nil)
+	}
+	return nil
+}
