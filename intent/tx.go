@@ -17,8 +17,10 @@ const (
 // fill or a refund happen at most once.
 type TxKind string
 
-// Solver transaction kinds, as stored with the signed transactions.
+// Transaction kinds: the user's deposit, and the solver's transactions, as stored with the
+// signed transactions and in the read model.
 const (
+	TxKindDeposit      TxKind = "deposit"
 	TxKindFill         TxKind = "fill"
 	TxKindRefund       TxKind = "refund"
 	TxKindManualRefund TxKind = "manual_refund"
@@ -37,6 +39,8 @@ const (
 // Tx is a transaction of a request, recorded with a transition.
 type Tx struct {
 	Direction TxDirection
+	// Kind is TxKindDeposit for TxIn and TxKindFill for TxOut when empty.
+	Kind      TxKind
 	ChainID   uint64
 	Hash      string
 	LogIndex  int // -1 when not a log (fills, refunds)

@@ -161,9 +161,10 @@ func (s *Store) ApplyTransition(ctx context.Context, t intent.Transition) (appli
 		}
 		for _, x := range t.Txs {
 			tag, err := tx.Exec(ctx, `INSERT INTO request_transactions
-				(request_id, direction, chain_id, tx_hash, log_index, block_number, status)
-				VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
-				t.RequestID, x.Direction, int64(x.ChainID), x.Hash, x.LogIndex, int64(x.Block), string(txStatus(x.Status)))
+				(request_id, direction, chain_id, tx_hash, log_index, block_number, status, kind)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
+				t.RequestID, x.Direction, int64(x.ChainID), x.Hash, x.LogIndex, int64(x.Block), string(txStatus(x.Status)),
+				string(txKind(x)))
 			if err != nil {
 				return err
 			}
@@ -230,4 +231,16 @@ func txStatus(s intent.TxStatus) intent.TxStatus {
 		return intent.TxSuccess
 	}
 	return s
+}
+
+// txKind is a transaction's kind: a deposit when incoming, a fill when outgoing, unless named.
+func txKind(x intent.Tx) intent.TxKind {
+	switch {
+	case x.Kind != "":
+		return x.Kind
+	case x.Direction == intent.TxIn:
+		return intent.TxKindDeposit
+	default:
+		return intent.TxKindFill
+	}
 }

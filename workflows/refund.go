@@ -64,7 +64,7 @@ func (r *intentRun) payRefund(ctx workflow.Context, kind intent.TxKind, recipien
 		return intent.Tx{}, temporal.NewNonRetryableApplicationError("the refund reverted on chain",
 			string(intent.RefundFailReasonManualRefundRequired), nil)
 	}
-	return intent.Tx{Direction: intent.TxOut, ChainID: dep.ChainID, Hash: sub.TxHash, LogIndex: -1, Block: inc.Block,
+	return intent.Tx{Direction: intent.TxOut, Kind: kind, ChainID: dep.ChainID, Hash: sub.TxHash, LogIndex: -1, Block: inc.Block,
 		Timestamp: inc.Timestamp, Fee: inc.Fee}, nil
 }
 
