@@ -89,6 +89,13 @@ BENCH_ARGS ?= -clients 64 -duration 30s -scenario eth-bridge
 bench-quote:
 	@BENCH_ARGS="$(BENCH_ARGS)" bench/run-quote.sh
 
+# bench-records: the request records' read paths at one million seeded requests
+# (bench/recordload) against `intentd-dev dev`; bench/run-records.sh seeds once, then measures.
+# See BENCHMARKS.md.
+.PHONY: bench-records
+bench-records:
+	@bench/run-records.sh
+
 # bench-engine: the engine's share of an intent's latency (bench/engineshare): deposit's block ->
 # fill broadcast, and the part beyond the oracle's confirmations, over ENGINESHARE_INTENTS
 # intents (default 100), ENGINESHARE_CONCURRENCY at a time (default 1). See BENCHMARKS.md.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Open-loop quote latency of one intentd-dev binary on a fresh private Postgres cluster, for
 # comparing builds back to back (BENCHMARKS.md): bench/run-quote.sh with INTENTD_BIN,
-# BENCH_FRESH=1 and one 15 s run per rate, 64 clients. Usage:
+# and one 15 s run per rate, 64 clients. Usage:
 #   bench/compare-quote.sh <intentd-dev binary> [rate ...]      (default rates: 100 150 200)
 # Example, the baseline against the current build:
 #   git worktree add /tmp/base d45a191 && (cd /tmp/base && go build -o /tmp/intentd-base ./cmd/intentd-dev) # ./cmd/intentd before the split
@@ -18,4 +18,4 @@ runs=""
 for r in "${rates[@]}"; do
   runs+="${runs:+;}-rate $r -clients 64 -duration 15s -warmup 3s -scenario eth-bridge"
 done
-INTENTD_BIN=$bin BENCH_FRESH=1 BENCH_RUNS=$runs exec bench/run-quote.sh
+INTENTD_BIN=$bin BENCH_RUNS=$runs exec bench/run-quote.sh

@@ -1,119 +1,27 @@
 #!/usr/bin/env bash
-# make bench-quote: build intentd-dev, start the local chains (unless something already serves
-# 8545) and a fresh `intentd-dev dev` in the background, wait for the API, then run
-# bench/quoteload against it with BENCH_ARGS (default: -clients 64 -duration 30s -scenario
-# eth-bridge). Whatever this script started is stopped on exit, by PID, however it exits.
+# make bench-quote: bench/quoteload with BENCH_ARGS (default: -clients 64 -duration 30s -scenario
+# eth-bridge) against a fresh `intentd-dev dev` on the devnet, started and always stopped by
+# bench/with-dev.sh. See BENCHMARKS.md.
 #
 #   make bench-quote
 #   make bench-quote BENCH_ARGS="-rate 200 -clients 64 -duration 30s -scenario eth-bridge"
 #
-# Logs: .data/bench-dev.log (intentd-dev dev), .data/bench-devnet.log (intentd-dev devnet, if started
-# here). The dev API key is read from .data/dev-api-key and passed as INTENTD_API_KEY (never
-# printed). Exit status: quoteload's (1 if more than 1% of the requests failed).
-#
-# Comparing builds (bench/compare-quote.sh uses these): INTENTD_BIN runs that binary instead of
-# building bin/intentd-dev; BENCH_FRESH=1 starts from an empty private Postgres cluster and Temporal
-# database; BENCH_RUNS holds several quoteload argument sets separated by ';', run in turn
-# against the same engine (default: BENCH_ARGS).
+# BENCH_RUNS holds several quoteload argument sets separated by ';', run in turn against the same
+# engine (default: BENCH_ARGS); INTENTD_BIN measures that binary (bench/compare-quote.sh). Exit
+# status: quoteload's (1 if more than 1% of the requests failed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-
-BENCH_ARGS=${BENCH_ARGS:-"-clients 64 -duration 30s -scenario eth-bridge"}
-API=http://127.0.0.1:8080
-READY_TIMEOUT=${BENCH_READY_TIMEOUT:-120}
-
-port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-
-# stop PID: SIGINT (both commands shut down cleanly on it: dev stops its Postgres cluster and
-# Temporal), then SIGKILL if it is still there after 30 s.
-stop() {
-  local pid=$1 name=$2
-  kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null || true; return 0; }
-  echo "==> stopping $name (pid $pid)"
-  kill -INT "$pid" 2>/dev/null || true
-  for _ in $(seq 1 150); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.2
-  done
-  if kill -0 "$pid" 2>/dev/null; then
-    echo "==> $name did not stop in 30 s; killing it"
-    kill -KILL "$pid" 2>/dev/null || true
-  fi
-  wait "$pid" 2>/dev/null || true
-}
-
-dev_pid=""
-devnet_pid=""
-cleanup() {
-  [ -n "$dev_pid" ] && stop "$dev_pid" "intentd-dev dev"
-  [ -n "$devnet_pid" ] && stop "$devnet_pid" "intentd-dev devnet"
-  return 0
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-# scripts/build.sh stops on a failed build, so an old binary is never measured.
-if [ -z "${INTENTD_BIN:-}" ]; then
-  scripts/build.sh ./cmd/intentd-dev
-  INTENTD_BIN=bin/intentd-dev
-fi
 # Build the load generator now, so that nothing compiles while the API is measured.
 go build -o bin/quoteload ./bench/quoteload
-mkdir -p .data
-
-if port_open 8080; then
-  echo "bench-quote: something already listens on 127.0.0.1:8080; stop it first (this benchmark starts its own intentd-dev dev)" >&2
-  exit 1
-fi
-
-if port_open 8545; then
-  echo "==> chains: something already serves 127.0.0.1:8545; using it"
-else
-  echo "==> chains: starting 'intentd-dev devnet' (log in .data/bench-devnet.log)"
-  "$INTENTD_BIN" devnet > .data/bench-devnet.log 2>&1 &
-  devnet_pid=$!
-  for _ in $(seq 1 300); do
-    port_open 8546 && break
-    kill -0 "$devnet_pid" 2>/dev/null || { echo "devnet failed to start:" >&2; cat .data/bench-devnet.log >&2; exit 1; }
-    sleep 0.2
+BENCH_RUNS=${BENCH_RUNS:-${BENCH_ARGS:-"-clients 64 -duration 30s -scenario eth-bridge"}}
+export BENCH_RUNS
+# shellcheck disable=SC2016 # expanded by the inner shell
+exec bench/with-dev.sh bash -c '
+  rc=0
+  IFS=";" read -r -a runs <<< "$BENCH_RUNS"
+  for args in "${runs[@]}"; do
+    echo "==> quoteload $args"
+    # The arguments are split into words on purpose.
+    bin/quoteload -url "$API" $args || rc=$?
   done
-  port_open 8546 || { echo "devnet did not open 8546 in 60 s:" >&2; tail -n 50 .data/bench-devnet.log >&2; exit 1; }
-fi
-
-echo "==> engine: starting 'intentd-dev dev' (log in .data/bench-dev.log)"
-LOG_LEVEL=${LOG_LEVEL:-info} "$INTENTD_BIN" dev > .data/bench-dev.log 2>&1 &
-dev_pid=$!
-
-echo "==> waiting for $API/lives (up to ${READY_TIMEOUT}s)"
-deadline=$((SECONDS + READY_TIMEOUT))
-until curl -fsS -o /dev/null --max-time 2 "$API/lives" 2>/dev/null; do
-  if ! kill -0 "$dev_pid" 2>/dev/null; then
-    echo "bench-quote: intentd-dev dev exited before the API answered; last lines of .data/bench-dev.log:" >&2
-    tail -n 50 .data/bench-dev.log >&2
-    exit 1
-  fi
-  if [ "$SECONDS" -ge "$deadline" ]; then
-    echo "bench-quote: the API did not answer in ${READY_TIMEOUT}s; last lines of .data/bench-dev.log:" >&2
-    tail -n 50 .data/bench-dev.log >&2
-    exit 1
-  fi
-  sleep 0.5
-done
-echo "==> API is up"
-
-if [ -z "${INTENTD_API_KEY:-}" ] && [ -s .data/dev-api-key ]; then
-  INTENTD_API_KEY=$(tr -d '[:space:]' < .data/dev-api-key)
-  export INTENTD_API_KEY
-  echo "==> using the dev API key from .data/dev-api-key"
-fi
-
-rc=0
-IFS=';' read -r -a runs <<< "${BENCH_RUNS:-$BENCH_ARGS}"
-for args in "${runs[@]}"; do
-  echo "==> quoteload $args"
-  # The arguments are split into words on purpose.
-  # shellcheck disable=SC2086
-  bin/quoteload -url "$API" $args || rc=$?
-done
-exit "$rc"
+  exit "$rc"'
