@@ -140,9 +140,9 @@ type AppFeeAmount struct {
 
 // Route is the record's `route` and the quote's `details.route`.
 type Route struct {
-	IncludedSwapSources            []string   `json:"includedSwapSources,omitempty"`
-	IncludedOriginSwapSources      []string   `json:"includedOriginSwapSources,omitempty"`
-	IncludedDestinationSwapSources []string   `json:"includedDestinationSwapSources,omitempty"`
+	IncludedSwapSources            []string     `json:"includedSwapSources,omitempty"`
+	IncludedOriginSwapSources      []string     `json:"includedOriginSwapSources,omitempty"`
+	IncludedDestinationSwapSources []string     `json:"includedDestinationSwapSources,omitempty"`
 	Quoted                         *RouteLegs   `json:"quoted,omitempty"`
 	Actual                         *RouteActual `json:"actual,omitempty"`
 }
