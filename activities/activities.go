@@ -11,7 +11,9 @@ import (
 
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/prices"
 )
 
 // ReadModel is the part of the read model (store.Store) the workflows write through activities.
@@ -37,10 +39,19 @@ type SolverTxs interface {
 // StoreActivities writes the read model.
 type StoreActivities struct {
 	Store ReadModel
+	// Chains and Prices complete the transactions of a transition with what the workflow did
+	// not know (complete): the receipt's fee, block and timestamp, the fee's USD value. Nil
+	// leaves them as the workflow wrote them.
+	Chains *chains.Clients
+	Prices prices.Source
 }
 
-// ApplyTransition writes one transition of a request (idempotent, ordered by version).
+// ApplyTransition writes one transition of a request (idempotent, ordered by version), its
+// transactions completed from their receipts first (complete).
 func (a *StoreActivities) ApplyTransition(ctx context.Context, t intent.Transition) error {
+	if err := a.complete(ctx, &t); err != nil {
+		return err
+	}
 	_, err := a.Store.ApplyTransition(ctx, t)
 	return err
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/shopspring/decimal"
@@ -184,6 +185,11 @@ type TxIncluded struct {
 	Hash string
 	// Cancel is set when the mined attempt is a cancellation, which paid nothing.
 	Cancel bool
+	// Attempts are the hashes of every attempt broadcast (the first signing and its
+	// replacements, in order), the mined one included; nil when not known.
+	Attempts []string
+	// Call is what the mined attempt called, set when it reverted (data.failedCallData).
+	Call *intent.CallData
 }
 
 // rebroadcastEvery is how often AwaitTx sends the latest attempt again while none is mined (a
@@ -262,6 +268,12 @@ func minedAttempt(ctx context.Context, c chains.TxReader, attempts []intent.Solv
 		}
 		out := &TxIncluded{Block: r.BlockNumber.Uint64(), Success: r.Status == types.ReceiptStatusSuccessful,
 			Hash: at.Hash, Cancel: at.Cancel}
+		for _, a := range attempts {
+			out.Attempts = append(out.Attempts, a.Hash)
+		}
+		if !out.Success {
+			out.Call = callOf(at)
+		}
 		if r.EffectiveGasPrice != nil {
 			out.Fee = new(big.Int).Mul(r.EffectiveGasPrice, new(big.Int).SetUint64(r.GasUsed)).String()
 		}
@@ -271,6 +283,22 @@ func minedAttempt(ctx context.Context, c chains.TxReader, attempts []intent.Solv
 		return out, nil
 	}
 	return nil, nil
+}
+
+// callOf decodes what a stored transaction calls; nil when its bytes are not kept.
+func callOf(at intent.SolverTx) *intent.CallData {
+	var tx types.Transaction
+	if at.Raw == nil || tx.UnmarshalBinary(at.Raw) != nil {
+		return nil
+	}
+	c := &intent.CallData{From: at.From, Data: hexutil.Encode(tx.Data()), Value: tx.Value().String()}
+	if tx.To() != nil {
+		c.To = tx.To().Hex()
+	}
+	if from, err := types.Sender(types.LatestSignerForChainID(tx.ChainId()), &tx); err == nil {
+		c.From = from.Hex()
+	}
+	return c
 }
 
 // StoredTxInput names a request's solver transaction of one kind.

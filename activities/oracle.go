@@ -44,6 +44,11 @@ type AttestInput struct {
 type AttestResult struct {
 	Signer    string
 	Signature string
+	// ChainID and Depository name the chain and contract whose Deposit event was attested
+	// (protocol.deposit.attestation's oracleChainId and oracleContract); zero in results
+	// recorded before they were returned.
+	ChainID    uint64
+	Depository string
 }
 
 // AttestDeposit returns once the oracle has attested the deposit. The oracle refuses until the
@@ -131,7 +136,8 @@ func (a *OracleActivities) attestOnce(ctx context.Context, w *depositWait) (*Att
 		if err != nil || signer != sig.Signer || !a.accepted(signer) {
 			continue
 		}
-		return &AttestResult{Signer: signer.Hex(), Signature: hexutil.Encode(sig.Signature)}, "", nil
+		return &AttestResult{Signer: signer.Hex(), Signature: hexutil.Encode(sig.Signature), ChainID: m.Data.ChainID,
+			Depository: m.Data.Depository.Hex()}, "", nil
 	}
 	return nil, "", fmt.Errorf("no signature from an accepted oracle signer on %s", in.TxHash)
 }

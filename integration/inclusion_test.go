@@ -104,6 +104,7 @@ func TestFillNotIncludedIsReplacedThenCancelledAndRefunded(t *testing.T) {
 		if got := s.balance(t, 31338, common.Address{}, recipient); got.String() != q.Details.CurrencyOut.Amount {
 			t.Fatalf("recipient received %s, quoted %s", got, q.Details.CurrencyOut.Amount)
 		}
+		checkAttemptItems(t, storedRecord(t, s, q.RequestID), attempts, mined, 0)
 	})
 
 	t.Run("TRANSACTION_NOT_INCLUDED: cancelled after the last bump, then refunded", func(t *testing.T) {
@@ -136,7 +137,36 @@ func TestFillNotIncludedIsReplacedThenCancelledAndRefunded(t *testing.T) {
 		if n := s.withdrawals(t, 31337, intent.RefundID(q.RequestID)); n != 1 {
 			t.Fatalf("%d refunds, want exactly 1", n)
 		}
+		checkAttemptItems(t, storedRecord(t, s, q.RequestID), attempts, "", 1)
 	})
+}
+
+// checkAttemptItems checks the record's outTxs against a fill's broadcast attempts (spec,
+// transaction item: status success or failure): one item per attempt, the mined fill success
+// with its receipt's block, fee and timestamp, every other attempt failure; then refunds more
+// items (the refund, success).
+func checkAttemptItems(t *testing.T, rec obj, attempts []intent.SolverTx, mined string, refunds int) {
+	t.Helper()
+	out := isArray(t, rec, "data.outTxs")
+	if len(out) != len(attempts)+refunds {
+		t.Fatalf("outTxs %v: want one item per fill attempt (%d) and %d refunds", out, len(attempts), refunds)
+	}
+	for _, a := range attempts {
+		i := slices.IndexFunc(out, func(it any) bool { return strings.EqualFold(isString(t, it, "txHash"), a.Hash) })
+		if i < 0 {
+			t.Fatalf("attempt %s has no item in outTxs %v", a.Hash, out)
+		}
+		want := "failure"
+		if strings.EqualFold(a.Hash, mined) {
+			want = "success"
+			if isNumber(t, out[i], "block") == 0 || isNumber(t, out[i], "timestamp") == 0 || isString(t, out[i], "fee") == "0" {
+				t.Fatalf("the mined fill's item %v lacks its block, timestamp or fee", out[i])
+			}
+		}
+		if got := isString(t, out[i], "status"); got != want {
+			t.Fatalf("attempt %s (mined %s) has status %q, want %q", a.Hash, mined, got, want)
+		}
+	}
 }
 
 // Confirmations per chain come from configuration (31337 needs 2 on the devnet); a deposit that

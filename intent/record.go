@@ -47,6 +47,22 @@ type RecordData struct {
 	Route             *Route           `json:"route,omitempty"`
 	QuoteOraclePrice  *OraclePrice     `json:"quoteOraclePrice,omitempty"`
 	RefundCurrency    *AmountObject    `json:"refundCurrencyData,omitempty"`
+	// FailedTxHash, FailedTxBlockNumber and FailedCallData name a fill that was mined and
+	// reverted: the transaction, its block and what it called.
+	FailedTxHash        string    `json:"failedTxHash,omitempty"`
+	FailedTxBlockNumber uint64    `json:"failedTxBlockNumber,omitempty"`
+	FailedCallData      *CallData `json:"failedCallData,omitempty"`
+	// APIKeyName is the label of the API key the quote was made with, as it was then
+	// (owner-only); nil for a quote made without a key or with an unnamed key.
+	APIKeyName *string `json:"apiKeyName,omitempty"`
+}
+
+// CallData is a transaction's call: who sent it, to what, with which data and value (wei).
+type CallData struct {
+	From  string `json:"from"`
+	To    string `json:"to"`
+	Data  string `json:"data"`
+	Value string `json:"value"`
 }
 
 // FeeSponsorship is the record's `feeSponsorship`: what a sponsor covers, quoted at quote time
@@ -124,11 +140,27 @@ type AppFeeAmount struct {
 
 // Route is the record's `route` and the quote's `details.route`.
 type Route struct {
-	IncludedSwapSources            []string   `json:"includedSwapSources,omitempty"`
-	IncludedOriginSwapSources      []string   `json:"includedOriginSwapSources,omitempty"`
-	IncludedDestinationSwapSources []string   `json:"includedDestinationSwapSources,omitempty"`
-	Quoted                         *RouteLegs `json:"quoted,omitempty"`
-	Actual                         *RouteLegs `json:"actual,omitempty"`
+	IncludedSwapSources            []string     `json:"includedSwapSources,omitempty"`
+	IncludedOriginSwapSources      []string     `json:"includedOriginSwapSources,omitempty"`
+	IncludedDestinationSwapSources []string     `json:"includedDestinationSwapSources,omitempty"`
+	Quoted                         *RouteLegs   `json:"quoted,omitempty"`
+	Actual                         *RouteActual `json:"actual,omitempty"`
+}
+
+// RouteActual is route.actual: what the request really did. Before a fill its origin input is
+// the deposit and its origin output null, its destination the quoted one (the spec's rule for
+// a deposit seen with no fill).
+type RouteActual struct {
+	Origin      ActualLeg `json:"origin"`
+	Destination ActualLeg `json:"destination"`
+	Rate        string    `json:"rate,omitempty"`
+}
+
+// ActualLeg is one side of route.actual; a currency not known (yet) is null.
+type ActualLeg struct {
+	InputCurrency  *AmountObject `json:"inputCurrency"`
+	OutputCurrency *AmountObject `json:"outputCurrency"`
+	Router         string        `json:"router"`
 }
 
 // RouteLegs is one phase of a route: what happens on the origin and on the destination.
@@ -188,11 +220,74 @@ type TxItem struct {
 	Data      any    `json:"data"`
 }
 
-// Protocol is the `protocol` block of a v3 record.
+// Protocol is the `protocol` block of a v3 record. deposit.service and settlement.service (the
+// SDK's `relay` legs) describe a hub chain this engine does not have: they are omitted.
 type Protocol struct {
-	OrderID string         `json:"orderId"`
-	HubType string         `json:"hubType"`
-	Solver  ProtocolSolver `json:"solver"`
+	OrderID string `json:"orderId"`
+	HubType string `json:"hubType"`
+	// IsWithdrawable is set when the deposit sits in the depository with nothing left to take
+	// it: the request failed after its deposit was attested, and no fill and no refund landed.
+	IsWithdrawable bool                `json:"isWithdrawable"`
+	Solver         ProtocolSolver      `json:"solver"`
+	Deposit        *ProtocolDeposit    `json:"deposit,omitempty"`
+	Settlement     *ProtocolSettlement `json:"settlement,omitempty"`
+}
+
+// ProtocolDeposit is protocol.deposit: the origin leg as observed, and the oracle's attestation
+// of it once given.
+type ProtocolDeposit struct {
+	Origin      *DepositOrigin       `json:"origin,omitempty"`
+	Attestation *ProtocolAttestation `json:"attestation,omitempty"`
+}
+
+// DepositOrigin is protocol.deposit.origin: the Deposit event the request was paid with.
+type DepositOrigin struct {
+	Amount        string `json:"amount"`
+	ChainID       uint64 `json:"chainId"`
+	Currency      string `json:"currency"`
+	Depositor     string `json:"depositor"`
+	Depository    string `json:"depository"`
+	OnchainID     string `json:"onchainId"`
+	TransactionID string `json:"transactionId"`
+}
+
+// ProtocolAttestation is an attestation block: what was attested and who signed it.
+type ProtocolAttestation struct {
+	Execution    AttestationExecution `json:"execution"`
+	Attestations []OracleAttestation  `json:"attestations"`
+}
+
+// AttestationExecution names the attested action and the key that makes it happen once.
+type AttestationExecution struct {
+	Actions        []string `json:"actions"`
+	IdempotencyKey string   `json:"idempotencyKey"`
+}
+
+// OracleAttestation is one oracle signature: the chain and contract whose event it attests,
+// the recovered signer and the signature (0x hex).
+type OracleAttestation struct {
+	OracleChainID  string `json:"oracleChainId"`
+	OracleContract string `json:"oracleContract"`
+	SignerAddress  string `json:"signerAddress"`
+	Signature      string `json:"signature"`
+}
+
+// ProtocolSettlement is protocol.settlement: the transactions that settled the request on
+// chain.
+type ProtocolSettlement struct {
+	Destination SettlementDestination `json:"destination"`
+}
+
+// SettlementDestination lists the landed fills and refunds.
+type SettlementDestination struct {
+	Fills   []SettlementTx `json:"fills"`
+	Refunds []SettlementTx `json:"refunds"`
+}
+
+// SettlementTx is one settling transaction.
+type SettlementTx struct {
+	ChainID       uint64 `json:"chainId"`
+	TransactionID string `json:"transactionId"`
 }
 
 // ProtocolSolver names the solver that owns the order.

@@ -29,7 +29,9 @@ const (
 // TxStatus is a transaction item's status in the read model.
 type TxStatus string
 
-// Transaction statuses: pending until mined, then success or failure.
+// Transaction statuses: pending until mined, then success or failure. A pending transaction
+// is kept in the transactions table and the status endpoint's hashes but never appears in the
+// record, whose items are success or failure only.
 const (
 	TxPending TxStatus = "pending"
 	TxSuccess TxStatus = "success"
@@ -46,7 +48,10 @@ type Tx struct {
 	LogIndex  int // -1 when not a log (fills, refunds)
 	Block     uint64
 	Timestamp int64
-	Fee       string
+	// Fee is gasUsed × effectiveGasPrice in wei, FeeUsd its USD value at the native currency's
+	// price when written; "" when unknown (a later write of the same transaction completes it).
+	Fee    string
+	FeeUsd string
 	// Status is "" for success (the default of a mined transaction).
 	Status TxStatus
 }
@@ -62,6 +67,35 @@ type Transition struct {
 	RefundFailReason RefundFailReason
 	Txs              []Tx
 	At               time.Time
+
+	// Facts the workflow holds, written on the record with every transition that carries them
+	// (each write is idempotent). Nil or zero means unknown: histories recorded before these
+	// fields decode without them.
+
+	// Deposit is the deposit the request was paid with: protocol.deposit.origin, and
+	// route.actual while no fill has landed.
+	Deposit *Deposit
+	// Depository is the deposit chain's depository (filled in by the write activity).
+	Depository string
+	// Attestation is the oracle's attestation of Deposit.
+	Attestation *Attestation
+	// FailedTx is a fill that was mined and reverted.
+	FailedTx *FailedTx
+}
+
+// Attestation is one accepted oracle signature over a deposit.
+type Attestation struct {
+	ChainID    uint64
+	Depository string
+	Signer     string
+	Signature  string
+}
+
+// FailedTx is a mined transaction that reverted, with its call.
+type FailedTx struct {
+	Hash  string
+	Block uint64
+	Call  *CallData
 }
 
 // SolverTx is a signed solver transaction as stored before broadcast: a retry broadcasts the

@@ -58,6 +58,8 @@ const (
 // Caller is who asks for the quote: the API key (if any) and its integrator's profile.
 type Caller struct {
 	APIKeyID string
+	// APIKeyName is the key's label now, kept on the record as data.apiKeyName.
+	APIKeyName string
 	// IntegratorID is the key's integrator, whose sponsorship balance pays what the quote
 	// sponsors; "" when there is none, and then nothing may be sponsored.
 	IntegratorID     string
@@ -70,7 +72,7 @@ func CallerOf(k *auth.Key) Caller {
 	if k == nil {
 		return Caller{}
 	}
-	return Caller{APIKeyID: k.ID, IntegratorID: k.Integrator.ID, BusinessVerified: k.Integrator.BusinessVerified,
+	return Caller{APIKeyID: k.ID, APIKeyName: k.Label, IntegratorID: k.Integrator.ID, BusinessVerified: k.Integrator.BusinessVerified,
 		PayoutAddress: k.Integrator.PayoutAddress}
 }
 
@@ -206,6 +208,10 @@ func (e *Engine) Quote(ctx context.Context, req *Request, caller Caller, mode Mo
 		Sponsor: q.sponsor,
 	}
 	rec := e.record(q, resp, requestID, orderID, order)
+	if caller.APIKeyName != "" {
+		name := caller.APIKeyName
+		rec.Data.APIKeyName = &name
+	}
 	if err := e.Store.InsertQuote(ctx, intent.NewQuote{Record: rec, OrderID: orderID.Hex(), OrderData: order, Execution: exec,
 		APIKeyID: caller.APIKeyID, ExpiresAt: deadline, Origin: q.in.chain.ID, Dest: out.chain.ID,
 		VolumeUSD: q.in.usd(q.b.amountIn)}); err != nil {

@@ -160,28 +160,26 @@ func (s *Store) ApplyTransition(ctx context.Context, t intent.Transition) (appli
 			return err
 		}
 		for _, x := range t.Txs {
-			tag, err := tx.Exec(ctx, `INSERT INTO request_transactions
+			// Upserted by the item's key: a later fact (mined, its fee, its block) completes an
+			// earlier write; a pending write never takes back a mined status.
+			if _, err := tx.Exec(ctx, `INSERT INTO request_transactions
 				(request_id, direction, chain_id, tx_hash, log_index, block_number, status, kind)
-				VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+				ON CONFLICT (request_id, direction, chain_id, tx_hash, log_index) DO UPDATE SET
+					block_number = COALESCE(NULLIF(EXCLUDED.block_number, 0), request_transactions.block_number),
+					status = CASE WHEN EXCLUDED.status = 'pending' THEN request_transactions.status ELSE EXCLUDED.status END`,
 				t.RequestID, x.Direction, int64(x.ChainID), x.Hash, x.LogIndex, int64(x.Block), string(txStatus(x.Status)),
-				string(txKind(x)))
-			if err != nil {
+				string(txKind(x))); err != nil {
 				return err
 			}
-			if tag.RowsAffected() == 1 {
-				item := intent.TxItem{TxHash: x.Hash, Fee: feeOrZero(x.Fee), Block: x.Block, Type: "onchain",
-					ChainID: x.ChainID, Timestamp: x.Timestamp, Status: string(txStatus(x.Status))}
-				col := "in_tx_hashes"
-				if x.Direction == intent.TxOut {
-					col = "out_tx_hashes"
-					rec.Data.OutTxs = append(rec.Data.OutTxs, item)
-				} else {
-					rec.Data.InTxs = append(rec.Data.InTxs, item)
-				}
-				if _, err := tx.Exec(ctx, `UPDATE requests SET `+col+` = array_append(`+col+`, $2) WHERE id = $1
-					AND NOT ($2 = ANY(`+col+`))`, t.RequestID, x.Hash); err != nil {
-					return err
-				}
+			rec.UpsertTx(x)
+			col := "in_tx_hashes"
+			if x.Direction == intent.TxOut {
+				col = "out_tx_hashes"
+			}
+			if _, err := tx.Exec(ctx, `UPDATE requests SET `+col+` = array_append(`+col+`, $2) WHERE id = $1
+				AND NOT ($2 = ANY(`+col+`))`, t.RequestID, x.Hash); err != nil {
+				return err
 			}
 		}
 		if t.Version > version {
@@ -189,6 +187,7 @@ func (s *Store) ApplyTransition(ctx context.Context, t intent.Transition) (appli
 			rec.Status, rec.Data.FailReason, rec.Data.RefundFailReason = t.Status, t.FailReason, t.RefundFailReason
 			version = t.Version
 		}
+		rec.ApplyFacts(t)
 		if prev, err := time.Parse(time.RFC3339Nano, rec.UpdatedAt); err != nil || t.At.After(prev) {
 			rec.UpdatedAt = t.At.UTC().Format(time.RFC3339Nano)
 		}
@@ -216,13 +215,6 @@ func (s *Store) ApplyTransition(ctx context.Context, t intent.Transition) (appli
 		return nil
 	})
 	return applied, err
-}
-
-func feeOrZero(fee string) string {
-	if fee == "" {
-		return "0"
-	}
-	return fee
 }
 
 // txStatus is a transaction item's status: success unless the transition says otherwise.

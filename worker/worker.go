@@ -42,7 +42,7 @@ type Deps struct {
 func Register(r worker.Registry, d Deps) {
 	r.RegisterWorkflow(workflows.Intent)
 	r.RegisterWorkflow(workflows.DepositRefund)
-	r.RegisterActivity(&activities.StoreActivities{Store: d.Store})
+	r.RegisterActivity(&activities.StoreActivities{Store: d.Store, Chains: d.Chains, Prices: d.Prices})
 	r.RegisterActivity(&activities.ChainActivities{Chains: d.Chains, Store: d.Store, SolverKey: d.SolverKey, Prices: d.Prices,
 		MaxFill: d.MaxFill})
 	r.RegisterActivity(&activities.OracleActivities{Client: d.Oracle, Signers: d.OracleSigners, Chains: d.Chains})

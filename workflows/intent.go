@@ -173,6 +173,13 @@ type intentRun struct {
 	watchingDuplicates bool
 	refundChildren     map[string]bool
 	startingChildren   int
+
+	// Facts for the record that every write carries (recordFacts): the oracle's attestation
+	// of the deposit, and a fill that was mined and reverted. moreTxs are transactions the
+	// next write records besides its own (the attempts of a fill that did not land).
+	attestation *intent.Attestation
+	failedFill  *intent.FailedTx
+	moreTxs     []intent.Tx
 }
 
 type adminRequest struct {
@@ -339,6 +346,13 @@ func (r *intentRun) attest(ctx workflow.Context, d *intent.Deposit) error {
 	err := workflow.ExecuteActivity(actx, oracleActs.AttestDeposit, activities.AttestInput{Deposit: *d}).Get(ctx, &res)
 	if err == nil {
 		r.state.Attested = true
+		if res.Signer != "" {
+			chainID := res.ChainID
+			if chainID == 0 {
+				chainID = d.ChainID
+			}
+			r.attestation = &intent.Attestation{ChainID: chainID, Depository: res.Depository, Signer: res.Signer, Signature: res.Signature}
+		}
 	}
 	return err
 }
@@ -417,7 +431,8 @@ func (r *intentRun) fill(ctx workflow.Context) (*IntentResult, error) {
 		inc = *got
 		if inc.Cancel {
 			// The cancellation took the fill's nonce: the fill can never land, so the deposit
-			// goes back.
+			// goes back. Every attempt of the fill, the cancellation too, is recorded as failed.
+			r.moreTxs = fillAttempts(ex.DestinationChainID, &inc, intent.TxFailure)
 			return r.refund(ctx, intent.FailReasonTransactionNotIncluded)
 		}
 	} else if err := workflow.ExecuteActivity(waitingActivity(ctx, defaultWaitTimeout), chainActs.AwaitTx, activities.AwaitTxInput{
@@ -429,6 +444,8 @@ func (r *intentRun) fill(ctx workflow.Context) (*IntentResult, error) {
 		inc.Hash = sub.TxHash
 	}
 	if !inc.Success {
+		r.moreTxs = fillAttempts(ex.DestinationChainID, &inc, intent.TxFailure)
+		r.failedFill = &intent.FailedTx{Hash: inc.Hash, Block: inc.Block, Call: inc.Call}
 		if r.refunds(ctx) {
 			// The fill reverted on chain, so it paid nothing: the deposit goes back.
 			return r.refund(ctx, intent.FailReasonExecutionReverted)
@@ -441,8 +458,7 @@ func (r *intentRun) fill(ctx workflow.Context) (*IntentResult, error) {
 			return nil, err
 		}
 	}
-	err := r.write(ctx, intent.StatusSuccess, "", intent.Tx{Direction: intent.TxOut, ChainID: ex.DestinationChainID,
-		Hash: inc.Hash, LogIndex: -1, Block: inc.Block, Timestamp: inc.Timestamp, Fee: inc.Fee})
+	err := r.write(ctx, intent.StatusSuccess, "", fillAttempts(ex.DestinationChainID, &inc, intent.TxSuccess)...)
 	if err != nil {
 		return nil, err
 	}
@@ -479,11 +495,14 @@ func (r *intentRun) write(ctx workflow.Context, s intent.Status, reason intent.F
 	r.seq++
 	now := workflow.Now(ctx)
 	t := intent.Transition{RequestID: r.in.Execution.RequestID, Version: now.UnixMicro()*1000 + r.seq%1000,
-		Status: s, FailReason: r.state.FailReason, RefundFailReason: r.state.RefundFailReason, Txs: txs, At: now}
+		Status: s, FailReason: r.state.FailReason, RefundFailReason: r.state.RefundFailReason,
+		Txs: append(append([]intent.Tx{}, r.moreTxs...), txs...), At: now,
+		Deposit: r.state.Deposit, Attestation: r.attestation, FailedTx: r.failedFill}
 	lctx := workflow.WithLocalActivityOptions(ctx, storeWriteOptions)
 	if err := workflow.ExecuteLocalActivity(lctx, storeActs.ApplyTransition, t).Get(ctx, nil); err != nil {
 		return fmt.Errorf("write read model: %w", err)
 	}
+	r.moreTxs = nil
 	return workflow.UpsertTypedSearchAttributes(ctx,
 		AttrIntentStatus.ValueSet(string(s)), AttrFailReason.ValueSet(string(r.state.FailReason)))
 }
@@ -532,6 +551,21 @@ func (r *intentRun) awaitFill(ctx workflow.Context, sub activities.FillSubmitted
 		}
 		attempt, cancelled = rep.Attempt, cancel
 	}
+}
+
+// fillAttempts are the transactions of a mined fill for the record: the mined attempt with
+// status mined (success, or failure when it reverted or was a cancellation) and its receipt's
+// facts, and every other attempt broadcast (replaced, never mined) as a failure.
+func fillAttempts(chainID uint64, inc *activities.TxIncluded, mined intent.TxStatus) []intent.Tx {
+	out := []intent.Tx{{Direction: intent.TxOut, Kind: intent.TxKindFill, ChainID: chainID, Hash: inc.Hash, LogIndex: -1,
+		Block: inc.Block, Timestamp: inc.Timestamp, Fee: inc.Fee, Status: mined}}
+	for _, h := range inc.Attempts {
+		if !strings.EqualFold(h, inc.Hash) {
+			out = append(out, intent.Tx{Direction: intent.TxOut, Kind: intent.TxKindFill, ChainID: chainID, Hash: h, LogIndex: -1,
+				Status: intent.TxFailure})
+		}
+	}
+	return out
 }
 
 // depositTx is the deposit as a transaction of its request.
