@@ -78,6 +78,7 @@ func (s *Server) Handler() http.Handler {
 	r.GET("/intents/status/v2", s.intentStatus(statusV2))
 	r.GET("/intents/status", s.intentStatus(statusV1))
 	r.GET("/metrics/usage", s.requireKey(), s.usageMetrics)
+	r.GET("/requests/v3", s.requireKey(), s.requestsV3)
 	r.POST(adminRefundRoute, s.adminRefund)
 	s.adminKeyRoutes(r)
 	r.NoRoute(notFound)

@@ -102,6 +102,10 @@ func TestEveryRouteAnswersABadRequestWithMessageAndErrorCodeAndTheTablesStatus(t
 			{method: "GET", path: "/metrics/usage", code: CodeUnauthorized},
 			{method: "GET", path: "/metrics/usage", header: map[string]string{"x-api-key": "ik_" + strings.Repeat("0", 64)}, code: CodeServiceUnavailable},
 		},
+		"GET /requests/v3": {
+			{method: "GET", path: "/requests/v3", code: CodeUnauthorized},
+			{method: "GET", path: "/requests/v3", header: map[string]string{"x-api-key": "ik_" + strings.Repeat("0", 64)}, code: CodeServiceUnavailable},
+		},
 		"POST /transactions/index": {
 			{method: "POST", path: "/transactions/index", body: "nope", code: CodeInvalidInput},
 			{method: "POST", path: "/transactions/index", body: `{"chainId": 1, "txHash": "` + hintTx + `"}`, code: CodeUnsupportedChain},

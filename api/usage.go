@@ -168,9 +168,14 @@ func unixParam(c *gin.Context, name string, def time.Time) (time.Time, *Error) {
 	if raw == "" {
 		return def, nil
 	}
+	return parseUnix(name, raw)
+}
+
+// parseUnix reads raw, the value of parameter name, as Unix seconds.
+func parseUnix(name, raw string) (time.Time, *Error) {
 	sec, err := strconv.ParseInt(raw, 10, 64)
 	if err != nil || sec < 0 || sec > 1<<40 {
-		return def, invalidInput(name + " must be Unix seconds")
+		return time.Time{}, invalidInput(name + " must be Unix seconds")
 	}
 	return time.Unix(sec, 0).UTC(), nil
 }

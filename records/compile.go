@@ -1,0 +1,203 @@
+package records
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Compiled is a Query as SQL: Page selects one page (Limit+1 rows, so the caller knows whether
+// there is a next one) and Count counts every match. Each row of Page is: the stored record,
+// the request id, the owning integrator's id ("" for a request quoted without a key) and the
+// sort value (a timestamptz, or numeric text for SortAmountUSD).
+type Compiled struct {
+	Page, Count string
+	PageArgs    []any
+	CountArgs   []any
+	SortIsTime  bool
+}
+
+// columns of a simple key: the SQL expression its values are compared with.
+var columns = map[Key]string{
+	KeyID: "r.id", KeyOrderID: "r.order_id", KeyUser: `lower(r."user")`, KeyRecipient: "lower(r.recipient)",
+	KeyDepositAddress: "lower(r.deposit_address)", KeyOriginChainID: "r.origin_chain_id",
+	KeyDestinationChainID: "r.destination_chain_id", KeyStatus: "r.status", KeyFailReason: "r.fail_reason",
+	KeyRefundFailReason: "r.refund_fail_reason", KeyReferrer: "r.referrer", KeyRequestType: "r.request_type",
+	KeyCurrencyInChainID: "r.currency_in_chain_id", KeyCurrencyInAddress: "r.currency_in_address",
+	KeyCurrencyInSymbol: "r.currency_in_symbol", KeyCurrencyOutChainID: "r.currency_out_chain_id",
+	KeyCurrencyOutAddress: "r.currency_out_address", KeyCurrencyOutSymbol: "r.currency_out_symbol",
+}
+
+// txKinds are the transaction kinds a hash key searches.
+var txKinds = map[Key]string{
+	KeyDepositTxHash: "t.kind = 'deposit'",
+	KeyFillTxHash:    "t.kind = 'fill'",
+	KeyRefundTxHash:  "t.kind IN ('refund', 'manual_refund')",
+	KeyTxHash:        "true",
+}
+
+// sortColumns are the columns a page is ordered by.
+var sortColumns = map[SortField]string{SortCreatedAt: "r.created_at", SortUpdatedAt: "r.updated_at", SortAmountUSD: "r.volume_usd"}
+
+// builder collects the parameters of one statement.
+type builder struct{ args []any }
+
+func (b *builder) arg(v any) string {
+	b.args = append(b.args, v)
+	return "$" + strconv.Itoa(len(b.args))
+}
+
+// Compile builds the statements of q, which must be valid (Validate).
+func Compile(q Query) Compiled {
+	var b builder
+	where := filtersSQL(q, &b)
+	countArgs := append([]any(nil), b.args...)
+	count := "SELECT count(*) FROM requests r WHERE " + where
+	col := sortColumns[q.Sort]
+	dir, cmp := "ASC", ">"
+	if q.Desc {
+		dir, cmp = "DESC", "<"
+	}
+	pageWhere := where
+	if q.After != nil {
+		cast := "::timestamptz"
+		if q.Sort == SortAmountUSD {
+			cast = "::numeric"
+		}
+		pageWhere += fmt.Sprintf(" AND (%s, r.id) %s (%s%s, %s)", col, cmp, b.arg(q.After.Value), cast, b.arg(q.After.ID))
+	}
+	sortValue := col
+	if q.Sort == SortAmountUSD {
+		sortValue = col + "::text"
+	}
+	page := fmt.Sprintf(`SELECT r.record, r.id, coalesce(k.integrator_id::text, ''), %s FROM requests r
+		LEFT JOIN api_keys k ON k.id = r.api_key_id WHERE %s ORDER BY %s %s, r.id %s LIMIT %s`,
+		sortValue, pageWhere, col, dir, dir, b.arg(q.Limit+1))
+	return Compiled{Page: page, Count: count, PageArgs: b.args, CountArgs: countArgs, SortIsTime: q.Sort != SortAmountUSD}
+}
+
+// filtersSQL is the WHERE clause of q (without the keyset position).
+func filtersSQL(q Query, b *builder) string {
+	parts := []string{}
+	for _, c := range q.Conds {
+		parts = append(parts, condSQL(c, q.IncludeChildren, b))
+	}
+	if len(q.Groups) > 0 {
+		ors := make([]string, 0, len(q.Groups))
+		for _, g := range q.Groups {
+			ands := make([]string, 0, len(g))
+			for _, c := range g {
+				ands = append(ands, condSQL(c, q.IncludeChildren, b))
+			}
+			ors = append(ors, "("+strings.Join(ands, " AND ")+")")
+		}
+		parts = append(parts, "("+strings.Join(ors, " OR ")+")")
+	}
+	if len(q.APIKeyIDs) > 0 {
+		parts = append(parts, "r.api_key_id = ANY("+b.arg(q.APIKeyIDs)+"::uuid[])")
+	}
+	timeCol := "r.created_at"
+	if q.TimesAreUpdates {
+		timeCol = "r.updated_at"
+	}
+	if q.CreatedFrom != nil {
+		parts = append(parts, timeCol+" >= "+b.arg(*q.CreatedFrom))
+	}
+	if q.CreatedTo != nil { // inclusive of its whole second
+		parts = append(parts, timeCol+" < "+b.arg(q.CreatedTo.Truncate(time.Second).Add(time.Second)))
+	}
+	if q.BlockFrom != nil || q.BlockTo != nil {
+		var bounds []string
+		if q.BlockFrom != nil {
+			bounds = append(bounds, "t.block_number >= "+b.arg(int64(*q.BlockFrom)))
+		}
+		if q.BlockTo != nil {
+			bounds = append(bounds, "t.block_number <= "+b.arg(int64(*q.BlockTo)))
+		}
+		parts = append(parts, "r.id IN (SELECT t.request_id FROM request_transactions t WHERE t.kind = 'deposit' AND "+
+			strings.Join(bounds, " AND ")+")")
+	}
+	if q.AmountUSDMin != nil {
+		parts = append(parts, "r.volume_usd >= "+b.arg(q.AmountUSDMin.String())+"::numeric")
+	}
+	if q.AmountUSDMax != nil {
+		parts = append(parts, "r.volume_usd <= "+b.arg(q.AmountUSDMax.String())+"::numeric")
+	}
+	if len(q.Features) > 0 {
+		parts = append(parts, "r.record -> 'features' ?| "+b.arg(q.Features)+"::text[]")
+	}
+	if q.NonTerminalOnlyForKeys != nil {
+		parts = append(parts, "(r.status IN ('success', 'failure', 'refund') OR r.api_key_id = ANY("+
+			b.arg(q.NonTerminalOnlyForKeys)+"::uuid[]))")
+	}
+	if len(parts) == 0 {
+		return "true"
+	}
+	return strings.Join(parts, " AND ")
+}
+
+// condSQL is one condition: the positive test, negated when c.Not. A negated value test also
+// matches a request whose field is empty.
+func condSQL(c Cond, children bool, b *builder) string {
+	if c.Null {
+		s := nullSQL(c.Key)
+		if c.Not {
+			return "NOT (" + s + ")"
+		}
+		return s
+	}
+	s := valueSQL(c.Key, c.Values, children, b)
+	if c.Not {
+		return "(" + s + ") IS NOT TRUE"
+	}
+	return s
+}
+
+// valueSQL tests that key is one of values.
+func valueSQL(key Key, values []string, children bool, b *builder) string {
+	var p string
+	if keyKinds[key] == kindChain {
+		ids := make([]int64, len(values))
+		for i, v := range values {
+			n, _ := strconv.ParseInt(v, 10, 64) // normalised by NormalizeValue
+			ids[i] = n
+		}
+		p = b.arg(ids)
+	} else {
+		p = b.arg(values)
+	}
+	switch key {
+	case KeyChainID:
+		return fmt.Sprintf("(r.origin_chain_id = ANY(%s) OR r.destination_chain_id = ANY(%s))", p, p)
+	case KeyV2User:
+		return fmt.Sprintf(`(lower(r."user") = ANY(%s) OR lower(r.recipient) = ANY(%s))`, p, p)
+	case KeyDepositTxHash, KeyFillTxHash, KeyRefundTxHash, KeyTxHash:
+		return fmt.Sprintf("r.id IN (SELECT t.request_id FROM request_transactions t WHERE %s AND lower(t.tx_hash) = ANY(%s))",
+			txKinds[key], p)
+	case KeyTerm:
+		return fmt.Sprintf(`(r.id = ANY(%[1]s) OR lower(r."user") = ANY(%[1]s) OR lower(r.recipient) = ANY(%[1]s)
+			OR lower(r.deposit_address) = ANY(%[1]s)
+			OR r.id IN (SELECT t.request_id FROM request_transactions t WHERE lower(t.tx_hash) = ANY(%[1]s)))`, p)
+	case KeyID:
+		if children {
+			return fmt.Sprintf("(r.id = ANY(%s) OR r.parent_request_id = ANY(%s))", p, p)
+		}
+	}
+	return columns[key] + " = ANY(" + p + ")"
+}
+
+// nullSQL tests that key is empty: no value, no transaction of the kind, or (fail reasons) N/A.
+func nullSQL(key Key) string {
+	switch key {
+	case KeyChainID:
+		return "(r.origin_chain_id IS NULL AND r.destination_chain_id IS NULL)"
+	case KeyFailReason, KeyRefundFailReason:
+		return columns[key] + " = 'N/A'"
+	case KeyDepositTxHash, KeyFillTxHash, KeyRefundTxHash, KeyTxHash:
+		return "NOT EXISTS (SELECT 1 FROM request_transactions t WHERE t.request_id = r.id AND " + txKinds[key] + ")"
+	case KeyReferrer, KeyRequestType, KeyDepositAddress:
+		return "coalesce(" + columns[key] + ", '') = ''"
+	}
+	return columns[key] + " IS NULL"
+}

@@ -1,0 +1,60 @@
+package records
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// ownerOnly are the v3 record's fields (in `data`) returned only to the integrator that owns
+// the request, and only when it asks (includeAuthenticatedData=true): the spec's Authentication
+// rule 3.
+var ownerOnly = []string{"referrer", "platformFee", "apiKeyName", "blockedAddresses"}
+
+// failReasonKeys are the `data` fields that read null where the status endpoint says N/A.
+var failReasonKeys = []string{"failReason", "refundFailReason"}
+
+// V3 is a stored record as GET /requests/v3 returns it: owner-only fields only when owner (the
+// caller's integrator owns the request and asked for them), then present even when empty
+// (apiKeyName and blockedAddresses null); failReason and refundFailReason null where they are
+// N/A. Numbers are kept exactly as stored.
+func V3(stored []byte, owner bool) (json.RawMessage, error) {
+	rec, err := decodeObject(stored)
+	if err != nil {
+		return nil, err
+	}
+	data, _ := rec["data"].(map[string]any)
+	if data == nil {
+		data = map[string]any{}
+		rec["data"] = data
+	}
+	for _, k := range failReasonKeys {
+		if v, _ := data[k].(string); v == "" || v == "N/A" {
+			data[k] = nil
+		}
+	}
+	for _, k := range ownerOnly {
+		if !owner {
+			delete(data, k)
+			continue
+		}
+		if _, ok := data[k]; !ok {
+			data[k] = nil
+		}
+	}
+	return json.Marshal(rec)
+}
+
+// decodeObject reads a stored record as a JSON object, numbers as json.Number.
+func decodeObject(stored []byte) (map[string]any, error) {
+	dec := json.NewDecoder(bytes.NewReader(stored))
+	dec.UseNumber()
+	var rec map[string]any
+	if err := dec.Decode(&rec); err != nil {
+		return nil, fmt.Errorf("stored record: %w", err)
+	}
+	if rec == nil {
+		return nil, fmt.Errorf("stored record is not an object")
+	}
+	return rec, nil
+}
