@@ -24,3 +24,7 @@ CREATE INDEX requests_referrer_idx ON requests (referrer, created_at DESC, id DE
 CREATE INDEX requests_parent_idx ON requests (parent_request_id) WHERE parent_request_id IS NOT NULL;
 CREATE INDEX requests_lower_deposit_address_idx ON requests (lower(deposit_address), created_at DESC, id DESC) WHERE deposit_address IS NOT NULL;
 CREATE INDEX request_transactions_deposit_block_idx ON request_transactions (block_number) WHERE kind = 'deposit';
+
+-- The planner needs the statistics of the new expression indexes at once (lower("user"), ...),
+-- or it guesses a user's share of the requests and may scan by date instead.
+ANALYZE requests;
