@@ -51,6 +51,10 @@ type Server struct {
 	Keys *auth.Resolver
 	// Timeouts bound connections and requests; zero fields take DefaultTimeouts'.
 	Timeouts Timeouts
+	// V2 is the deprecation schedule of GET /requests/v2 and /requests; zero is the spec's
+	// (DefaultV2Deprecation). Now is the clock it is judged by; time.Now when nil.
+	V2  V2Deprecation
+	Now func() time.Time
 
 	adminFailures *adminFailures
 }
@@ -66,7 +70,7 @@ func (s *Server) Handler() http.Handler {
 	s.adminFailures = newAdminFailures()
 	r := gin.New()
 	s.trustProxies(r)
-	r.Use(s.countUsage(), s.recoverer(), s.logRequests(), s.bound(), s.authenticate(), s.limitRequests())
+	r.Use(s.countUsage(), s.recoverer(), s.logRequests(), s.deprecateV2(), s.bound(), s.authenticate(), s.limitRequests())
 	r.GET("/lives", func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) })
 	r.GET("/chains", s.listChains)
 	r.POST("/quote/v2", s.quoteHandler(quote.ModeQuoteV2))
@@ -79,6 +83,9 @@ func (s *Server) Handler() http.Handler {
 	r.GET("/intents/status", s.intentStatus(statusV1))
 	r.GET("/metrics/usage", s.requireKey(), s.usageMetrics)
 	r.GET("/requests/v3", s.requireKey(), s.requestsV3)
+	r.GET("/requests/v2", s.requestsV2)
+	r.GET("/requests", s.requestsV2)
+	s.removedRoutes(r)
 	r.POST(adminRefundRoute, s.adminRefund)
 	s.adminKeyRoutes(r)
 	r.NoRoute(notFound)

@@ -34,6 +34,10 @@ const (
 	// CodeRateLimited is a caller over a limit: a rate limit (limits.go), or failed admin
 	// authentications; the answer carries Retry-After.
 	CodeRateLimited = "RATE_LIMITED"
+	// CodeGone is an endpoint past its sunset (GET /requests/v2 after 24 November 2026).
+	CodeGone = "GONE"
+	// CodeRemoved is an endpoint the API removed; the message names its replacement.
+	CodeRemoved = "ENDPOINT_REMOVED"
 )
 
 // statuses is the one table from an error code to the HTTP status it is answered with. The
@@ -65,6 +69,8 @@ var statuses = map[string]int{
 	CodeAPIKeyNotFound:            http.StatusNotFound,
 	CodeSponsorBalanceNegative:    http.StatusConflict,
 	CodeRateLimited:               http.StatusTooManyRequests,
+	CodeGone:                      http.StatusGone,
+	CodeRemoved:                   http.StatusNotFound,
 
 	// SPONSOR_BALANCE_TOO_LOW is the spec's failReason; as a quote answer it is 400, like the
 	// other requests that cannot be served as posed.

@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -64,7 +65,8 @@ func TestEveryRouteAnswersABadRequestWithMessageAndErrorCodeAndTheTablesStatus(t
 	indexer := &fakeIndexer{}
 	refunder := &fakeRefunder{}
 	s := &Server{Store: store.New(deadDB), Chains: unreachableChains(t).Registry(), Quotes: &quote.Engine{}, Indexer: indexer,
-		Admin: refunder, AdminTokenSHA256: tokenHash(adminToken), Logger: slog.New(slog.DiscardHandler)}
+		Admin: refunder, AdminTokenSHA256: tokenHash(adminToken), Logger: slog.New(slog.DiscardHandler),
+		Now: func() time.Time { return DefaultV2Deprecation().SunsetAt.Add(-time.Hour) }} // /requests/v2 still served
 	h := s.Handler().(*gin.Engine)
 	h.GET("/test/panic", func(*gin.Context) { panic("boom") })
 
@@ -106,6 +108,11 @@ func TestEveryRouteAnswersABadRequestWithMessageAndErrorCodeAndTheTablesStatus(t
 			{method: "GET", path: "/requests/v3", code: CodeUnauthorized},
 			{method: "GET", path: "/requests/v3", header: map[string]string{"x-api-key": "ik_" + strings.Repeat("0", 64)}, code: CodeServiceUnavailable},
 		},
+		"GET /requests/v2":                      {{method: "GET", path: "/requests/v2?limit=0", code: CodeInvalidInput}},
+		"GET /requests":                         {{method: "GET", path: "/requests?status=done", code: CodeInvalidInput}},
+		"POST /execute/swap":                    {{method: "POST", path: "/execute/swap", body: "{}", code: CodeRemoved}},
+		"GET /requests/:requestId/signature":    {{method: "GET", path: "/requests/0x01/signature", code: CodeRemoved}},
+		"GET /requests/:requestId/signature/v2": {{method: "GET", path: "/requests/0x01/signature/v2", code: CodeRemoved}},
 		"POST /transactions/index": {
 			{method: "POST", path: "/transactions/index", body: "nope", code: CodeInvalidInput},
 			{method: "POST", path: "/transactions/index", body: `{"chainId": 1, "txHash": "` + hintTx + `"}`, code: CodeUnsupportedChain},

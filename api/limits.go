@@ -66,10 +66,14 @@ func (s *Server) limit(c *gin.Context, caller ratelimit.Caller, bucket string) b
 		return true
 	}
 	wait := max(ceilSeconds(last.RetryAfter), 1)
+	message := "rate limit reached for " + last.Bucket + " (" + strconv.Itoa(last.Rate.Count) + " per " +
+		strconv.FormatInt(ceilSeconds(last.Rate.Period), 10) + " s)"
+	if bucket == ratelimit.Requests { // deprecated v2: the spec's body, no Retry-After
+		s.v2RateLimited(c, message)
+		return false
+	}
 	h.Set("Retry-After", strconv.FormatInt(wait, 10))
-	abort(c, &Error{Code: CodeRateLimited, Message: "rate limit reached for " + last.Bucket + " (" +
-		strconv.Itoa(last.Rate.Count) + " per " + strconv.FormatInt(ceilSeconds(last.Rate.Period), 10) + " s); retry in " +
-		strconv.FormatInt(wait, 10) + " s"})
+	abort(c, &Error{Code: CodeRateLimited, Message: message + "; retry in " + strconv.FormatInt(wait, 10) + " s"})
 	return false
 }
 

@@ -40,8 +40,14 @@ func usageKeyID(c *gin.Context) string {
 	return ""
 }
 
-// integratorOf is the integrator that owns k: the one place that knows where a key keeps it.
-func integratorOf(k *auth.Key) string { return k.Integrator.ID }
+// integratorOf is the integrator that owns k ("" for no key): the one place that knows where a
+// key keeps it.
+func integratorOf(k *auth.Key) string {
+	if k == nil {
+		return ""
+	}
+	return k.Integrator.ID
+}
 
 // usageFinalFlush bounds the graceful stop's last flush of the usage counts.
 const usageFinalFlush = 10 * time.Second

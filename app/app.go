@@ -137,7 +137,9 @@ func (s *System) APIServer(ctx context.Context) *api.Server {
 		TTL: s.Config.QuoteTTL, Limits: s.Config.QuoteLimits, SwapCostBps: s.Config.SwapCostBps}
 	return &api.Server{Store: s.Store, Chains: s.Chains.Registry(), Indexer: s.Intents(), Logger: s.Logger.With("component", "api"),
 		Quotes: engine, Admin: s.Intents(), AdminTokenSHA256: s.Config.AdminTokenSHA256,
-		Limits: s.rateLimiter(ctx), TrustedProxies: s.Config.TrustedProxies}
+		Limits: s.rateLimiter(ctx), TrustedProxies: s.Config.TrustedProxies,
+		V2: api.V2Deprecation{DeprecatedAt: s.Config.RequestsV2DeprecatedAt, SunsetAt: s.Config.RequestsV2SunsetAt,
+			MigrationGuide: s.Config.RequestsV2MigrationGuide}}
 }
 
 // rateLimiter is the API's rate limiter: over Redis when REDIS_URL is set, so that the limits

@@ -56,18 +56,24 @@ type Config struct {
 	TemporalAddress   string // TEMPORAL_ADDRESS
 	TemporalNamespace string // TEMPORAL_NAMESPACE
 	APIAddr           string // API_ADDR
-	OracleURL         string // ORACLE_URL
-	OracleAPIKey      string // ORACLE_API_KEY (secret)
-	OracleSigners     []common.Address
-	PriceSource       string // PRICE_SOURCE: table or feeds
-	Prices            prices.Table
-	PriceFeeds        map[string]prices.FeedRef
-	PriceMaxAge       time.Duration
-	PriceCacheTTL     time.Duration
-	QuoteLimits       quote.PairLimits
-	SwapCostBps       int64
-	QuoteTTL          time.Duration
-	ScanInterval      time.Duration
+	// RequestsV2DeprecatedAt, RequestsV2SunsetAt (REQUESTS_V2_DEPRECATED_AT,
+	// REQUESTS_V2_SUNSET_AT: RFC 3339; the spec's 2026-07-22 and 2026-11-24 by default) and
+	// RequestsV2MigrationGuide (REQUESTS_V2_MIGRATION_GUIDE) schedule GET /requests/v2's end.
+	RequestsV2DeprecatedAt   time.Time
+	RequestsV2SunsetAt       time.Time
+	RequestsV2MigrationGuide string
+	OracleURL                string // ORACLE_URL
+	OracleAPIKey             string // ORACLE_API_KEY (secret)
+	OracleSigners            []common.Address
+	PriceSource              string // PRICE_SOURCE: table or feeds
+	Prices                   prices.Table
+	PriceFeeds               map[string]prices.FeedRef
+	PriceMaxAge              time.Duration
+	PriceCacheTTL            time.Duration
+	QuoteLimits              quote.PairLimits
+	SwapCostBps              int64
+	QuoteTTL                 time.Duration
+	ScanInterval             time.Duration
 	// SolverMaxFill is the solver's capacity per fill by symbol, whole units (SOLVER_MAX_FILL,
 	// e.g. "ETH=100,USDC=250000"; empty: no limit).
 	SolverMaxFill map[string]decimal.Decimal
@@ -235,6 +241,20 @@ func (c *Config) loadWorker(v *envconf.Vars) {
 // admin token and the rate limits.
 func (c *Config) loadAPI(v *envconf.Vars) {
 	c.APIAddr = v.Get("API_ADDR", "127.0.0.1:8080")
+	var err error
+	for _, d := range []struct {
+		name, def string
+		dst       *time.Time
+	}{{"REQUESTS_V2_DEPRECATED_AT", "2026-07-22T00:00:00Z", &c.RequestsV2DeprecatedAt},
+		{"REQUESTS_V2_SUNSET_AT", "2026-11-24T00:00:00Z", &c.RequestsV2SunsetAt}} {
+		if *d.dst, err = time.Parse(time.RFC3339, v.Get(d.name, d.def)); err != nil {
+			v.Bad(d.name, "must be an RFC 3339 time, like %s", d.def)
+		}
+	}
+	if c.RequestsV2SunsetAt.Before(c.RequestsV2DeprecatedAt) {
+		v.Bad("REQUESTS_V2_SUNSET_AT", "is before REQUESTS_V2_DEPRECATED_AT")
+	}
+	c.RequestsV2MigrationGuide = v.Get("REQUESTS_V2_MIGRATION_GUIDE", "docs/api.md#get-requestsv2-and-requests-deprecated")
 	loadRateLimits(v, c)
 	switch a := strings.TrimSpace(v.Get("SOLVER_ADDRESS", "")); {
 	case a == "" && c.Role == RoleAPI:

@@ -20,6 +20,7 @@ const API = env('INTENTD_API_URL')
 const RPC = { 31337: env('INTENTD_RPC_31337'), 31338: env('INTENTD_RPC_31338') }
 const USDC = env('INTENTD_USDC')
 const DEPOSITORY = env('INTENTD_DEPOSITORY')
+const API_KEY = env('INTENTD_API_KEY')
 // The devnet funds the first ten accounts of the standard test mnemonic with ETH and USDC.
 const MNEMONIC = 'test test test test test test test test test test test junk'
 const account = (i) => mnemonicToAccount(MNEMONIC, { addressIndex: i })
@@ -73,6 +74,22 @@ async function bridge({ acct, from, to, currency, toCurrency, amount, wantSteps 
   const st = await status(requestId)
   assert.equal(st.status, 'success')
   assert.equal(st.txHashes.length, 1, 'one fill')
+  // The finished request, read back as an integrator would: GET /requests/v3 by id.
+  const res = await fetch(`${API}/requests/v3?id=${requestId}`, { headers: { 'x-api-key': API_KEY } })
+  assert.equal(res.status, 200)
+  const { requests } = await res.json()
+  assert.equal(requests.length, 1, 'the request is found by id')
+  const rec = requests[0]
+  assert.equal(rec.id, requestId)
+  assert.equal(rec.status, 'success')
+  assert.equal(rec.user.toLowerCase(), acct.address.toLowerCase())
+  assert.equal(rec.recipient.toLowerCase(), recipient.toLowerCase())
+  assert.equal(rec.data.outTxs.length, 1, 'one fill item')
+  assert.equal(rec.data.outTxs[0].txHash, st.txHashes[0])
+  assert.equal(rec.data.outTxs[0].status, 'success')
+  assert.ok(BigInt(rec.data.outTxs[0].fee) > 0n, 'the fill item carries its fee')
+  assert.deepEqual(rec.data.inTxs.map((t) => t.txHash), st.inTxHashes)
+  assert.equal(rec.data.failReason, null, 'failReason is null where the status says N/A')
   return { quote, requestId, data }
 }
 

@@ -15,14 +15,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/intentd/intentd/auth"
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/internal/testkit"
+	"github.com/intentd/intentd/store"
 )
 
 // TestPublicSDK is the client contract end to end: every quote the API returns is executable by
 // the SDK unmodified (ETH bridge, USDC bridge with approve, ETH -> USDC swap, each to success
 // with at least the quoted minimum paid), an underpaid deposit reaches the SDK as a refund,
-// and a quote error reaches it as {message, errorCode}.
+// and a quote error reaches it as {message, errorCode}; each finished request reads back through
+// GET /requests/v3 with an integrator's key.
 func TestPublicSDK(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
@@ -35,6 +40,21 @@ func TestPublicSDK(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
+	// An integrator's key, for reading finished requests back through GET /requests/v3.
+	pool, err := pgxpool.New(ctx, s.DatabaseURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	st, by := store.New(pool), store.Actor{Name: "e2e", Via: store.ViaCLI}
+	in, err := st.CreateIntegrator(ctx, auth.Integrator{Name: "sdk suite"}, by)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, _, err := st.CreateAPIKey(ctx, store.NewKey{IntegratorID: in.ID, Label: "sdk suite"}, by)
+	if err != nil {
+		t.Fatal(err)
+	}
 	cmd := exec.CommandContext(ctx, node, "--test", "--test-reporter=spec", "sdk.test.mjs")
 	cmd.Env = append(os.Environ(),
 		"INTENTD_API_URL="+s.API.BaseURL,
@@ -42,6 +62,7 @@ func TestPublicSDK(t *testing.T) {
 		"INTENTD_RPC_31338="+s.RPCs[31338],
 		"INTENTD_USDC="+devnet.USDCAddress.Hex(),
 		"INTENTD_DEPOSITORY="+devnet.DepositoryAddress.Hex(),
+		"INTENTD_API_KEY="+key,
 		"NO_COLOR=1",
 	)
 	pr, pw := io.Pipe()

@@ -9,8 +9,8 @@ import (
 
 // Compiled is a Query as SQL: Page selects one page (Limit+1 rows, so the caller knows whether
 // there is a next one) and Count counts every match. Each row of Page is: the stored record,
-// the request id, the owning integrator's id ("" for a request quoted without a key) and the
-// sort value (a timestamptz, or numeric text for SortAmountUSD).
+// the request id, the owning integrator's id ("" for a request quoted without a key), the
+// status, the order (NULL unless WithOrderData) and the sort value (a timestamptz, or numeric text for SortAmountUSD).
 type Compiled struct {
 	Page, Count string
 	PageArgs    []any
@@ -71,9 +71,13 @@ func Compile(q Query) Compiled {
 	if q.Sort == SortAmountUSD {
 		sortValue = col + "::text"
 	}
-	page := fmt.Sprintf(`SELECT r.record, r.id, coalesce(k.integrator_id::text, ''), %s FROM requests r
-		LEFT JOIN api_keys k ON k.id = r.api_key_id WHERE %s ORDER BY %s %s, r.id %s LIMIT %s`,
-		sortValue, pageWhere, col, dir, dir, b.arg(q.Limit+1))
+	order, orderJoin := "NULL::jsonb", ""
+	if q.WithOrderData {
+		order, orderJoin = "qo.order_data", " LEFT JOIN quotes qo ON qo.request_id = r.id"
+	}
+	page := fmt.Sprintf(`SELECT r.record, r.id, coalesce(k.integrator_id::text, ''), r.status, %s, %s FROM requests r
+		LEFT JOIN api_keys k ON k.id = r.api_key_id%s WHERE %s ORDER BY %s %s, r.id %s LIMIT %s`,
+		order, sortValue, orderJoin, pageWhere, col, dir, dir, b.arg(q.Limit+1))
 	return Compiled{Page: page, Count: count, PageArgs: b.args, CountArgs: countArgs, SortIsTime: q.Sort != SortAmountUSD}
 }
 
@@ -131,9 +135,12 @@ func filtersSQL(q Query, b *builder) string {
 	if len(q.Features) > 0 {
 		parts = append(parts, "r.record -> 'features' ?| "+b.arg(q.Features)+"::text[]")
 	}
-	if q.NonTerminalOnlyForKeys != nil {
-		parts = append(parts, "(r.status IN ('success', 'failure', 'refund') OR r.api_key_id = ANY("+
-			b.arg(q.NonTerminalOnlyForKeys)+"::uuid[]))")
+	if q.NonTerminalVisibleTo != nil {
+		owner := "false"
+		if *q.NonTerminalVisibleTo != "" {
+			owner = "r.api_key_id IN (SELECT k2.id FROM api_keys k2 WHERE k2.integrator_id = " + b.arg(*q.NonTerminalVisibleTo) + "::uuid)"
+		}
+		parts = append(parts, "(r.status IN ('success', 'failure', 'refund') OR "+owner+")")
 	}
 	if len(parts) == 0 {
 		return "true"

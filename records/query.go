@@ -64,10 +64,12 @@ type Query struct {
 	// IncludeChildren also returns the children (refund requests of duplicate deposits) of the
 	// requests an id condition names.
 	IncludeChildren bool
-	// NonTerminalOnlyForKeys, when non-nil, hides requests that are not in a final state
-	// unless they were quoted with one of these keys (v2's visibility rule for its chain
-	// filters); an empty non-nil slice hides every request not in a final state.
-	NonTerminalOnlyForKeys []string
+	// NonTerminalVisibleTo, when non-nil, hides requests that are not in a final state unless
+	// they were quoted with a key of this integrator (v2's visibility rule for its chain
+	// filters); "" hides every request not in a final state.
+	NonTerminalVisibleTo *string
+	// WithOrderData also reads each request's order (v2's includeOrderData).
+	WithOrderData bool
 
 	Sort  SortField
 	Desc  bool

@@ -16,6 +16,8 @@ type RecordRow struct {
 	ID         string
 	Record     []byte
 	Integrator string
+	Status     string
+	OrderData  []byte // nil unless the query asked (WithOrderData)
 }
 
 // RecordPage is one page of a search: its requests, the position after the last one when there
@@ -44,9 +46,9 @@ func (s *Store) SearchRecords(ctx context.Context, q records.Query) (*RecordPage
 			var r RecordRow
 			var sortTime time.Time
 			var sortText string
-			dest := []any{&r.Record, &r.ID, &r.Integrator, &sortText}
+			dest := []any{&r.Record, &r.ID, &r.Integrator, &r.Status, &r.OrderData, &sortText}
 			if c.SortIsTime {
-				dest[3] = &sortTime
+				dest[5] = &sortTime
 			}
 			if err := rows.Scan(dest...); err != nil {
 				rows.Close()
