@@ -70,6 +70,7 @@ func TestRecordV3FieldsOnRealIntents(t *testing.T) {
 	check := func(t *testing.T, w recordWant) {
 		t.Helper()
 		walkRecordV3(t, s, storedRecord(t, s, w.requestID), w, ethPrice)
+		walkRecordV2(t, s, w)
 	}
 
 	t.Run("ETH bridge, success, quoted with a key", func(t *testing.T) {
