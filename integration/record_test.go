@@ -309,14 +309,7 @@ func walkRecordV3(t *testing.T, s *stack, rec obj, w recordWant, ethPrice decima
 		t.Fatalf("inTxs %v, want the one deposit", inTxs)
 	}
 	checkTxItem(t, s, inTxs[0], "data.inTxs[0]", 31337, w.deposit, ethPrice)
-	var out []*types.Receipt
-	var outChain uint64
-	if w.fill != nil {
-		out, outChain = append(out, w.fill), 31338
-	}
-	if w.refund != nil {
-		out, outChain = append(out, w.refund), 31337
-	}
+	out, outChain := w.outReceipts()
 	if len(outTxs) != len(out) {
 		t.Fatalf("outTxs %v, want %d mined transactions (never a pending item)", outTxs, len(out))
 	}

@@ -97,18 +97,25 @@ func walkRecordV2(t *testing.T, s *stack, w recordWant) {
 	}
 	check(in[0], "data.inTxs[0]", w.deposit, 31337, true)
 	out := isArray(t, data, "outTxs")
-	var want []*types.Receipt
-	var chain uint64
-	if w.fill != nil {
-		want, chain = append(want, w.fill), 31338
-	}
-	if w.refund != nil {
-		want, chain = append(want, w.refund), 31337
-	}
+	want, chain := w.outReceipts()
 	if len(out) != len(want) {
 		t.Fatalf("v2 outTxs %v, want %d", out, len(want))
 	}
 	for i, r := range want {
 		check(out[i], "data.outTxs["+strconv.Itoa(i)+"]", r, chain, false)
 	}
+}
+
+// outReceipts are the mined transactions a request's outTxs list, and their chain: the fill on
+// the destination, or the refund on the origin.
+func (w recordWant) outReceipts() ([]*types.Receipt, uint64) {
+	var out []*types.Receipt
+	var chain uint64
+	if w.fill != nil {
+		out, chain = append(out, w.fill), 31338
+	}
+	if w.refund != nil {
+		out, chain = append(out, w.refund), 31337
+	}
+	return out, chain
 }
