@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -133,6 +134,7 @@ func BenchmarkStatusThroughput(b *testing.B) {
 						b.Error(err)
 						return
 					}
+					_, _ = io.Copy(io.Discard, resp.Body) // read to the end, or the connection is not reused
 					_ = resp.Body.Close()
 					if resp.StatusCode != http.StatusOK {
 						b.Errorf("status %d", resp.StatusCode)
