@@ -382,3 +382,18 @@ func TestRequestsV3ContinuationNeverRepeatsOrSkips(t *testing.T) {
 	}
 	t.Logf("%d pages, %d requests seen (%d of them written while paging)", pages, len(seen), len(seen)-len(want))
 }
+
+func TestRequestsV3IncludeChildRequestsReturnsTheRefundRequestsOfDuplicateDeposits(t *testing.T) {
+	rig := newUsageRig(t)
+	base := time.Now().Add(-time.Minute)
+	parent := seedRequest(t, rig.st, seedReq{user: addrN(300), origin: 1, dest: 10, created: base})
+	child := seedRequest(t, rig.st, seedReq{user: addrN(300), origin: 1, dest: 10, status: intent.StatusRefund, created: base.Add(time.Second)})
+	if _, err := rig.st.Pool().Exec(context.Background(), `UPDATE requests SET record = jsonb_set(record, '{duplicateDeposits}',
+		jsonb_build_object('parentRequestId', $2::text, 'refundRequestIds', jsonb_build_array($1::text))) WHERE id = $1`, child, parent); err != nil {
+		t.Fatal(err)
+	}
+	_, ids, _ := search(t, rig, "id="+parent, rig.a1)
+	sameIDs(t, "id alone", ids, parent)
+	_, ids, _ = search(t, rig, "id="+parent+"&includeChildRequests=true", rig.a1)
+	sameIDs(t, "id with includeChildRequests", ids, child, parent)
+}
