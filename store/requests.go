@@ -107,20 +107,10 @@ type StatusRow struct {
 	CreatedAt          time.Time
 }
 
-// Status reads a request's status row.
+// Status reads a request's status row: one indexed read, shared with the concurrent reads of
+// other requests when the API is busy (statusBatch).
 func (s *Store) Status(ctx context.Context, requestID string) (*StatusRow, error) {
-	var r StatusRow
-	var status, fail, refundFail string
-	var origin, dest int64
-	err := s.pool.QueryRow(ctx, `SELECT status, in_tx_hashes, out_tx_hashes, updated_at, origin_chain_id,
-		destination_chain_id, fail_reason, refund_fail_reason, created_at FROM requests WHERE id = $1`, requestID).
-		Scan(&status, &r.InTxHashes, &r.TxHashes, &r.UpdatedAt, &origin, &dest, &fail, &refundFail, &r.CreatedAt)
-	if err != nil {
-		return nil, notFound(err)
-	}
-	r.Status, r.FailReason, r.RefundFailReason = intent.Status(status), intent.FailReason(fail), intent.RefundFailReason(refundFail)
-	r.OriginChainID, r.DestinationChainID = uint64(origin), uint64(dest)
-	return &r, nil
+	return s.status.get(ctx, requestID)
 }
 
 // Record reads a request's full v3 record.

@@ -22,11 +22,18 @@ var ErrNotFound = intent.ErrNotFound
 
 // Store wraps a pgx pool. It is safe for concurrent use.
 type Store struct {
-	pool *pgxpool.Pool
+	pool   *pgxpool.Pool
+	status *statusBatch
 }
 
 // New returns a store over an open pool.
-func New(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }
+func New(pool *pgxpool.Pool) *Store {
+	s := &Store{pool: pool}
+	// Half the pool's connections may carry status batches; the rest stay free for the other
+	// reads and writes, which would otherwise wait behind a burst of polling.
+	s.status = newStatusBatch(s.statusRows, max(1, int(pool.Config().MaxConns)/2), 64)
+	return s
+}
 
 // Pool exposes the pool for health checks and tests.
 func (s *Store) Pool() *pgxpool.Pool { return s.pool }

@@ -1,0 +1,164 @@
+package store
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/intentd/intentd/intent"
+)
+
+// statusBatch coalesces concurrent status reads into one indexed query (`id = ANY($1)` over the
+// primary key). The status endpoint is the hottest read path: a polling client asks for one row
+// at a time, and at thousands of requests a second the cost of a query is the round trip (a
+// write and a read on the socket, a backend's parse, bind and execute), not the row. A read
+// that finds no query in flight goes out at once, alone; reads that arrive while maxInFlight
+// queries are running wait for the next one and share it. So a quiet API answers as fast as a
+// single lookup, and a busy one sends one query per batch instead of one per request.
+//
+// No goroutine outlives a read: the caller that finds room leads a batch, and the leader whose
+// batch returns hands any queued reads to one more leader goroutine, which ends when the queue
+// is empty.
+type statusBatch struct {
+	run         func(ctx context.Context, ids []string) (map[string]*StatusRow, error)
+	maxInFlight int
+	maxBatch    int
+
+	mu       sync.Mutex
+	pending  []*statusAsk
+	inFlight int
+}
+
+// statusAsk is one caller's read, answered when done is closed.
+type statusAsk struct {
+	id   string
+	row  *StatusRow
+	err  error
+	done chan struct{}
+}
+
+// statusBatchTimeout bounds one batched query: it is not tied to any one caller's context, so
+// a caller that gives up does not cancel the reads of the others in its batch.
+const statusBatchTimeout = 5 * time.Second
+
+func newStatusBatch(run func(ctx context.Context, ids []string) (map[string]*StatusRow, error), maxInFlight, maxBatch int) *statusBatch {
+	return &statusBatch{run: run, maxInFlight: maxInFlight, maxBatch: maxBatch}
+}
+
+// get reads one request's status row through the next batch.
+func (b *statusBatch) get(ctx context.Context, id string) (*StatusRow, error) {
+	a := &statusAsk{id: id, done: make(chan struct{})}
+	b.mu.Lock()
+	b.pending = append(b.pending, a)
+	lead := b.inFlight < b.maxInFlight
+	var batch []*statusAsk
+	if lead {
+		b.inFlight++
+		batch = b.take()
+	}
+	b.mu.Unlock()
+	if lead {
+		b.flush(batch)
+		b.finish()
+	}
+	select {
+	case <-a.done:
+		return a.row, a.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// take removes the next batch from the queue; the caller holds mu.
+func (b *statusBatch) take() []*statusAsk {
+	n := min(len(b.pending), b.maxBatch)
+	batch := b.pending[:n:n]
+	b.pending = b.pending[n:]
+	if len(b.pending) == 0 {
+		b.pending = nil
+	}
+	return batch
+}
+
+// finish ends a leader's batch: reads queued meanwhile go to a leader goroutine that keeps
+// batching until the queue is empty, so the caller returns with its own answer at once.
+func (b *statusBatch) finish() {
+	b.mu.Lock()
+	if len(b.pending) == 0 {
+		b.inFlight--
+		b.mu.Unlock()
+		return
+	}
+	b.mu.Unlock()
+	go func() {
+		for {
+			b.mu.Lock()
+			if len(b.pending) == 0 {
+				b.inFlight--
+				b.mu.Unlock()
+				return
+			}
+			batch := b.take()
+			b.mu.Unlock()
+			b.flush(batch)
+		}
+	}()
+}
+
+// flush runs one query for a batch and answers each read of it.
+func (b *statusBatch) flush(batch []*statusAsk) {
+	ids := make([]string, len(batch))
+	for i, a := range batch {
+		ids[i] = a.id
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), statusBatchTimeout)
+	rows, err := b.run(ctx, ids)
+	cancel()
+	for _, a := range batch {
+		switch row := rows[a.id]; {
+		case err != nil:
+			a.err = err
+		case row == nil:
+			a.err = ErrNotFound
+		default:
+			// Two reads of one id in a batch share the row: StatusRow is never written after
+			// it is read.
+			a.row = row
+		}
+		close(a.done)
+	}
+}
+
+// statusRows is the batched query behind Status.
+func (s *Store) statusRows(ctx context.Context, ids []string) (map[string]*StatusRow, error) {
+	const cols = `id, status, in_tx_hashes, out_tx_hashes, updated_at, origin_chain_id,
+		destination_chain_id, fail_reason, refund_fail_reason, created_at`
+	var rows pgx.Rows
+	var err error
+	if len(ids) == 1 {
+		// One id uses the plain primary-key lookup, the plan of a quiet API.
+		rows, err = s.pool.Query(ctx, `SELECT `+cols+` FROM requests WHERE id = $1`, ids[0])
+	} else {
+		rows, err = s.pool.Query(ctx, `SELECT `+cols+` FROM requests WHERE id = ANY($1)`, ids)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := make(map[string]*StatusRow, len(ids))
+	for rows.Next() {
+		var r StatusRow
+		var id, status, fail, refundFail string
+		var origin, dest int64
+		if err := rows.Scan(&id, &status, &r.InTxHashes, &r.TxHashes, &r.UpdatedAt, &origin, &dest, &fail,
+			&refundFail, &r.CreatedAt); err != nil {
+			return nil, err
+		}
+		r.Status, r.FailReason, r.RefundFailReason = intent.Status(status), intent.FailReason(fail), intent.RefundFailReason(refundFail)
+		r.OriginChainID, r.DestinationChainID = uint64(origin), uint64(dest)
+		out[id] = &r
+	}
+	return out, rows.Err()
+}
