@@ -185,22 +185,23 @@ func (s *Store) ApplyTransition(ctx context.Context, t intent.Transition) (appli
 		if err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `UPDATE requests SET status = $2, fail_reason = $3, refund_fail_reason = $4,
-			version = $5, updated_at = GREATEST(updated_at, $6), record = $7 WHERE id = $1`,
+		var in, out []string
+		var origin, dest int64
+		var keyID *string
+		if err := tx.QueryRow(ctx, `UPDATE requests SET status = $2, fail_reason = $3, refund_fail_reason = $4,
+			version = $5, updated_at = GREATEST(updated_at, $6), record = $7 WHERE id = $1
+			RETURNING in_tx_hashes, out_tx_hashes, origin_chain_id, destination_chain_id, api_key_id::text`,
 			t.RequestID, string(rec.Status), string(rec.Data.FailReason), string(rec.Data.RefundFailReason),
-			version, t.At, body); err != nil {
+			version, t.At, body).Scan(&in, &out, &origin, &dest, &keyID); err != nil {
 			return err
 		}
 		if applied {
-			payload, _ := json.Marshal(map[string]any{
-				"event": "request.status.updated", "requestId": t.RequestID, "status": rec.Status,
-				"failReason": rec.Data.FailReason, "refundFailReason": rec.Data.RefundFailReason,
-				"updatedAt": t.At.UnixMilli(),
-			})
-			if _, err := tx.Exec(ctx, `INSERT INTO outbox (topic, request_id, payload) VALUES ($1, $2, $3)`,
-				"request.status.updated", t.RequestID, payload); err != nil {
-				return err
+			ev := intent.NewStatusEvent(t.RequestID, rec.Status, rec.Data.FailReason, rec.Data.RefundFailReason, in, out,
+				t.At.UnixMilli(), uint64(origin), uint64(dest))
+			if rec.Data.Referrer != "" {
+				ev.Referrer = &rec.Data.Referrer
 			}
+			return writeEvent(ctx, tx, ev, keyID)
 		}
 		return nil
 	})

@@ -1,0 +1,126 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/intentd/intentd/intent"
+)
+
+// StatusChannel is the Postgres NOTIFY channel of request.status.updated: every transition that
+// writes an outbox row notifies it in the same transaction, so listeners hear of it when (and
+// only when) it commits, in commit order. The payload is a StatusNotice.
+const StatusChannel = "intentd_request_status"
+
+// StatusNotice is the payload of a StatusChannel notification: the outbox row's id and the
+// event. Event is nil when the event did not fit in a notification (Postgres caps a payload
+// below 8000 bytes); the listener then reads it from the outbox by id.
+type StatusNotice struct {
+	ID        int64               `json:"id"`
+	RequestID string              `json:"requestId"`
+	Event     *intent.StatusEvent `json:"event,omitempty"`
+}
+
+// maxNotice is the largest notification payload sent whole (Postgres refuses 8000 bytes).
+const maxNotice = 7000
+
+// writeEvent writes the outbox row of a status event in tx, the transition's own transaction,
+// and notifies StatusChannel.
+func writeEvent(ctx context.Context, tx pgx.Tx, ev intent.StatusEvent, keyID *string) error {
+	payload, err := json.Marshal(ev)
+	if err != nil {
+		return err
+	}
+	var id int64
+	if err := tx.QueryRow(ctx, `INSERT INTO outbox (topic, request_id, payload, api_key_id) VALUES ($1, $2, $3, $4::uuid)
+		RETURNING id`, intent.EventStatusUpdated, ev.RequestID, payload, keyID).Scan(&id); err != nil {
+		return err
+	}
+	notice, err := json.Marshal(StatusNotice{ID: id, RequestID: ev.RequestID, Event: &ev})
+	if err != nil {
+		return err
+	}
+	if len(notice) > maxNotice {
+		notice, _ = json.Marshal(StatusNotice{ID: id, RequestID: ev.RequestID})
+	}
+	_, err = tx.Exec(ctx, `SELECT pg_notify($1, $2)`, StatusChannel, string(notice))
+	return err
+}
+
+// OutboxEvent is one event of the outbox.
+type OutboxEvent struct {
+	ID        int64
+	RequestID string
+	Event     intent.StatusEvent
+	CreatedAt time.Time
+}
+
+// OutboxEventByID reads one event (a notification too large to carry it names it by id).
+func (s *Store) OutboxEventByID(ctx context.Context, id int64) (*OutboxEvent, error) {
+	var e OutboxEvent
+	var payload []byte
+	if err := s.pool.QueryRow(ctx, `SELECT id, request_id, payload, created_at FROM outbox WHERE id = $1`, id).
+		Scan(&e.ID, &e.RequestID, &payload, &e.CreatedAt); err != nil {
+		return nil, readErr(err)
+	}
+	if err := json.Unmarshal(payload, &e.Event); err != nil {
+		return nil, fmt.Errorf("outbox event %d: %w", id, err)
+	}
+	return &e, nil
+}
+
+// OutboxEventsSince reads the events written since t, in id order (a listener that lost its
+// connection catches up with them; per request, ids are in commit order).
+func (s *Store) OutboxEventsSince(ctx context.Context, t time.Time, limit int) ([]OutboxEvent, error) {
+	rows, err := s.pool.Query(ctx, `SELECT id, request_id, payload, created_at FROM outbox WHERE created_at >= $1
+		ORDER BY id LIMIT $2`, t, limit)
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	defer rows.Close()
+	var out []OutboxEvent
+	for rows.Next() {
+		var e OutboxEvent
+		var payload []byte
+		if err := rows.Scan(&e.ID, &e.RequestID, &payload, &e.CreatedAt); err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal(payload, &e.Event); err != nil {
+			return nil, fmt.Errorf("outbox event %d: %w", e.ID, err)
+		}
+		out = append(out, e)
+	}
+	return out, unavailable(rows.Err())
+}
+
+// CurrentStatusEvent is a request's current state as an event, what a subscriber who arrives
+// after a transition is sent at once, with the id of the outbox row it comes from: a
+// notification of an id not newer than that is already included. A request whose events were
+// all pruned, or that has none yet (a quote, status waiting), is read from its row, with id 0.
+func (s *Store) CurrentStatusEvent(ctx context.Context, requestID string) (int64, *intent.StatusEvent, error) {
+	var id int64
+	var payload []byte
+	err := s.pool.QueryRow(ctx, `SELECT id, payload FROM outbox WHERE request_id = $1 ORDER BY id DESC LIMIT 1`,
+		requestID).Scan(&id, &payload)
+	switch {
+	case err == nil:
+		var ev intent.StatusEvent
+		if err := json.Unmarshal(payload, &ev); err != nil {
+			return 0, nil, fmt.Errorf("outbox event %d: %w", id, err)
+		}
+		return id, &ev, nil
+	case err != pgx.ErrNoRows:
+		return 0, nil, unavailable(err)
+	}
+	row, err := s.Status(ctx, requestID)
+	if err != nil {
+		return 0, nil, err
+	}
+	ev := intent.NewStatusEvent(requestID, row.Status, row.FailReason, row.RefundFailReason, row.InTxHashes, row.TxHashes,
+		row.UpdatedAt.UnixMilli(), row.OriginChainID, row.DestinationChainID)
+	return 0, &ev, nil
+}
