@@ -22,6 +22,7 @@ const StatusChannel = "intentd_request_status"
 type StatusNotice struct {
 	ID        int64               `json:"id"`
 	RequestID string              `json:"requestId"`
+	APIKeyID  string              `json:"apiKeyId,omitempty"` // the key the request was quoted with
 	Event     *intent.StatusEvent `json:"event,omitempty"`
 }
 
@@ -40,12 +41,17 @@ func writeEvent(ctx context.Context, tx pgx.Tx, ev intent.StatusEvent, keyID *st
 		RETURNING id`, intent.EventStatusUpdated, ev.RequestID, payload, keyID).Scan(&id); err != nil {
 		return err
 	}
-	notice, err := json.Marshal(StatusNotice{ID: id, RequestID: ev.RequestID, Event: &ev})
+	n := StatusNotice{ID: id, RequestID: ev.RequestID, Event: &ev}
+	if keyID != nil {
+		n.APIKeyID = *keyID
+	}
+	notice, err := json.Marshal(n)
 	if err != nil {
 		return err
 	}
 	if len(notice) > maxNotice {
-		notice, _ = json.Marshal(StatusNotice{ID: id, RequestID: ev.RequestID})
+		n.Event = nil
+		notice, _ = json.Marshal(n)
 	}
 	_, err = tx.Exec(ctx, `SELECT pg_notify($1, $2)`, StatusChannel, string(notice))
 	return err
@@ -55,6 +61,7 @@ func writeEvent(ctx context.Context, tx pgx.Tx, ev intent.StatusEvent, keyID *st
 type OutboxEvent struct {
 	ID        int64
 	RequestID string
+	APIKeyID  string // "" for a request quoted without a key
 	Event     intent.StatusEvent
 	CreatedAt time.Time
 }
@@ -63,8 +70,8 @@ type OutboxEvent struct {
 func (s *Store) OutboxEventByID(ctx context.Context, id int64) (*OutboxEvent, error) {
 	var e OutboxEvent
 	var payload []byte
-	if err := s.pool.QueryRow(ctx, `SELECT id, request_id, payload, created_at FROM outbox WHERE id = $1`, id).
-		Scan(&e.ID, &e.RequestID, &payload, &e.CreatedAt); err != nil {
+	if err := s.pool.QueryRow(ctx, `SELECT id, request_id, payload, created_at, coalesce(api_key_id::text, '')
+		FROM outbox WHERE id = $1`, id).Scan(&e.ID, &e.RequestID, &payload, &e.CreatedAt, &e.APIKeyID); err != nil {
 		return nil, readErr(err)
 	}
 	if err := json.Unmarshal(payload, &e.Event); err != nil {
@@ -76,8 +83,8 @@ func (s *Store) OutboxEventByID(ctx context.Context, id int64) (*OutboxEvent, er
 // OutboxEventsSince reads the events written since t, in id order (a listener that lost its
 // connection catches up with them; per request, ids are in commit order).
 func (s *Store) OutboxEventsSince(ctx context.Context, t time.Time, limit int) ([]OutboxEvent, error) {
-	rows, err := s.pool.Query(ctx, `SELECT id, request_id, payload, created_at FROM outbox WHERE created_at >= $1
-		ORDER BY id LIMIT $2`, t, limit)
+	rows, err := s.pool.Query(ctx, `SELECT id, request_id, payload, created_at, coalesce(api_key_id::text, '')
+		FROM outbox WHERE created_at >= $1 ORDER BY id LIMIT $2`, t, limit)
 	if err != nil {
 		return nil, unavailable(err)
 	}
@@ -86,7 +93,7 @@ func (s *Store) OutboxEventsSince(ctx context.Context, t time.Time, limit int) (
 	for rows.Next() {
 		var e OutboxEvent
 		var payload []byte
-		if err := rows.Scan(&e.ID, &e.RequestID, &payload, &e.CreatedAt); err != nil {
+		if err := rows.Scan(&e.ID, &e.RequestID, &payload, &e.CreatedAt, &e.APIKeyID); err != nil {
 			return nil, err
 		}
 		if err := json.Unmarshal(payload, &e.Event); err != nil {
