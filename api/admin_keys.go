@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/intentd/intentd/auth"
+	"github.com/intentd/intentd/events"
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/store"
 )
@@ -46,6 +47,7 @@ func (s *Server) adminKeyRoutes(r gin.IRouter) {
 	g.GET("/:integratorId/keys/:keyId", s.adminShowKey)
 	g.PATCH("/:integratorId/keys/:keyId", s.adminUpdateKey)
 	g.POST("/:integratorId/keys/:keyId/revoke", s.adminRevokeKey)
+	s.adminWebhookRoutes(g)
 }
 
 // adminChange is what every admin change names: who makes it and, optionally, why.
@@ -91,6 +93,10 @@ func (s *Server) adminStoreError(c *gin.Context, err error, notFoundCode string)
 		e.Code, e.Message = CodeSponsorBalanceNegative, "the adjustment would leave a negative sponsorship balance"
 	case errors.Is(err, intent.ErrUnavailable):
 		e.Code, e.Message = CodeServiceUnavailable, "the database is unavailable; retry"
+	case errors.Is(err, events.ErrInvalid):
+		e.Code, e.Message = CodeInvalidInput, strings.TrimPrefix(err.Error(), events.ErrInvalid.Error()+": ")
+	case errors.Is(err, events.ErrUnconfigured):
+		e.Code, e.Message = CodeWebhooksUnavailable, "webhooks are not configured on this API (WEBHOOK_SECRETS_KEY is not set)"
 	}
 	if e.Status() >= http.StatusInternalServerError {
 		s.Logger.Error("admin api failed", "path", c.FullPath(), "errorCode", e.Code, "error", err)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/intentd/intentd/auth"
 	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/events"
 	"github.com/intentd/intentd/quote"
 	"github.com/intentd/intentd/ratelimit"
 	"github.com/intentd/intentd/store"
@@ -55,6 +56,11 @@ type Server struct {
 	// (DefaultV2Deprecation). Now is the clock it is judged by; time.Now when nil.
 	V2  V2Deprecation
 	Now func() time.Time
+	// Webhooks seals the webhook secrets the admin API creates (WEBHOOK_SECRETS_KEY); nil: the
+	// webhook changes answer 503 WEBHOOKS_NOT_CONFIGURED. WebhookPolicy is which URLs a
+	// webhook may have.
+	Webhooks      *events.Sealer
+	WebhookPolicy events.URLPolicy
 
 	adminFailures *adminFailures
 }

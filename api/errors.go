@@ -71,6 +71,8 @@ var statuses = map[string]int{
 	CodeRateLimited:               http.StatusTooManyRequests,
 	CodeGone:                      http.StatusGone,
 	CodeRemoved:                   http.StatusNotFound,
+	CodeWebhookNotFound:           http.StatusNotFound,
+	CodeWebhooksUnavailable:       http.StatusServiceUnavailable,
 
 	// SPONSOR_BALANCE_TOO_LOW is the spec's failReason; as a quote answer it is 400, like the
 	// other requests that cannot be served as posed.

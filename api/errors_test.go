@@ -171,6 +171,29 @@ func TestEveryRouteAnswersABadRequestWithMessageAndErrorCodeAndTheTablesStatus(t
 			{method: "POST", path: integrators + unknownID + "/keys" + unknownID + "/revoke", body: `{}`, header: bearer, code: CodeInvalidInput},
 			{method: "POST", path: integrators + unknownID + "/keys/nope/revoke", body: `{"operator": "a"}`, header: bearer, code: CodeAPIKeyNotFound},
 		},
+		"GET /admin/integrators/:integratorId/keys/:keyId/webhook": {
+			{method: "GET", path: integrators + "/nope/keys/nope/webhook", header: bearer, code: CodeWebhookNotFound},
+		},
+		"PUT /admin/integrators/:integratorId/keys/:keyId/webhook": {
+			{method: "PUT", path: integrators + unknownID + "/keys" + unknownID + "/webhook", body: `{"operator": "a", "url": 5}`, header: bearer, code: CodeInvalidInput},
+			{method: "PUT", path: integrators + unknownID + "/keys" + unknownID + "/webhook", body: `{"operator": "a", "url": "https://x.y"}`, header: bearer, code: CodeWebhooksUnavailable},
+		},
+		"POST /admin/integrators/:integratorId/keys/:keyId/webhook/disable": {
+			{method: "POST", path: integrators + unknownID + "/keys" + unknownID + "/webhook/disable", body: `{}`, header: bearer, code: CodeInvalidInput},
+		},
+		"POST /admin/integrators/:integratorId/keys/:keyId/webhook/rotate": {
+			{method: "POST", path: integrators + unknownID + "/keys" + unknownID + "/webhook/rotate", body: `{}`, header: bearer, code: CodeInvalidInput},
+			{method: "POST", path: integrators + unknownID + "/keys" + unknownID + "/webhook/rotate", body: `{"operator": "a"}`, header: bearer, code: CodeWebhooksUnavailable},
+		},
+		"GET /admin/integrators/:integratorId/keys/:keyId/webhook/deliveries": {
+			{method: "GET", path: integrators + unknownID + "/keys" + unknownID + "/webhook/deliveries?state=lost", header: bearer, code: CodeInvalidInput},
+		},
+		"POST /admin/integrators/:integratorId/keys/:keyId/webhook/deliveries/:deliveryId/resend": {
+			{method: "POST", path: integrators + unknownID + "/keys" + unknownID + "/webhook/deliveries/x/resend", body: `{"operator": "a"}`, header: bearer, code: CodeWebhookNotFound},
+		},
+		"POST /admin/integrators/:integratorId/keys/:keyId/webhook/resend": {
+			{method: "POST", path: integrators + unknownID + "/keys" + unknownID + "/webhook/resend", body: `{"operator": "a"}`, header: bearer, code: CodeInvalidInput},
+		},
 	} {
 		calls[key] = cs
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -16,6 +18,7 @@ import (
 	"github.com/intentd/intentd/api"
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/chains/evm"
+	"github.com/intentd/intentd/events"
 	"github.com/intentd/intentd/intents"
 	"github.com/intentd/intentd/migrations"
 	"github.com/intentd/intentd/oracle/oracleapi"
@@ -67,7 +70,17 @@ func Open(ctx context.Context, cfg Config, registry *chains.Registry, logger *sl
 
 // openPool connects to the Postgres at url and checks that it answers.
 func openPool(ctx context.Context, url string) (*pgxpool.Pool, error) {
-	pool, err := pgxpool.New(ctx, url)
+	pc, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("DATABASE_URL: %w", err)
+	}
+	if !strings.Contains(url, "pool_max_conns") {
+		// pgx's default (4 on two cores) is too few for a process that also holds a connection
+		// for each LISTEN (the dispatcher's, the websocket stream's) and serves bursts of status
+		// reads; DATABASE_URL's pool_max_conns overrides it.
+		pc.MaxConns = max(defaultPoolConns, 4*int32(runtime.NumCPU()))
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, pc)
 	if err != nil {
 		return nil, fmt.Errorf("DATABASE_URL: %w", err)
 	}
@@ -79,6 +92,9 @@ func openPool(ctx context.Context, url string) (*pgxpool.Pool, error) {
 	}
 	return pool, nil
 }
+
+// defaultPoolConns is the least a process's Postgres pool may grow to.
+const defaultPoolConns = 16
 
 // Migrate applies the schema to cfg's database, the whole of the migrate role: it opens
 // Postgres only (no Temporal, no chains), so migrate runs with DATABASE_URL alone.
@@ -138,6 +154,7 @@ func (s *System) APIServer(ctx context.Context) *api.Server {
 	return &api.Server{Store: s.Store, Chains: s.Chains.Registry(), Indexer: s.Intents(), Logger: s.Logger.With("component", "api"),
 		Quotes: engine, Admin: s.Intents(), AdminTokenSHA256: s.Config.AdminTokenSHA256,
 		Limits: s.rateLimiter(ctx), TrustedProxies: s.Config.TrustedProxies,
+		Webhooks: s.Config.Sealer(), WebhookPolicy: s.Config.WebhookPolicy(),
 		V2: api.V2Deprecation{DeprecatedAt: s.Config.RequestsV2DeprecatedAt, SunsetAt: s.Config.RequestsV2SunsetAt,
 			MigrationGuide: s.Config.RequestsV2MigrationGuide}}
 }
@@ -196,4 +213,38 @@ func (s *System) PriceSource() *prices.Cached {
 		s.prices = prices.NewCached(src, s.Config.PriceCacheTTL, s.Config.PriceMaxAge)
 	})
 	return s.prices
+}
+
+// Sealer is the webhook secrets' sealer (WEBHOOK_SECRETS_KEY); nil when the key is not set.
+func (c Config) Sealer() *events.Sealer {
+	if c.WebhookSecretsKey == nil {
+		return nil
+	}
+	s, err := events.NewSealer(c.WebhookSecretsKey)
+	if err != nil { // the key's length was checked at load
+		panic(err)
+	}
+	return s
+}
+
+// WebhookPolicy is which webhook URLs are allowed (WEBHOOK_ALLOW_PRIVATE).
+func (c Config) WebhookPolicy() events.URLPolicy {
+	return events.URLPolicy{AllowPrivate: c.WebhookAllowPrivate}
+}
+
+// NewDispatcher builds the webhook dispatcher over st.
+func (c Config) NewDispatcher(st *store.Store, logger *slog.Logger) *events.Dispatcher {
+	return &events.Dispatcher{Store: st, Sealer: c.Sealer(), Policy: c.WebhookPolicy(), Opts: c.Dispatcher,
+		Logger: logger.With("component", "dispatcher")}
+}
+
+// RunDispatcher is the dispatcher role: it opens Postgres only and delivers webhooks until
+// ctx ends.
+func RunDispatcher(ctx context.Context, cfg Config, logger *slog.Logger) error {
+	pool, err := openPool(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	return cfg.NewDispatcher(store.New(pool), logger).Run(ctx)
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/trustelem/zxcvbn"
 
+	"github.com/intentd/intentd/events"
 	"github.com/intentd/intentd/internal/envconf"
 	"github.com/intentd/intentd/prices"
 	"github.com/intentd/intentd/quote"
@@ -39,12 +40,18 @@ const (
 	RoleAPI     Role = "api"
 	RoleWorker  Role = "worker"
 	RoleMigrate Role = "migrate"
-	RoleAll     Role = "all"
+	// RoleDispatcher delivers the outbox's events to webhooks (events.Dispatcher); it needs
+	// Postgres and the webhook secrets key, nothing of Temporal or the chains.
+	RoleDispatcher Role = "dispatcher"
+	RoleAll        Role = "all"
 )
 
 // api and worker report whether the role runs the API or the worker.
 func (r Role) api() bool    { return r == RoleAPI || r == RoleAll }
 func (r Role) worker() bool { return r == RoleWorker || r == RoleAll }
+
+// dispatcher reports whether the role delivers webhooks.
+func (r Role) dispatcher() bool { return r == RoleDispatcher || r == RoleAll }
 
 // Config is every setting of the engine (API and worker), loaded from the environment for one
 // Role: a setting its role does not use is left zero.
@@ -94,7 +101,18 @@ type Config struct {
 	TrustedProxies []string
 	// RateLimits is who gets which limit: the spec's table, and RATE_LIMITS_ANONYMOUS,
 	// RATE_LIMIT_UNKNOWN_KEY and RATE_LIMIT_REQUESTS_SCHEDULE (loadRateLimits).
-	RateLimits    ratelimit.Policy
+	RateLimits ratelimit.Policy
+	// WebhookSecretsKey (WEBHOOK_SECRETS_KEY, secret: 32 bytes, hex or base64) seals the webhook
+	// signing secrets in the database (events.Sealer). The dispatcher requires it; without it
+	// the api's webhook admin routes answer 503.
+	WebhookSecretsKey []byte
+	// WebhookAllowPrivate (WEBHOOK_ALLOW_PRIVATE, dev mode only) allows http webhook URLs and
+	// loopback or private addresses; off, only https to public addresses.
+	WebhookAllowPrivate bool
+	// Dispatcher tunes webhook delivery: WEBHOOK_WORKERS, WEBHOOK_PER_KEY, WEBHOOK_TIMEOUT,
+	// WEBHOOK_MAX_RETRIES, WEBHOOK_RETRY_INITIAL, WEBHOOK_RETRY_MAX, OUTBOX_RETENTION,
+	// WEBHOOK_LOG_RETENTION (events.DefaultOptions).
+	Dispatcher    events.Options
 	solverKey     *ecdsa.PrivateKey // SOLVER_PRIVATE_KEY (secret; never printed): the worker's only
 	solverAddress common.Address    // SOLVER_ADDRESS, or the key's
 }
@@ -148,7 +166,7 @@ func LoadRole(role Role, lookup func(string) (string, bool), defaults Defaults) 
 	v := envconf.New(lookup, defaults)
 	c := Config{Role: role}
 	switch role {
-	case RoleAPI, RoleWorker, RoleMigrate, RoleAll:
+	case RoleAPI, RoleWorker, RoleMigrate, RoleDispatcher, RoleAll:
 	default:
 		return Config{}, fmt.Errorf("unknown role %q", role)
 	}
@@ -163,8 +181,11 @@ func LoadRole(role Role, lookup func(string) (string, bool), defaults Defaults) 
 			v.Bad("SOLVER_PRIVATE_KEY", "must not be set for %s: only the worker signs (give the api SOLVER_ADDRESS)", role)
 		}
 	}
-	if role != RoleMigrate {
+	if role != RoleMigrate && role != RoleDispatcher {
 		c.loadEngine(v)
+	}
+	if role.api() || role.dispatcher() {
+		c.loadWebhooks(v)
 	}
 	if role.worker() {
 		c.loadWorker(v)
@@ -213,6 +234,39 @@ func (c *Config) loadEngine(v *envconf.Vars) {
 	c.Policy.FillBumpAfter = v.PositiveDuration("FILL_BUMP_AFTER", "30s")
 	c.Policy.FillMaxBumps = v.IntRange("FILL_MAX_BUMPS", "3", 1, 20)
 	c.Policy.SubmitAttempts = v.IntRange("FILL_SUBMIT_ATTEMPTS", "20", 1, 100)
+}
+
+// loadWebhooks reads the webhook settings of the api (its admin routes seal secrets) and the
+// dispatcher (it opens them to sign, and delivers).
+func (c *Config) loadWebhooks(v *envconf.Vars) {
+	if k := v.Get("WEBHOOK_SECRETS_KEY", ""); k != "" {
+		var err error
+		if c.WebhookSecretsKey, err = events.ParseSecretsKey(k); err != nil {
+			v.Bad("WEBHOOK_SECRETS_KEY", "%v", err)
+		}
+	} else if c.Role == RoleDispatcher {
+		v.Bad("WEBHOOK_SECRETS_KEY", "is required: the key that seals webhook signing secrets (32 random bytes, e.g. `openssl rand -hex 32`), the same as the api's")
+	}
+	switch a := v.Get("WEBHOOK_ALLOW_PRIVATE", "false"); a {
+	case "true", "1":
+		c.WebhookAllowPrivate = true
+	case "false", "0":
+	default:
+		v.Bad("WEBHOOK_ALLOW_PRIVATE", "must be true or false")
+	}
+	if !c.Role.dispatcher() {
+		return
+	}
+	d := events.DefaultOptions
+	d.Workers = v.IntRange("WEBHOOK_WORKERS", strconv.Itoa(d.Workers), 1, 1024)
+	d.PerKey = v.IntRange("WEBHOOK_PER_KEY", strconv.Itoa(d.PerKey), 1, 64)
+	d.Timeout = v.PositiveDuration("WEBHOOK_TIMEOUT", d.Timeout.String())
+	d.MaxRetries = v.IntRange("WEBHOOK_MAX_RETRIES", strconv.Itoa(d.MaxRetries), 1, 50)
+	d.RetryInitial = v.PositiveDuration("WEBHOOK_RETRY_INITIAL", d.RetryInitial.String())
+	d.RetryMax = v.PositiveDuration("WEBHOOK_RETRY_MAX", d.RetryMax.String())
+	d.OutboxRetention = v.PositiveDuration("OUTBOX_RETENTION", d.OutboxRetention.String())
+	d.DeliveryRetention = v.PositiveDuration("WEBHOOK_LOG_RETENTION", d.DeliveryRetention.String())
+	c.Dispatcher = d
 }
 
 // loadWorker reads the worker's own settings: the solver's key, the oracle and the capacity.

@@ -21,6 +21,8 @@ func EngineEnv(databaseURL, oracleAPIKey string) map[string]string {
 		// real ones.
 		"PRICE_SOURCE": "feeds",
 		"PRICE_FEEDS":  PriceFeedsConfig(31337),
+		// Webhook receivers in development run on the developer's machine (http, loopback).
+		"WEBHOOK_ALLOW_PRIVATE": "true",
 	}
 }
 

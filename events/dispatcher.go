@@ -280,8 +280,15 @@ func (d *Dispatcher) send(ctx context.Context, o Options, dl store.Delivery) sto
 	if err != nil {
 		return fail("%v", err)
 	}
-	for k, v := range dl.Webhook.Headers {
-		req.Header.Set(k, v)
+	if dl.Webhook.Headers != nil {
+		headers, err := d.Sealer.OpenHeaders(dl.Webhook.Headers)
+		if err != nil {
+			d.Logger.Error("webhook custom headers cannot be opened", "apiKeyId", dl.APIKeyID, "error", err)
+			return fail("custom headers unavailable")
+		}
+		for k, v := range headers {
+			req.Header.Set(k, v)
+		}
 	}
 	ts := time.Now().UnixMilli()
 	req.Header.Set("Content-Type", "application/json")

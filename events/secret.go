@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -89,4 +90,26 @@ func (s *Sealer) Open(sealed []byte) (string, error) {
 		return "", errors.New("the webhook secret does not open with WEBHOOK_SECRETS_KEY (was the key changed?)")
 	}
 	return string(plain), nil
+}
+
+// SealHeaders seals a webhook's custom headers (they often carry the receiver's credentials).
+func (s *Sealer) SealHeaders(h map[string]string) ([]byte, error) {
+	b, err := json.Marshal(h)
+	if err != nil {
+		return nil, err
+	}
+	return s.Seal(string(b))
+}
+
+// OpenHeaders opens sealed custom headers.
+func (s *Sealer) OpenHeaders(sealed []byte) (map[string]string, error) {
+	plain, err := s.Open(sealed)
+	if err != nil {
+		return nil, err
+	}
+	var h map[string]string
+	if err := json.Unmarshal([]byte(plain), &h); err != nil {
+		return nil, errors.New("sealed webhook headers are not a JSON object")
+	}
+	return h, nil
 }

@@ -11,15 +11,17 @@ UPDATE outbox SET delivered_at = now() WHERE delivered_at IS NULL;
 CREATE INDEX outbox_delivered_idx ON outbox (delivered_at) WHERE delivered_at IS NOT NULL;
 CREATE INDEX outbox_request_idx ON outbox (request_id, id);
 
--- One webhook endpoint per API key. The signing secret is kept sealed (AES-256-GCM under
--- WEBHOOK_SECRETS_KEY, which the database never sees): the dispatcher must sign with it, so it
--- cannot be hashed like the key itself. After a rotation the previous secret also signs, in its
+-- One webhook endpoint per API key. The signing secret and the custom headers (which often carry
+-- a receiver's bearer token) are kept sealed (AES-256-GCM under WEBHOOK_SECRETS_KEY, which the
+-- database never sees): the dispatcher must sign with the secret, so it cannot be hashed like
+-- the key itself. After a rotation the previous secret also signs, in its
 -- own header, until previous_expires_at.
 CREATE TABLE webhooks (
     api_key_id          uuid PRIMARY KEY REFERENCES api_keys (id),
     url                 text        NOT NULL,
     enabled             boolean     NOT NULL DEFAULT true,
-    headers             jsonb       NOT NULL DEFAULT '{}',  -- name -> value, sent with every delivery
+    header_names        text[]      NOT NULL DEFAULT '{}',  -- the custom headers' names, to show
+    headers             bytea,                              -- sealed JSON name -> value, sent with every delivery
     secret              bytea       NOT NULL,               -- sealed
     secret_prefix       text        NOT NULL,               -- first characters, to recognise the secret
     previous_secret     bytea,                              -- sealed; signs too until previous_expires_at

@@ -29,9 +29,10 @@ type Store struct {
 // New returns a store over an open pool.
 func New(pool *pgxpool.Pool) *Store {
 	s := &Store{pool: pool}
-	// Half the pool's connections may carry status batches; the rest stay free for the other
-	// reads and writes, which would otherwise wait behind a burst of polling.
-	s.status = newStatusBatch(s.statusRows, max(1, int(pool.Config().MaxConns)/2), 64)
+	// At most four status queries run at once (fewer on a small pool: half its connections, so
+	// the other reads and writes never wait behind a burst of polling); more in flight would
+	// only make the batches smaller, and each query costs Postgres the same whatever its size.
+	s.status = newStatusBatch(s.statusRows, max(1, min(4, int(pool.Config().MaxConns)/2)), 64)
 	return s
 }
 

@@ -12,13 +12,15 @@ import (
 	"github.com/intentd/intentd/intent"
 )
 
-// Webhook is an API key's webhook endpoint. Secret and PreviousSecret are sealed (the events
-// package seals and opens them); the store never sees a secret in the clear.
+// Webhook is an API key's webhook endpoint. Secret, PreviousSecret and Headers (JSON of the
+// custom headers, name to value) are sealed (the events package seals and opens them); the
+// store never sees a secret in the clear.
 type Webhook struct {
 	APIKeyID          string
 	URL               string
 	Enabled           bool
-	Headers           map[string]string
+	HeaderNames       []string
+	Headers           []byte
 	Secret            []byte
 	SecretPrefix      string
 	PreviousSecret    []byte
@@ -27,44 +29,41 @@ type Webhook struct {
 	UpdatedAt         time.Time
 }
 
-// WebhookView is what the admin API and the audit trail show of a webhook: never a secret.
+// WebhookView is what the admin API and the audit trail show of a webhook: never a secret, and
+// of the custom headers their names only.
 type WebhookView struct {
-	APIKeyID           string            `json:"apiKeyId"`
-	URL                string            `json:"url"`
-	Enabled            bool              `json:"enabled"`
-	Headers            map[string]string `json:"headers"`
-	SecretPrefix       string            `json:"secretPrefix"`
-	PreviousSecretEnds *time.Time        `json:"previousSecretExpiresAt"`
-	CreatedAt          time.Time         `json:"createdAt"`
-	UpdatedAt          time.Time         `json:"updatedAt"`
+	APIKeyID           string     `json:"apiKeyId"`
+	URL                string     `json:"url"`
+	Enabled            bool       `json:"enabled"`
+	HeaderNames        []string   `json:"headerNames"`
+	SecretPrefix       string     `json:"secretPrefix"`
+	PreviousSecretEnds *time.Time `json:"previousSecretExpiresAt"`
+	CreatedAt          time.Time  `json:"createdAt"`
+	UpdatedAt          time.Time  `json:"updatedAt"`
 }
 
 // View is the webhook without its secrets.
 func (w *Webhook) View() WebhookView {
-	h := w.Headers
+	h := w.HeaderNames
 	if h == nil {
-		h = map[string]string{}
+		h = []string{}
 	}
 	var ends *time.Time
 	if w.PreviousSecret != nil && w.PreviousExpiresAt != nil {
 		ends = w.PreviousExpiresAt
 	}
-	return WebhookView{APIKeyID: w.APIKeyID, URL: w.URL, Enabled: w.Enabled, Headers: h, SecretPrefix: w.SecretPrefix,
+	return WebhookView{APIKeyID: w.APIKeyID, URL: w.URL, Enabled: w.Enabled, HeaderNames: h, SecretPrefix: w.SecretPrefix,
 		PreviousSecretEnds: ends, CreatedAt: w.CreatedAt, UpdatedAt: w.UpdatedAt}
 }
 
-const webhookCols = `api_key_id::text, url, enabled, headers, secret, secret_prefix, previous_secret, previous_expires_at,
-	created_at, updated_at`
+const webhookCols = `api_key_id::text, url, enabled, header_names, headers, secret, secret_prefix, previous_secret,
+	previous_expires_at, created_at, updated_at`
 
 func scanWebhook(row pgx.Row) (*Webhook, error) {
 	var w Webhook
-	var headers []byte
-	if err := row.Scan(&w.APIKeyID, &w.URL, &w.Enabled, &headers, &w.Secret, &w.SecretPrefix, &w.PreviousSecret,
-		&w.PreviousExpiresAt, &w.CreatedAt, &w.UpdatedAt); err != nil {
+	if err := row.Scan(&w.APIKeyID, &w.URL, &w.Enabled, &w.HeaderNames, &w.Headers, &w.Secret, &w.SecretPrefix,
+		&w.PreviousSecret, &w.PreviousExpiresAt, &w.CreatedAt, &w.UpdatedAt); err != nil {
 		return nil, err
-	}
-	if err := json.Unmarshal(headers, &w.Headers); err != nil {
-		return nil, fmt.Errorf("webhook headers: %w", err)
 	}
 	return &w, nil
 }
@@ -85,10 +84,13 @@ func keyOfIntegrator(ctx context.Context, tx pgx.Tx, integratorID, keyID string)
 // WebhookChange is a change of a key's webhook. Nil fields are left as they are; a new webhook
 // needs URL and Secret.
 type WebhookChange struct {
-	URL          *string
-	Enabled      *bool
-	Headers      map[string]string // nil: unchanged; empty: none
-	Secret       []byte            // sealed; only for a webhook that does not exist yet
+	URL     *string
+	Enabled *bool
+	// HeaderNames and Headers (sealed) replace the custom headers when HeaderNames is not nil
+	// (empty: none).
+	HeaderNames  []string
+	Headers      []byte
+	Secret       []byte // sealed; only for a webhook that does not exist yet
 	SecretPrefix string
 }
 
@@ -109,13 +111,14 @@ func (s *Store) SetWebhook(ctx context.Context, integratorID, keyID string, c We
 				return ErrWebhookIncomplete
 			}
 			created = true
-			headers := c.Headers
-			if headers == nil {
-				headers = map[string]string{}
+			names := c.HeaderNames
+			if names == nil {
+				names = []string{}
 			}
 			enabled := c.Enabled == nil || *c.Enabled
-			w, err = scanWebhook(tx.QueryRow(ctx, `INSERT INTO webhooks (api_key_id, url, enabled, headers, secret, secret_prefix)
-				VALUES ($1, $2, $3, $4, $5, $6) RETURNING `+webhookCols, keyID, *c.URL, enabled, headers, c.Secret, c.SecretPrefix))
+			w, err = scanWebhook(tx.QueryRow(ctx, `INSERT INTO webhooks (api_key_id, url, enabled, header_names, headers, secret,
+				secret_prefix) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING `+webhookCols, keyID, *c.URL, enabled, names,
+				c.Headers, c.Secret, c.SecretPrefix))
 			if err != nil {
 				return err
 			}
@@ -130,11 +133,12 @@ func (s *Store) SetWebhook(ctx context.Context, integratorID, keyID string, c We
 		if c.Enabled != nil {
 			next.Enabled = *c.Enabled
 		}
-		if c.Headers != nil {
-			next.Headers = c.Headers
+		if c.HeaderNames != nil {
+			next.HeaderNames, next.Headers = c.HeaderNames, c.Headers
 		}
-		w, err = scanWebhook(tx.QueryRow(ctx, `UPDATE webhooks SET url = $2, enabled = $3, headers = $4, updated_at = now()
-			WHERE api_key_id = $1 RETURNING `+webhookCols, keyID, next.URL, next.Enabled, next.Headers))
+		w, err = scanWebhook(tx.QueryRow(ctx, `UPDATE webhooks SET url = $2, enabled = $3, header_names = $4, headers = $5,
+			updated_at = now() WHERE api_key_id = $1 RETURNING `+webhookCols, keyID, next.URL, next.Enabled, next.HeaderNames,
+			next.Headers))
 		if err != nil {
 			return err
 		}
@@ -304,13 +308,9 @@ func (s *Store) ClaimDeliveries(ctx context.Context, owner string, limit, perKey
 	var out []Delivery
 	for rows.Next() {
 		var d Delivery
-		var headers []byte
 		if err := rows.Scan(&d.ID, &d.OutboxID, &d.APIKeyID, &d.RequestID, &d.Event, &d.Body, &d.Attempt, &d.CreatedAt,
-			&d.Webhook.URL, &headers, &d.Webhook.Secret, &d.Webhook.PreviousSecret, &d.Webhook.PreviousExpiresAt); err != nil {
+			&d.Webhook.URL, &d.Webhook.Headers, &d.Webhook.Secret, &d.Webhook.PreviousSecret, &d.Webhook.PreviousExpiresAt); err != nil {
 			return nil, err
-		}
-		if err := json.Unmarshal(headers, &d.Webhook.Headers); err != nil {
-			return nil, fmt.Errorf("webhook headers: %w", err)
 		}
 		d.Webhook.APIKeyID = d.APIKeyID
 		out = append(out, d)

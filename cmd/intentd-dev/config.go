@@ -21,12 +21,16 @@ type launcherConfig struct {
 	DatabaseURL string
 	// LogLevel (LOG_LEVEL, default info) is the lowest level logged.
 	LogLevel slog.Level
+	// PprofAddr (PPROF_ADDR, default none) serves the process's runtime profiles
+	// (internal/pprofserver): loopback only in practice.
+	PprofAddr string
 }
 
 // loadLauncherConfig reads the launcher's variables through lookup (os.LookupEnv).
 func loadLauncherConfig(lookup func(string) (string, bool)) (launcherConfig, error) {
 	v := envconf.New(lookup, nil)
 	c := launcherConfig{DataDir: v.Get("DATA_DIR", ".data"), DevnetHost: v.Get("DEVNET_HOST", devnet.DefaultOptions().Host),
-		DatabaseURL: v.Get("DATABASE_URL", ""), LogLevel: v.Level("LOG_LEVEL", "info")}
+		DatabaseURL: v.Get("DATABASE_URL", ""), LogLevel: v.Level("LOG_LEVEL", "info"),
+		PprofAddr: v.Get("PPROF_ADDR", "")}
 	return c, v.Err()
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/devstack"
+	"github.com/intentd/intentd/events"
 	"github.com/intentd/intentd/oracle"
 	"github.com/intentd/intentd/store"
 	"github.com/intentd/intentd/worker"
@@ -104,6 +105,11 @@ func RunDev(ctx context.Context, o DevOptions) error {
 		}
 		adminLine = "in " + filepath.Join(o.DataDir, "dev-admin-token")
 	}
+	if len(cfg.WebhookSecretsKey) == 0 {
+		if cfg.WebhookSecretsKey, err = devSecretsKey(filepath.Join(dataDir, "dev-webhook-secrets-key")); err != nil {
+			return fmt.Errorf("dev webhook secrets key: %w", err)
+		}
+	}
 	sys, err := app.Open(ctx, cfg, registry, o.Logger)
 	if err != nil {
 		return err
@@ -128,6 +134,7 @@ func RunDev(ctx context.Context, o DevOptions) error {
 	g.Go(func() error { return osrv.Run(gctx, o.OracleAddr) })
 	g.Go(func() error { return worker.Run(gctx, sys.WorkerDeps()) })
 	g.Go(func() error { return sys.APIServer(gctx).Run(gctx, cfg.APIAddr) })
+	g.Go(func() error { return sys.Config.NewDispatcher(sys.Store, o.Logger).Run(gctx) })
 
 	fmt.Fprintf(o.Out, `
 intentd-dev dev is running. Ctrl-C stops everything.
@@ -267,6 +274,23 @@ const devEnvironment = "dev"
 // (and again when the file holds one too weak for app.AdminTokenHash).
 // The token is kept in the (git-ignored) data directory, readable by its owner only, so
 // restarts reuse it; it is never printed, only the file's path.
+// devSecretsKey is the development WEBHOOK_SECRETS_KEY: read from path, or made and written
+// there (mode 0600) the first time, so webhook secrets sealed in .data open after a restart.
+func devSecretsKey(path string) ([]byte, error) {
+	if b, err := os.ReadFile(path); err == nil {
+		if key, err := events.ParseSecretsKey(string(b)); err == nil {
+			return key, nil
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	hexKey := randomHex(32)
+	if err := os.WriteFile(path, []byte(hexKey+"\n"), 0o600); err != nil {
+		return nil, err
+	}
+	return events.ParseSecretsKey(hexKey)
+}
+
 func devAdminToken(path string) ([]byte, error) {
 	token := ""
 	if b, err := os.ReadFile(path); err == nil {

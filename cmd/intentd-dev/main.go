@@ -16,6 +16,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/intentd/intentd/devnet"
+	"github.com/intentd/intentd/internal/pprofserver"
 	"github.com/intentd/intentd/devstack"
 	"github.com/intentd/intentd/workflows"
 )
@@ -63,6 +64,9 @@ func run(ctx context.Context, cmd string) error {
 		return err
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	if err := pprofserver.Start(ctx, cfg.PprofAddr, logger); err != nil {
+		return fmt.Errorf("PPROF_ADDR: %w", err)
+	}
 	switch cmd {
 	case "devnet":
 		o := devnet.DefaultOptions()

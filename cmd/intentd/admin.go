@@ -22,6 +22,7 @@ import (
 
 const adminUsage = `usage: intentd admin refund <requestId> --reason "…" [--operator NAME] [--recipient 0x…] [--timeout 10m]
        intentd admin keys|integrators <command> …   (see intentd admin keys --help)
+       intentd admin webhooks <command> …            (see intentd admin webhooks --help)
 
 Refunds an intent by hand (docs/operations.md, "Manual admin refunds"): sends the adminRefund
 update to the request's workflow and waits until the refund transaction is mined. The workflow
@@ -62,6 +63,9 @@ func runAdmin(ctx context.Context, args []string, lookup func(string) (string, b
 	}
 	if args[0] == "keys" || args[0] == "integrators" {
 		return runAdminKeys(ctx, args, lookup, stdout, stderr)
+	}
+	if args[0] == "webhooks" {
+		return runAdminWebhooks(ctx, args, lookup, stdout, stderr)
 	}
 	if args[0] != "refund" {
 		fmt.Fprintf(stderr, "intentd admin: unknown subcommand %q\n\n%s", args[0], adminUsage)

@@ -27,6 +27,7 @@ const usage = `usage: intentd <command>
 commands:
   api       run the HTTP API
   worker    run the Temporal worker and the deposit scanner
+  dispatcher deliver status events to the API keys' webhooks (several may run)
   oracle    run the attestation oracle
   migrate   apply the database schema
   admin     support-staff tools:
@@ -35,6 +36,8 @@ commands:
               admin keys create|rename|limits|revoke|list …
               admin integrators create|update|list|show|sponsorship …
               manage integrators and their API keys (intentd admin keys --help)
+              admin webhooks set|show|disable|rotate|deliveries|resend …
+              an API key's webhook (intentd admin webhooks --help)
 
 Configuration is read from the environment; see README.md. The local chains and the embedded
 development stack are intentd-dev's ('make run').
@@ -50,7 +53,7 @@ func main() {
 	defer stop()
 	var err error
 	switch os.Args[1] {
-	case "api", "worker", "migrate":
+	case "api", "worker", "migrate", "dispatcher":
 		err = runEngine(ctx, os.Args[1], os.LookupEnv)
 	case "oracle":
 		err = runOracle(ctx)
@@ -87,6 +90,10 @@ func runEngine(ctx context.Context, cmd string, lookup func(string) (string, boo
 		}
 		fmt.Printf("migrations applied: %d %v\n", len(applied), applied)
 		return nil
+	}
+	if cfg.Role == app.RoleDispatcher {
+		logger.Info("dispatcher starting", "config", cfg)
+		return app.RunDispatcher(ctx, cfg, logger)
 	}
 	sys, err := app.Open(ctx, cfg, nil, logger)
 	if err != nil {

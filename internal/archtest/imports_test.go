@@ -90,6 +90,12 @@ var rules = []rule{
 		forbidden: []string{"./workflows", "./activities", "go.temporal.io/sdk/client", "./deposits"},
 	},
 	{
+		name: "events reads the outbox through the store and knows no workflow, no Temporal, no Gin (the API mounts it)",
+		pkgs: []string{"events"},
+		forbidden: []string{"./workflows", "./activities", "go.temporal.io", "github.com/gin-gonic/gin", "./api", "./intents",
+			"github.com/jackc/pgx"},
+	},
+	{
 		name:      "quote knows neither HTTP nor Postgres",
 		pkgs:      []string{"quote"},
 		forbidden: []string{"net/http", "github.com/gin-gonic/gin", "github.com/jackc/pgx", "./store", "./api"},

@@ -104,6 +104,7 @@ type Stack struct {
 	apiRPCs        map[uint64]string
 	apiProcesses   int
 	apiSupervisors []*process.Supervisor
+	dispatchers    int
 
 	pgMu   sync.Mutex // guards pg across RestartPostgres
 	pg     *devstack.Postgres
@@ -157,6 +158,7 @@ func Start(t *testing.T, o Options) *Stack {
 		// status ten times a second: per-IP limits would refuse them. The limits have tests of
 		// their own (api, ratelimit); Options.Env may turn these back on.
 		"RATE_LIMITS_ANONYMOUS": "off",
+		"WEBHOOK_SECRETS_KEY":   WebhookSecretsKey,
 	}
 	maps.Copy(vars, o.Env)
 	defaults := devnet.EngineEnv(s.DatabaseURL, OracleAPIKey)
