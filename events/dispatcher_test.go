@@ -342,7 +342,7 @@ func TestAHangingReceiverDoesNotDelayAnotherKey(t *testing.T) {
 	for range 10 {
 		r.transition(r.request(slowKey), 1)
 	}
-	run(t, r.dispatcher(func(o *events.Options) { o.Workers, o.PerKey, o.Timeout = 4, 2, 30 * time.Second }))
+	run(t, r.dispatcher(func(o *events.Options) { o.Workers, o.PerKey, o.Timeout = 4, 2, 30*time.Second }))
 	t.Cleanup(func() { close(release) }) // before the dispatcher's stop, which waits for its deliveries
 	waitFor(t, "the slow receiver to hold its slots", 5*time.Second, func() bool { return slow.calls.Load() == 2 })
 	start := time.Now()

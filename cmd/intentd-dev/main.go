@@ -16,8 +16,8 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/intentd/intentd/devnet"
-	"github.com/intentd/intentd/internal/pprofserver"
 	"github.com/intentd/intentd/devstack"
+	"github.com/intentd/intentd/internal/pprofserver"
 	"github.com/intentd/intentd/workflows"
 )
 
