@@ -110,6 +110,7 @@ type Config struct {
 	// loopback or private addresses; off, only https to public addresses.
 	WebhookAllowPrivate bool
 	// Dispatcher tunes webhook delivery: WEBHOOK_WORKERS, WEBHOOK_PER_KEY, WEBHOOK_TIMEOUT,
+	// WEBHOOK_LEASE_MARGIN,
 	// WEBHOOK_MAX_RETRIES, WEBHOOK_RETRY_INITIAL, WEBHOOK_RETRY_MAX, OUTBOX_RETENTION,
 	// WEBHOOK_LOG_RETENTION (events.DefaultOptions).
 	Dispatcher    events.Options
@@ -261,6 +262,7 @@ func (c *Config) loadWebhooks(v *envconf.Vars) {
 	d.Workers = v.IntRange("WEBHOOK_WORKERS", strconv.Itoa(d.Workers), 1, 1024)
 	d.PerKey = v.IntRange("WEBHOOK_PER_KEY", strconv.Itoa(d.PerKey), 1, 64)
 	d.Timeout = v.PositiveDuration("WEBHOOK_TIMEOUT", d.Timeout.String())
+	d.LeaseMargin = v.PositiveDuration("WEBHOOK_LEASE_MARGIN", d.LeaseMargin.String())
 	d.MaxRetries = v.IntRange("WEBHOOK_MAX_RETRIES", strconv.Itoa(d.MaxRetries), 1, 50)
 	d.RetryInitial = v.PositiveDuration("WEBHOOK_RETRY_INITIAL", d.RetryInitial.String())
 	d.RetryMax = v.PositiveDuration("WEBHOOK_RETRY_MAX", d.RetryMax.String())

@@ -295,6 +295,7 @@ func (d *Dispatcher) send(ctx context.Context, o Options, dl store.Delivery) sto
 	req.Header.Set("User-Agent", "intentd-webhooks/1")
 	req.Header.Set(HeaderEvent, dl.Event)
 	req.Header.Set(HeaderDelivery, strconv.FormatInt(dl.ID, 10))
+	req.Header.Set(HeaderEventID, strconv.FormatInt(dl.OutboxID, 10))
 	req.Header.Set(HeaderTimestamp, strconv.FormatInt(ts, 10))
 	req.Header.Set(HeaderSignature, Sign(secret, ts, dl.Body))
 	req.Header.Del(HeaderSignaturePrevious)

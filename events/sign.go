@@ -16,7 +16,10 @@ const (
 	HeaderSignature         = "X-Signature-SHA256"
 	HeaderSignaturePrevious = "X-Signature-SHA256-Previous"
 	HeaderEvent             = "X-Event-Type"
-	HeaderDelivery          = "X-Delivery-Id"
+	// HeaderEventID names the event (the same in every delivery and re-send of it, increasing
+	// per request in the order of the request's events): a receiver de-duplicates by it.
+	HeaderEventID  = "X-Event-Id"
+	HeaderDelivery = "X-Delivery-Id"
 )
 
 // Sign is the signature of body sent at timestamp (Unix milliseconds) under secret.

@@ -40,7 +40,7 @@ var reservedHeaders = map[string]bool{
 	"Connection": true, "User-Agent": true, "Te": true, "Trailer": true, "Upgrade": true, "Keep-Alive": true,
 	http.CanonicalHeaderKey(HeaderTimestamp): true, http.CanonicalHeaderKey(HeaderSignature): true,
 	http.CanonicalHeaderKey(HeaderSignaturePrevious): true, http.CanonicalHeaderKey(HeaderEvent): true,
-	http.CanonicalHeaderKey(HeaderDelivery): true,
+	http.CanonicalHeaderKey(HeaderDelivery): true, http.CanonicalHeaderKey(HeaderEventID): true,
 }
 
 // WebhookStore is what configuring webhooks needs of the database.
