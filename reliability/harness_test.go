@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
 	"os"
 	"os/exec"
@@ -38,6 +39,7 @@ type scenario struct {
 
 	Kills            int // SIGKILLs of the worker process
 	PostgresRestarts int // Postgres crashes (then clean restarts, alternating)
+	DispatcherKills  int // SIGKILLs of the webhook dispatcher process
 	Gap              [2]time.Duration
 	WorkerDown       [2]time.Duration
 	PostgresDown     [2]time.Duration
@@ -147,6 +149,11 @@ type rig struct {
 	sc     scenario
 	logDir string
 	pool   *pgxpool.Pool // the checks' own connection pool
+	// Every intent is quoted with an API key whose webhook posts to receiver, delivered by the
+	// dispatcher process (which the plan may kill); the receiver refuses a tenth of the calls
+	// and answers after up to 200 ms.
+	receiver   *testkit.WebhookReceiver
+	dispatcher *process.Supervisor
 }
 
 // startRig starts the scenario's stack (testkit.Start) with its logs in the log directory.
@@ -175,6 +182,25 @@ func startRig(t *testing.T, sc scenario) *rig {
 	}
 	r.Stack = testkit.Start(t, o)
 	r.API.HTTP = &http.Client{Timeout: 30 * time.Second}
+	r.receiver = testkit.NewWebhookReceiver(t)
+	answers := rand.New(rand.NewPCG(uint64(sc.Seed), 0x4e6b))
+	var answerMu sync.Mutex
+	r.receiver.Answer = func(int) int {
+		answerMu.Lock()
+		defer answerMu.Unlock()
+		if answers.IntN(10) == 0 {
+			return http.StatusInternalServerError
+		}
+		return http.StatusOK
+	}
+	r.receiver.Delay = func() time.Duration {
+		answerMu.Lock()
+		defer answerMu.Unlock()
+		return time.Duration(answers.Int64N(int64(200 * time.Millisecond)))
+	}
+	r.API.APIKey = r.WebhookKey(t, "reliability", r.receiver)
+	r.dispatcher = r.StartDispatcherProcess(t, bin, map[string]string{"WEBHOOK_TIMEOUT": "2s", "WEBHOOK_LEASE_MARGIN": "1s",
+		"WEBHOOK_RETRY_INITIAL": "200ms", "WEBHOOK_RETRY_MAX": "2s", "WEBHOOK_MAX_RETRIES": "50"})
 	r.pool, err = pgxpool.New(context.Background(), r.DatabaseURL)
 	if err != nil {
 		t.Fatal(err)

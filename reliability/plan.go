@@ -19,11 +19,17 @@ const (
 	// RestartPostgres stops Postgres (crash or clean, see Event.Shutdown) and starts it again
 	// after Down.
 	RestartPostgres
+	// KillDispatcher sends SIGKILL to the webhook dispatcher process and starts it again after
+	// Down.
+	KillDispatcher
 )
 
 func (k EventKind) String() string {
-	if k == RestartPostgres {
+	switch k {
+	case RestartPostgres:
 		return "restart-postgres"
+	case KillDispatcher:
+		return "kill-dispatcher"
 	}
 	return "kill-worker"
 }
@@ -34,7 +40,7 @@ type Event struct {
 	// After is the pause before the event, counted from the end of the previous one (or the
 	// start of the run).
 	After time.Duration
-	// Down is how long the worker or Postgres stays down.
+	// Down is how long the worker, the dispatcher or Postgres stays down.
 	Down time.Duration
 	// Shutdown is how Postgres is stopped (RestartPostgres only).
 	Shutdown process.PostgresShutdown
@@ -51,9 +57,9 @@ func (e Event) String() string {
 // PlanOptions says how many faults of each kind a plan has and the ranges their timing is drawn
 // from.
 type PlanOptions struct {
-	Kills, PostgresRestarts int
+	Kills, PostgresRestarts, DispatcherKills int
 	Gap                     [2]time.Duration // pause before each event
-	WorkerDown              [2]time.Duration // how long a killed worker stays down
+	WorkerDown              [2]time.Duration // how long a killed worker or dispatcher stays down
 	PostgresDown            [2]time.Duration // how long Postgres stays down
 }
 
@@ -75,12 +81,15 @@ func NewPlan(seed int64, o PlanOptions) []Event {
 	for range o.PostgresRestarts {
 		kinds = append(kinds, RestartPostgres)
 	}
+	for range o.DispatcherKills {
+		kinds = append(kinds, KillDispatcher)
+	}
 	r.Shuffle(len(kinds), func(i, j int) { kinds[i], kinds[j] = kinds[j], kinds[i] })
 	out := make([]Event, 0, len(kinds))
 	pg := 0
 	for _, k := range kinds {
 		e := Event{Kind: k, After: between(o.Gap)}
-		if k == KillWorker {
+		if k == KillWorker || k == KillDispatcher {
 			e.Down = between(o.WorkerDown)
 		} else {
 			e.Down = between(o.PostgresDown)

@@ -31,7 +31,7 @@ func full(name string, seed int64) scenario {
 // intent ends in success or refund, with exactly one fill or one refund on chain.
 func TestReliabilityWorkerKills(t *testing.T) {
 	sc := full("worker-kills", seedFor(t, 101))
-	sc.Kills = 3
+	sc.Kills, sc.DispatcherKills = 3, 2
 	runScenario(t, sc)
 }
 
@@ -65,7 +65,7 @@ func TestReliabilityPostgresOutage(t *testing.T) {
 // Everything at once: three worker kills, a Postgres crash and 30% RPC faults.
 func TestReliabilityAllFaults(t *testing.T) {
 	sc := full("all-faults", seedFor(t, 404))
-	sc.Kills, sc.PostgresRestarts = 3, 1
+	sc.Kills, sc.PostgresRestarts, sc.DispatcherKills = 3, 1, 2
 	sc.FailRate, sc.DelayRate = 0.2, 0.1
 	runScenario(t, sc)
 }

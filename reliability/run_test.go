@@ -12,6 +12,7 @@ import (
 
 	enumspb "go.temporal.io/api/enums/v1"
 
+	"github.com/intentd/intentd/internal/testkit"
 	"github.com/intentd/intentd/internal/testkit/faultproxy"
 )
 
@@ -69,6 +70,11 @@ func (r *rig) runChaos(ctx context.Context, plan []Event, began time.Time, cases
 			}
 		case RestartPostgres:
 			rec.Err = r.RestartPostgres(ctx, e.Shutdown, e.Down)
+		case KillDispatcher:
+			if rec.Err = r.dispatcher.Kill(); rec.Err == nil {
+				sleep(ctx, e.Down)
+				rec.Err = r.dispatcher.Start()
+			}
 		}
 		r.t.Logf("fault at +%v: %s, %d intents in flight, err=%v", rec.At.Round(time.Millisecond), e, rec.InFlight, rec.Err)
 		out = append(out, rec)
@@ -93,6 +99,8 @@ type figures struct {
 	OpenWorkflows                int // still running at the end (e.g. awaiting an operator)
 	FailedWorkflows              int // closed other than completed (failed, terminated, timed out)
 	WrongOutcomes, WrongBalances int
+	DispatcherKills              int
+	Webhooks                     testkit.WebhookCheck
 	LatencyP50, LatencyMax       time.Duration
 	Drain                        time.Duration // from the last deposit and fault to the last intent's end
 	Duration                     time.Duration
@@ -103,12 +111,12 @@ func (f figures) String() string {
 		"worker_kills=%d worker_unexpected_exits=%d postgres_restarts=%d rpc_requests=%d rpc_faults=%d rpc_failed=%d rpc_failed_503=%d "+
 		"rpc_failed_jsonrpc=%d rpc_lost_responses=%d rpc_delayed=%d double_fills=%d stray_fills=%d double_refunds=%d stray_refunds=%d "+
 		"solver_txs=%d replacements=%d refunded_fillable=%d nonce_reuse=%d nonce_gaps=%d readmodel_mismatches=%d open_workflows=%d failed_workflows=%d wrong_outcomes=%d wrong_balances=%d "+
-		"latency_p50=%.1fs latency_max=%.1fs drain=%.1fs duration=%.1fs",
+		"dispatcher_kills=%d %s latency_p50=%.1fs latency_max=%.1fs drain=%.1fs duration=%.1fs",
 		f.Scenario, builtFrom, f.Seed, f.Intents, f.Success, f.Refund, f.Failure, f.Stuck, f.DepositErrs,
 		f.Kills, f.Unexpected, f.PGRestart, f.Proxy.Requests, f.Proxy.Faults(), f.Proxy.Failed(), f.Proxy.Failed503,
 		f.Proxy.FailedRPC, f.Proxy.LostResponses, f.Proxy.Delayed, f.DoubleFills, f.StrayFills, f.DoubleRefunds, f.StrayRefunds,
 		f.SolverTxs, f.Replacements, f.RefundedFillable, f.NonceReuse, f.NonceGaps, f.ReadModelMismatches, f.OpenWorkflows, f.FailedWorkflows, f.WrongOutcomes, f.WrongBalances,
-		f.LatencyP50.Seconds(), f.LatencyMax.Seconds(), f.Drain.Seconds(), f.Duration.Seconds())
+		f.DispatcherKills, f.Webhooks, f.LatencyP50.Seconds(), f.LatencyMax.Seconds(), f.Drain.Seconds(), f.Duration.Seconds())
 }
 
 // runScenario runs sc end to end and checks every invariant; it returns the figures.
@@ -116,7 +124,7 @@ func runScenario(t *testing.T, sc scenario) figures {
 	began := time.Now()
 	r := startRig(t, sc)
 	cases := planIntents(sc)
-	plan := NewPlan(sc.Seed, PlanOptions{Kills: sc.Kills, PostgresRestarts: sc.PostgresRestarts, Gap: sc.Gap,
+	plan := NewPlan(sc.Seed, PlanOptions{Kills: sc.Kills, PostgresRestarts: sc.PostgresRestarts, DispatcherKills: sc.DispatcherKills, Gap: sc.Gap,
 		WorkerDown: sc.WorkerDown, PostgresDown: sc.PostgresDown})
 	kinds := map[string]int{}
 	for _, c := range cases {
@@ -236,6 +244,22 @@ func runScenario(t *testing.T, sc scenario) figures {
 
 	f := r.check(ctx, cases)
 	f.Scenario, f.Seed, f.Intents = sc.Name, sc.Seed, sc.Intents
+	// Every status change of every intent reached the key's webhook, in order, through the
+	// dispatcher's kills (issue 15, "Done when").
+	if err := r.WaitWebhooksDrained(ctx, 3*time.Minute); err != nil {
+		t.Error(err)
+	}
+	var err error
+	if f.Webhooks, err = r.CheckWebhooks(ctx, r.receiver, ids); err != nil {
+		t.Errorf("webhook check: %v", err)
+	} else if !f.Webhooks.OK() {
+		t.Errorf("webhooks: %s; %v", f.Webhooks, f.Webhooks.Problems)
+	}
+	for _, e := range events {
+		if e.Kind == KillDispatcher && e.Err == nil {
+			f.DispatcherKills++
+		}
+	}
 	ws := r.WorkerProcess.Stats()
 	f.Kills, f.Unexpected = ws.Kills, len(ws.Unexpected)
 	for _, e := range events {

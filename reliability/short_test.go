@@ -6,8 +6,8 @@ import (
 )
 
 // TestReliabilityShort is the short form of the reliability scenarios that `make test` runs:
-// eight intents (two of them underpaid) while the worker process is killed once, Postgres is
-// crashed once (down 2-3 s) and a fault proxy fails (half HTTP 503, half JSON-RPC errors) or
+// eight intents (two of them underpaid) while the worker process is killed once, the webhook
+// dispatcher process once, Postgres is crashed once (down 2-3 s) and a fault proxy fails (half HTTP 503, half JSON-RPC errors) or
 // delays 10% of the chain RPC calls of the worker and the oracle. The full scenarios are
 // `make test-reliability` (build tag reliability); docs/reliability.md describes both.
 func TestReliabilityShort(t *testing.T) {
@@ -17,7 +17,7 @@ func TestReliabilityShort(t *testing.T) {
 	runScenario(t, scenario{
 		Name: "short", Seed: seedFor(t, 1), Intents: 8, Bad: 2, Accounts: 4,
 		Pace: [2]time.Duration{500 * time.Millisecond, 2 * time.Second}, HintShare: 0.5,
-		Kills: 1, PostgresRestarts: 1,
+		Kills: 1, PostgresRestarts: 1, DispatcherKills: 1,
 		Gap:          [2]time.Duration{time.Second, 4 * time.Second},
 		WorkerDown:   [2]time.Duration{500 * time.Millisecond, 2 * time.Second},
 		PostgresDown: [2]time.Duration{2 * time.Second, 3 * time.Second},
