@@ -96,6 +96,14 @@ bench-quote:
 bench-records:
 	@bench/run-records.sh
 
+# bench-webhooks: webhook delivery at volume (bench/webhookfanout): 10,000 status events of 100
+# API keys' requests written through the transition write while one dispatcher delivers them to
+# receivers in the same process; WEBHOOK_BENCH_EVENTS, WEBHOOK_BENCH_KEYS and
+# WEBHOOK_BENCH_DISPATCHERS change the load. See BENCHMARKS.md.
+.PHONY: bench-webhooks
+bench-webhooks:
+	$(GO) test -tags bench -count=1 -v -timeout 20m -run TestWebhookFanOut ./bench/webhookfanout/
+
 # bench-engine: the engine's share of an intent's latency (bench/engineshare): deposit's block ->
 # fill broadcast, and the part beyond the oracle's confirmations, over ENGINESHARE_INTENTS
 # intents (default 100), ENGINESHARE_CONCURRENCY at a time (default 1). See BENCHMARKS.md.

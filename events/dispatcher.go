@@ -156,7 +156,7 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 	slots := make(chan struct{}, o.Workers)
 	var inflight sync.WaitGroup
 	defer inflight.Wait()
-	lastPrune := time.Time{}
+	lastPrune, lastPass := time.Time{}, time.Time{}
 	timer := time.NewTimer(0)
 	defer timer.Stop()
 	for {
@@ -166,6 +166,12 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 		case <-d.wake:
 		case <-timer.C:
 		}
+		// Under a stream of events, one pass every passInterval at most: the events and
+		// finished deliveries of that time are fanned out and claimed together.
+		if wait := passInterval - time.Since(lastPass); wait > 0 {
+			sleep(ctx, wait)
+		}
+		lastPass = time.Now()
 		d.fanOut(ctx, o)
 		if free := o.Workers - len(slots); free > 0 {
 			claimed, err := d.Store.ClaimDeliveries(ctx, d.Owner, free, o.PerKey, o.Timeout+o.LeaseMargin)
@@ -176,7 +182,16 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 				slots <- struct{}{}
 				inflight.Add(1)
 				go func() {
-					defer func() { <-slots; inflight.Done(); d.poke() }()
+					defer func() {
+						<-slots
+						inflight.Done()
+						// Claiming costs a query over the pending deliveries: wake for it when
+						// a quarter of the slots are free or none is busy, not after every
+						// delivery.
+						if free := o.Workers - len(slots); free >= max(1, o.Workers/4) || free == o.Workers {
+							d.poke()
+						}
+					}()
 					d.deliver(context.WithoutCancel(ctx), o, dl)
 				}()
 			}
@@ -189,6 +204,18 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 			d.prune(ctx, o)
 		}
 		timer.Reset(o.Poll)
+	}
+}
+
+// passInterval is the shortest time between two passes of the dispatcher's loop.
+const passInterval = 10 * time.Millisecond
+
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
 	}
 }
 

@@ -31,8 +31,8 @@ CREATE TABLE webhooks (
 );
 
 -- One row per event per webhook: the body exactly as it is signed and sent, its state and the
--- next attempt. A request's deliveries to one key go out in id order: a pending delivery waits
--- while an older one of the same request and key is pending. A dispatcher holds a delivery by
+-- next attempt. A request's deliveries (all to its key's webhook) go out in id order: a pending
+-- delivery waits while an older one of the same request is pending. A dispatcher holds a delivery by
 -- a lease (lease_until), so a killed dispatcher's deliveries are taken over when it runs out.
 CREATE TABLE webhook_deliveries (
     id               bigserial PRIMARY KEY,
@@ -53,8 +53,12 @@ CREATE TABLE webhook_deliveries (
     created_at       timestamptz NOT NULL DEFAULT now(),
     finished_at      timestamptz
 );
-CREATE INDEX webhook_deliveries_due_idx ON webhook_deliveries (next_attempt_at, id) WHERE state = 'pending';
-CREATE INDEX webhook_deliveries_queue_idx ON webhook_deliveries (api_key_id, request_id, id) WHERE state = 'pending';
+-- A claim walks each key's pending deliveries in the order they come due (due_idx), keeps the
+-- oldest pending one of each request (queue_idx: a request's deliveries all go to its key) and
+-- counts the key's leased ones (leased_idx).
+CREATE INDEX webhook_deliveries_due_idx ON webhook_deliveries (api_key_id, next_attempt_at, id) WHERE state = 'pending';
+CREATE INDEX webhook_deliveries_queue_idx ON webhook_deliveries (request_id, id) WHERE state = 'pending';
+CREATE INDEX webhook_deliveries_leased_idx ON webhook_deliveries (api_key_id) WHERE state = 'pending' AND lease_until IS NOT NULL;
 CREATE INDEX webhook_deliveries_key_idx ON webhook_deliveries (api_key_id, id DESC);
 CREATE INDEX webhook_deliveries_finished_idx ON webhook_deliveries (finished_at) WHERE finished_at IS NOT NULL;
 

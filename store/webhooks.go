@@ -279,20 +279,28 @@ type Delivery struct {
 // receiver holds at most perKey of the dispatchers' slots). A delivery whose lease runs out is
 // due again: its dispatcher died or hung, and another takes it over.
 func (s *Store) ClaimDeliveries(ctx context.Context, owner string, limit, perKey int, lease time.Duration) ([]Delivery, error) {
-	rows, err := s.pool.Query(ctx, `WITH inflight AS (
-			SELECT api_key_id, count(*) AS n FROM webhook_deliveries
-			WHERE state = 'pending' AND lease_until > now() GROUP BY api_key_id
-		), heads AS (
-			SELECT DISTINCT ON (api_key_id, request_id) id, api_key_id, next_attempt_at, lease_until
-			FROM webhook_deliveries WHERE state = 'pending' ORDER BY api_key_id, request_id, id
-		), due AS (
-			SELECT h.id, h.next_attempt_at,
-				row_number() OVER (PARTITION BY h.api_key_id ORDER BY h.next_attempt_at, h.id) + coalesce(i.n, 0) AS slot
-			FROM heads h JOIN webhooks w ON w.api_key_id = h.api_key_id AND w.enabled
-			LEFT JOIN inflight i ON i.api_key_id = h.api_key_id
-			WHERE h.next_attempt_at <= now() AND (h.lease_until IS NULL OR h.lease_until <= now())
+	// Per key with an enabled webhook, up to perKey due heads in the order they came due, less
+	// the key's deliveries leased now; then the earliest of all, up to limit. Each key is read
+	// through its own index range, so one key's deep backlog neither slows the claim nor keeps
+	// another key's deliveries waiting.
+	rows, err := s.pool.Query(ctx, `WITH due AS (
+			SELECT c.id, c.next_attempt_at FROM webhooks w
+			CROSS JOIN LATERAL (
+				SELECT count(*) AS n FROM webhook_deliveries l
+				WHERE l.api_key_id = w.api_key_id AND l.state = 'pending' AND l.lease_until IS NOT NULL AND l.lease_until > now()
+			) i
+			CROSS JOIN LATERAL (
+				SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
+				WHERE d.api_key_id = w.api_key_id AND d.state = 'pending' AND d.next_attempt_at <= now()
+					AND (d.lease_until IS NULL OR d.lease_until <= now())
+					AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.request_id = d.request_id
+						AND p.state = 'pending' AND p.id < d.id)
+				ORDER BY d.next_attempt_at, d.id
+				LIMIT greatest($3 - i.n, 0)
+			) c
+			WHERE w.enabled
 		), chosen AS (
-			SELECT id FROM due WHERE slot <= $3 ORDER BY next_attempt_at, id LIMIT $2
+			SELECT id FROM due ORDER BY next_attempt_at, id LIMIT $2
 		)
 		UPDATE webhook_deliveries d SET lease_until = now() + make_interval(secs => $4), lease_owner = $1,
 			attempts = d.attempts + 1
@@ -338,29 +346,28 @@ const (
 // false, changing nothing but the attempt's log line, when owner no longer holds the lease
 // (another dispatcher took the delivery over; its outcome stands).
 func (s *Store) FinishAttempt(ctx context.Context, owner string, d Delivery, a Attempt, state string, next time.Time) (bool, error) {
-	held := false
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		var code *int
-		if a.StatusCode != 0 {
-			code = &a.StatusCode
-		}
-		var errText *string
-		if a.Error != "" {
-			errText = &a.Error
-		}
-		if _, err := tx.Exec(ctx, `INSERT INTO webhook_attempts (delivery_id, attempt, started_at, status_code, error, latency_ms)
-			VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`, d.ID, d.Attempt, a.StartedAt, code, errText,
-			a.Latency.Milliseconds()); err != nil {
-			return err
-		}
-		tag, err := tx.Exec(ctx, `UPDATE webhook_deliveries SET state = $3, next_attempt_at = $4, lease_until = NULL,
-			lease_owner = NULL, last_status_code = $5, last_error = $6, last_latency_ms = $7,
-			finished_at = CASE WHEN $3 = 'pending' THEN NULL ELSE now() END
-			WHERE id = $1 AND lease_owner = $2 AND state = 'pending'`, d.ID, owner, state, next, code, errText,
-			a.Latency.Milliseconds())
-		held = err == nil && tag.RowsAffected() == 1
-		return err
-	})
+	var code *int
+	if a.StatusCode != 0 {
+		code = &a.StatusCode
+	}
+	var errText *string
+	if a.Error != "" {
+		errText = &a.Error
+	}
+	// One statement, so one round trip: the attempt's log line, and the delivery moved on if
+	// owner still holds it.
+	var held bool
+	err := s.pool.QueryRow(ctx, `WITH logged AS (
+			INSERT INTO webhook_attempts (delivery_id, attempt, started_at, status_code, error, latency_ms)
+			VALUES ($1, $8, $9, $5, $6, $7) ON CONFLICT DO NOTHING
+		), moved AS (
+			UPDATE webhook_deliveries SET state = $3, next_attempt_at = $4, lease_until = NULL, lease_owner = NULL,
+				last_status_code = $5, last_error = $6, last_latency_ms = $7,
+				finished_at = CASE WHEN $3 = 'pending' THEN NULL ELSE now() END
+			WHERE id = $1 AND lease_owner = $2 AND state = 'pending' RETURNING id
+		)
+		SELECT count(*) = 1 FROM moved`, d.ID, owner, state, next, code, errText, a.Latency.Milliseconds(), d.Attempt,
+		a.StartedAt).Scan(&held)
 	return held, unavailable(err)
 }
 
