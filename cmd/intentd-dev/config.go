@@ -21,8 +21,8 @@ type launcherConfig struct {
 	DatabaseURL string
 	// LogLevel (LOG_LEVEL, default info) is the lowest level logged.
 	LogLevel slog.Level
-	// PprofAddr (PPROF_ADDR, default none) serves the process's runtime profiles
-	// (internal/pprofserver): loopback only in practice.
+	// PprofAddr (PPROF_ADDR, default none) serves the runtime profiles of `dev`, the engine's
+	// process (internal/pprofserver): loopback only in practice.
 	PprofAddr string
 }
 

@@ -64,8 +64,10 @@ func run(ctx context.Context, cmd string) error {
 		return err
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
-	if err := pprofserver.Start(ctx, cfg.PprofAddr, logger); err != nil {
-		return fmt.Errorf("PPROF_ADDR: %w", err)
+	if cmd == "dev" { // the engine's process; the chains run beside it with the same environment
+		if err := pprofserver.Start(ctx, cfg.PprofAddr, logger); err != nil {
+			return fmt.Errorf("PPROF_ADDR: %w", err)
+		}
 	}
 	switch cmd {
 	case "devnet":
