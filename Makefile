@@ -96,6 +96,12 @@ bench-quote:
 bench-records:
 	@bench/run-records.sh
 
+# bench-status: GET /intents/status/v3 at one million requests under wrk, against the engine's API
+# and a bare Gin + pgx server in the same run (bench/run-status.sh). See BENCHMARKS.md.
+.PHONY: bench-status
+bench-status:
+	@bench/run-status.sh
+
 # bench-webhooks: webhook delivery at volume (bench/webhookfanout): 10,000 status events of 100
 # API keys' requests written through the transition write while one dispatcher delivers them to
 # receivers in the same process; WEBHOOK_BENCH_EVENTS, WEBHOOK_BENCH_KEYS and
