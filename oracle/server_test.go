@@ -45,8 +45,8 @@ func TestChains(t *testing.T) {
 	r := do(t, http.MethodGet, hs.URL+oracleapi.PathChains, "", nil)
 	require.Equal(t, http.StatusOK, r.status)
 	assert.JSONEq(t, `{"chains":[
-		{"id":31337,"name":"devnet-a","vmType":"evm","depository":"0x00000000000000000000000000000000000000a0","confirmations":2},
-		{"id":31338,"name":"devnet-b","vmType":"evm","depository":"0x00000000000000000000000000000000000000b0","confirmations":1}
+		{"id":31337,"name":"devnet-a","vmType":"ethereum-vm","depository":"0x00000000000000000000000000000000000000a0","confirmations":2},
+		{"id":31338,"name":"devnet-b","vmType":"ethereum-vm","depository":"0x00000000000000000000000000000000000000b0","confirmations":1}
 	]}`, string(r.body))
 }
 
@@ -64,7 +64,7 @@ func TestDocumentation(t *testing.T) {
 		Paths   map[string]map[string]any `json:"paths"`
 	}
 	require.NoError(t, json.Unmarshal(r.body, &doc), "the OpenAPI document must be valid JSON")
-	assert.Equal(t, "3.1.0", doc.OpenAPI)
+	assert.Equal(t, "3.0.3", doc.OpenAPI)
 	for _, p := range []string{oracleapi.PathLives, oracleapi.PathChains, oracleapi.PathDepositAttestation, oracleapi.PathWithdrawalAttestation,
 		oracleapi.PathSolverFillAttestation, oracleapi.PathSolverRefund, oracleapi.PathWithdrawalInitiation, oracleapi.PathWithdrawalInitiated} {
 		assert.Contains(t, doc.Paths, p)
@@ -74,14 +74,8 @@ func TestDocumentation(t *testing.T) {
 	}
 }
 
-func TestUnimplementedAttestationsAnswer501(t *testing.T) {
+func TestUnknownRouteIs404(t *testing.T) {
 	_, hs := newTestServer(t, mustConfig(t, map[string]string{EnvAPIKeys: testAPIKey + ":ops"}), offlineRegistry(t), nil)
-	for _, p := range []string{oracleapi.PathWithdrawalAttestation, oracleapi.PathSolverFillAttestation, oracleapi.PathSolverRefund,
-		oracleapi.PathWithdrawalInitiation, oracleapi.PathWithdrawalInitiated} {
-		r := do(t, http.MethodPost, hs.URL+p, `{}`, map[string]string{oracleapi.HeaderAPIKey: testAPIKey})
-		require.Equal(t, http.StatusNotImplemented, r.status, p)
-		assert.Equal(t, oracleapi.CodeNotImplemented, r.errorBody(t).Code)
-	}
 	r := do(t, http.MethodGet, hs.URL+"/nope", "", map[string]string{oracleapi.HeaderAPIKey: testAPIKey})
 	require.Equal(t, http.StatusNotFound, r.status)
 	assert.Equal(t, oracleapi.CodeNotFound, r.errorBody(t).Code)

@@ -239,7 +239,7 @@ func open(t *testing.T, ctx context.Context, cfg app.Config, rpcs map[uint64]str
 // startOracle serves the oracle, a service of its own, with the devnet's oracle key; it returns
 // its URL.
 func startOracle(t *testing.T, reg *chains.Registry, logger *slog.Logger) string {
-	ocfg, err := oracle.ConfigFromEnv(lookup(map[string]string{"ENVIRONMENT": "test",
+	ocfg, err := oracle.ConfigFromEnv(lookup(map[string]string{"ENVIRONMENT": "dev",
 		"ECDSA_PRIVATE_KEY": hex.EncodeToString(crypto.FromECDSA(devnet.OracleKey())), "API_KEYS": OracleAPIKey + ":worker"}))
 	if err != nil {
 		t.Fatal(err)

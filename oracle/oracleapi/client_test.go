@@ -19,10 +19,11 @@ import (
 func TestClientRejectsBadAttestations(t *testing.T) {
 	ctx := context.Background()
 	d := sampleDeposit()
-	sig, signer := signDeposit(t, d)
+	domain := NewDomain("test", d.ChainID, d.Depository)
+	sig, signer := signUnder(t, domain, d)
 	good := func() DepositAttestation {
 		return DepositAttestation{Messages: []DepositMessage{{Data: d,
-			Signatures: []Signature{{Signer: signer, Signature: append([]byte(nil), sig...)}}}}, Domain: OracleDomain}
+			Signatures: []Signature{{Signer: signer, Signature: append([]byte(nil), sig...)}}}}, Domain: domain}
 	}
 
 	var reply atomic.Value // func(http.ResponseWriter)
@@ -68,7 +69,7 @@ func TestClientRejectsBadAttestations(t *testing.T) {
 	assert.Contains(t, e.Message, "recovers to")
 
 	tampered := good()
-	tampered.Messages[0].Data.Amount = new(big.Int).Add(d.Amount, big.NewInt(1))
+	tampered.Messages[0].Data.Amount = NewAmount(new(big.Int).Add(d.Amount.Int(), big.NewInt(1)))
 	reply.Store(send(http.StatusOK, tampered))
 	e = clientErr(t, mustFail(client.AttestDeposit(ctx, d.ChainID, d.TransactionID)))
 	assert.Equal(t, CodeInvalidResponse, e.Code)
@@ -77,7 +78,7 @@ func TestClientRejectsBadAttestations(t *testing.T) {
 	e = clientErr(t, mustFail(client.AttestDeposit(ctx, d.ChainID, common.HexToHash("0x77"))))
 	assert.Equal(t, CodeInvalidResponse, e.Code, "a message about another transaction")
 
-	reply.Store(send(http.StatusOK, DepositAttestation{Domain: OracleDomain}))
+	reply.Store(send(http.StatusOK, DepositAttestation{Domain: domain}))
 	e = clientErr(t, mustFail(client.AttestDeposit(ctx, d.ChainID, d.TransactionID)))
 	assert.Equal(t, CodeInvalidResponse, e.Code, "no messages")
 }
