@@ -216,7 +216,9 @@ func TestPeerRule1CombinedOnlyWhenPayloadDomainAndOrderMatch(t *testing.T) {
 	backs := cluster(t,
 		func([]string, []common.Address) nodeSpec { return nodeSpec{} },
 		// Another deployment: the same facts under another domain (its salt).
-		func([]string, []common.Address) nodeSpec { return nodeSpec{env: map[string]string{EnvEnvironment: "other"}} },
+		func([]string, []common.Address) nodeSpec {
+			return nodeSpec{env: map[string]string{EnvEnvironment: "other"}}
+		},
 	)
 	reordered := relay(t, backs[0].url, 0, func(a *oracleapi.DepositAttestation) { slices.Reverse(a.Messages) })
 	schemaless := fakePeer(t, func(w http.ResponseWriter, _ *http.Request) {
@@ -391,7 +393,9 @@ func TestPeerRule5AllowlistNeverSentToPeers(t *testing.T) {
 func TestPeerRule6WithoutAllowlistWaitsForAllAndFailsOnLocalFailure(t *testing.T) {
 	backs := cluster(t,
 		func([]string, []common.Address) nodeSpec { return nodeSpec{} },
-		func([]string, []common.Address) nodeSpec { return nodeSpec{env: map[string]string{EnvEnvironment: "other"}} },
+		func([]string, []common.Address) nodeSpec {
+			return nodeSpec{env: map[string]string{EnvEnvironment: "other"}}
+		},
 	)
 	slow := relay(t, backs[0].url, 700*time.Millisecond, nil)
 	hung := relay(t, backs[0].url, time.Hour, nil)
@@ -448,7 +452,9 @@ func TestPeerRule7LocalFailureAloneDoesNotFailWithAllowlist(t *testing.T) {
 func TestPeerRule8FaultyPeersSkippedWithAWarning(t *testing.T) {
 	backs := cluster(t,
 		func([]string, []common.Address) nodeSpec { return nodeSpec{} },
-		func([]string, []common.Address) nodeSpec { return nodeSpec{env: map[string]string{EnvEnvironment: "other"}} },
+		func([]string, []common.Address) nodeSpec {
+			return nodeSpec{env: map[string]string{EnvEnvironment: "other"}}
+		},
 	)
 	slow := relay(t, backs[0].url, 3*time.Second, nil)
 	failing := fakePeer(t, func(w http.ResponseWriter, _ *http.Request) {
@@ -493,7 +499,9 @@ func TestPeersAskedOnlyWhenRequested(t *testing.T) {
 		calls.Store(r.URL.Path, true)
 		w.WriteHeader(http.StatusInternalServerError)
 	})
-	front := cluster(t, func([]string, []common.Address) nodeSpec { return nodeSpec{env: map[string]string{EnvPeers: peersOf(peer)}} })[0]
+	front := cluster(t, func([]string, []common.Address) nodeSpec {
+		return nodeSpec{env: map[string]string{EnvPeers: peersOf(peer)}}
+	})[0]
 	r := do(t, http.MethodPost, front.url+oracleapi.PathDepositAttestation, `{"chainId":31337,"transactionId":"`+peerTx.Hex()+`"}`, nil)
 	require.Equal(t, http.StatusOK, r.status, string(r.body))
 	_, asked := calls.Load(oracleapi.PathDepositAttestation)
