@@ -12,7 +12,7 @@ import (
 	"strings"
 )
 
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envName = regexp.MustCompile(`^[A-Z_][A-Z0-9_]*$`)
 
 // withSecretsFiles returns env with the secrets files of VAULT_SECRETS_DIR (default
 // /vault/secrets) beneath it, as the spec's container entrypoint loads them: a variable set in

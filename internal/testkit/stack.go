@@ -12,7 +12,6 @@ package testkit
 
 import (
 	"context"
-	"encoding/hex"
 	"log/slog"
 	"maps"
 	"net/http/httptest"
@@ -21,7 +20,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/gin-gonic/gin"
 	"go.temporal.io/api/operatorservice/v1"
 	"go.temporal.io/server/temporaltest"
@@ -236,19 +234,34 @@ func open(t *testing.T, ctx context.Context, cfg app.Config, rpcs map[uint64]str
 	return sys
 }
 
-// startOracle serves the oracle, a service of its own, with the devnet's oracle key; it returns
-// its URL.
+// startOracle serves the devnet.OracleCount oracles, each a service of its own on a loopback
+// listener with its devnet key, peers of each other at 2-of-3 as `make run` runs them; it
+// returns the first one's URL, the worker's ORACLE_URL (the first asks the others).
 func startOracle(t *testing.T, reg *chains.Registry, logger *slog.Logger) string {
-	ocfg, err := oracle.ConfigFromEnv(lookup(map[string]string{"ENVIRONMENT": "dev",
-		"ECDSA_PRIVATE_KEY": hex.EncodeToString(crypto.FromECDSA(devnet.OracleKey())), "API_KEYS": OracleAPIKey + ":worker"}))
-	if err != nil {
-		t.Fatal(err)
+	servers := make([]*httptest.Server, devnet.OracleCount)
+	for i := range servers {
+		servers[i] = httptest.NewUnstartedServer(nil)
+		t.Cleanup(servers[i].Close)
 	}
-	osrv, err := oracle.NewServer(ocfg, reg, logger)
-	if err != nil {
-		t.Fatal(err)
+	url := func(i int) string { return "http://" + servers[i].Listener.Addr().String() }
+	for i, hs := range servers {
+		var peers []string
+		for j := range servers {
+			if j != i {
+				peers = append(peers, url(j))
+			}
+		}
+		ocfg, err := oracle.ConfigFromEnv(devnet.OracleEnv(lookup(map[string]string{"VAULT_SECRETS_DIR": t.TempDir()}), i, "3000",
+			OracleAPIKey, peers))
+		if err != nil {
+			t.Fatal(err)
+		}
+		osrv, err := oracle.NewServer(ocfg, reg, logger.With("oracle", i+1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		hs.Config.Handler = osrv.Handler()
+		hs.Start()
 	}
-	srv := httptest.NewServer(osrv.Handler())
-	t.Cleanup(srv.Close)
-	return srv.URL
+	return url(0)
 }
