@@ -71,15 +71,15 @@ type Config struct {
 	// relies on it: the engine's own quorum, checked whatever the oracle answered.
 	OracleSigners          []common.Address
 	OracleSignersThreshold int
-	PriceSource              string // PRICE_SOURCE: table or feeds
-	Prices                   prices.Table
-	PriceFeeds               map[string]prices.FeedRef
-	PriceMaxAge              time.Duration
-	PriceCacheTTL            time.Duration
-	QuoteLimits              quote.PairLimits
-	SwapCostBps              int64
-	QuoteTTL                 time.Duration
-	ScanInterval             time.Duration
+	PriceSource            string // PRICE_SOURCE: table or feeds
+	Prices                 prices.Table
+	PriceFeeds             map[string]prices.FeedRef
+	PriceMaxAge            time.Duration
+	PriceCacheTTL          time.Duration
+	QuoteLimits            quote.PairLimits
+	SwapCostBps            int64
+	QuoteTTL               time.Duration
+	ScanInterval           time.Duration
 	// SolverMaxFill is the solver's capacity per fill by symbol, whole units (SOLVER_MAX_FILL,
 	// e.g. "ETH=100,USDC=250000"; empty: no limit).
 	SolverMaxFill map[string]decimal.Decimal

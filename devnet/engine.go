@@ -14,12 +14,12 @@ import (
 // valid anywhere else.
 func EngineEnv(databaseURL, oracleAPIKey string) map[string]string {
 	return map[string]string{
-		"DATABASE_URL":       databaseURL,
-		"SOLVER_PRIVATE_KEY": hex.EncodeToString(crypto.FromECDSA(SolverKey())),
+		"DATABASE_URL":             databaseURL,
+		"SOLVER_PRIVATE_KEY":       hex.EncodeToString(crypto.FromECDSA(SolverKey())),
 		"ORACLE_SIGNERS":           oracleSigners(),
 		"ORACLE_SIGNERS_THRESHOLD": strconv.Itoa(OracleThreshold),
-		"ORACLE_API_KEY":     oracleAPIKey,
-		"SCAN_INTERVAL":      "500ms",
+		"ORACLE_API_KEY":           oracleAPIKey,
+		"SCAN_INTERVAL":            "500ms",
 		// Dev prices come from the devnet's Chainlink-style feeds, as production's do from
 		// real ones.
 		"PRICE_SOURCE": "feeds",

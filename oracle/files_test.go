@@ -77,4 +77,3 @@ func TestSecretsFolder(t *testing.T) {
 	require.ErrorContains(t, err, "broken line 1")
 	assertNoSecrets(t, err.Error())
 }
-

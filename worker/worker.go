@@ -34,11 +34,11 @@ type Deps struct {
 	OracleThreshold int
 	// Environment is the engine's ENVIRONMENT: the deployment the oracles' signing domain must
 	// name.
-	Environment string
-	SolverKey     *ecdsa.PrivateKey
-	Prices        prices.Source              // values ERC-20 refunds against their gas; optional
-	MaxFill       map[string]decimal.Decimal // the solver's capacity per fill (SOLVER_MAX_FILL)
-	ScanInterval  time.Duration
+	Environment  string
+	SolverKey    *ecdsa.PrivateKey
+	Prices       prices.Source              // values ERC-20 refunds against their gas; optional
+	MaxFill      map[string]decimal.Decimal // the solver's capacity per fill (SOLVER_MAX_FILL)
+	ScanInterval time.Duration
 	// Intents is the door the deposit scanner delivers deposits through (app.System.Intents).
 	Intents deposits.Deliverer
 	Logger  *slog.Logger

@@ -36,11 +36,11 @@ type DevOptions struct {
 	DataDir     string // .data: Postgres cluster, Temporal database, dev API key, dev admin token
 	DatabaseURL string // used when reachable; otherwise a private cluster starts in DataDir
 	// Lookup reads the environment (os.LookupEnv) for the engine's and the oracle's variables.
-	Lookup     func(string) (string, bool)
+	Lookup func(string) (string, bool)
 	// OracleAddr is the first oracle's address (127.0.0.1:3000); the devnet.OracleCount oracles
 	// listen on it and the next ports, peers of each other at 2-of-3.
 	OracleAddr string
-	UIPort     int    // 8233
+	UIPort     int // 8233
 	Out        io.Writer
 	Logger     *slog.Logger
 }
