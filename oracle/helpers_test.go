@@ -276,3 +276,20 @@ func do(t testing.TB, method, url, body string, header map[string]string) respon
 func attestBody(chainID uint64, tx common.Hash) string {
 	return `{"chainId":` + strconv.FormatUint(chainID, 10) + `,"transactionId":"` + tx.Hex() + `"}`
 }
+
+// newHTTPServer serves srv on a loopback httptest server and returns its URL.
+func newHTTPServer(t testing.TB, srv *Server) string {
+	t.Helper()
+	hs := httptest.NewServer(srv.Handler())
+	t.Cleanup(hs.Close)
+	return hs.URL
+}
+
+// decodeAttestation reads a deposit attestation whose signatures verify.
+func decodeAttestation(t testing.TB, body []byte) *oracleapi.DepositAttestation {
+	t.Helper()
+	var att oracleapi.DepositAttestation
+	require.NoError(t, json.Unmarshal(body, &att), string(body))
+	require.NoError(t, oracleapi.VerifyAttestation(&att))
+	return &att
+}
