@@ -32,11 +32,22 @@ func EngineEnv(databaseURL, oracleAPIKey string) map[string]string {
 // oracles ask each other with), its port, the other oracles as PEERS and every oracle's signer
 // as ORACLE_SIGNERS at OracleThreshold.
 func OracleEnv(lookup func(string) (string, bool), i int, port, apiKey string, peerURLs []string) func(string) (string, bool) {
+	overlay := OracleVars(i, port, apiKey, peerURLs)
+	return func(name string) (string, bool) {
+		if v, ok := overlay[name]; ok {
+			return v, true
+		}
+		return lookup(name)
+	}
+}
+
+// OracleVars are OracleEnv's variables, for an oracle run as a process of its own.
+func OracleVars(i int, port, apiKey string, peerURLs []string) map[string]string {
 	var peers []string
 	for _, u := range peerURLs {
 		peers = append(peers, u+"|"+apiKey)
 	}
-	overlay := map[string]string{
+	return map[string]string{
 		"ENVIRONMENT":              "dev",
 		"ECDSA_PRIVATE_KEY":        hex.EncodeToString(crypto.FromECDSA(OracleKeys()[i])),
 		"API_KEYS":                 apiKey + ":worker",
@@ -44,12 +55,6 @@ func OracleEnv(lookup func(string) (string, bool), i int, port, apiKey string, p
 		"PEERS":                    strings.Join(peers, ";"),
 		"ORACLE_SIGNERS":           oracleSigners(),
 		"ORACLE_SIGNERS_THRESHOLD": strconv.Itoa(OracleThreshold),
-	}
-	return func(name string) (string, bool) {
-		if v, ok := overlay[name]; ok {
-			return v, true
-		}
-		return lookup(name)
 	}
 }
 

@@ -12,6 +12,10 @@ package testkit
 
 import (
 	"context"
+	"fmt"
+	"net/http"
+	"path/filepath"
+	"strconv"
 	"log/slog"
 	"maps"
 	"net/http/httptest"
@@ -68,6 +72,11 @@ type Options struct {
 	// `intentd worker`, a process of its own configured through its environment only, supervised
 	// by Stack.WorkerProcess. Default: the worker runs in the test process.
 	WorkerBinary string
+	// OracleBinary, when set, is an intentd binary (process.BuildIntentd): the stack's three
+	// oracles run as `intentd oracle` processes of their own, configured through their
+	// environment only, supervised by Stack.OracleProcesses. Default: they run in the test
+	// process.
+	OracleBinary string
 	// LogDir receives the worker process's log files and its chain file; default: a temporary
 	// directory.
 	LogDir string
@@ -91,6 +100,9 @@ type Stack struct {
 	// WorkerProcess supervises the worker process of Options.WorkerBinary; nil when the worker
 	// runs in the test process.
 	WorkerProcess *process.Supervisor
+	// OracleProcesses supervise the oracle processes of Options.OracleBinary, the first the one
+	// the worker asks; nil when the oracles run in the test process.
+	OracleProcesses []*process.Supervisor
 
 	ctx        context.Context // the stack's, ended when the test ends
 	workerSys  *app.System     // the in-process worker's: Sys, or its own when it dials other URLs
@@ -145,7 +157,12 @@ func Start(t *testing.T, o Options) *Stack {
 		Namespace: ts.GetDefaultNamespace(), SearchAttributes: workflows.SearchAttributeTypes()}); err != nil {
 		t.Fatalf("search attributes: %v", err)
 	}
-	oracleURL := startOracle(t, registry(t, u.oracle), o.Logger)
+	var oracleURL string
+	if o.OracleBinary != "" {
+		oracleURL = s.startOracleProcesses(t, o, u.oracle)
+	} else {
+		oracleURL = startOracle(t, registry(t, u.oracle), o.Logger)
+	}
 
 	vars := map[string]string{
 		"TEMPORAL_ADDRESS": ts.GetFrontendHostPort(), "TEMPORAL_NAMESPACE": ts.GetDefaultNamespace(),
@@ -264,4 +281,45 @@ func startOracle(t *testing.T, reg *chains.Registry, logger *slog.Logger) string
 		hs.Start()
 	}
 	return url(0)
+}
+
+// startOracleProcesses runs the devnet.OracleCount oracles as `intentd oracle` processes from
+// o.OracleBinary, peers of each other at 2-of-3 on free loopback ports, reading the chains at
+// rpcs; it returns the first one's URL once every one answers.
+func (s *Stack) startOracleProcesses(t *testing.T, o Options, rpcs map[uint64]string) string {
+	urls := make([]string, devnet.OracleCount)
+	ports := make([]int, devnet.OracleCount)
+	for i := range urls {
+		ports[i] = freePort(t)
+		urls[i] = fmt.Sprintf("http://127.0.0.1:%d", ports[i])
+	}
+	for i := range urls {
+		var peers []string
+		for j, u := range urls {
+			if j != i {
+				peers = append(peers, u)
+			}
+		}
+		vars := devnet.OracleVars(i, strconv.Itoa(ports[i]), OracleAPIKey, peers)
+		vars["VAULT_SECRETS_DIR"] = t.TempDir()
+		name := fmt.Sprintf("oracle%d", i+1)
+		s.OracleProcesses = append(s.OracleProcesses, startProcess(t, o.OracleBinary, name, filepath.Join(o.LogDir, name), rpcs, vars))
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for i, u := range urls {
+		for {
+			resp, err := http.Get(u + "/lives/v1")
+			if err == nil {
+				_ = resp.Body.Close()
+				if resp.StatusCode == http.StatusOK {
+					break
+				}
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("oracle %d did not answer on %s: %v (logs in %s)", i+1, u, err, o.LogDir)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	return urls[0]
 }
