@@ -1,7 +1,8 @@
 // Package oracle is the attestation oracle: its own HTTP service that reads facts from chains
-// (today: deposits into the depository contract on EVM chains), signs them as EIP-712 messages
-// with the instance's single signer, and returns the signatures for settlement. It shares only
-// the chain registry with the engine. Its wire contract (paths, types, error codes, typed data)
+// (deposits, withdrawals, solver fills and refunds, withdrawal initiation on EVM chains), signs
+// them as EIP-712 messages with the instance's single signer (a raw key or an AWS KMS key),
+// gathers its peers' signatures when asked (aggregate.go, the spec's rules), and returns the
+// signatures for settlement. It shares only the chain registry with the engine. Its wire contract (paths, types, error codes, typed data)
 // and the engine's client live in oracle/oracleapi, which the engine imports instead of this
 // package, so the engine never links the Gin server. docs/oracle.md describes the wire format.
 package oracle
