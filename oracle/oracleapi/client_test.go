@@ -27,9 +27,12 @@ func TestClientRejectsBadAttestations(t *testing.T) {
 	}
 
 	var reply atomic.Value // func(http.ResponseWriter)
-	var gotKey atomic.Value
+	var gotKey, gotBody atomic.Value
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		gotKey.Store(r.Header.Get(HeaderAPIKey))
+		var body map[string]any
+		_ = json.NewDecoder(r.Body).Decode(&body)
+		gotBody.Store(body)
 		reply.Load().(func(http.ResponseWriter))(w)
 	}))
 	defer hs.Close()
@@ -47,6 +50,7 @@ func TestClientRejectsBadAttestations(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, signer, att.Messages[0].Signatures[0].Signer)
 	assert.Equal(t, "k", gotKey.Load())
+	assert.Equal(t, true, gotBody.Load().(map[string]any)["requestPeerSignatures"], "the engine asks for its peers' signatures")
 
 	reply.Store(func(w http.ResponseWriter) {
 		w.WriteHeader(http.StatusBadGateway)
