@@ -9,6 +9,7 @@ import (
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/intentd/intentd/chains/evm/bindings"
 	"github.com/intentd/intentd/oracle/oracleapi"
@@ -104,31 +105,56 @@ func checkPayment(log *slog.Logger, what string, x expectation, force bool, reci
 	return oracleapi.Errorf(oracleapi.CodeExpectationMismatch, "the %s does not meet the request: %s (force with an API key attests it as it is)", what, why)
 }
 
+// payment is a Fill or a refund's Withdrawal found in a transaction.
+type payment struct {
+	log                         *types.Log
+	solver, recipient, currency common.Address
+	amount                      *big.Int
+}
+
+// findPayment returns the transaction's log of event whose first indexed topic is id (the
+// order or refund id), decoded by unpack, once it meets the request's expectation (or is
+// forced); what names it in messages.
+func findPayment(tx *txRead, what string, event, id common.Hash, unpack func(*types.Log) (payment, error),
+	x expectation, force bool) (*payment, *oracleapi.Error) {
+	for _, l := range tx.logs(event) {
+		if len(l.Topics) < 2 || l.Topics[1] != id {
+			continue
+		}
+		p, err := unpack(l)
+		if err != nil {
+			tx.log.Warn("skipping an undecodable "+what+" log", slog.Uint64("logIndex", uint64(l.Index)), slog.Any("err", err))
+			continue
+		}
+		if e := checkPayment(tx.log, what, x, force, p.recipient, p.currency, p.amount); e != nil {
+			return nil, e
+		}
+		p.log = l
+		tx.log.Info(what+" attested", slog.String("id", id.Hex()), slog.Uint64("block", tx.block), slog.Bool("forced", force))
+		return &p, nil
+	}
+	return nil, oracleapi.Errorf(oracleapi.CodeNoMatchingEvent, "transaction %s emitted no %s under id %s from %s %s",
+		tx.receipt.TxHash.Hex(), what, id.Hex(), tx.kind, tx.contract.Hex())
+}
+
 func attestFill(ctx context.Context, s *Server, req oracleapi.SolverFillAttestationRequest, authed bool) ([]oracleapi.SolverFillData, oracleapi.Domain, *oracleapi.Error) {
 	tx, e := s.readTransaction(ctx, req.ChainID, req.TransactionID, contractOutputSettler)
 	if e != nil {
 		return nil, oracleapi.Domain{}, e
 	}
-	for _, l := range tx.logs(fillEventID) {
-		if len(l.Topics) < 2 || l.Topics[1] != req.OrderID {
-			continue
-		}
+	p, e := findPayment(tx, "fill", fillEventID, req.OrderID, func(l *types.Log) (payment, error) {
 		ev, err := outputSettlerABI.UnpackFillEvent(l)
 		if err != nil {
-			tx.log.Warn("skipping undecodable Fill log", slog.Uint64("logIndex", uint64(l.Index)), slog.Any("err", err))
-			continue
+			return payment{}, err
 		}
-		x := expectation{recipient: req.Recipient, currency: req.Currency, minimum: req.MinimumAmount.Int()}
-		if e := checkPayment(tx.log, "fill", x, req.Force && authed, ev.Recipient, ev.Currency, ev.Amount); e != nil {
-			return nil, oracleapi.Domain{}, e
-		}
-		tx.log.Info("fill attested", slog.String("orderId", req.OrderID.Hex()), slog.Uint64("block", tx.block), slog.Bool("forced", req.Force))
-		return []oracleapi.SolverFillData{{ChainID: tx.chain.ID, OutputSettler: tx.contract, TransactionID: req.TransactionID,
-			LogIndex: uint64(l.Index), BlockNumber: tx.block, BlockHash: tx.receipt.BlockHash, OrderID: req.OrderID, Solver: ev.Solver,
-			Recipient: ev.Recipient, Currency: ev.Currency, Amount: oracleapi.NewAmount(ev.Amount)}}, tx.domain(s), nil
+		return payment{solver: ev.Solver, recipient: ev.Recipient, currency: ev.Currency, amount: ev.Amount}, nil
+	}, expectation{recipient: req.Recipient, currency: req.Currency, minimum: req.MinimumAmount.Int()}, req.Force && authed)
+	if e != nil {
+		return nil, oracleapi.Domain{}, e
 	}
-	return nil, oracleapi.Domain{}, oracleapi.Errorf(oracleapi.CodeNoMatchingEvent, "transaction %s emitted no Fill of order %s from output settler %s",
-		req.TransactionID.Hex(), req.OrderID.Hex(), tx.contract.Hex())
+	return []oracleapi.SolverFillData{{ChainID: tx.chain.ID, OutputSettler: tx.contract, TransactionID: req.TransactionID,
+		LogIndex: uint64(p.log.Index), BlockNumber: tx.block, BlockHash: tx.receipt.BlockHash, OrderID: req.OrderID, Solver: p.solver,
+		Recipient: p.recipient, Currency: p.currency, Amount: oracleapi.NewAmount(p.amount)}}, tx.domain(s), nil
 }
 
 func attestRefund(ctx context.Context, s *Server, req oracleapi.SolverRefundAttestationRequest, authed bool) ([]oracleapi.SolverRefundData, oracleapi.Domain, *oracleapi.Error) {
@@ -136,26 +162,19 @@ func attestRefund(ctx context.Context, s *Server, req oracleapi.SolverRefundAtte
 	if e != nil {
 		return nil, oracleapi.Domain{}, e
 	}
-	for _, l := range tx.logs(withdrawalEventID) {
-		if len(l.Topics) < 2 || l.Topics[1] != req.RefundID {
-			continue
-		}
+	p, e := findPayment(tx, "refund", withdrawalEventID, req.RefundID, func(l *types.Log) (payment, error) {
 		ev, err := depositoryABI.UnpackWithdrawalEvent(l)
 		if err != nil {
-			tx.log.Warn("skipping undecodable Withdrawal log", slog.Uint64("logIndex", uint64(l.Index)), slog.Any("err", err))
-			continue
+			return payment{}, err
 		}
-		x := expectation{recipient: req.Recipient, currency: req.Currency, minimum: req.MinimumAmount.Int()}
-		if e := checkPayment(tx.log, "refund", x, req.Force && authed, ev.Recipient, ev.Currency, ev.Amount); e != nil {
-			return nil, oracleapi.Domain{}, e
-		}
-		tx.log.Info("refund attested", slog.String("refundId", req.RefundID.Hex()), slog.Uint64("block", tx.block), slog.Bool("forced", req.Force))
-		return []oracleapi.SolverRefundData{{ChainID: tx.chain.ID, Depository: tx.contract, TransactionID: req.TransactionID,
-			LogIndex: uint64(l.Index), BlockNumber: tx.block, BlockHash: tx.receipt.BlockHash, RefundID: req.RefundID,
-			Recipient: ev.Recipient, Currency: ev.Currency, Amount: oracleapi.NewAmount(ev.Amount)}}, tx.domain(s), nil
+		return payment{recipient: ev.Recipient, currency: ev.Currency, amount: ev.Amount}, nil
+	}, expectation{recipient: req.Recipient, currency: req.Currency, minimum: req.MinimumAmount.Int()}, req.Force && authed)
+	if e != nil {
+		return nil, oracleapi.Domain{}, e
 	}
-	return nil, oracleapi.Domain{}, oracleapi.Errorf(oracleapi.CodeNoMatchingEvent, "transaction %s emitted no Withdrawal under refund id %s from depository %s",
-		req.TransactionID.Hex(), req.RefundID.Hex(), tx.contract.Hex())
+	return []oracleapi.SolverRefundData{{ChainID: tx.chain.ID, Depository: tx.contract, TransactionID: req.TransactionID,
+		LogIndex: uint64(p.log.Index), BlockNumber: tx.block, BlockHash: tx.receipt.BlockHash, RefundID: req.RefundID,
+		Recipient: p.recipient, Currency: p.currency, Amount: oracleapi.NewAmount(p.amount)}}, tx.domain(s), nil
 }
 
 func attestWithdrawalInitiation(ctx context.Context, s *Server, req oracleapi.WithdrawalInitiationRequest, _ bool) ([]oracleapi.WithdrawalInitiationData, oracleapi.Domain, *oracleapi.Error) {

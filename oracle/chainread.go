@@ -169,6 +169,7 @@ func (s *Server) enabledChain(id uint64, kind contractKind) (*chains.Chain, comm
 // naming the chain.
 type chainRead struct {
 	chain    *chains.Chain
+	kind     contractKind
 	contract common.Address
 	reader   evmReader
 	log      *slog.Logger
@@ -192,7 +193,7 @@ func (s *Server) openChain(ctx context.Context, id uint64, kind contractKind, at
 	if e != nil {
 		return nil, e
 	}
-	r := &chainRead{chain: chain, contract: contract, log: s.logger.With(slog.Uint64("chainId", chain.ID)).With(attrs...)}
+	r := &chainRead{chain: chain, kind: kind, contract: contract, log: s.logger.With(slog.Uint64("chainId", chain.ID)).With(attrs...)}
 	reader, err := s.clients.get(ctx, chain)
 	if err != nil {
 		if errors.Is(err, errChainIDMismatch) {
