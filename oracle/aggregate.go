@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -77,11 +78,22 @@ func (s *Server) aggregate(ctx context.Context, e *endpoint, body []byte, caller
 			if len(allowlist) == 0 {
 				return nil, localErr // rule 6: nothing can stand in for the local attestation
 			}
-			log.Warn("local attestation failed; peers may still reach the threshold", slog.String("code", a.localErr.Code),
+			// A refusal about the facts (not confirmed yet, not found) is what every oracle
+			// answers while a deposit collects its confirmations: DEBUG. A failure is WARN.
+			level := slog.LevelWarn
+			if a.localErr.Status < 500 {
+				level = slog.LevelDebug
+			}
+			log.Log(ctx, level, "local attestation failed; peers may still reach the threshold", slog.String("code", a.localErr.Code),
 				slog.String("message", a.localErr.Message))
 			continue
 		case a.peerErr != nil:
-			log.Warn("peer skipped", slog.String("peer", a.source), slog.Any("err", a.peerErr))
+			level := slog.LevelWarn
+			var refused *peerRefusal
+			if errors.As(a.peerErr, &refused) && refused.status < 500 {
+				level = slog.LevelDebug // the peer refuses the facts as the local oracle would
+			}
+			log.Log(ctx, level, "peer skipped", slog.String("peer", a.source), slog.Any("err", a.peerErr))
 			continue
 		case a.source == "local":
 			localAtt = a.att
@@ -220,6 +232,15 @@ func (g *group) merge(signers []common.Address) *collected {
 	return out
 }
 
+// peerRefusal is a peer's error answer: a 4xx with one of our codes refuses the facts (not
+// confirmed yet, say), anything else is the peer's failure.
+type peerRefusal struct {
+	status int
+	code   string
+}
+
+func (p *peerRefusal) Error() string { return fmt.Sprintf("answered %d %s", p.status, p.code) }
+
 // peerRequest is the body sent to peers: the caller's fields of the route's schema, with
 // requestPeerSignatures false so that a peer answers with its own signature and never fans out
 // in turn. Nothing of this instance's configuration (its allowlist, its threshold) is added.
@@ -270,7 +291,7 @@ func (s *Server) askPeer(ctx context.Context, e *endpoint, p Peer, body []byte, 
 	if resp.StatusCode != http.StatusOK {
 		var e oracleapi.Error
 		_ = json.Unmarshal(raw, &e)
-		return nil, fmt.Errorf("answered %d %s", resp.StatusCode, e.Code)
+		return nil, &peerRefusal{status: resp.StatusCode, code: e.Code}
 	}
 	att, err := e.decode(raw)
 	if err != nil {

@@ -181,7 +181,13 @@ func (r *chainRead) domain(s *Server) oracleapi.Domain {
 }
 
 func (r *chainRead) unavailable(what string, err error) *oracleapi.Error {
-	r.log.Warn("chain RPC failed", slog.String("step", what), slog.Any("err", err))
+	level := slog.LevelWarn
+	if errors.Is(err, context.Canceled) {
+		// The caller went away (an aggregating peer that had enough signatures): not the chain's
+		// failure.
+		level = slog.LevelDebug
+	}
+	r.log.Log(context.Background(), level, "chain RPC failed", slog.String("step", what), slog.Any("err", err))
 	return oracleapi.Errorf(oracleapi.CodeChainUnavailable, "chain %d RPC failed while reading %s; retry later", r.chain.ID, what)
 }
 

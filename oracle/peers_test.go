@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -503,4 +504,24 @@ func TestPeersAskedOnlyWhenRequested(t *testing.T) {
 	require.Equal(t, http.StatusOK, r.status, string(r.body))
 	_, asked := calls.Load(oracleapi.PathDepositAttestation)
 	assert.False(t, asked)
+}
+
+// A deposit still collecting its confirmations is refused by every oracle alike: the request
+// answers the local 409, and neither the local refusal nor the peers' is logged at WARN (a
+// healthy intent logs no warnings), while a failing peer still is.
+func TestPeerRefusalsOfUnconfirmedFactsAreNotWarnings(t *testing.T) {
+	pending := func() *stubReader { return &stubReader{receiptErr: ethereum.NotFound, pending: true} }
+	backs := cluster(t,
+		func([]string, []common.Address) nodeSpec { return nodeSpec{reader: pending()} },
+		func([]string, []common.Address) nodeSpec { return nodeSpec{reader: pending()} },
+	)
+	front := cluster(t, func(_ []string, addrs []common.Address) nodeSpec {
+		return nodeSpec{reader: pending(), env: map[string]string{EnvPeers: peersOf(backs[0].url, backs[1].url),
+			EnvOracleSigners: signersOf(addrs[0], backs[0].addr, backs[1].addr), EnvOracleSignersThreshold: "2"}}
+	})[0]
+	r, _, _ := attestWithPeers(t, front)
+	require.Equal(t, http.StatusConflict, r.status, string(r.body))
+	assert.Equal(t, oracleapi.CodeNotConfirmed, r.errorBody(t).Code)
+	assert.NotContains(t, front.logs.String(), `"level":"WARN"`)
+	assert.Contains(t, front.logs.String(), "answered 409 TRANSACTION_NOT_CONFIRMED", "named at DEBUG")
 }
