@@ -29,22 +29,22 @@ func endpoints() []*endpoint {
 	return []*endpoint{
 		newEndpoint(oracleapi.PathDepositAttestation, "Attest the Deposit events of a transaction",
 			"One message per Deposit event the chain's depository emitted in the transaction, in log order, once the transaction has the chain's confirmations in a canonical block.",
-			append(txCodes, oracleapi.CodeNoDepositEvents), attestDeposit, nil),
+			append(txCodes, oracleapi.CodeNoDepositEvents), attestDeposit),
 		newEndpoint(oracleapi.PathWithdrawalAttestation, "Attest the Withdrawal events of a transaction",
 			"One message per Withdrawal (payout) event the chain's depository emitted in the transaction, in log order.",
-			append(txCodes, oracleapi.CodeNoMatchingEvent), attestWithdrawals, nil),
+			append(txCodes, oracleapi.CodeNoMatchingEvent), attestWithdrawals),
 		newEndpoint(oracleapi.PathSolverFillAttestation, "Attest a solver's fill of an order",
 			"The output settler's Fill event for orderId in the transaction, which must pay recipient at least minimumAmount of currency. force (valid x-api-key only) attests a fill that does not meet those expectations as it is.",
-			append(txCodes, oracleapi.CodeNoMatchingEvent, oracleapi.CodeExpectationMismatch, oracleapi.CodeUnauthorized), attestFill, nil),
+			append(txCodes, oracleapi.CodeNoMatchingEvent, oracleapi.CodeExpectationMismatch, oracleapi.CodeUnauthorized), attestFill),
 		newEndpoint(oracleapi.PathSolverRefund, "Attest a solver's refund",
 			"The depository's Withdrawal event under refundId in the transaction, which must pay recipient at least minimumAmount of currency. force works as for fills.",
-			append(txCodes, oracleapi.CodeNoMatchingEvent, oracleapi.CodeExpectationMismatch, oracleapi.CodeUnauthorized), attestRefund, nil),
+			append(txCodes, oracleapi.CodeNoMatchingEvent, oracleapi.CodeExpectationMismatch, oracleapi.CodeUnauthorized), attestRefund),
 		newEndpoint(oracleapi.PathWithdrawalInitiation, "Authorize the withdrawal of a deposit to its depositor",
 			"The deposit at logIndex of the transaction is confirmed and its withdrawal id (keccak256(abi.encode(chainId, depository, transactionId, logIndex))) is unspent in the depository: the message is the payload of Depository.withdraw(withdrawalId, currency, depositor, amount).",
-			append(txCodes, oracleapi.CodeNoDepositEvents, oracleapi.CodeAlreadyWithdrawn), attestWithdrawalInitiation, nil),
+			append(txCodes, oracleapi.CodeNoDepositEvents, oracleapi.CodeAlreadyWithdrawn), attestWithdrawalInitiation),
 		newEndpoint(oracleapi.PathWithdrawalInitiated, "Attest that the depository executed a withdrawal",
 			"The depository's once-only flag of withdrawalId is set in the block the chain's confirmations below its head.",
-			[]string{oracleapi.CodeWithdrawalNotInitiated}, attestWithdrawalInitiated, nil),
+			[]string{oracleapi.CodeWithdrawalNotInitiated}, attestWithdrawalInitiated),
 	}
 }
 

@@ -24,7 +24,7 @@ type endpoint struct {
 	path, summary, description string
 	request, response          any
 	errors                     []string // codes the route answers with besides the common ones
-	// run validates the decoded body and returns the local attestation.
+	// run decodes the validated body and returns the local attestation.
 	run func(ctx context.Context, s *Server, body []byte, authed bool) (*collected, *oracleapi.Error)
 	// decode reads an answer of this route (strictly: the route's schema, then its types) and
 	// verifies every signature in it.
@@ -77,19 +77,13 @@ func (c *collected) wire() any {
 // newEndpoint describes a route whose requests are Req and whose messages are T; attest reads
 // the facts and returns the messages to sign and their domain.
 func newEndpoint[Req any, T oracleapi.Message](path, summary, description string, codes []string,
-	attest func(ctx context.Context, s *Server, req Req, authed bool) ([]T, oracleapi.Domain, *oracleapi.Error),
-	check func(req Req) error) *endpoint {
+	attest func(ctx context.Context, s *Server, req Req, authed bool) ([]T, oracleapi.Domain, *oracleapi.Error)) *endpoint {
 	e := &endpoint{path: path, summary: summary, description: description, errors: codes,
 		request: new(Req), response: new(oracleapi.Attestation[T])}
 	e.run = func(ctx context.Context, s *Server, body []byte, authed bool) (*collected, *oracleapi.Error) {
 		var req Req
 		if err := json.Unmarshal(body, &req); err != nil {
 			return nil, oracleapi.Errorf(oracleapi.CodeInvalidRequest, "body does not match the request schema: %s", jsonProblem(err))
-		}
-		if check != nil {
-			if err := check(req); err != nil {
-				return nil, oracleapi.Errorf(oracleapi.CodeInvalidRequest, "%v", err)
-			}
 		}
 		msgs, domain, oe := attest(ctx, s, req, authed)
 		if oe != nil {
