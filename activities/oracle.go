@@ -21,8 +21,16 @@ import (
 // OracleActivities ask the attestation oracle to sign on-chain facts and check its answers.
 type OracleActivities struct {
 	Client *oracleapi.Client
-	// Signers are the oracle addresses whose signatures the engine accepts.
+	// Signers are the oracle addresses whose signatures the engine accepts (ORACLE_SIGNERS).
 	Signers []common.Address
+	// Threshold is how many unique Signers must have signed the attested deposit before the
+	// engine relies on it (ORACLE_SIGNERS_THRESHOLD; 0 counts as 1). The oracle's success says
+	// nothing about quorum (the spec's aggregation rule 4): the count is checked here.
+	Threshold int
+	// Environment is the engine's ENVIRONMENT. An attestation must be signed under the oracle
+	// domain of this deployment (oracleapi.NewDomain: its salt, the deposit's chain and
+	// depository); one signed for another deployment or contract is not trusted.
+	Environment string
 	// Chains reads the deposit's chain while the oracle refuses to attest, to tell a deposit a
 	// reorg removed (DEPOSIT_REORGED) from one still waiting for its confirmations. Nil turns
 	// that check off: a removed deposit then waits until the attestation times out.
@@ -42,8 +50,11 @@ type AttestInput struct {
 
 // AttestResult is the oracle's signed statement about the deposit.
 type AttestResult struct {
-	Signer    string
-	Signature string
+	// Signer and Signature are the first accepted signature; Signatures all of them (at least
+	// Threshold), empty in results recorded before quorum was checked.
+	Signer     string
+	Signature  string
+	Signatures []OracleSignature `json:",omitempty"`
 	// ChainID and Depository name the chain and contract whose Deposit event was attested
 	// (protocol.deposit.attestation's oracleChainId and oracleContract); zero in results
 	// recorded before they were returned.
@@ -131,15 +142,51 @@ func (a *OracleActivities) attestOnce(ctx context.Context, w *depositWait) (*Att
 	if err != nil {
 		return nil, "", err
 	}
+	if err := a.checkDomain(att.Domain, m.Data); err != nil {
+		return nil, "", needsOperator(err, "code", "WRONG_DOMAIN")
+	}
+	res := &AttestResult{ChainID: m.Data.ChainID, Depository: m.Data.Depository.Hex()}
+	seen := map[common.Address]bool{}
 	for _, sig := range m.Signatures {
-		signer, err := oracleapi.RecoverDepositSigner(m.Data, sig.Signature)
-		if err != nil || signer != sig.Signer || !a.accepted(signer) {
+		signer, err := oracleapi.RecoverSigner(att.Domain, m.Data, sig.Signature)
+		if err != nil || signer != sig.Signer || !a.accepted(signer) || seen[signer] {
 			continue
 		}
-		return &AttestResult{Signer: signer.Hex(), Signature: hexutil.Encode(sig.Signature), ChainID: m.Data.ChainID,
-			Depository: m.Data.Depository.Hex()}, "", nil
+		seen[signer] = true
+		res.Signatures = append(res.Signatures, OracleSignature{Signer: signer.Hex(), Signature: hexutil.Encode(sig.Signature)})
 	}
-	return nil, "", fmt.Errorf("no signature from an accepted oracle signer on %s", in.TxHash)
+	if need := max(a.Threshold, 1); len(res.Signatures) < need {
+		// Too few: the other oracles may be down or slow. The wait goes on (WARN at most every
+		// waitWarnEvery); the deposit is never relied on with fewer.
+		return nil, "", unavailable(fmt.Errorf("attestation of %s has %d of the %d accepted oracle signatures required",
+			in.TxHash, len(res.Signatures), need))
+	}
+	res.Signer, res.Signature = res.Signatures[0].Signer, res.Signatures[0].Signature
+	return res, "", nil
+}
+
+// OracleSignature is one accepted oracle signature of an attestation.
+type OracleSignature struct {
+	Signer    string
+	Signature string
+}
+
+// checkDomain checks that the attestation is signed under this deployment's domain for the
+// deposit's chain and depository: the salt of the engine's ENVIRONMENT, the chain, and the
+// depository of the engine's chain registry (when it has one) which the message must name too.
+func (a *OracleActivities) checkDomain(d oracleapi.Domain, data oracleapi.DepositData) error {
+	depository := data.Depository
+	if a.Chains != nil {
+		if ch, err := a.Chains.Registry().Get(data.ChainID); err == nil && ch.Depository != "" {
+			depository = common.HexToAddress(ch.Depository)
+		}
+	}
+	want := oracleapi.NewDomain(a.Environment, data.ChainID, depository)
+	if !d.Equal(want) || data.Depository != depository {
+		return fmt.Errorf("attestation signed under domain %+v for depository %s; this deployment expects version %s, chain %d, depository %s and the salt of environment %q",
+			d, data.Depository.Hex(), want.Version, data.ChainID, depository.Hex(), a.Environment)
+	}
+	return nil
 }
 
 // oracleOutcome is what AttestDeposit does with an error of the oracle (classifyOracleError).

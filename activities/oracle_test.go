@@ -2,6 +2,7 @@ package activities
 
 import (
 	"context"
+	"crypto/ecdsa"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -71,7 +72,7 @@ var (
 func depositMsg(block common.Hash, logIndex uint64, order common.Hash, amount int64) oracleapi.DepositMessage {
 	return oracleapi.DepositMessage{Data: oracleapi.DepositData{ChainID: 31337, TransactionID: common.HexToHash("0x7a"),
 		LogIndex: logIndex, BlockNumber: 100, BlockHash: block, OrderID: order, Depositor: depositor,
-		Currency: common.Address{}, Amount: big.NewInt(amount)}}
+		Currency: common.Address{}, Amount: oracleapi.NewAmount(big.NewInt(amount))}}
 }
 
 func attestIn(block string) AttestInput {
@@ -339,19 +340,82 @@ func TestAttestDepositReorged(t *testing.T) {
 	})
 }
 
-// signedAttestation is an attestation of msg signed by a new key, and that key's address.
+// signedAttestation is an attestation of msg signed by a new key under the domain of an engine
+// whose ENVIRONMENT is unset (the tests' OracleActivities), and that key's address.
 func signedAttestation(t *testing.T, msg oracleapi.DepositMessage) (*oracleapi.DepositAttestation, common.Address) {
 	t.Helper()
 	key, err := crypto.GenerateKey()
 	require.NoError(t, err)
+	att := &oracleapi.DepositAttestation{Messages: []oracleapi.DepositMessage{msg},
+		Domain: oracleapi.NewDomain("", msg.Data.ChainID, msg.Data.Depository)}
+	return att, addSignature(t, att, key)
+}
+
+// addSignature signs every message of att with key and returns the key's address.
+func addSignature(t *testing.T, att *oracleapi.DepositAttestation, key *ecdsa.PrivateKey) common.Address {
+	t.Helper()
 	signer := crypto.PubkeyToAddress(key.PublicKey)
-	digest, err := oracleapi.DepositDigest(msg.Data)
+	for i := range att.Messages {
+		digest, err := oracleapi.Digest(att.Domain, att.Messages[i].Data)
+		require.NoError(t, err)
+		sig, err := crypto.Sign(digest.Bytes(), key)
+		require.NoError(t, err)
+		sig[64] += 27
+		att.Messages[i].Signatures = append(att.Messages[i].Signatures, oracleapi.Signature{Signer: signer, Signature: sig})
+	}
+	return signer
+}
+
+// Spec rule 4, "Callers must verify the unique allowlisted signature count themselves": the
+// engine relies on an attestation only once ORACLE_SIGNERS_THRESHOLD unique accepted signers
+// signed it; with fewer it waits (an unavailable check, asked again), it never fills.
+func TestAttestDepositNeedsTheEnginesQuorum(t *testing.T) {
+	msg := depositMsg(seenBlock.Hash, 3, orderID, 1000)
+	att, first := signedAttestation(t, msg)
+	k2, err := crypto.GenerateKey()
 	require.NoError(t, err)
-	sig, err := crypto.Sign(digest.Bytes(), key)
+	second := addSignature(t, att, k2)
+	stranger, err := crypto.GenerateKey()
 	require.NoError(t, err)
-	sig[64] += 27
-	msg.Signatures = []oracleapi.Signature{{Signer: signer, Signature: sig}}
-	return &oracleapi.DepositAttestation{Messages: []oracleapi.DepositMessage{msg}, Domain: oracleapi.OracleDomain}, signer
+	addSignature(t, att, stranger)                                                                 // not accepted: never counted
+	att.Messages[0].Signatures = append(att.Messages[0].Signatures, att.Messages[0].Signatures[0]) // a duplicate counts once
+
+	signers := []common.Address{first, second, common.HexToAddress("0x0000000000000000000000000000000000000c3")}
+	a := &OracleActivities{Client: oracleStub(t, 0, "", att), Signers: signers, Threshold: 3}
+	res, _, _, err := checkOnce(t, a, attestIn(seenBlock.Hash.Hex()), Sighting{})
+	require.Nil(t, res)
+	require.True(t, isUnavailable(err), "too few signatures is a wait: %v", err)
+	require.ErrorContains(t, err, "2 of the 3")
+
+	a.Threshold = 2
+	res, _, _, err = checkOnce(t, a, attestIn(seenBlock.Hash.Hex()), Sighting{})
+	require.NoError(t, err)
+	require.Len(t, res.Signatures, 2)
+	require.Equal(t, first.Hex(), res.Signer)
+	require.Equal(t, []string{first.Hex(), second.Hex()}, []string{res.Signatures[0].Signer, res.Signatures[1].Signer})
+}
+
+// Domain separation: an attestation signed for another deployment (environment), chain or
+// depository is not relied on, however valid its signatures; the wait goes on for an operator.
+func TestAttestDepositRefusesAnotherDeploymentsDomain(t *testing.T) {
+	msg := depositMsg(seenBlock.Hash, 3, orderID, 1000)
+	for name, domain := range map[string]oracleapi.Domain{
+		"another environment": oracleapi.NewDomain("production", msg.Data.ChainID, msg.Data.Depository),
+		"another depository":  oracleapi.NewDomain("", msg.Data.ChainID, common.HexToAddress("0x01")),
+		"version 1":           oracleapi.OracleDomainV1,
+	} {
+		t.Run(name, func(t *testing.T) {
+			key, err := crypto.GenerateKey()
+			require.NoError(t, err)
+			att := &oracleapi.DepositAttestation{Messages: []oracleapi.DepositMessage{msg}, Domain: domain}
+			signer := addSignature(t, att, key)
+			a := &OracleActivities{Client: oracleStub(t, 0, "", att), Signers: []common.Address{signer}}
+			res, _, _, err := checkOnce(t, a, attestIn(seenBlock.Hash.Hex()), Sighting{})
+			require.Nil(t, res)
+			var ue unavailableError
+			require.True(t, errors.As(err, &ue) && ue.operator, "waits for an operator: %v", err)
+		})
+	}
 }
 
 // A deposit included again in another block after a reorg is attested there, with its new log
@@ -417,9 +481,15 @@ func TestClassifyOracleError(t *testing.T) {
 		oracleapi.CodeInvalidRequest:      finalUnknown,
 		oracleapi.CodeUnknownChain:        operator,
 		oracleapi.CodeNotImplemented:      operator,
-		oracleapi.CodeNotFound:            operator,
-		oracleapi.CodeInvalidResponse:     operator,
-		oracleapi.CodeClientMisconfigured: operator,
+		// Codes of the other attestation endpoints: the deposit endpoint never answers them.
+		oracleapi.CodeNoMatchingEvent:        operator,
+		oracleapi.CodeExpectationMismatch:    operator,
+		oracleapi.CodeUnauthorized:           operator,
+		oracleapi.CodeAlreadyWithdrawn:       operator,
+		oracleapi.CodeWithdrawalNotInitiated: operator,
+		oracleapi.CodeNotFound:               operator,
+		oracleapi.CodeInvalidResponse:        operator,
+		oracleapi.CodeClientMisconfigured:    operator,
 	}
 	for _, code := range append(oracleapi.ServerCodes(), oracleapi.ClientCodes()...) {
 		require.Contains(t, byCode, code, "the oracle's code %s has no outcome in this test", code)

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -71,16 +72,21 @@ type Config struct {
 	RequestsV2MigrationGuide string
 	OracleURL                string // ORACLE_URL
 	OracleAPIKey             string // ORACLE_API_KEY (secret)
-	OracleSigners            []common.Address
-	PriceSource              string // PRICE_SOURCE: table or feeds
-	Prices                   prices.Table
-	PriceFeeds               map[string]prices.FeedRef
-	PriceMaxAge              time.Duration
-	PriceCacheTTL            time.Duration
-	QuoteLimits              quote.PairLimits
-	SwapCostBps              int64
-	QuoteTTL                 time.Duration
-	ScanInterval             time.Duration
+	// OracleSigners (ORACLE_SIGNERS, unique) are the oracle signers whose signatures the worker
+	// accepts, and OracleSignersThreshold (ORACLE_SIGNERS_THRESHOLD, default 1, at most the
+	// number of signers) how many of them must have signed an attestation before the worker
+	// relies on it: the engine's own quorum, checked whatever the oracle answered.
+	OracleSigners          []common.Address
+	OracleSignersThreshold int
+	PriceSource            string // PRICE_SOURCE: table or feeds
+	Prices                 prices.Table
+	PriceFeeds             map[string]prices.FeedRef
+	PriceMaxAge            time.Duration
+	PriceCacheTTL          time.Duration
+	QuoteLimits            quote.PairLimits
+	SwapCostBps            int64
+	QuoteTTL               time.Duration
+	ScanInterval           time.Duration
 	// SolverMaxFill is the solver's capacity per fill by symbol, whole units (SOLVER_MAX_FILL,
 	// e.g. "ETH=100,USDC=250000"; empty: no limit).
 	SolverMaxFill map[string]decimal.Decimal
@@ -276,6 +282,10 @@ func (c *Config) loadWorker(v *envconf.Vars) {
 	c.OracleURL = strings.TrimRight(v.Get("ORACLE_URL", "http://127.0.0.1:3000"), "/")
 	c.OracleAPIKey = v.Get("ORACLE_API_KEY", "")
 	c.OracleSigners = oracleSigners(v)
+	c.OracleSignersThreshold = v.IntRange("ORACLE_SIGNERS_THRESHOLD", "1", 1, 1000)
+	if len(c.OracleSigners) > 0 && c.OracleSignersThreshold > len(c.OracleSigners) {
+		v.Bad("ORACLE_SIGNERS_THRESHOLD", "%d exceeds the %d unique ORACLE_SIGNERS entries", c.OracleSignersThreshold, len(c.OracleSigners))
+	}
 	if s := v.Get("SOLVER_MAX_FILL", ""); strings.TrimSpace(s) != "" {
 		var err error
 		if c.SolverMaxFill, err = envconf.SymbolAmounts(s, "maximum fill", "whole units"); err != nil {
@@ -372,7 +382,9 @@ func oracleSigners(v *envconf.Vars) []common.Address {
 			v.Bad("ORACLE_SIGNERS", "%v", e.Errorf("is not a nonzero address"))
 			continue
 		}
-		out = append(out, common.HexToAddress(e.Value))
+		if a := common.HexToAddress(e.Value); !slices.Contains(out, a) {
+			out = append(out, a)
+		}
 	}
 	if len(out) == 0 {
 		v.Bad("ORACLE_SIGNERS", "at least one accepted oracle signer address is required")

@@ -200,6 +200,26 @@ func TestOracleSignersNameTheBadEntry(t *testing.T) {
 	}
 }
 
+// The worker's own quorum (ORACLE_SIGNERS_THRESHOLD): 1 by default, at most the unique signers,
+// an integer of at least 1; a repeated signer counts once.
+func TestOracleSignersThreshold(t *testing.T) {
+	other := "0x00000000000000000000000000000000000000c2"
+	cfg, err := Load(env(required(map[string]string{"ORACLE_SIGNERS": testOracle.Hex() + ";" + other + ";" + strings.ToUpper(other[2:])})), nil)
+	if err != nil || cfg.OracleSignersThreshold != 1 || len(cfg.OracleSigners) != 2 {
+		t.Fatalf("default: %d of %d, %v", cfg.OracleSignersThreshold, len(cfg.OracleSigners), err)
+	}
+	cfg, err = Load(env(required(map[string]string{"ORACLE_SIGNERS": testOracle.Hex() + ";" + other, "ORACLE_SIGNERS_THRESHOLD": "2"})), nil)
+	if err != nil || cfg.OracleSignersThreshold != 2 {
+		t.Fatalf("2-of-2: %d, %v", cfg.OracleSignersThreshold, err)
+	}
+	for in, want := range map[string]string{"3": "exceeds the 2 unique", "0": "ORACLE_SIGNERS_THRESHOLD", "two": "ORACLE_SIGNERS_THRESHOLD"} {
+		_, err := Load(env(required(map[string]string{"ORACLE_SIGNERS": testOracle.Hex() + ";" + other + ";" + other, "ORACLE_SIGNERS_THRESHOLD": in})), nil)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %s", in, err, want)
+		}
+	}
+}
+
 // TestRolesHoldOnlyTheirSecrets: the solver's private key is the worker's alone. The api quotes
 // with SOLVER_ADDRESS, migrate reads DATABASE_URL only, and both refuse the key in their
 // environment; the worker refuses to start without it.

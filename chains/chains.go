@@ -31,6 +31,14 @@ const (
 	VMTypeSVM VMType = "svm"
 )
 
+// The oracle spec's VM family identifiers, accepted in chain files as the same VM types (a
+// chain file shared by the oracle and the engine may use either); the oracle's GET /chains/v1
+// names families this way.
+const (
+	VMFamilyEthereum VMType = "ethereum-vm"
+	VMFamilySolana   VMType = "solana-vm"
+)
+
 // NativeAddress is the address clients use for a chain's native currency on EVM chains.
 const NativeAddress = "0x0000000000000000000000000000000000000000"
 
@@ -127,8 +135,12 @@ func validate(c *Chain) error {
 	if c.ID == 0 {
 		return errors.New("id is required")
 	}
-	if c.VMType == "" {
+	switch c.VMType {
+	case "", VMFamilyEthereum:
+		// The oracle spec's family identifier names the same VM.
 		c.VMType = VMTypeEVM
+	case VMFamilySolana:
+		c.VMType = VMTypeSVM
 	}
 	// Another chain family needs its address rules below and a VM for Clients.
 	if c.VMType != VMTypeEVM {
@@ -188,22 +200,27 @@ func (r *Registry) Enabled() []*Chain {
 	return out
 }
 
-var placeholder = regexp.MustCompile(`\$\{([A-Z0-9_]+)(:-([^}]*))?\}`)
+var placeholder = regexp.MustCompile(`\$\{([A-Z0-9_]+)(:-([^}]*))?\}|\$([A-Z_][A-Z0-9_]*)`)
 
-// ExpandPlaceholders replaces ${NAME} and ${NAME:-default} with values from lookup. A
-// placeholder without a value or default is an error naming the variable, so a chain without a
-// working endpoint is caught at start rather than at the first attestation.
+// ExpandPlaceholders replaces $NAME (the oracle spec's form), ${NAME} and ${NAME:-default} with
+// values from lookup. A placeholder without a value or default is an error naming the
+// variable, so a chain without a working endpoint is caught at start rather than at the first
+// attestation.
 func ExpandPlaceholders(s string, lookup func(string) (string, bool)) (string, error) {
 	var missing []string
 	out := placeholder.ReplaceAllStringFunc(s, func(m string) string {
 		g := placeholder.FindStringSubmatch(m)
-		if v, ok := lookup(g[1]); ok && v != "" {
+		name := g[1]
+		if g[4] != "" {
+			name = g[4]
+		}
+		if v, ok := lookup(name); ok && v != "" {
 			return v
 		}
 		if g[2] != "" {
 			return g[3]
 		}
-		missing = append(missing, g[1])
+		missing = append(missing, name)
 		return ""
 	})
 	if len(missing) > 0 {

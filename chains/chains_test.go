@@ -21,3 +21,27 @@ func TestPublicRPCURLHoldsNoCredentials(t *testing.T) {
 		}
 	}
 }
+
+// The oracle spec's chain files name endpoints as $VARIABLE placeholders and VM families as
+// ethereum-vm; both are read beside ${VAR:-default} and evm.
+func TestSpecPlaceholdersAndVMFamilies(t *testing.T) {
+	env := func(k string) (string, bool) {
+		v, ok := map[string]string{"BASE_RPC_URL": "https://base.example/key"}[k]
+		return v, ok
+	}
+	got, err := ExpandPlaceholders(`"$BASE_RPC_URL" "${OTHER:-x}"`, env)
+	if err != nil || got != `"https://base.example/key" "x"` {
+		t.Fatalf("%q %v", got, err)
+	}
+	if _, err := ExpandPlaceholders(`"$MISSING_RPC_URL"`, env); err == nil || !strings.Contains(err.Error(), "MISSING_RPC_URL") {
+		t.Fatalf("missing: %v", err)
+	}
+	r, err := ParseRegistry([]byte(`{"chains":[{"id":8453,"name":"base","vmType":"ethereum-vm","httpRpcUrl":"$BASE_RPC_URL",
+		"currency":{"symbol":"ETH","decimals":18}}]}`), env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := r.Get(8453); c.VMType != VMTypeEVM || c.HTTPRPCURL != "https://base.example/key" {
+		t.Fatalf("%+v", c)
+	}
+}

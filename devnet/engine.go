@@ -2,6 +2,8 @@ package devnet
 
 import (
 	"encoding/hex"
+	"strconv"
+	"strings"
 
 	"github.com/ethereum/go-ethereum/crypto"
 )
@@ -12,11 +14,12 @@ import (
 // valid anywhere else.
 func EngineEnv(databaseURL, oracleAPIKey string) map[string]string {
 	return map[string]string{
-		"DATABASE_URL":       databaseURL,
-		"SOLVER_PRIVATE_KEY": hex.EncodeToString(crypto.FromECDSA(SolverKey())),
-		"ORACLE_SIGNERS":     OracleAddress().Hex(),
-		"ORACLE_API_KEY":     oracleAPIKey,
-		"SCAN_INTERVAL":      "500ms",
+		"DATABASE_URL":             databaseURL,
+		"SOLVER_PRIVATE_KEY":       hex.EncodeToString(crypto.FromECDSA(SolverKey())),
+		"ORACLE_SIGNERS":           oracleSigners(),
+		"ORACLE_SIGNERS_THRESHOLD": strconv.Itoa(OracleThreshold),
+		"ORACLE_API_KEY":           oracleAPIKey,
+		"SCAN_INTERVAL":            "500ms",
 		// Dev prices come from the devnet's Chainlink-style feeds, as production's do from
 		// real ones.
 		"PRICE_SOURCE": "feeds",
@@ -26,19 +29,42 @@ func EngineEnv(databaseURL, oracleAPIKey string) map[string]string {
 	}
 }
 
-// OracleEnv is the oracle's configuration for the devnet (its well-known signing key, the
-// worker's API key and its port) over lookup, the process environment.
-func OracleEnv(lookup func(string) (string, bool), port, apiKey string) func(string) (string, bool) {
-	overlay := map[string]string{
-		"ENVIRONMENT":       "dev",
-		"ECDSA_PRIVATE_KEY": hex.EncodeToString(crypto.FromECDSA(OracleKey())),
-		"API_KEYS":          apiKey + ":worker",
-		"HTTP_PORT":         port,
-	}
+// OracleEnv is the configuration of oracle i (0 to OracleCount-1) for the devnet over lookup,
+// the process environment: its well-known signing key, the worker's API key (also the key the
+// oracles ask each other with), its port, the other oracles as PEERS and every oracle's signer
+// as ORACLE_SIGNERS at OracleThreshold.
+func OracleEnv(lookup func(string) (string, bool), i int, port, apiKey string, peerURLs []string) func(string) (string, bool) {
+	overlay := OracleVars(i, port, apiKey, peerURLs)
 	return func(name string) (string, bool) {
 		if v, ok := overlay[name]; ok {
 			return v, true
 		}
 		return lookup(name)
 	}
+}
+
+// OracleVars are OracleEnv's variables, for an oracle run as a process of its own.
+func OracleVars(i int, port, apiKey string, peerURLs []string) map[string]string {
+	var peers []string
+	for _, u := range peerURLs {
+		peers = append(peers, u+"|"+apiKey)
+	}
+	return map[string]string{
+		"ENVIRONMENT":              "dev",
+		"ECDSA_PRIVATE_KEY":        hex.EncodeToString(crypto.FromECDSA(OracleKeys()[i])),
+		"API_KEYS":                 apiKey + ":worker",
+		"HTTP_PORT":                port,
+		"PEERS":                    strings.Join(peers, ";"),
+		"ORACLE_SIGNERS":           oracleSigners(),
+		"ORACLE_SIGNERS_THRESHOLD": strconv.Itoa(OracleThreshold),
+	}
+}
+
+// oracleSigners is ORACLE_SIGNERS of the devnet's oracles.
+func oracleSigners() string {
+	var out []string
+	for _, a := range OracleAddresses() {
+		out = append(out, a.Hex())
+	}
+	return strings.Join(out, ";")
 }

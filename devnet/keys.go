@@ -34,6 +34,31 @@ func SolverKey() *ecdsa.PrivateKey { return roleKey("solver") }
 // configured with OracleAddress without generating and distributing a key.
 func OracleKey() *ecdsa.PrivateKey { return roleKey("oracle") }
 
+// OracleCount is how many oracles the development stacks run: three, at 2-of-3, so that the
+// embedded default exercises peer aggregation and the engine's quorum.
+const OracleCount = 3
+
+// OracleThreshold is the development stacks' ORACLE_SIGNERS_THRESHOLD: 2 of OracleCount.
+const OracleThreshold = 2
+
+// OracleKeys are the dev-only keys of the OracleCount oracles; the first is OracleKey.
+func OracleKeys() []*ecdsa.PrivateKey {
+	out := []*ecdsa.PrivateKey{OracleKey()}
+	for i := 2; i <= OracleCount; i++ {
+		out = append(out, roleKey(fmt.Sprintf("oracle-%d", i)))
+	}
+	return out
+}
+
+// OracleAddresses are the addresses of OracleKeys, the development stacks' ORACLE_SIGNERS.
+func OracleAddresses() []common.Address {
+	var out []common.Address
+	for _, k := range OracleKeys() {
+		out = append(out, crypto.PubkeyToAddress(k.PublicKey))
+	}
+	return out
+}
+
 // DeployerAddress is the address of DeployerKey, for configuration and assertions.
 func DeployerAddress() common.Address { return crypto.PubkeyToAddress(DeployerKey().PublicKey) }
 

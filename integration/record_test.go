@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -427,15 +428,24 @@ func walkRecordV3(t *testing.T, s *stack, rec obj, w recordWant, ethPrice decima
 		t.Fatal("protocol.deposit.attestation.execution.actions is empty")
 	}
 	isString(t, att, "execution.idempotencyKey")
+	// Three oracles run at 2-of-3: the worker relied on the deposit once at least two of them
+	// had signed it, and the record lists every accepted signature, one per signer.
 	sigs := isArray(t, att, "attestations")
-	if len(sigs) != 1 {
-		t.Fatalf("attestations %v, want the oracle's one", sigs)
+	if len(sigs) < devnet.OracleThreshold || len(sigs) > devnet.OracleCount {
+		t.Fatalf("attestations %v, want %d to %d of the oracles' signatures", sigs, devnet.OracleThreshold, devnet.OracleCount)
 	}
-	equal(t, "attestations[].oracleChainId is the attested chain", isString(t, sigs[0], "oracleChainId"), "31337")
-	sameHex(t, "attestations[].oracleContract is the attested depository", isString(t, sigs[0], "oracleContract"), devnet.DepositoryAddress.Hex())
-	sameHex(t, "attestations[].signerAddress is the oracle's signer", isString(t, sigs[0], "signerAddress"), devnet.OracleAddress().Hex())
-	if sig, err := hexutil.Decode(isString(t, sigs[0], "signature")); err != nil || len(sig) != 65 {
-		t.Fatalf("attestations[].signature %q is not a 65-byte signature: %v", isString(t, sigs[0], "signature"), err)
+	seen := map[common.Address]bool{}
+	for _, sig := range sigs {
+		equal(t, "attestations[].oracleChainId is the attested chain", isString(t, sig, "oracleChainId"), "31337")
+		sameHex(t, "attestations[].oracleContract is the attested depository", isString(t, sig, "oracleContract"), devnet.DepositoryAddress.Hex())
+		signer := common.HexToAddress(isString(t, sig, "signerAddress"))
+		if !slices.Contains(devnet.OracleAddresses(), signer) || seen[signer] {
+			t.Fatalf("attestations[].signerAddress %s is not one of the oracles' signers, once each", signer.Hex())
+		}
+		seen[signer] = true
+		if b, err := hexutil.Decode(isString(t, sig, "signature")); err != nil || len(b) != 65 {
+			t.Fatalf("attestations[].signature %q is not a 65-byte signature: %v", isString(t, sig, "signature"), err)
+		}
 	}
 	if w.fill == nil && w.refund == nil {
 		absent(t, p, "settlement", "protocol")

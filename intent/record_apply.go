@@ -80,10 +80,16 @@ func (r *Record) ApplyFacts(t Transition) {
 		pd.Origin = &DepositOrigin{Amount: d.Amount, ChainID: d.ChainID, Currency: d.Currency, Depositor: d.Depositor,
 			Depository: depository, OnchainID: d.OrderID, TransactionID: d.TxHash}
 		if a := t.Attestation; a != nil {
+			sigs := a.Signatures
+			if len(sigs) == 0 {
+				sigs = []SignerSignature{{Signer: a.Signer, Signature: a.Signature}}
+			}
 			pd.Attestation = &ProtocolAttestation{
-				Execution: AttestationExecution{Actions: []string{attestedDepositAction}, IdempotencyKey: DepositIdempotencyKey(*d)},
-				Attestations: []OracleAttestation{{OracleChainID: strconv.FormatUint(a.ChainID, 10),
-					OracleContract: a.Depository, SignerAddress: a.Signer, Signature: a.Signature}}}
+				Execution: AttestationExecution{Actions: []string{attestedDepositAction}, IdempotencyKey: DepositIdempotencyKey(*d)}}
+			for _, s := range sigs {
+				pd.Attestation.Attestations = append(pd.Attestation.Attestations, OracleAttestation{OracleChainID: strconv.FormatUint(a.ChainID, 10),
+					OracleContract: a.Depository, SignerAddress: s.Signer, Signature: s.Signature})
+			}
 		}
 		if rt := r.Data.Route; rt != nil && rt.Quoted != nil && !r.filled() {
 			dest := rt.Quoted.Destination

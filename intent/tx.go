@@ -89,6 +89,15 @@ type Attestation struct {
 	Depository string
 	Signer     string
 	Signature  string
+	// Signatures are all the accepted signatures (the engine's quorum, Signer's first); empty
+	// for attestations recorded with one signature only.
+	Signatures []SignerSignature `json:",omitempty"`
+}
+
+// SignerSignature is one oracle signer's signature (0x hex).
+type SignerSignature struct {
+	Signer    string
+	Signature string
 }
 
 // FailedTx is a mined transaction that reverted, with its call.

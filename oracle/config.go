@@ -6,8 +6,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net/url"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -38,12 +40,26 @@ const (
 	EnvOracleSignersThreshold = "ORACLE_SIGNERS_THRESHOLD"
 	EnvChainsConfigDir        = "CHAINS_CONFIG_DIR"
 	EnvLogLevel               = "LOG_LEVEL"
+	EnvAWSKMSKeyID            = "AWS_KMS_SIGNER_KEY_ID"
+	EnvAWSKMSKeyRegion        = "AWS_KMS_SIGNER_KEY_REGION"
+	// EnvAWSKMSEndpoint (ours) points the KMS client at another endpoint than AWS's: a local
+	// KMS emulator in tests, a VPC endpoint in production.
+	EnvAWSKMSEndpoint = "AWS_KMS_ENDPOINT"
+	// EnvVaultSecretsDir (ours) is where secrets files are read from; /vault/secrets by default.
+	EnvVaultSecretsDir = "VAULT_SECRETS_DIR"
 )
 
-// SigningModuleRawPrivateKey is the only signing mode this build implements: the key comes from
-// ECDSA_PRIVATE_KEY. KMS modes (`<cloud>-kms`) are recognised so that a deployment configured for
-// them fails at start with a clear message instead of silently signing with something else.
-const SigningModuleRawPrivateKey = "raw-private-key"
+// DefaultVaultSecretsDir is where a Vault agent writes the secrets of the container.
+const DefaultVaultSecretsDir = "/vault/secrets"
+
+// Signing modes: raw-private-key (the key comes from ECDSA_PRIVATE_KEY) and aws-kms (an
+// ECC_SECG_P256K1 key in AWS KMS named by AWS_KMS_SIGNER_KEY_ID in AWS_KMS_SIGNER_KEY_REGION;
+// the key never leaves KMS). Another `<cloud>-kms` fails at start with a clear message instead of
+// silently signing with something else.
+const (
+	SigningModuleRawPrivateKey = "raw-private-key"
+	SigningModuleAWSKMS        = "aws-kms"
+)
 
 // Defaults of the spec, exported so that docs, tests and the command line agree on them.
 const (
@@ -91,7 +107,14 @@ type Config struct {
 	// Warnings are accepted-but-suspicious settings; NewServer logs them at start.
 	Warnings []string `json:"warnings,omitempty"`
 
-	signingKey *ecdsa.PrivateKey
+	signer messageSigner
+	// kms is the KMS key of the aws-kms mode; ConnectSigner makes it the signer.
+	kms *kmsSettings
+	// hub are the ids of the chains read from chains.hub.<ENVIRONMENT>.json (LoadChains).
+	hub map[uint64]bool
+	// lookup is the environment with the secrets files beneath it, for the chain files'
+	// placeholders.
+	lookup func(string) (string, bool)
 }
 
 // APIKey is one entry of API_KEYS. Only a SHA-256 hash of the key is held, so a heap dump or a
@@ -123,10 +146,10 @@ func (p Peer) String() string {
 
 // SignerAddress is the address of the local signing key; it is what peers and settlement see.
 func (c Config) SignerAddress() common.Address {
-	if c.signingKey == nil {
+	if c.signer == nil {
 		return common.Address{}
 	}
-	return crypto.PubkeyToAddress(c.signingKey.PublicKey)
+	return c.signer.Address()
 }
 
 // Addr is the listen address for the configured port on every interface.
@@ -137,10 +160,53 @@ func (c Config) ChainsFile() string {
 	return filepath.Join(c.ChainsConfigDir, "chains."+c.Environment+".json")
 }
 
-// LoadChains reads the chain file selected by the configuration, resolving its ${VAR}
-// placeholders from the process environment, so the command line needs one call.
-func (c Config) LoadChains() (*chains.Registry, error) {
-	return chains.LoadRegistry(c.ChainsFile())
+// HubChainsFile is the settlement hub's chain file selected by ENVIRONMENT.
+func (c Config) HubChainsFile() string {
+	return filepath.Join(c.ChainsConfigDir, "chains.hub."+c.Environment+".json")
+}
+
+// LoadChains reads the chain files selected by ENVIRONMENT, chains.<ENVIRONMENT>.json
+// (required) and chains.hub.<ENVIRONMENT>.json (when present), into one registry, resolving
+// their $VAR and ${VAR:-default} placeholders from the environment and the secrets files. The
+// hub's chains are remembered so GET /chains/v1 marks them; a chain listed in both files is an
+// error.
+func (c *Config) LoadChains() (*chains.Registry, error) {
+	lookup := c.lookup
+	if lookup == nil {
+		lookup = os.LookupEnv
+	}
+	read := func(path string) ([]chains.Chain, error) {
+		doc, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		r, err := chains.ParseRegistry(doc, lookup)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		var out []chains.Chain
+		for _, ch := range r.All() {
+			out = append(out, *ch)
+		}
+		return out, nil
+	}
+	list, err := read(c.ChainsFile())
+	if err != nil {
+		return nil, err
+	}
+	hub, err := read(c.HubChainsFile())
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	c.hub = map[uint64]bool{}
+	for _, ch := range hub {
+		c.hub[ch.ID] = true
+	}
+	reg, err := chains.NewRegistry(append(list, hub...))
+	if err != nil {
+		return nil, fmt.Errorf("%s and %s: %w", c.ChainsFile(), c.HubChainsFile(), err)
+	}
+	return reg, nil
 }
 
 // String is the redacted form used by %v and %+v: secrets are never printed.
@@ -198,7 +264,8 @@ var environmentName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
 // ConfigFromEnv loads and validates the configuration; lookup is os.LookupEnv in production and
 // a map in tests. An empty value counts as unset. Every problem found is reported, each naming
 // its variable, and no message ever contains a secret value.
-func ConfigFromEnv(lookup func(string) (string, bool)) (Config, error) {
+func ConfigFromEnv(env func(string) (string, bool)) (Config, error) {
+	lookup, secretsErr := withSecretsFiles(env)
 	get := func(name string) (string, bool) {
 		v, ok := lookup(name)
 		v = strings.TrimSpace(v)
@@ -208,6 +275,9 @@ func ConfigFromEnv(lookup func(string) (string, bool)) (Config, error) {
 	fail := func(name, format string, args ...any) {
 		errs = append(errs, fmt.Errorf("%s: %s", name, fmt.Sprintf(format, args...)))
 	}
+	if secretsErr != nil {
+		fail(EnvVaultSecretsDir, "%v", secretsErr)
+	}
 	cfg := Config{
 		SigningModule:          SigningModuleRawPrivateKey,
 		HTTPPort:               DefaultHTTPPort,
@@ -216,6 +286,7 @@ func ConfigFromEnv(lookup func(string) (string, bool)) (Config, error) {
 		PeerRequestTimeout:     DefaultPeerRequestTimeout,
 		OracleSignersThreshold: DefaultOracleSignersThreshold,
 		ChainsConfigDir:        DefaultChainsConfigDir,
+		lookup:                 lookup,
 	}
 
 	if v, ok := get(EnvEnvironment); !ok {
@@ -238,11 +309,27 @@ func ConfigFromEnv(lookup func(string) (string, bool)) (Config, error) {
 		if err != nil {
 			fail(EnvPrivateKey, "%v", err)
 		}
-		cfg.signingKey = key
+		if key != nil {
+			cfg.signer = newKeySigner(key)
+		}
+	case cfg.SigningModule == SigningModuleAWSKMS:
+		cfg.kms = &kmsSettings{}
+		if cfg.kms.keyID, _ = get(EnvAWSKMSKeyID); cfg.kms.keyID == "" {
+			fail(EnvAWSKMSKeyID, "is required when %s is %s", EnvSigningModule, SigningModuleAWSKMS)
+		}
+		if cfg.kms.region, _ = get(EnvAWSKMSKeyRegion); cfg.kms.region == "" {
+			fail(EnvAWSKMSKeyRegion, "is required when %s is %s", EnvSigningModule, SigningModuleAWSKMS)
+		}
+		if v, ok := get(EnvAWSKMSEndpoint); ok {
+			if u, err := url.Parse(v); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+				fail(EnvAWSKMSEndpoint, "is not an http(s) URL")
+			}
+			cfg.kms.endpoint = v
+		}
 	case strings.HasSuffix(cfg.SigningModule, "-kms") && len(cfg.SigningModule) > len("-kms"):
-		fail(EnvSigningModule, "%q is not supported in this build; use %q", cfg.SigningModule, SigningModuleRawPrivateKey)
+		fail(EnvSigningModule, "%q is not supported; use %q or %q", cfg.SigningModule, SigningModuleRawPrivateKey, SigningModuleAWSKMS)
 	default:
-		fail(EnvSigningModule, "%q is not a signing module; use %q or <cloud>-kms", cfg.SigningModule, SigningModuleRawPrivateKey)
+		fail(EnvSigningModule, "%q is not a signing module; use %q or %q", cfg.SigningModule, SigningModuleRawPrivateKey, SigningModuleAWSKMS)
 	}
 
 	if v, ok := get(EnvAPIKeys); ok {
@@ -308,7 +395,7 @@ func ConfigFromEnv(lookup func(string) (string, bool)) (Config, error) {
 				fail(EnvOracleSignersThreshold, "%d exceeds the %d unique %s entries",
 					cfg.OracleSignersThreshold, len(signers), EnvOracleSigners)
 			}
-			if cfg.signingKey != nil && !containsAddress(signers, cfg.SignerAddress()) {
+			if cfg.signer != nil && !containsAddress(signers, cfg.SignerAddress()) { // KMS: checked in ConnectSigner
 				fail(EnvOracleSigners, "does not list this oracle's signer %s", cfg.SignerAddress().Hex())
 			}
 		}

@@ -89,10 +89,17 @@ func TestConfigSigningModuleDefaultsToRawPrivateKey(t *testing.T) {
 	assert.Equal(t, SigningModuleRawPrivateKey, mustConfig(t, map[string]string{EnvSigningModule: "raw-private-key"}).SigningModule)
 }
 
-func TestConfigKMSSigningModuleIsNotSupportedInThisBuild(t *testing.T) {
+func TestConfigAWSKMSNeedsKeyIDAndRegion(t *testing.T) {
 	msg := configErr(t, map[string]string{EnvSigningModule: "aws-kms"})
+	assert.Contains(t, msg, EnvAWSKMSKeyID)
+	assert.Contains(t, msg, EnvAWSKMSKeyRegion)
+	cfg := mustConfig(t, map[string]string{EnvSigningModule: "aws-kms", EnvPrivateKey: "", EnvAWSKMSKeyID: "alias/oracle",
+		EnvAWSKMSKeyRegion: "eu-west-1"})
+	assert.Equal(t, SigningModuleAWSKMS, cfg.SigningModule)
+	assert.Equal(t, "alias/oracle", cfg.kms.keyID)
+	msg = configErr(t, map[string]string{EnvSigningModule: "gcp-kms"})
 	assert.Contains(t, msg, EnvSigningModule)
-	assert.Contains(t, msg, "not supported in this build")
+	assert.Contains(t, msg, "not supported")
 }
 
 func TestConfigUnknownSigningModuleIsRejected(t *testing.T) {

@@ -29,7 +29,10 @@ type stubReader struct {
 	headerErr  error
 }
 
-func (s *stubReader) ChainID(context.Context) (*big.Int, error)             { return big.NewInt(testChainID), nil }
+func (s *stubReader) ChainID(context.Context) (*big.Int, error) { return big.NewInt(testChainID), nil }
+func (s *stubReader) CallContract(context.Context, ethereum.CallMsg, *big.Int) ([]byte, error) {
+	return nil, errors.New("not stubbed")
+}
 func (s *stubReader) BlockNumber(context.Context) (uint64, error)           { return s.head, nil }
 func (s *stubReader) get(context.Context, *chains.Chain) (evmReader, error) { return s, nil }
 func (s *stubReader) close()                                                {}
@@ -120,7 +123,7 @@ func TestDepositAttestationAgainstStubbedNode(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			stub := c.stub
 			srv := stubServer(t, &stub, 0)
-			att, e := srv.attestDeposit(context.Background(), oracleapi.DepositAttestationRequest{ChainID: testChainID, TransactionID: tx})
+			msgs, domain, e := attestDeposit(context.Background(), srv, oracleapi.DepositAttestationRequest{ChainID: testChainID, TransactionID: tx}, false)
 			if c.status != http.StatusOK {
 				require.NotNil(t, e)
 				assert.Equal(t, c.status, e.Status, e.Message)
@@ -128,18 +131,16 @@ func TestDepositAttestationAgainstStubbedNode(t *testing.T) {
 				return
 			}
 			require.Nil(t, e)
-			require.Len(t, att.Messages, c.msgs)
-			for _, m := range att.Messages {
-				assert.Equal(t, stubDepository, m.Data.Depository)
-				assert.Equal(t, common.HexToAddress(addrA), m.Data.Depositor)
-				assert.Equal(t, common.HexToAddress(addrB), m.Data.Currency)
-				signer, err := oracleapi.RecoverDepositSigner(m.Data, m.Signatures[0].Signature)
-				require.NoError(t, err)
-				assert.Equal(t, srv.SignerAddress(), signer)
+			require.Len(t, msgs, c.msgs)
+			assert.Equal(t, oracleapi.NewDomain("test", testChainID, stubDepository), domain)
+			for _, m := range msgs {
+				assert.Equal(t, stubDepository, m.Depository)
+				assert.Equal(t, common.HexToAddress(addrA), m.Depositor)
+				assert.Equal(t, common.HexToAddress(addrB), m.Currency)
 			}
 			if c.msgs == 2 {
-				assert.Equal(t, []uint64{1, 7}, []uint64{att.Messages[0].Data.LogIndex, att.Messages[1].Data.LogIndex})
-				assert.Equal(t, "700", att.Messages[1].Data.Amount.String())
+				assert.Equal(t, []uint64{1, 7}, []uint64{msgs[0].LogIndex, msgs[1].LogIndex})
+				assert.Equal(t, "700", msgs[1].Amount.String())
 			}
 		})
 	}

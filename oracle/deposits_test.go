@@ -60,7 +60,9 @@ func TestDepositAttestation(t *testing.T) {
 
 	var raw map[string]any
 	require.NoError(t, json.Unmarshal(r.body, &raw))
-	assert.Equal(t, map[string]any{"name": "ServiceOracle", "version": "1"}, raw["domain"])
+	salt := oracleapi.DeploymentSalt("test")
+	assert.Equal(t, map[string]any{"name": "ServiceOracle", "version": "2", "chainId": float64(testChainID),
+		"verifyingContract": strings.ToLower(tc.depository.Hex()), "salt": salt.Hex()}, raw["domain"])
 	wireData := raw["messages"].([]any)[0].(map[string]any)["data"].(map[string]any)
 	assert.Equal(t, "1500000000000000000", wireData["amount"], "amount is a decimal string")
 	assert.Equal(t, float64(testChainID), wireData["chainId"])
@@ -74,7 +76,7 @@ func TestDepositAttestation(t *testing.T) {
 	assert.Equal(t, oracleapi.DepositData{
 		ChainID: testChainID, Depository: tc.depository, TransactionID: txHash,
 		LogIndex: uint64(receipt.Logs[0].Index), BlockNumber: receipt.BlockNumber.Uint64(), BlockHash: receipt.BlockHash,
-		OrderID: orderID, Depositor: crypto.PubkeyToAddress(tc.user.PublicKey), Currency: common.Address{}, Amount: amount,
+		OrderID: orderID, Depositor: crypto.PubkeyToAddress(tc.user.PublicKey), Currency: common.Address{}, Amount: oracleapi.NewAmount(amount),
 	}, m.Data)
 	require.Len(t, m.Signatures, 1)
 	sig := m.Signatures[0]
@@ -82,14 +84,14 @@ func TestDepositAttestation(t *testing.T) {
 	assert.Equal(t, testOracleAddress(t), sig.Signer)
 	require.Len(t, sig.Signature, 65)
 	assert.Contains(t, []byte{27, 28}, sig.Signature[64])
-	signer, err := oracleapi.RecoverDepositSigner(m.Data, sig.Signature)
+	signer, err := oracleapi.RecoverSigner(att.Domain, m.Data, sig.Signature)
 	require.NoError(t, err)
 	assert.Equal(t, srv.SignerAddress(), signer)
 
 	// A tampered amount no longer recovers to the oracle.
 	tampered := m.Data
-	tampered.Amount = new(big.Int).Add(amount, big.NewInt(1))
-	other, err := oracleapi.RecoverDepositSigner(tampered, sig.Signature)
+	tampered.Amount = oracleapi.NewAmount(new(big.Int).Add(amount, big.NewInt(1)))
+	other, err := oracleapi.RecoverSigner(att.Domain, tampered, sig.Signature)
 	require.NoError(t, err)
 	assert.NotEqual(t, srv.SignerAddress(), other)
 

@@ -154,6 +154,21 @@ func (tc *testChain) opts(value *big.Int) *bind.TransactOpts {
 	return o
 }
 
+// solverCall sends data to contract from the devnet's solver (the depository's owner, which
+// also fills through the output settler) with value, mines it and returns its hash.
+func (tc *testChain) solverCall(t testing.TB, contract common.Address, abi interface {
+	Instance(bind.ContractBackend, common.Address) *bind.BoundContract
+}, data []byte, value *big.Int) common.Hash {
+	t.Helper()
+	o := bind.NewKeyedTransactor(devnet.SolverKey(), tc.chainID)
+	o.Value = value
+	tx, err := bind.Transact(abi.Instance(tc.client, contract), o, data)
+	require.NoError(t, err)
+	tc.commit(1)
+	tc.requireStatus(t, tx.Hash(), types.ReceiptStatusSuccessful)
+	return tx.Hash()
+}
+
 func (tc *testChain) requireStatus(t testing.TB, h common.Hash, status uint64) {
 	t.Helper()
 	r, err := tc.client.TransactionReceipt(context.Background(), h)
@@ -201,7 +216,7 @@ func (tc *testChain) commit(n int) {
 func (tc *testChain) chainConfig(confirmations uint64) chains.Chain {
 	return chains.Chain{
 		ID: tc.chainID.Uint64(), Name: "devnet", VMType: chains.VMTypeEVM, HTTPRPCURL: tc.rpcURL,
-		Confirmations: confirmations, Depository: tc.depository.Hex(),
+		Confirmations: confirmations, Depository: tc.depository.Hex(), OutputSettler: devnet.OutputSettlerAddress.Hex(),
 		Currency: chains.Currency{ID: "eth", Symbol: "ETH", Name: "Ether", Decimals: 18},
 	}
 }
@@ -260,4 +275,21 @@ func do(t testing.TB, method, url, body string, header map[string]string) respon
 
 func attestBody(chainID uint64, tx common.Hash) string {
 	return `{"chainId":` + strconv.FormatUint(chainID, 10) + `,"transactionId":"` + tx.Hex() + `"}`
+}
+
+// newHTTPServer serves srv on a loopback httptest server and returns its URL.
+func newHTTPServer(t testing.TB, srv *Server) string {
+	t.Helper()
+	hs := httptest.NewServer(srv.Handler())
+	t.Cleanup(hs.Close)
+	return hs.URL
+}
+
+// decodeAttestation reads a deposit attestation whose signatures verify.
+func decodeAttestation(t testing.TB, body []byte) *oracleapi.DepositAttestation {
+	t.Helper()
+	var att oracleapi.DepositAttestation
+	require.NoError(t, json.Unmarshal(body, &att), string(body))
+	require.NoError(t, oracleapi.VerifyAttestation(&att))
+	return &att
 }

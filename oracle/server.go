@@ -1,7 +1,8 @@
 // Package oracle is the attestation oracle: its own HTTP service that reads facts from chains
-// (today: deposits into the depository contract on EVM chains), signs them as EIP-712 messages
-// with the instance's single signer, and returns the signatures for settlement. It shares only
-// the chain registry with the engine. Its wire contract (paths, types, error codes, typed data)
+// (deposits, withdrawals, solver fills and refunds, withdrawal initiation on EVM chains), signs
+// them as EIP-712 messages with the instance's single signer (a raw key or an AWS KMS key),
+// gathers its peers' signatures when asked (aggregate.go, the spec's rules), and returns the
+// signatures for settlement. It shares only the chain registry with the engine. Its wire contract (paths, types, error codes, typed data)
 // and the engine's client live in oracle/oracleapi, which the engine imports instead of this
 // package, so the engine never links the Gin server. docs/oracle.md describes the wire format.
 package oracle
@@ -25,7 +26,6 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/intentd/intentd/chains"
-	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/oracle/oracleapi"
 )
 
@@ -43,7 +43,24 @@ type Server struct {
 	apiKeys  apiKeySet
 	limiter  *fixedWindowLimiter
 	clients  readerSource
+	peers    *http.Client
 	handler  http.Handler
+
+	endpoints   []*endpoint
+	openAPIJSON []byte
+	hub         map[uint64]bool
+}
+
+// vmFamily is the spec's VM family identifier of a chain's VM type.
+func vmFamily(t chains.VMType) string {
+	switch t {
+	case chains.VMTypeEVM:
+		return oracleapi.VMFamilyEthereum
+	case chains.VMTypeSVM:
+		return oracleapi.VMFamilySolana
+	default:
+		return string(t)
+	}
 }
 
 // NewServer builds the instance from a validated Config and the chain registry the config
@@ -53,8 +70,8 @@ func NewServer(cfg Config, registry *chains.Registry, logger *slog.Logger) (*Ser
 	if registry == nil {
 		return nil, errors.New("oracle: chain registry is required")
 	}
-	if cfg.signingKey == nil {
-		return nil, errors.New("oracle: configuration has no signing key (build it with ConfigFromEnv)")
+	if cfg.signer == nil {
+		return nil, errors.New("oracle: configuration has no signer (build it with ConfigFromEnv)")
 	}
 	if cfg.RateLimitMax < 1 || cfg.RateLimitWindow <= 0 {
 		return nil, errors.New("oracle: rate limit must allow at least one request per positive window")
@@ -66,17 +83,24 @@ func NewServer(cfg Config, registry *chains.Registry, logger *slog.Logger) (*Ser
 		cfg:      cfg,
 		registry: registry,
 		logger:   logger,
-		signer:   newKeySigner(cfg.signingKey),
+		signer:   cfg.signer,
 		apiKeys:  apiKeySet{keys: cfg.APIKeys},
 		limiter:  newFixedWindowLimiter(cfg.RateLimitMax, cfg.RateLimitWindow, nil),
 		clients:  newClientPool(),
+		// Each peer call is bounded by PEER_REQUEST_TIMEOUT_MS through its context.
+		peers:     &http.Client{},
+		endpoints: endpoints(),
+		hub:       cfg.hub,
 	}
 	for _, w := range cfg.Warnings {
 		logger.Warn("configuration warning", slog.String("warning", w))
 	}
-	if len(cfg.Peers) > 0 {
-		logger.Warn("PEERS is configured but peer aggregation is not implemented in this build; only local signatures are returned",
-			slog.Int("peers", len(cfg.Peers)))
+	doc, err := buildOpenAPI(s.endpoints)
+	if err != nil {
+		return nil, fmt.Errorf("oracle: OpenAPI document: %w", err)
+	}
+	if s.openAPIJSON, err = marshalOpenAPI(doc); err != nil {
+		return nil, fmt.Errorf("oracle: OpenAPI document: %w", err)
 	}
 	s.handler = s.routes()
 	return s, nil
@@ -155,12 +179,8 @@ func (s *Server) routes() http.Handler {
 	r.GET(oracleapi.PathDocumentation+"/openapi.json", s.openAPI)
 	r.GET(oracleapi.PathLives, func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) })
 	r.GET(oracleapi.PathChains, s.listChains)
-	r.POST(oracleapi.PathDepositAttestation, s.postDepositAttestation)
-	for _, p := range []string{oracleapi.PathWithdrawalAttestation, oracleapi.PathSolverFillAttestation, oracleapi.PathSolverRefund,
-		oracleapi.PathWithdrawalInitiation, oracleapi.PathWithdrawalInitiated} {
-		r.POST(p, func(c *gin.Context) {
-			writeError(c, oracleapi.Errorf(oracleapi.CodeNotImplemented, "%s is not implemented in this build", c.FullPath()))
-		})
+	for _, e := range s.endpoints {
+		r.POST(e.path, s.handle(e))
 	}
 	r.NoRoute(func(c *gin.Context) {
 		writeError(c, oracleapi.Errorf(oracleapi.CodeNotFound, "no route %s %s", c.Request.Method, c.Request.URL.Path))
@@ -249,46 +269,11 @@ func (s *Server) listChains(c *gin.Context) {
 	out := oracleapi.ChainsResponse{Chains: []oracleapi.ChainInfo{}}
 	for _, ch := range s.registry.Enabled() {
 		out.Chains = append(out.Chains, oracleapi.ChainInfo{
-			ID: ch.ID, Name: ch.Name, VMType: string(ch.VMType), Depository: ch.Depository,
-			Confirmations: max(ch.Confirmations, 1),
+			ID: ch.ID, Name: ch.Name, VMType: vmFamily(ch.VMType), Depository: ch.Depository, OutputSettler: ch.OutputSettler,
+			Confirmations: max(ch.Confirmations, 1), Hub: s.hub[ch.ID],
 		})
 	}
 	c.JSON(http.StatusOK, out)
-}
-
-func (s *Server) postDepositAttestation(c *gin.Context) {
-	var body struct {
-		ChainID               *uint64 `json:"chainId"`
-		TransactionID         *string `json:"transactionId"`
-		RequestPeerSignatures *bool   `json:"requestPeerSignatures"`
-	}
-	dec := json.NewDecoder(http.MaxBytesReader(c.Writer, c.Request.Body, maxBodyBytes))
-	if err := dec.Decode(&body); err != nil {
-		writeError(c, oracleapi.Errorf(oracleapi.CodeInvalidRequest, "body must be JSON {chainId: number, transactionId: 0x-hex string, requestPeerSignatures?: boolean}: %s", jsonProblem(err)))
-		return
-	}
-	if dec.More() {
-		writeError(c, oracleapi.Errorf(oracleapi.CodeInvalidRequest, "body must hold a single JSON object"))
-		return
-	}
-	switch {
-	case body.ChainID == nil || *body.ChainID == 0:
-		writeError(c, oracleapi.Errorf(oracleapi.CodeInvalidRequest, "chainId is required and must be a positive integer"))
-		return
-	case body.TransactionID == nil || !intent.IsHash32(*body.TransactionID):
-		writeError(c, oracleapi.Errorf(oracleapi.CodeInvalidRequest, "transactionId must be a 0x-prefixed 32-byte hex transaction hash"))
-		return
-	}
-	req := oracleapi.DepositAttestationRequest{ChainID: *body.ChainID, TransactionID: common.HexToHash(*body.TransactionID)}
-	if body.RequestPeerSignatures != nil {
-		req.RequestPeerSignatures = *body.RequestPeerSignatures
-	}
-	att, e := s.attestDeposit(c.Request.Context(), req)
-	if e != nil {
-		writeError(c, e)
-		return
-	}
-	c.JSON(http.StatusOK, att)
 }
 
 // jsonProblem describes a decoding error without echoing the body back.

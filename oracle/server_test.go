@@ -45,43 +45,59 @@ func TestChains(t *testing.T) {
 	r := do(t, http.MethodGet, hs.URL+oracleapi.PathChains, "", nil)
 	require.Equal(t, http.StatusOK, r.status)
 	assert.JSONEq(t, `{"chains":[
-		{"id":31337,"name":"devnet-a","vmType":"evm","depository":"0x00000000000000000000000000000000000000a0","confirmations":2},
-		{"id":31338,"name":"devnet-b","vmType":"evm","depository":"0x00000000000000000000000000000000000000b0","confirmations":1}
+		{"id":31337,"name":"devnet-a","vmType":"ethereum-vm","depository":"0x00000000000000000000000000000000000000a0","confirmations":2},
+		{"id":31338,"name":"devnet-b","vmType":"ethereum-vm","depository":"0x00000000000000000000000000000000000000b0","confirmations":1}
 	]}`, string(r.body))
 }
 
+// GET /documentation is an interactive reference generated from the same schemas the handlers
+// validate with, and loads nothing from outside the oracle.
 func TestDocumentation(t *testing.T) {
-	_, hs := newTestServer(t, mustConfig(t, nil), offlineRegistry(t), nil)
+	srv, hs := newTestServer(t, mustConfig(t, nil), offlineRegistry(t), nil)
 	r := do(t, http.MethodGet, hs.URL+oracleapi.PathDocumentation, "", nil)
 	require.Equal(t, http.StatusOK, r.status)
 	assert.Contains(t, r.header.Get("Content-Type"), "text/html")
-	assert.Contains(t, string(r.body), "/documentation/openapi.json")
+	page := string(r.body)
+	assert.Contains(t, page, "/documentation/openapi.json")
+	assert.Contains(t, page, "<script>", "the page is interactive: it renders the document and sends requests")
+	assert.NotRegexp(t, `(src|href)="(https?:)?//`, page, "no outside assets")
+	assert.Contains(t, r.header.Get("Content-Security-Policy"), "default-src 'self'")
 
 	r = do(t, http.MethodGet, hs.URL+oracleapi.PathDocumentation+"/openapi.json", "", nil)
 	require.Equal(t, http.StatusOK, r.status)
 	var doc struct {
-		OpenAPI string                    `json:"openapi"`
-		Paths   map[string]map[string]any `json:"paths"`
+		OpenAPI string `json:"openapi"`
+		Paths   map[string]map[string]struct {
+			RequestBody struct {
+				Content map[string]struct {
+					Schema json.RawMessage `json:"schema"`
+				} `json:"content"`
+			} `json:"requestBody"`
+			Responses map[string]json.RawMessage `json:"responses"`
+		} `json:"paths"`
 	}
 	require.NoError(t, json.Unmarshal(r.body, &doc), "the OpenAPI document must be valid JSON")
-	assert.Equal(t, "3.1.0", doc.OpenAPI)
-	for _, p := range []string{oracleapi.PathLives, oracleapi.PathChains, oracleapi.PathDepositAttestation, oracleapi.PathWithdrawalAttestation,
-		oracleapi.PathSolverFillAttestation, oracleapi.PathSolverRefund, oracleapi.PathWithdrawalInitiation, oracleapi.PathWithdrawalInitiated} {
-		assert.Contains(t, doc.Paths, p)
+	assert.Equal(t, "3.0.3", doc.OpenAPI)
+	assert.Contains(t, doc.Paths, oracleapi.PathLives)
+	assert.Contains(t, doc.Paths, oracleapi.PathChains)
+	require.Len(t, srv.endpoints, 6)
+	for _, e := range srv.endpoints {
+		op, ok := doc.Paths[e.path]["post"]
+		require.True(t, ok, e.path)
+		published := op.RequestBody.Content["application/json"].Schema
+		enforced, err := json.Marshal(e.requestSchema)
+		require.NoError(t, err)
+		assert.JSONEq(t, string(enforced), string(published), "%s publishes the schema it validates with", e.path)
+		assert.Contains(t, op.Responses, "200")
+		assert.Contains(t, op.Responses, "400")
 	}
 	for _, code := range oracleapi.ServerCodes() {
 		assert.Contains(t, string(r.body), `"`+code+`"`, "every error code is documented")
 	}
 }
 
-func TestUnimplementedAttestationsAnswer501(t *testing.T) {
+func TestUnknownRouteIs404(t *testing.T) {
 	_, hs := newTestServer(t, mustConfig(t, map[string]string{EnvAPIKeys: testAPIKey + ":ops"}), offlineRegistry(t), nil)
-	for _, p := range []string{oracleapi.PathWithdrawalAttestation, oracleapi.PathSolverFillAttestation, oracleapi.PathSolverRefund,
-		oracleapi.PathWithdrawalInitiation, oracleapi.PathWithdrawalInitiated} {
-		r := do(t, http.MethodPost, hs.URL+p, `{}`, map[string]string{oracleapi.HeaderAPIKey: testAPIKey})
-		require.Equal(t, http.StatusNotImplemented, r.status, p)
-		assert.Equal(t, oracleapi.CodeNotImplemented, r.errorBody(t).Code)
-	}
 	r := do(t, http.MethodGet, hs.URL+"/nope", "", map[string]string{oracleapi.HeaderAPIKey: testAPIKey})
 	require.Equal(t, http.StatusNotFound, r.status)
 	assert.Equal(t, oracleapi.CodeNotFound, r.errorBody(t).Code)

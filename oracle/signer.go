@@ -1,19 +1,20 @@
 package oracle
 
 import (
+	"context"
 	"crypto/ecdsa"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
-
-	"github.com/intentd/intentd/oracle/oracleapi"
 )
 
-// messageSigner is the instance's single signer (spec: one signer per instance). Raw keys are
-// the only implementation today; a KMS signer will satisfy the same interface.
+// messageSigner is the instance's single signer (spec: one signer per instance), used for every
+// message it signs: a raw key (keySigner) or a KMS key (kmsSigner).
 type messageSigner interface {
 	Address() common.Address
-	SignDigest(digest common.Hash) ([]byte, error)
+	// SignDigest returns r‖s‖v with v in {27,28} and a low s, the form ecrecover and
+	// OpenZeppelin's ECDSA take.
+	SignDigest(ctx context.Context, digest common.Hash) ([]byte, error)
 }
 
 type keySigner struct {
@@ -27,25 +28,12 @@ func newKeySigner(key *ecdsa.PrivateKey) *keySigner {
 
 func (s *keySigner) Address() common.Address { return s.addr }
 
-// SignDigest returns r||s||v with v in {27,28}, the form ecrecover and OpenZeppelin expect.
-func (s *keySigner) SignDigest(digest common.Hash) ([]byte, error) {
+// SignDigest signs with the raw key (go-ethereum signs with a low s).
+func (s *keySigner) SignDigest(_ context.Context, digest common.Hash) ([]byte, error) {
 	sig, err := crypto.Sign(digest.Bytes(), s.key)
 	if err != nil {
 		return nil, err
 	}
 	sig[64] += 27
 	return sig, nil
-}
-
-// sign signs the deposit's EIP-712 digest with the instance's signer.
-func (s *Server) sign(d oracleapi.DepositData) (oracleapi.Signature, error) {
-	digest, err := oracleapi.DepositDigest(d)
-	if err != nil {
-		return oracleapi.Signature{}, err
-	}
-	sig, err := s.signer.SignDigest(digest)
-	if err != nil {
-		return oracleapi.Signature{}, err
-	}
-	return oracleapi.Signature{Signer: s.signer.Address(), Signature: sig}, nil
 }

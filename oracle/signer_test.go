@@ -1,6 +1,7 @@
 package oracle
 
 import (
+	"context"
 	"math/big"
 	"testing"
 
@@ -17,16 +18,17 @@ import (
 func TestKeySignerSignsWhatTheEngineRecovers(t *testing.T) {
 	d := oracleapi.DepositData{ChainID: testChainID, Depository: common.HexToAddress(addrA),
 		TransactionID: crypto.Keccak256Hash([]byte("tx")), LogIndex: 3, OrderID: crypto.Keccak256Hash([]byte("order")),
-		Depositor: common.HexToAddress(addrB), Amount: new(big.Int).Lsh(big.NewInt(1), 200)}
+		Depositor: common.HexToAddress(addrB), Amount: oracleapi.NewAmount(new(big.Int).Lsh(big.NewInt(1), 200))}
 	signer := newKeySigner(testOracleKey(t))
-	digest, err := oracleapi.DepositDigest(d)
+	domain := oracleapi.NewDomain("test", d.ChainID, d.Depository)
+	digest, err := oracleapi.Digest(domain, d)
 	require.NoError(t, err)
-	sig, err := signer.SignDigest(digest)
+	sig, err := signer.SignDigest(context.Background(), digest)
 	require.NoError(t, err)
 	require.Len(t, sig, 65)
 	require.Contains(t, []byte{27, 28}, sig[64])
 
-	got, err := oracleapi.RecoverDepositSigner(d, sig)
+	got, err := oracleapi.RecoverSigner(domain, d, sig)
 	require.NoError(t, err)
 	assert.Equal(t, testOracleAddress(t), got)
 	assert.Equal(t, testOracleAddress(t), signer.Address())

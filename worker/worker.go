@@ -29,10 +29,16 @@ type Deps struct {
 	Chains        *chains.Clients
 	Oracle        *oracleapi.Client
 	OracleSigners []common.Address
-	SolverKey     *ecdsa.PrivateKey
-	Prices        prices.Source              // values ERC-20 refunds against their gas; optional
-	MaxFill       map[string]decimal.Decimal // the solver's capacity per fill (SOLVER_MAX_FILL)
-	ScanInterval  time.Duration
+	// OracleThreshold is how many unique OracleSigners must sign an attestation before the
+	// worker relies on it (ORACLE_SIGNERS_THRESHOLD).
+	OracleThreshold int
+	// Environment is the engine's ENVIRONMENT: the deployment the oracles' signing domain must
+	// name.
+	Environment  string
+	SolverKey    *ecdsa.PrivateKey
+	Prices       prices.Source              // values ERC-20 refunds against their gas; optional
+	MaxFill      map[string]decimal.Decimal // the solver's capacity per fill (SOLVER_MAX_FILL)
+	ScanInterval time.Duration
 	// Intents is the door the deposit scanner delivers deposits through (app.System.Intents).
 	Intents deposits.Deliverer
 	Logger  *slog.Logger
@@ -45,7 +51,8 @@ func Register(r worker.Registry, d Deps) {
 	r.RegisterActivity(&activities.StoreActivities{Store: d.Store, Chains: d.Chains, Prices: d.Prices})
 	r.RegisterActivity(&activities.ChainActivities{Chains: d.Chains, Store: d.Store, SolverKey: d.SolverKey, Prices: d.Prices,
 		MaxFill: d.MaxFill})
-	r.RegisterActivity(&activities.OracleActivities{Client: d.Oracle, Signers: d.OracleSigners, Chains: d.Chains})
+	r.RegisterActivity(&activities.OracleActivities{Client: d.Oracle, Signers: d.OracleSigners, Threshold: d.OracleThreshold,
+		Environment: d.Environment, Chains: d.Chains})
 	r.RegisterActivity(&activities.SponsorshipActivities{Store: d.Store})
 }
 

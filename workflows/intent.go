@@ -352,6 +352,11 @@ func (r *intentRun) attest(ctx workflow.Context, d *intent.Deposit) error {
 				chainID = d.ChainID
 			}
 			r.attestation = &intent.Attestation{ChainID: chainID, Depository: res.Depository, Signer: res.Signer, Signature: res.Signature}
+			// Every accepted signature of the engine's quorum (none in results recorded before
+			// it): data only, the commands are those of before, so recorded histories replay.
+			for _, s := range res.Signatures {
+				r.attestation.Signatures = append(r.attestation.Signatures, intent.SignerSignature{Signer: s.Signer, Signature: s.Signature})
+			}
 		}
 	}
 	return err

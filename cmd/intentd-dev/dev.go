@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -36,9 +37,11 @@ type DevOptions struct {
 	DataDir     string // .data: Postgres cluster, Temporal database, dev API key, dev admin token
 	DatabaseURL string // used when reachable; otherwise a private cluster starts in DataDir
 	// Lookup reads the environment (os.LookupEnv) for the engine's and the oracle's variables.
-	Lookup     func(string) (string, bool)
-	OracleAddr string // 127.0.0.1:3000
-	UIPort     int    // 8233
+	Lookup func(string) (string, bool)
+	// OracleAddr is the first oracle's address (127.0.0.1:3000); the devnet.OracleCount oracles
+	// listen on it and the next ports, peers of each other at 2-of-3.
+	OracleAddr string
+	UIPort     int // 8233
 	Out        io.Writer
 	Logger     *slog.Logger
 }
@@ -50,7 +53,7 @@ func RunDev(ctx context.Context, o DevOptions) error {
 	say := func(format string, args ...any) { fmt.Fprintf(o.Out, "==> "+format+"\n", args...) }
 	// Every variable is read and checked before anything starts.
 	oracleKey := randomHex(32)
-	cfg, ocfg, err := devConfigs(o.Lookup, oracleKey, o.OracleAddr)
+	cfg, ocfgs, err := devConfigs(o.Lookup, oracleKey, o.OracleAddr)
 	if err != nil {
 		return err
 	}
@@ -125,13 +128,17 @@ func RunDev(ctx context.Context, o DevOptions) error {
 		return err
 	}
 
-	osrv, err := oracle.NewServer(ocfg, registry, o.Logger.With("component", "oracle"))
-	if err != nil {
-		return fmt.Errorf("oracle: %w", err)
-	}
-
 	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() error { return osrv.Run(gctx, o.OracleAddr) })
+	var oracleURLs []string
+	for i, ocfg := range ocfgs {
+		osrv, err := oracle.NewServer(ocfg, registry, o.Logger.With("component", "oracle", "oracle", i+1))
+		if err != nil {
+			return fmt.Errorf("oracle %d: %w", i+1, err)
+		}
+		addr := oracleAddr(o.OracleAddr, i)
+		oracleURLs = append(oracleURLs, "http://"+addr+"/lives/v1")
+		g.Go(func() error { return osrv.Run(gctx, addr) })
+	}
 	g.Go(func() error { return worker.Run(gctx, sys.WorkerDeps()) })
 	g.Go(func() error { return sys.APIServer(gctx).Run(gctx, cfg.APIAddr) })
 	g.Go(func() error { return sys.Config.NewDispatcher(sys.Store, o.Logger).Run(gctx) })
@@ -142,11 +149,11 @@ intentd-dev dev is running. Ctrl-C stops everything.
   API             http://%s   (try: curl http://%s/chains)
   Temporal Web UI %s
   Temporal        %s (namespace %s)
-  Oracle          http://%s/lives/v1
+  Oracles         %s (2-of-3; the worker asks the first)
   Postgres        %s
   Dev API key     %s   (x-api-key header; stored in %s)
   Admin token     %s   (Authorization: Bearer header of POST /admin/requests/{requestId}/refund)
-`, cfg.APIAddr, cfg.APIAddr, tmp.UIURL(), tmp.HostPort(), tmp.Namespace(), o.OracleAddr, redactURL(pg.URL()), devKey,
+`, cfg.APIAddr, cfg.APIAddr, tmp.UIURL(), tmp.HostPort(), tmp.Namespace(), strings.Join(oracleURLs, " "), redactURL(pg.URL()), devKey,
 		filepath.Join(o.DataDir, "dev-api-key"), adminLine)
 	for _, ch := range registry.Enabled() {
 		fmt.Fprintf(o.Out, "  Chain %d     %s\n", ch.ID, ch.HTTPRPCURL)
@@ -165,11 +172,19 @@ intentd-dev dev is running. Ctrl-C stops everything.
 // environment in dev mode.
 const startedByDev = "(started by intentd-dev dev)"
 
-// devConfigs loads the engine's and the oracle's configurations of `dev` over lookup, with the
+// oracleAddr is the address of oracle i: the port of first plus i.
+func oracleAddr(first string, i int) string {
+	host, port, _ := strings.Cut(first, ":")
+	p, _ := strconv.Atoi(port)
+	return host + ":" + strconv.Itoa(p+i)
+}
+
+// devConfigs loads the engine's and the oracles' configurations of `dev` over lookup, with the
 // devnet's keys and price feeds for what the environment leaves unset and oracleKey as the
-// worker's key at the oracle, served at oracleAddr. The engine's Postgres and Temporal addresses
-// are set once they run.
-func devConfigs(lookup func(string) (string, bool), oracleKey, oracleAddr string) (app.Config, oracle.Config, error) {
+// worker's key at the oracles (and theirs at each other), the first served at oracleAddr and
+// the others on the next ports. The engine's Postgres and Temporal addresses are set once they
+// run.
+func devConfigs(lookup func(string) (string, bool), oracleKey, oracleAddr0 string) (app.Config, []oracle.Config, error) {
 	engineEnv := func(name string) (string, bool) {
 		if name == "DATABASE_URL" || name == "TEMPORAL_ADDRESS" {
 			return startedByDev, true
@@ -178,15 +193,25 @@ func devConfigs(lookup func(string) (string, bool), oracleKey, oracleAddr string
 	}
 	cfg, err := app.Load(engineEnv, devnet.EngineEnv(startedByDev, oracleKey))
 	if err != nil {
-		return app.Config{}, oracle.Config{}, err
+		return app.Config{}, nil, err
 	}
-	cfg.OracleURL = "http://" + oracleAddr
-	_, port, _ := strings.Cut(oracleAddr, ":")
-	ocfg, err := oracle.ConfigFromEnv(devnet.OracleEnv(lookup, port, oracleKey))
-	if err != nil {
-		return app.Config{}, oracle.Config{}, fmt.Errorf("oracle: %w", err)
+	cfg.OracleURL = "http://" + oracleAddr0
+	var ocfgs []oracle.Config
+	for i := range devnet.OracleCount {
+		var peers []string
+		for j := range devnet.OracleCount {
+			if j != i {
+				peers = append(peers, "http://"+oracleAddr(oracleAddr0, j))
+			}
+		}
+		_, port, _ := strings.Cut(oracleAddr(oracleAddr0, i), ":")
+		ocfg, err := oracle.ConfigFromEnv(devnet.OracleEnv(lookup, i, port, oracleKey, peers))
+		if err != nil {
+			return app.Config{}, nil, fmt.Errorf("oracle %d: %w", i+1, err)
+		}
+		ocfgs = append(ocfgs, ocfg)
 	}
-	return cfg, ocfg, nil
+	return cfg, ocfgs, nil
 }
 
 func randomHex(n int) string {

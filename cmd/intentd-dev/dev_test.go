@@ -69,7 +69,7 @@ func TestLoadLauncherConfig(t *testing.T) {
 // dev checks the engine's and the oracle's variables before it starts anything; Postgres and
 // Temporal are its own, whatever the environment says.
 func TestDevConfigs(t *testing.T) {
-	cfg, ocfg, err := devConfigs(lookup(map[string]string{"DATABASE_URL": "postgres://elsewhere", "TEMPORAL_ADDRESS": "elsewhere:7233"}),
+	cfg, ocfgs, err := devConfigs(lookup(map[string]string{"DATABASE_URL": "postgres://elsewhere", "TEMPORAL_ADDRESS": "elsewhere:7233"}),
 		"worker-key", "127.0.0.1:3000")
 	if err != nil {
 		t.Fatal(err)
@@ -78,8 +78,18 @@ func TestDevConfigs(t *testing.T) {
 		cfg.OracleAPIKey != "worker-key" || cfg.PriceSource != "feeds" || cfg.SolverAddress() != devnet.SolverAddress() {
 		t.Fatalf("engine: %v", cfg)
 	}
-	if ocfg.HTTPPort != 3000 || ocfg.SignerAddress() != devnet.OracleAddress() {
-		t.Fatalf("oracle: %v", ocfg)
+	// `make run` runs three oracles at 2-of-3 on 3000-3002, each asking the two others.
+	if len(ocfgs) != devnet.OracleCount || cfg.OracleSignersThreshold != 2 || len(cfg.OracleSigners) != 3 {
+		t.Fatalf("oracles: %d, engine %d-of-%d", len(ocfgs), cfg.OracleSignersThreshold, len(cfg.OracleSigners))
+	}
+	for i, ocfg := range ocfgs {
+		if ocfg.HTTPPort != 3000+i || ocfg.SignerAddress() != devnet.OracleAddresses()[i] || len(ocfg.Peers) != 2 ||
+			ocfg.OracleSignersThreshold != 2 || len(ocfg.OracleSigners) != 3 || cfg.OracleSigners[i] != ocfg.SignerAddress() {
+			t.Fatalf("oracle %d: %v", i, ocfg)
+		}
+	}
+	if ocfgs[0].SignerAddress() != devnet.OracleAddress() {
+		t.Fatal("the first oracle signs with devnet.OracleKey")
 	}
 	_, _, err = devConfigs(lookup(map[string]string{"QUOTE_TTL": "soon", "PRICE_FEEDS": "ETH"}), "k", "127.0.0.1:3000")
 	if err == nil || !strings.Contains(err.Error(), "QUOTE_TTL:") || !strings.Contains(err.Error(), "PRICE_FEEDS:") {

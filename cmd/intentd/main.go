@@ -17,7 +17,6 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/intentd/intentd/app"
-	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/oracle"
 	"github.com/intentd/intentd/worker"
 )
@@ -115,8 +114,11 @@ func runOracle(ctx context.Context) error {
 		return err
 	}
 	logger := newLogger(cfg.LogLevel)
-	reg, err := chains.LoadRegistry(cfg.ChainsFile())
+	reg, err := cfg.LoadChains()
 	if err != nil {
+		return err
+	}
+	if err := cfg.ConnectSigner(ctx); err != nil {
 		return err
 	}
 	srv, err := oracle.NewServer(cfg, reg, logger.With("component", "oracle"))

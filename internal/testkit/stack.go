@@ -12,16 +12,18 @@ package testkit
 
 import (
 	"context"
-	"encoding/hex"
+	"fmt"
 	"log/slog"
 	"maps"
+	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/gin-gonic/gin"
 	"go.temporal.io/api/operatorservice/v1"
 	"go.temporal.io/server/temporaltest"
@@ -70,6 +72,11 @@ type Options struct {
 	// `intentd worker`, a process of its own configured through its environment only, supervised
 	// by Stack.WorkerProcess. Default: the worker runs in the test process.
 	WorkerBinary string
+	// OracleBinary, when set, is an intentd binary (process.BuildIntentd): the stack's three
+	// oracles run as `intentd oracle` processes of their own, configured through their
+	// environment only, supervised by Stack.OracleProcesses. Default: they run in the test
+	// process.
+	OracleBinary string
 	// LogDir receives the worker process's log files and its chain file; default: a temporary
 	// directory.
 	LogDir string
@@ -93,6 +100,9 @@ type Stack struct {
 	// WorkerProcess supervises the worker process of Options.WorkerBinary; nil when the worker
 	// runs in the test process.
 	WorkerProcess *process.Supervisor
+	// OracleProcesses supervise the oracle processes of Options.OracleBinary, the first the one
+	// the worker asks; nil when the oracles run in the test process.
+	OracleProcesses []*process.Supervisor
 
 	ctx        context.Context // the stack's, ended when the test ends
 	workerSys  *app.System     // the in-process worker's: Sys, or its own when it dials other URLs
@@ -148,7 +158,12 @@ func Start(t *testing.T, o Options) *Stack {
 		Namespace: ts.GetDefaultNamespace(), SearchAttributes: workflows.SearchAttributeTypes()}); err != nil {
 		t.Fatalf("search attributes: %v", err)
 	}
-	oracleURL := startOracle(t, registry(t, u.oracle), o.Logger)
+	var oracleURL string
+	if o.OracleBinary != "" {
+		oracleURL = s.startOracleProcesses(t, o, u.oracle)
+	} else {
+		oracleURL = startOracle(t, registry(t, u.oracle), o.Logger)
+	}
 
 	vars := map[string]string{
 		"TEMPORAL_ADDRESS": ts.GetFrontendHostPort(), "TEMPORAL_NAMESPACE": ts.GetDefaultNamespace(),
@@ -238,19 +253,75 @@ func open(t *testing.T, ctx context.Context, cfg app.Config, rpcs map[uint64]str
 	return sys
 }
 
-// startOracle serves the oracle, a service of its own, with the devnet's oracle key; it returns
-// its URL.
+// startOracle serves the devnet.OracleCount oracles, each a service of its own on a loopback
+// listener with its devnet key, peers of each other at 2-of-3 as `make run` runs them; it
+// returns the first one's URL, the worker's ORACLE_URL (the first asks the others).
 func startOracle(t *testing.T, reg *chains.Registry, logger *slog.Logger) string {
-	ocfg, err := oracle.ConfigFromEnv(lookup(map[string]string{"ENVIRONMENT": "test",
-		"ECDSA_PRIVATE_KEY": hex.EncodeToString(crypto.FromECDSA(devnet.OracleKey())), "API_KEYS": OracleAPIKey + ":worker"}))
-	if err != nil {
-		t.Fatal(err)
+	servers := make([]*httptest.Server, devnet.OracleCount)
+	for i := range servers {
+		servers[i] = httptest.NewUnstartedServer(nil)
+		t.Cleanup(servers[i].Close)
 	}
-	osrv, err := oracle.NewServer(ocfg, reg, logger)
-	if err != nil {
-		t.Fatal(err)
+	url := func(i int) string { return "http://" + servers[i].Listener.Addr().String() }
+	for i, hs := range servers {
+		var peers []string
+		for j := range servers {
+			if j != i {
+				peers = append(peers, url(j))
+			}
+		}
+		ocfg, err := oracle.ConfigFromEnv(devnet.OracleEnv(lookup(map[string]string{"VAULT_SECRETS_DIR": t.TempDir()}), i, "3000",
+			OracleAPIKey, peers))
+		if err != nil {
+			t.Fatal(err)
+		}
+		osrv, err := oracle.NewServer(ocfg, reg, logger.With("oracle", i+1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		hs.Config.Handler = osrv.Handler()
+		hs.Start()
 	}
-	srv := httptest.NewServer(osrv.Handler())
-	t.Cleanup(srv.Close)
-	return srv.URL
+	return url(0)
+}
+
+// startOracleProcesses runs the devnet.OracleCount oracles as `intentd oracle` processes from
+// o.OracleBinary, peers of each other at 2-of-3 on free loopback ports, reading the chains at
+// rpcs; it returns the first one's URL once every one answers.
+func (s *Stack) startOracleProcesses(t *testing.T, o Options, rpcs map[uint64]string) string {
+	urls := make([]string, devnet.OracleCount)
+	ports := make([]int, devnet.OracleCount)
+	for i := range urls {
+		ports[i] = freePort(t)
+		urls[i] = fmt.Sprintf("http://127.0.0.1:%d", ports[i])
+	}
+	for i := range urls {
+		var peers []string
+		for j, u := range urls {
+			if j != i {
+				peers = append(peers, u)
+			}
+		}
+		vars := devnet.OracleVars(i, strconv.Itoa(ports[i]), OracleAPIKey, peers)
+		vars["VAULT_SECRETS_DIR"] = t.TempDir()
+		name := fmt.Sprintf("oracle%d", i+1)
+		s.OracleProcesses = append(s.OracleProcesses, startProcess(t, o.OracleBinary, name, filepath.Join(o.LogDir, name), rpcs, vars))
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for i, u := range urls {
+		for {
+			resp, err := http.Get(u + "/lives/v1")
+			if err == nil {
+				_ = resp.Body.Close()
+				if resp.StatusCode == http.StatusOK {
+					break
+				}
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("oracle %d did not answer on %s: %v (logs in %s)", i+1, u, err, o.LogDir)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	return urls[0]
 }

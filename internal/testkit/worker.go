@@ -106,11 +106,16 @@ func startProcess(t *testing.T, bin, role, logDir string, rpcs map[uint64]string
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(chainsDir, "chains.test.json"), doc, 0o644); err != nil {
+	// The environment names the chain file, and the oracles' signing domain (which must be the
+	// same for the oracles and the worker): the stack's, "dev" unless vars say otherwise.
+	vars = maps.Clone(vars)
+	if vars["ENVIRONMENT"] == "" {
+		vars["ENVIRONMENT"] = "dev"
+	}
+	if err := os.WriteFile(filepath.Join(chainsDir, "chains."+vars["ENVIRONMENT"]+".json"), doc, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	vars = maps.Clone(vars)
-	vars["ENVIRONMENT"], vars["CHAINS_CONFIG_DIR"] = "test", chainsDir
+	vars["CHAINS_CONFIG_DIR"] = chainsDir
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}
 	for k, v := range vars {
 		env = append(env, k+"="+v)

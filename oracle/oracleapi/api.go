@@ -29,27 +29,96 @@ const (
 // HeaderAPIKey carries the caller's API key; a valid key bypasses the unauthenticated rate limit.
 const HeaderAPIKey = "x-api-key"
 
+// Request bodies of the attestation endpoints. Every request names its chain and may set
+// RequestPeerSignatures: when true and the oracle has PEERS, it asks its peers for their
+// signatures over the same messages and merges them (docs/oracle.md, "Peer aggregation").
+// The published JSON schemas (GET /documentation/openapi.json) are generated from these types.
+
 // DepositAttestationRequest is the body of POST /attestations/depository-deposits/v1.
 type DepositAttestationRequest struct {
-	ChainID       uint64      `json:"chainId"`
-	TransactionID common.Hash `json:"transactionId"`
-	// RequestPeerSignatures asks for peer signatures too; peer aggregation is not implemented
-	// yet, so only the local signature is returned.
-	RequestPeerSignatures bool `json:"requestPeerSignatures,omitempty"`
+	ChainID               uint64      `json:"chainId" minimum:"1"`
+	TransactionID         common.Hash `json:"transactionId"`
+	RequestPeerSignatures bool        `json:"requestPeerSignatures,omitempty"`
 }
 
-// DepositAttestation is the response of the deposit endpoint: one signed message per Deposit
-// event of the transaction, in log order.
-type DepositAttestation struct {
-	Messages []DepositMessage `json:"messages"`
-	Domain   Domain           `json:"domain"`
+// WithdrawalAttestationRequest is the body of POST /attestations/depository-withdrawals/v1:
+// every Withdrawal event the chain's depository emitted in the transaction is attested.
+type WithdrawalAttestationRequest struct {
+	ChainID               uint64      `json:"chainId" minimum:"1"`
+	TransactionID         common.Hash `json:"transactionId"`
+	RequestPeerSignatures bool        `json:"requestPeerSignatures,omitempty"`
 }
 
-// DepositMessage is one attested deposit and the signatures over its EIP-712 digest.
-type DepositMessage struct {
-	Data       DepositData `json:"data"`
+// SolverFillAttestationRequest is the body of POST /attestations/solver-fills/v1: the Fill
+// event for OrderID in the transaction must pay Recipient at least MinimumAmount of Currency.
+// Force (with a valid x-api-key only) attests the fill as it is when it does not meet these
+// expectations; it never skips the chain's own checks (success, confirmations, the configured
+// contract, the order id).
+type SolverFillAttestationRequest struct {
+	ChainID               uint64         `json:"chainId" minimum:"1"`
+	TransactionID         common.Hash    `json:"transactionId"`
+	OrderID               common.Hash    `json:"orderId"`
+	Recipient             common.Address `json:"recipient"`
+	Currency              common.Address `json:"currency"`
+	MinimumAmount         *Amount        `json:"minimumAmount"`
+	Force                 bool           `json:"force,omitempty"`
+	RequestPeerSignatures bool           `json:"requestPeerSignatures,omitempty"`
+}
+
+// SolverRefundAttestationRequest is the body of POST /attestations/solver-refunds/v1: the
+// depository's Withdrawal event under RefundID in the transaction must pay Recipient at least
+// MinimumAmount of Currency. Force works as for fills.
+type SolverRefundAttestationRequest struct {
+	ChainID               uint64         `json:"chainId" minimum:"1"`
+	TransactionID         common.Hash    `json:"transactionId"`
+	RefundID              common.Hash    `json:"refundId"`
+	Recipient             common.Address `json:"recipient"`
+	Currency              common.Address `json:"currency"`
+	MinimumAmount         *Amount        `json:"minimumAmount"`
+	Force                 bool           `json:"force,omitempty"`
+	RequestPeerSignatures bool           `json:"requestPeerSignatures,omitempty"`
+}
+
+// WithdrawalInitiationRequest is the body of POST /attestations/withdrawal-initiation/v1: the
+// deposit at LogIndex of TransactionID is confirmed and has not been withdrawn yet.
+type WithdrawalInitiationRequest struct {
+	ChainID               uint64      `json:"chainId" minimum:"1"`
+	TransactionID         common.Hash `json:"transactionId"`
+	LogIndex              uint64      `json:"logIndex"`
+	RequestPeerSignatures bool        `json:"requestPeerSignatures,omitempty"`
+}
+
+// WithdrawalInitiatedRequest is the body of POST /attestations/withdrawal-initiated/v1.
+type WithdrawalInitiatedRequest struct {
+	ChainID               uint64      `json:"chainId" minimum:"1"`
+	WithdrawalID          common.Hash `json:"withdrawalId"`
+	RequestPeerSignatures bool        `json:"requestPeerSignatures,omitempty"`
+}
+
+// Attestation is the response of every attestation endpoint: one signed message per attested
+// fact, in chain order, and the EIP-712 domain they are signed under.
+type Attestation[T Message] struct {
+	Messages []SignedMessage[T] `json:"messages"`
+	Domain   Domain             `json:"domain"`
+}
+
+// SignedMessage is one attested fact and the signatures over its EIP-712 digest, one per
+// signer.
+type SignedMessage[T Message] struct {
+	Data       T           `json:"data"`
 	Signatures []Signature `json:"signatures"`
 }
+
+// The responses of the endpoints.
+type (
+	DepositAttestation              = Attestation[DepositData]
+	DepositMessage                  = SignedMessage[DepositData]
+	WithdrawalAttestation           = Attestation[WithdrawalData]
+	SolverFillAttestation           = Attestation[SolverFillData]
+	SolverRefundAttestation         = Attestation[SolverRefundData]
+	WithdrawalInitiationAttestation = Attestation[WithdrawalInitiationData]
+	WithdrawalInitiatedAttestation  = Attestation[WithdrawalInitiatedData]
+)
 
 // Signature is one signer's signature over a message; Signer is claimed by the sender and must
 // be checked by recovering it (the Client does).
@@ -58,13 +127,25 @@ type Signature struct {
 	Signature hexutil.Bytes  `json:"signature"`
 }
 
-// ChainInfo is one entry of GET /chains/v1: what a caller needs to request attestations.
+// VM family identifiers of GET /chains/v1, the spec's names.
+const (
+	VMFamilyEthereum = "ethereum-vm"
+	VMFamilySolana   = "solana-vm"
+	VMFamilyBitcoin  = "bitcoin-vm"
+	VMFamilyTron     = "tron-vm"
+)
+
+// ChainInfo is one entry of GET /chains/v1: what a caller needs to request attestations. VMType
+// is the spec's VM family identifier (VMFamilyEthereum, ...). Hub says the chain comes from
+// chains.hub.<ENVIRONMENT>.json, the settlement hub's chains.
 type ChainInfo struct {
 	ID            uint64 `json:"id"`
 	Name          string `json:"name"`
 	VMType        string `json:"vmType"`
 	Depository    string `json:"depository,omitempty"`
+	OutputSettler string `json:"outputSettler,omitempty"`
 	Confirmations uint64 `json:"confirmations"`
+	Hub           bool   `json:"hub,omitempty"`
 }
 
 // ChainsResponse is the body of GET /chains/v1.

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -36,39 +38,98 @@ func NewClient(baseURL, apiKey string, hc *http.Client) *Client {
 	return &Client{baseURL: strings.TrimRight(baseURL, "/"), apiKey: apiKey, hc: hc}
 }
 
-// AttestDeposit asks the oracle to attest the Deposit events of txHash on chainID. The returned
-// attestation holds only messages about that transaction whose signatures recover to their
-// claimed signers; whether those signers are trusted is the caller's decision.
+// AttestDeposit asks the oracle to attest the Deposit events of txHash on chainID, with its
+// peers' signatures (requestPeerSignatures: an oracle without PEERS answers with its own). The
+// returned attestation holds only messages about that transaction whose signatures recover to
+// their claimed signers under the domain returned; whether that domain is the expected one and
+// whether the signers are trusted, and enough of them, is the caller's decision (the spec:
+// the oracle's success does not mean quorum).
 func (c *Client) AttestDeposit(ctx context.Context, chainID uint64, txHash common.Hash) (*DepositAttestation, error) {
-	var att DepositAttestation
-	req := DepositAttestationRequest{ChainID: chainID, TransactionID: txHash}
-	if err := c.post(ctx, PathDepositAttestation, req, &att); err != nil {
+	att, err := Attest[DepositData](ctx, c, PathDepositAttestation,
+		DepositAttestationRequest{ChainID: chainID, TransactionID: txHash, RequestPeerSignatures: true})
+	if err != nil {
 		return nil, err
-	}
-	if len(att.Messages) == 0 {
-		return nil, invalidResponse("attestation has no messages")
-	}
-	if att.Domain != OracleDomain {
-		return nil, invalidResponse("attestation domain %+v is not %+v", att.Domain, OracleDomain)
 	}
 	for i, m := range att.Messages {
 		if m.Data.ChainID != chainID || m.Data.TransactionID != txHash {
 			return nil, invalidResponse("message %d is about chain %d transaction %s", i, m.Data.ChainID, m.Data.TransactionID.Hex())
 		}
+	}
+	return att, nil
+}
+
+// Attest posts req to the attestation endpoint at path and returns its answer once every
+// signature in it recovers to its claimed signer under the returned domain. An answer without
+// messages, under an unknown domain or with a signature that does not recover is
+// INVALID_RESPONSE.
+func Attest[T Message](ctx context.Context, c *Client, path string, req any) (*Attestation[T], error) {
+	var att Attestation[T]
+	if err := c.post(ctx, path, req, &att); err != nil {
+		return nil, err
+	}
+	if err := VerifyAttestation(&att); err != nil {
+		return nil, invalidResponse("%s: %v", path, err)
+	}
+	return &att, nil
+}
+
+// VerifyAttestation checks that att has messages and that each of its signatures recovers to
+// its claimed signer under att's domain.
+func VerifyAttestation[T Message](att *Attestation[T]) error {
+	if len(att.Messages) == 0 {
+		return errors.New("attestation has no messages")
+	}
+	for i, m := range att.Messages {
 		if len(m.Signatures) == 0 {
-			return nil, invalidResponse("message %d has no signature", i)
+			return fmt.Errorf("message %d has no signature", i)
+		}
+		digest, err := Digest(att.Domain, m.Data)
+		if err != nil {
+			return fmt.Errorf("message %d: %w", i, err)
 		}
 		for _, sig := range m.Signatures {
-			got, err := RecoverDepositSigner(m.Data, sig.Signature)
+			got, err := RecoverDigestSigner(digest, sig.Signature)
 			if err != nil {
-				return nil, invalidResponse("message %d: signature of %s: %v", i, sig.Signer.Hex(), err)
+				return fmt.Errorf("message %d: signature of %s: %w", i, sig.Signer.Hex(), err)
 			}
 			if got != sig.Signer {
-				return nil, invalidResponse("message %d: signature claims %s but recovers to %s", i, sig.Signer.Hex(), got.Hex())
+				return fmt.Errorf("message %d: signature claims %s but recovers to %s", i, sig.Signer.Hex(), got.Hex())
 			}
 		}
 	}
-	return &att, nil
+	return nil
+}
+
+// Quorum counts the signers of every message of att that are in allowlist, once each: a
+// signer counts only if it signed every message (the spec's aggregation rule 2). Signatures are
+// assumed verified (Attest, VerifyAttestation). Callers compare the count with their threshold
+// before they rely on the attestation.
+func Quorum[T Message](att *Attestation[T], allowlist []common.Address) []common.Address {
+	allowed := map[common.Address]bool{}
+	for _, a := range allowlist {
+		allowed[a] = true
+	}
+	var out []common.Address
+	if len(att.Messages) == 0 {
+		return nil
+	}
+	for _, sig := range att.Messages[0].Signatures {
+		s := sig.Signer
+		if !allowed[s] || slices.Contains(out, s) {
+			continue
+		}
+		everywhere := true
+		for _, m := range att.Messages[1:] {
+			if !slices.ContainsFunc(m.Signatures, func(x Signature) bool { return x.Signer == s }) {
+				everywhere = false
+				break
+			}
+		}
+		if everywhere {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 func invalidResponse(format string, args ...any) *Error {

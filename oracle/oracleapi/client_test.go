@@ -19,16 +19,20 @@ import (
 func TestClientRejectsBadAttestations(t *testing.T) {
 	ctx := context.Background()
 	d := sampleDeposit()
-	sig, signer := signDeposit(t, d)
+	domain := NewDomain("test", d.ChainID, d.Depository)
+	sig, signer := signUnder(t, domain, d)
 	good := func() DepositAttestation {
 		return DepositAttestation{Messages: []DepositMessage{{Data: d,
-			Signatures: []Signature{{Signer: signer, Signature: append([]byte(nil), sig...)}}}}, Domain: OracleDomain}
+			Signatures: []Signature{{Signer: signer, Signature: append([]byte(nil), sig...)}}}}, Domain: domain}
 	}
 
 	var reply atomic.Value // func(http.ResponseWriter)
-	var gotKey atomic.Value
+	var gotKey, gotBody atomic.Value
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		gotKey.Store(r.Header.Get(HeaderAPIKey))
+		var body map[string]any
+		_ = json.NewDecoder(r.Body).Decode(&body)
+		gotBody.Store(body)
 		reply.Load().(func(http.ResponseWriter))(w)
 	}))
 	defer hs.Close()
@@ -46,6 +50,7 @@ func TestClientRejectsBadAttestations(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, signer, att.Messages[0].Signatures[0].Signer)
 	assert.Equal(t, "k", gotKey.Load())
+	assert.Equal(t, true, gotBody.Load().(map[string]any)["requestPeerSignatures"], "the engine asks for its peers' signatures")
 
 	reply.Store(func(w http.ResponseWriter) {
 		w.WriteHeader(http.StatusBadGateway)
@@ -68,7 +73,7 @@ func TestClientRejectsBadAttestations(t *testing.T) {
 	assert.Contains(t, e.Message, "recovers to")
 
 	tampered := good()
-	tampered.Messages[0].Data.Amount = new(big.Int).Add(d.Amount, big.NewInt(1))
+	tampered.Messages[0].Data.Amount = NewAmount(new(big.Int).Add(d.Amount.Int(), big.NewInt(1)))
 	reply.Store(send(http.StatusOK, tampered))
 	e = clientErr(t, mustFail(client.AttestDeposit(ctx, d.ChainID, d.TransactionID)))
 	assert.Equal(t, CodeInvalidResponse, e.Code)
@@ -77,7 +82,7 @@ func TestClientRejectsBadAttestations(t *testing.T) {
 	e = clientErr(t, mustFail(client.AttestDeposit(ctx, d.ChainID, common.HexToHash("0x77"))))
 	assert.Equal(t, CodeInvalidResponse, e.Code, "a message about another transaction")
 
-	reply.Store(send(http.StatusOK, DepositAttestation{Domain: OracleDomain}))
+	reply.Store(send(http.StatusOK, DepositAttestation{Domain: domain}))
 	e = clientErr(t, mustFail(client.AttestDeposit(ctx, d.ChainID, d.TransactionID)))
 	assert.Equal(t, CodeInvalidResponse, e.Code, "no messages")
 }

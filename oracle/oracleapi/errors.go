@@ -18,11 +18,24 @@ const (
 	CodeNotConfirmed        = "TRANSACTION_NOT_CONFIRMED"
 	CodeTransactionReverted = "TRANSACTION_REVERTED"
 	CodeNoDepositEvents     = "NO_DEPOSIT_EVENTS"
-	CodeChainUnavailable    = "CHAIN_UNAVAILABLE"
-	CodeRateLimited         = "RATE_LIMITED"
-	CodeNotImplemented      = "NOT_IMPLEMENTED"
-	CodeNotFound            = "NOT_FOUND"
-	CodeInternal            = "INTERNAL_ERROR"
+	// CodeNoMatchingEvent: the transaction holds no event of the kind the endpoint attests (a
+	// withdrawal, the fill of the order, the refund of the id) from the configured contract.
+	CodeNoMatchingEvent = "NO_MATCHING_EVENT"
+	// CodeExpectationMismatch: the fill or refund exists but pays another recipient or currency,
+	// or less than the minimum; `force` with a valid key attests it anyway.
+	CodeExpectationMismatch = "EXPECTATION_MISMATCH"
+	// CodeUnauthorized: `force` without a valid x-api-key.
+	CodeUnauthorized = "UNAUTHORIZED"
+	// CodeAlreadyWithdrawn: withdrawal initiation of a deposit whose withdrawal id is spent.
+	CodeAlreadyWithdrawn = "ALREADY_WITHDRAWN"
+	// CodeWithdrawalNotInitiated: the depository has not executed the withdrawal id (in a block
+	// deep enough); it may later.
+	CodeWithdrawalNotInitiated = "WITHDRAWAL_NOT_INITIATED"
+	CodeChainUnavailable       = "CHAIN_UNAVAILABLE"
+	CodeRateLimited            = "RATE_LIMITED"
+	CodeNotImplemented         = "NOT_IMPLEMENTED"
+	CodeNotFound               = "NOT_FOUND"
+	CodeInternal               = "INTERNAL_ERROR"
 
 	// CodeNetworkError, CodeInvalidResponse and CodeClientMisconfigured are produced by the
 	// Client only, with Status 0: no usable HTTP answer arrived. CodeClientMisconfigured means
@@ -36,17 +49,22 @@ const (
 // errorStatus is the one code → status table: Errorf takes the status from it, and the server
 // answers with no other code.
 var errorStatus = map[string]int{
-	CodeInvalidRequest:      http.StatusBadRequest,
-	CodeUnknownChain:        http.StatusBadRequest,
-	CodeTransactionNotFound: http.StatusNotFound,
-	CodeNotConfirmed:        http.StatusConflict,
-	CodeTransactionReverted: http.StatusUnprocessableEntity,
-	CodeNoDepositEvents:     http.StatusNotFound,
-	CodeChainUnavailable:    http.StatusServiceUnavailable,
-	CodeRateLimited:         http.StatusTooManyRequests,
-	CodeNotImplemented:      http.StatusNotImplemented,
-	CodeNotFound:            http.StatusNotFound,
-	CodeInternal:            http.StatusInternalServerError,
+	CodeInvalidRequest:         http.StatusBadRequest,
+	CodeUnknownChain:           http.StatusBadRequest,
+	CodeTransactionNotFound:    http.StatusNotFound,
+	CodeNotConfirmed:           http.StatusConflict,
+	CodeTransactionReverted:    http.StatusUnprocessableEntity,
+	CodeNoDepositEvents:        http.StatusNotFound,
+	CodeNoMatchingEvent:        http.StatusNotFound,
+	CodeExpectationMismatch:    http.StatusUnprocessableEntity,
+	CodeUnauthorized:           http.StatusUnauthorized,
+	CodeAlreadyWithdrawn:       http.StatusConflict,
+	CodeWithdrawalNotInitiated: http.StatusNotFound,
+	CodeChainUnavailable:       http.StatusServiceUnavailable,
+	CodeRateLimited:            http.StatusTooManyRequests,
+	CodeNotImplemented:         http.StatusNotImplemented,
+	CodeNotFound:               http.StatusNotFound,
+	CodeInternal:               http.StatusInternalServerError,
 }
 
 // ServerCodes lists the codes the oracle answers with, sorted, so tests can check that every

@@ -23,14 +23,22 @@ func sampleDeposit() DepositData {
 		OrderID:       crypto.Keccak256Hash([]byte("order")),
 		Depositor:     common.HexToAddress("0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"),
 		Currency:      common.Address{},
-		Amount:        new(big.Int).Lsh(big.NewInt(1), 200), // beyond uint64 and float64 precision
+		Amount:        NewAmount(new(big.Int).Lsh(big.NewInt(1), 200)), // beyond uint64 and float64 precision
 	}
 }
 
 func TestDepositTypeMatchesTheEncodedType(t *testing.T) {
-	td, err := sampleDeposit().TypedData()
-	require.NoError(t, err)
-	assert.Equal(t, DepositType, string(td.EncodeType(depositPrimaryType)))
+	assert.Equal(t, DepositType, TypeString(DepositData{}))
+	// The other messages' type strings, pinned for verifiers written in other languages.
+	for m, want := range map[Message]string{
+		WithdrawalData{}:           "DepositoryWithdrawal(uint256 chainId,address depository,bytes32 transactionId,uint256 logIndex,bytes32 withdrawalId,address recipient,address currency,uint256 amount)",
+		SolverFillData{}:           "SolverFill(uint256 chainId,address outputSettler,bytes32 transactionId,uint256 logIndex,bytes32 orderId,address solver,address recipient,address currency,uint256 amount)",
+		SolverRefundData{}:         "SolverRefund(uint256 chainId,address depository,bytes32 transactionId,uint256 logIndex,bytes32 refundId,address recipient,address currency,uint256 amount)",
+		WithdrawalInitiationData{}: "WithdrawalInitiation(uint256 chainId,address depository,bytes32 withdrawalId,bytes32 depositTransactionId,uint256 depositLogIndex,bytes32 orderId,address recipient,address currency,uint256 amount)",
+		WithdrawalInitiatedData{}:  "WithdrawalInitiated(uint256 chainId,address depository,bytes32 withdrawalId)",
+	} {
+		assert.Equal(t, want, TypeString(m))
+	}
 }
 
 // TestDepositDigestIsEIP712 recomputes the digest by hand, word by word, so a verifier written
@@ -54,7 +62,7 @@ func TestDepositDigestIsEIP712(t *testing.T) {
 		d.OrderID.Bytes(),
 		word(d.Depositor.Bytes()),
 		word(d.Currency.Bytes()),
-		u256(d.Amount),
+		u256(d.Amount.Int()),
 	)
 	want := crypto.Keccak256Hash([]byte{0x19, 0x01}, domainSeparator, structHash)
 
@@ -72,12 +80,18 @@ func TestDepositDigestIsEIP712(t *testing.T) {
 // testKeyHex signs the test messages; the oracle's own signer is tested in package oracle.
 const testKeyHex = "4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318"
 
-// signDeposit signs d as the oracle does: r||s||v with v in {27,28}.
+// signDeposit signs d as the oracle does: r||s||v with v in {27,28}, under the version 1
+// domain (RecoverDepositSigner's).
 func signDeposit(t testing.TB, d DepositData) (sig []byte, signer common.Address) {
+	return signUnder(t, OracleDomainV1, d)
+}
+
+// signUnder signs d under domain.
+func signUnder(t testing.TB, domain Domain, d DepositData) (sig []byte, signer common.Address) {
 	t.Helper()
 	key, err := crypto.HexToECDSA(testKeyHex)
 	require.NoError(t, err)
-	digest, err := DepositDigest(d)
+	digest, err := Digest(domain, d)
 	require.NoError(t, err)
 	sig, err = crypto.Sign(digest.Bytes(), key)
 	require.NoError(t, err)
@@ -136,4 +150,77 @@ func TestDepositDataJSON(t *testing.T) {
 	wire["amount"] = "-1"
 	b, _ = json.Marshal(wire)
 	assert.Error(t, json.Unmarshal(b, &back))
+}
+
+// TestDomainV2IsEIP712 recomputes the version 2 digest by hand: the domain separator declares
+// and hashes name, version, chainId, verifyingContract and salt.
+func TestDomainV2IsEIP712(t *testing.T) {
+	d := sampleDeposit()
+	domain := NewDomain("production", d.ChainID, d.Depository)
+	u256 := func(x *big.Int) []byte { return math.U256Bytes(new(big.Int).Set(x)) }
+	assert.Equal(t, crypto.Keccak256Hash([]byte("intentd-oracle/production")), *domain.Salt)
+	domainSeparator := crypto.Keccak256(
+		crypto.Keccak256([]byte("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract,bytes32 salt)")),
+		crypto.Keccak256([]byte("ServiceOracle")),
+		crypto.Keccak256([]byte("2")),
+		u256(new(big.Int).SetUint64(d.ChainID)),
+		common.LeftPadBytes(d.Depository.Bytes(), 32),
+		domain.Salt.Bytes(),
+	)
+	v1, err := DepositDigest(d)
+	require.NoError(t, err)
+	got, err := Digest(domain, d)
+	require.NoError(t, err)
+	td, err := TypedData(domain, d)
+	require.NoError(t, err)
+	msgHash, err := td.HashStruct(d.PrimaryType(), td.Message)
+	require.NoError(t, err)
+	want := crypto.Keccak256Hash([]byte{0x19, 0x01}, domainSeparator, msgHash)
+	assert.Equal(t, want, got)
+	assert.NotEqual(t, v1, got)
+}
+
+// A signature made for one deployment (environment), chain or contract never verifies for
+// another: the domain separation.
+func TestSignatureDoesNotVerifyInAnotherDeployment(t *testing.T) {
+	d := sampleDeposit()
+	key, err := crypto.HexToECDSA(testKeyHex)
+	require.NoError(t, err)
+	signer := crypto.PubkeyToAddress(key.PublicKey)
+	prod := NewDomain("production", d.ChainID, d.Depository)
+	digest, err := Digest(prod, d)
+	require.NoError(t, err)
+	sig, err := crypto.Sign(digest.Bytes(), key)
+	require.NoError(t, err)
+	got, err := RecoverSigner(prod, d, sig)
+	require.NoError(t, err)
+	require.Equal(t, signer, got)
+	for name, other := range map[string]Domain{
+		"another environment": NewDomain("staging", d.ChainID, d.Depository),
+		"another chain":       NewDomain("production", d.ChainID+1, d.Depository),
+		"another contract":    NewDomain("production", d.ChainID, common.HexToAddress("0x01")),
+		"version 1":           OracleDomainV1,
+	} {
+		got, err := RecoverSigner(other, d, sig)
+		require.NoError(t, err, name)
+		assert.NotEqual(t, signer, got, name)
+	}
+	// Unknown or malformed domains are refused rather than hashed.
+	for _, bad := range []Domain{{Name: "Other", Version: "2"}, {Name: DomainName, Version: "3"}, {Name: DomainName, Version: "2"},
+		{Name: DomainName, Version: "1", ChainID: 1}} {
+		_, err := Digest(bad, d)
+		assert.Error(t, err, "%+v", bad)
+	}
+}
+
+func TestQuorumCountsAllowlistedSignersOfEveryMessage(t *testing.T) {
+	a, b, c := common.HexToAddress("0xa"), common.HexToAddress("0xb"), common.HexToAddress("0xc")
+	sig := func(s common.Address) Signature { return Signature{Signer: s} }
+	att := &DepositAttestation{Messages: []DepositMessage{
+		{Signatures: []Signature{sig(a), sig(b), sig(a), sig(c)}},
+		{Signatures: []Signature{sig(b), sig(a)}},
+	}}
+	assert.Equal(t, []common.Address{a, b}, Quorum(att, []common.Address{a, b, c}), "c is missing from the second message, a counts once")
+	assert.Equal(t, []common.Address{b}, Quorum(att, []common.Address{b}))
+	assert.Empty(t, Quorum(att, nil))
 }

@@ -1,0 +1,239 @@
+package oracle
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/gin-gonic/gin"
+
+	"github.com/intentd/intentd/oracle/oracleapi"
+)
+
+// endpoint is one attestation route, described once: its request and response types (from
+// which the OpenAPI document and the validating schemas are generated), how it attests
+// locally and how it reads an answer (its own or a peer's) back for aggregation.
+type endpoint struct {
+	path, summary, description string
+	request, response          any
+	errors                     []string // codes the route answers with besides the common ones
+	// run decodes the validated body and returns the local attestation.
+	run func(ctx context.Context, s *Server, body []byte, authed bool) (*collected, *oracleapi.Error)
+	// decode reads an answer of this route (strictly: the route's schema, then its types) and
+	// verifies every signature in it.
+	decode func(raw []byte) (*collected, error)
+
+	requestSchema, responseSchema *openapi3.Schema
+}
+
+// collected is one answer of a route in a form the aggregation compares and merges: the domain,
+// each message's data in canonical JSON with its digest, and each message's verified
+// signatures. source names where it came from ("local" or the peer's URL) in logs.
+type collected struct {
+	source  string
+	domain  oracleapi.Domain
+	data    []json.RawMessage
+	digests []common.Hash
+	sigs    [][]oracleapi.Signature
+}
+
+// key identifies the payload for grouping: the domain and every message's data, in order (the
+// spec's rule 1: combined only when payloads, domains and array order match).
+func (c *collected) key() string {
+	b, _ := json.Marshal(struct {
+		Domain oracleapi.Domain  `json:"domain"`
+		Data   []json.RawMessage `json:"data"`
+	}{c.domain, c.data})
+	return string(b)
+}
+
+// wire is the answer as served.
+func (c *collected) wire() any {
+	type message struct {
+		Data       json.RawMessage       `json:"data"`
+		Signatures []oracleapi.Signature `json:"signatures"`
+	}
+	out := struct {
+		Messages []message        `json:"messages"`
+		Domain   oracleapi.Domain `json:"domain"`
+	}{Messages: make([]message, len(c.data)), Domain: c.domain}
+	for i := range c.data {
+		sigs := c.sigs[i]
+		if sigs == nil {
+			sigs = []oracleapi.Signature{}
+		}
+		out.Messages[i] = message{Data: c.data[i], Signatures: sigs}
+	}
+	return out
+}
+
+// newEndpoint describes a route whose requests are Req and whose messages are T; attest reads
+// the facts and returns the messages to sign and their domain.
+func newEndpoint[Req any, T oracleapi.Message](path, summary, description string, codes []string,
+	attest func(ctx context.Context, s *Server, req Req, authed bool) ([]T, oracleapi.Domain, *oracleapi.Error)) *endpoint {
+	e := &endpoint{path: path, summary: summary, description: description, errors: codes,
+		request: new(Req), response: new(oracleapi.Attestation[T])}
+	e.run = func(ctx context.Context, s *Server, body []byte, authed bool) (*collected, *oracleapi.Error) {
+		var req Req
+		if err := json.Unmarshal(body, &req); err != nil {
+			return nil, oracleapi.Errorf(oracleapi.CodeInvalidRequest, "body does not match the request schema: %s", jsonProblem(err))
+		}
+		msgs, domain, oe := attest(ctx, s, req, authed)
+		if oe != nil {
+			return nil, oe
+		}
+		att := oracleapi.Attestation[T]{Domain: domain, Messages: make([]oracleapi.SignedMessage[T], len(msgs))}
+		for i, m := range msgs {
+			digest, err := oracleapi.Digest(domain, m)
+			if err != nil {
+				s.logger.Error("building the typed data failed", "path", path, "err", err)
+				return nil, oracleapi.Errorf(oracleapi.CodeInternal, "building the typed data failed")
+			}
+			sig, err := s.signer.SignDigest(ctx, digest)
+			if err != nil {
+				s.logger.Error("signing failed", "path", path, "err", err)
+				return nil, oracleapi.Errorf(oracleapi.CodeInternal, "signing failed")
+			}
+			att.Messages[i] = oracleapi.SignedMessage[T]{Data: m, Signatures: []oracleapi.Signature{{Signer: s.signer.Address(), Signature: sig}}}
+		}
+		raw, err := json.Marshal(att)
+		if err != nil {
+			return nil, oracleapi.Errorf(oracleapi.CodeInternal, "encoding the attestation failed")
+		}
+		c, err := e.decode(raw)
+		if err != nil {
+			s.logger.Error("the local attestation does not verify", "path", path, "err", err)
+			return nil, oracleapi.Errorf(oracleapi.CodeInternal, "the local attestation does not verify")
+		}
+		return c, nil
+	}
+	e.decode = func(raw []byte) (*collected, error) {
+		if err := validateJSON(e.responseSchema, raw); err != nil {
+			return nil, err
+		}
+		var att oracleapi.Attestation[T]
+		if err := json.Unmarshal(raw, &att); err != nil {
+			return nil, fmt.Errorf("decode: %s", jsonProblem(err))
+		}
+		if err := oracleapi.VerifyAttestation(&att); err != nil {
+			return nil, err
+		}
+		c := &collected{domain: att.Domain}
+		for _, m := range att.Messages {
+			data, err := json.Marshal(m.Data)
+			if err != nil {
+				return nil, err
+			}
+			digest, err := oracleapi.Digest(att.Domain, m.Data)
+			if err != nil {
+				return nil, err
+			}
+			c.data, c.digests, c.sigs = append(c.data, data), append(c.digests, digest), append(c.sigs, m.Signatures)
+		}
+		return c, nil
+	}
+	return e
+}
+
+// validateJSON checks raw against schema and describes the first problem by its place in the
+// document, never by echoing the value (it may be anything the caller sent).
+func validateJSON(schema *openapi3.Schema, raw []byte) error {
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		return errors.New(jsonProblem(err))
+	}
+	if dec.More() {
+		return errors.New("body must hold a single JSON object")
+	}
+	v = numbersToFloat(v)
+	if err := schema.VisitJSON(v, openapi3.MultiErrors()); err != nil {
+		return errors.New(schemaProblem(err))
+	}
+	return nil
+}
+
+// numbersToFloat turns json.Number into float64, the form kin-openapi validates, after the
+// decoder has kept integers exact enough to be checked as integers.
+func numbersToFloat(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		f, _ := x.Float64()
+		return f
+	case map[string]any:
+		for k, e := range x {
+			x[k] = numbersToFloat(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = numbersToFloat(e)
+		}
+	}
+	return v
+}
+
+func schemaProblem(err error) string {
+	var multi openapi3.MultiError
+	if errors.As(err, &multi) && len(multi) > 0 {
+		err = multi[0]
+	}
+	var se *openapi3.SchemaError
+	if errors.As(err, &se) {
+		where := strings.Join(se.JSONPointer(), ".")
+		if where == "" {
+			return se.Reason
+		}
+		return where + ": " + se.Reason
+	}
+	return "does not match the schema"
+}
+
+// handle serves one attestation route: the body is validated against the route's schema (400
+// INVALID_REQUEST with the first problem), `force` is refused without a valid key (401), the
+// local attestation is made, and with requestPeerSignatures the peers are asked too
+// (aggregate).
+func (s *Server) handle(e *endpoint) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		body, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, maxBodyBytes))
+		if err != nil {
+			writeError(c, oracleapi.Errorf(oracleapi.CodeInvalidRequest, "body could not be read: %s", jsonProblem(err)))
+			return
+		}
+		if err := validateJSON(e.requestSchema, body); err != nil {
+			writeError(c, oracleapi.Errorf(oracleapi.CodeInvalidRequest, "invalid request body (see /documentation): %v", err))
+			return
+		}
+		var flags struct {
+			Force                 bool `json:"force"`
+			RequestPeerSignatures bool `json:"requestPeerSignatures"`
+		}
+		_ = json.Unmarshal(body, &flags) // validated above
+		_, authed := c.Get(ctxKeyLabel)
+		if flags.Force && !authed {
+			writeError(c, oracleapi.Errorf(oracleapi.CodeUnauthorized, "force requires a valid %s header", oracleapi.HeaderAPIKey))
+			return
+		}
+		ctx := c.Request.Context()
+		local := func(ctx context.Context) (*collected, *oracleapi.Error) { return e.run(ctx, s, body, authed) }
+		var att *collected
+		var oe *oracleapi.Error
+		if flags.RequestPeerSignatures && len(s.cfg.Peers) > 0 {
+			att, oe = s.aggregate(ctx, e, body, c.GetHeader(oracleapi.HeaderAPIKey), local)
+		} else {
+			att, oe = local(ctx)
+		}
+		if oe != nil {
+			writeError(c, oe)
+			return
+		}
+		c.JSON(http.StatusOK, att.wire())
+	}
+}
