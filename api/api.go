@@ -1,5 +1,5 @@
 // Package api is the HTTP face of the engine (Gin): quotes, chain listing, transaction hints,
-// request status and usage metrics. Handlers read from the Postgres read model and reach
+// request status, usage metrics and the websocket stream of status events (GET /ws). Handlers read from the Postgres read model and reach
 // Temporal only through the deposit router, so status polling never replays a workflow. Every
 // failure is one Error type, answered as {message, errorCode} with the status one table gives
 // its code (errors.go); no stack trace or internal error text ever reaches a response.
@@ -16,6 +16,7 @@ import (
 
 	"github.com/intentd/intentd/auth"
 	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/events"
 	"github.com/intentd/intentd/quote"
 	"github.com/intentd/intentd/ratelimit"
 	"github.com/intentd/intentd/store"
@@ -55,6 +56,9 @@ type Server struct {
 	// (DefaultV2Deprecation). Now is the clock it is judged by; time.Now when nil.
 	V2  V2Deprecation
 	Now func() time.Time
+	// Stream is the websocket stream of status events (GET /ws); its listener runs apart
+	// (events.Hub.Run, started with the process). Nil: no /ws.
+	Stream *events.Hub
 
 	adminFailures *adminFailures
 }
@@ -85,6 +89,7 @@ func (s *Server) Handler() http.Handler {
 	r.GET("/requests/v3", s.requireKey(), s.requestsV3)
 	r.GET("/requests/v2", s.requestsV2)
 	r.GET("/requests", s.requestsV2)
+	r.GET(wsRoute, s.websocketStream)
 	s.removedRoutes(r)
 	r.POST(adminRefundRoute, s.adminRefund)
 	s.adminKeyRoutes(r)

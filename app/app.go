@@ -16,6 +16,7 @@ import (
 	"github.com/intentd/intentd/api"
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/chains/evm"
+	"github.com/intentd/intentd/events"
 	"github.com/intentd/intentd/intents"
 	"github.com/intentd/intentd/migrations"
 	"github.com/intentd/intentd/oracle/oracleapi"
@@ -123,7 +124,8 @@ func (s *System) WorkerDeps() worker.Deps {
 }
 
 // APIServer builds the HTTP API, with the manual admin refund (sent through the system's
-// Temporal client) when ADMIN_TOKEN is set. It starts reading the price of every
+// Temporal client) when ADMIN_TOKEN is set, and the websocket stream, whose listener on
+// Postgres runs until ctx ends. It starts reading the price of every
 // configured currency in the background, so the first quotes do not wait on a price feed; a
 // failure there is only logged (a quote then reads the price itself and reports what fails).
 func (s *System) APIServer(ctx context.Context) *api.Server {
@@ -135,7 +137,10 @@ func (s *System) APIServer(ctx context.Context) *api.Server {
 	}()
 	engine := &quote.Engine{Chains: s.Chains, Prices: prices, Store: s.Store, Solver: s.Config.SolverAddress(),
 		TTL: s.Config.QuoteTTL, Limits: s.Config.QuoteLimits, SwapCostBps: s.Config.SwapCostBps}
+	stream := events.NewHub(s.Store, events.HubOptions{Logger: s.Logger.With("component", "websocket")})
+	go func() { _ = stream.Run(ctx) }()
 	return &api.Server{Store: s.Store, Chains: s.Chains.Registry(), Indexer: s.Intents(), Logger: s.Logger.With("component", "api"),
+		Stream: stream,
 		Quotes: engine, Admin: s.Intents(), AdminTokenSHA256: s.Config.AdminTokenSHA256,
 		Limits: s.rateLimiter(ctx), TrustedProxies: s.Config.TrustedProxies,
 		V2: api.V2Deprecation{DeprecatedAt: s.Config.RequestsV2DeprecatedAt, SunsetAt: s.Config.RequestsV2SunsetAt,
