@@ -89,7 +89,9 @@ func (s *Server) Handler() http.Handler {
 	r.GET("/requests/v3", s.requireKey(), s.requestsV3)
 	r.GET("/requests/v2", s.requestsV2)
 	r.GET("/requests", s.requestsV2)
-	r.GET(wsRoute, s.websocketStream)
+	if s.Stream != nil {
+		r.GET(wsRoute, s.websocketStream)
+	}
 	s.removedRoutes(r)
 	r.POST(adminRefundRoute, s.adminRefund)
 	s.adminKeyRoutes(r)

@@ -27,10 +27,6 @@ var upgrader = websocket.Upgrader{ReadBufferSize: 4096, WriteBufferSize: 4096,
 // usage count, its log line) ends at the upgrade. A key that is no live key is 401 and one that
 // could not be checked 503, before any upgrade: a client never streams as anonymous by mistake.
 func (s *Server) websocketStream(c *gin.Context) {
-	if s.Stream == nil {
-		notFound(c)
-		return
-	}
 	if !websocket.IsWebSocketUpgrade(c.Request) {
 		abort(c, invalidInput("GET /ws is a websocket: send Connection: Upgrade and Upgrade: websocket"))
 		return

@@ -137,8 +137,11 @@ func (s *System) APIServer(ctx context.Context) *api.Server {
 	}()
 	engine := &quote.Engine{Chains: s.Chains, Prices: prices, Store: s.Store, Solver: s.Config.SolverAddress(),
 		TTL: s.Config.QuoteTTL, Limits: s.Config.QuoteLimits, SwapCostBps: s.Config.SwapCostBps}
-	stream := events.NewHub(s.Store, events.HubOptions{Logger: s.Logger.With("component", "websocket")})
-	go func() { _ = stream.Run(ctx) }()
+	var stream *events.Hub
+	if s.Store != nil {
+		stream = events.NewHub(s.Store, events.HubOptions{Logger: s.Logger.With("component", "websocket")})
+		go func() { _ = stream.Run(ctx) }()
+	}
 	return &api.Server{Store: s.Store, Chains: s.Chains.Registry(), Indexer: s.Intents(), Logger: s.Logger.With("component", "api"),
 		Stream: stream,
 		Quotes: engine, Admin: s.Intents(), AdminTokenSHA256: s.Config.AdminTokenSHA256,
