@@ -40,9 +40,11 @@ lint:
 	$(TOOL) workflowcheck ./workflows/...
 
 # e2e-deps installs the SDK suite's Node packages (e2e/package-lock.json, pinned) once, and again
-# whenever the lockfile changes.
+# whenever the lockfile changes, and Debian's chromium for its browser case (scripts/chromium.sh:
+# apt-get once, as root; nothing to do when /usr/bin/chromium is there).
 .PHONY: e2e-deps
 e2e-deps: e2e/node_modules/.installed
+	@scripts/chromium.sh
 e2e/node_modules/.installed: e2e/package.json e2e/package-lock.json
 	cd e2e && npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
