@@ -101,6 +101,13 @@ bench-records:
 # bench-engine: the engine's share of an intent's latency (bench/engineshare): deposit's block ->
 # fill broadcast, and the part beyond the oracle's confirmations, over ENGINESHARE_INTENTS
 # intents (default 100), ENGINESHARE_CONCURRENCY at a time (default 1). See BENCHMARKS.md.
+# bench-ws: the websocket stream's delivery latency (bench/wsload): WSLOAD_INTENTS intents in flight
+# (default 1000), each followed by its own connection to GET /ws, from the read-model write to the
+# subscriber's socket. See BENCHMARKS.md.
+.PHONY: bench-ws
+bench-ws:
+	$(GO) test -tags bench -count=1 -v -timeout 20m -run TestWebsocketDeliveryLatency ./bench/wsload/
+
 .PHONY: bench-engine
 bench-engine:
 	$(GO) test -tags bench -count=1 -v -timeout 40m -run TestEngineShare ./bench/engineshare/
