@@ -108,7 +108,7 @@ const (
 	// and subscribe again; it then receives the current state of each request.
 	CloseSlowConsumer = websocket.ClosePolicyViolation
 	// ClosePolicy (1008) closes a connection that sent MaxRefused messages over its rate in a
-	// row, or a message larger than MaxMessageBytes.
+	// row. (A message larger than MaxMessageBytes is closed 1009 by the websocket library.)
 	ClosePolicy = websocket.ClosePolicyViolation
 	// CloseGoingAway (1001) closes every connection when the API process stops (a rolling
 	// restart): clients reconnect, to another process.
