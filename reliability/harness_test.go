@@ -147,6 +147,7 @@ type rig struct {
 	sc     scenario
 	logDir string
 	pool   *pgxpool.Pool // the checks' own connection pool
+	stream *streamWatch  // the intents' websocket subscribers (stream_test.go)
 }
 
 // startRig starts the scenario's stack (testkit.Start) with its logs in the log directory.
@@ -180,6 +181,7 @@ func startRig(t *testing.T, sc scenario) *rig {
 		t.Fatal(err)
 	}
 	t.Cleanup(r.pool.Close)
+	r.stream = r.watchStream(t)
 	return r
 }
 

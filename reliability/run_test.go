@@ -235,6 +235,7 @@ func runScenario(t *testing.T, sc scenario) figures {
 	}
 
 	f := r.check(ctx, cases)
+	r.stream.check(ctx, t, r.pool, ids)
 	f.Scenario, f.Seed, f.Intents = sc.Name, sc.Seed, sc.Intents
 	ws := r.WorkerProcess.Stats()
 	f.Kills, f.Unexpected = ws.Kills, len(ws.Unexpected)
