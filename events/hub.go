@@ -306,13 +306,20 @@ func (h *Hub) evict(now time.Time) {
 	}
 }
 
+// Message is a message of the stream's server: an event ({event, data, publishedAt}), or, as a
+// Go client decodes any message with it, a reply ({type, status, data}: Type and Status set,
+// Data's fields the reply does not have left zero).
+type Message struct {
+	Type        string             `json:"type,omitempty"`
+	Status      string             `json:"status,omitempty"`
+	Event       string             `json:"event,omitempty"`
+	Data        intent.StreamEvent `json:"data"`
+	PublishedAt int64              `json:"publishedAt,omitempty"`
+}
+
 // eventMessage is a request.status.updated message, encoded once for every connection.
 func eventMessage(ev *intent.StatusEvent) []byte {
-	b, _ := json.Marshal(struct {
-		Event       string             `json:"event"`
-		Data        intent.StreamEvent `json:"data"`
-		PublishedAt int64              `json:"publishedAt"`
-	}{intent.EventStatusUpdated, ev.Stream(), time.Now().UnixMilli()})
+	b, _ := json.Marshal(Message{Event: intent.EventStatusUpdated, Data: ev.Stream(), PublishedAt: time.Now().UnixMilli()})
 	return b
 }
 

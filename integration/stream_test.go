@@ -11,22 +11,10 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/intentd/intentd/devnet"
+	"github.com/intentd/intentd/events"
+	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/internal/testkit/e2e"
 )
-
-// streamEvent is one request.status.updated message of the websocket stream.
-type streamEvent struct {
-	Event string `json:"event"`
-	Data  struct {
-		Status     string   `json:"status"`
-		RequestID  string   `json:"requestId"`
-		InTxHashes []string `json:"inTxHashes"`
-		TxHashes   []string `json:"txHashes"`
-	} `json:"data"`
-	PublishedAt int64  `json:"publishedAt"`
-	Type        string `json:"type"`
-	Status      string `json:"status"`
-}
 
 // streamSubscribe opens GET /ws on the stack's API and subscribes to requestID; it returns the
 // connection after the subscribe's answer.
@@ -49,10 +37,10 @@ func streamSubscribe(t *testing.T, s *stack, requestID string) *websocket.Conn {
 	return ws
 }
 
-func streamNext(t *testing.T, ws *websocket.Conn, d time.Duration) streamEvent {
+func streamNext(t *testing.T, ws *websocket.Conn, d time.Duration) events.Message {
 	t.Helper()
 	_ = ws.SetReadDeadline(time.Now().Add(d))
-	var m streamEvent
+	var m events.Message
 	if err := ws.ReadJSON(&m); err != nil {
 		t.Fatalf("websocket read: %v", err)
 	}
@@ -89,13 +77,13 @@ func TestStreamSubscriberSeesEveryTransitionOfARealIntent(t *testing.T) {
 		t.Fatalf("transaction hint: %d %v", code, err)
 	}
 	var got []string
-	var last streamEvent
-	for last.Data.Status != "success" {
+	var last events.Message
+	for last.Data.Status != intent.StatusSuccess {
 		last = streamNext(t, ws, 60*time.Second)
 		if last.Data.RequestID != q.RequestID {
 			t.Fatalf("an event of another request: %+v", last)
 		}
-		got = append(got, last.Data.Status)
+		got = append(got, string(last.Data.Status))
 	}
 	if len(last.Data.InTxHashes) != 1 || len(last.Data.TxHashes) != 1 {
 		t.Fatalf("success without both transactions: %+v", last.Data)

@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/intentd/intentd/auth"
+	"github.com/intentd/intentd/events"
 	"github.com/intentd/intentd/store"
 )
 
@@ -102,13 +103,7 @@ func (w *streamWatch) subscribe(requestID string) error {
 	w.mu.Unlock()
 	go func() {
 		for {
-			var m struct {
-				Event string `json:"event"`
-				Data  struct {
-					Status    string `json:"status"`
-					RequestID string `json:"requestId"`
-				} `json:"data"`
-			}
+			var m events.Message
 			if err := ws.ReadJSON(&m); err != nil {
 				s.mu.Lock()
 				s.ended = err
@@ -117,7 +112,7 @@ func (w *streamWatch) subscribe(requestID string) error {
 			}
 			if m.Event == "request.status.updated" && m.Data.RequestID == requestID {
 				s.mu.Lock()
-				s.statuses = append(s.statuses, m.Data.Status)
+				s.statuses = append(s.statuses, string(m.Data.Status))
 				s.mu.Unlock()
 			}
 		}

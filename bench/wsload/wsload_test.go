@@ -119,13 +119,7 @@ func TestWebsocketDeliveryLatency(t *testing.T) {
 			go func() {
 				defer readers.Done()
 				for {
-					var m struct {
-						Event string `json:"event"`
-						Data  struct {
-							Status    string `json:"status"`
-							RequestID string `json:"requestId"`
-						} `json:"data"`
-					}
+					var m events.Message
 					if err := ws.ReadJSON(&m); err != nil {
 						return
 					}
@@ -134,7 +128,7 @@ func TestWebsocketDeliveryLatency(t *testing.T) {
 						continue
 					}
 					mu.Lock()
-					if s := samples[m.Data.RequestID+"/"+m.Data.Status]; s != nil && s.received.IsZero() {
+					if s := samples[m.Data.RequestID+"/"+string(m.Data.Status)]; s != nil && s.received.IsZero() {
 						s.received = now
 					}
 					mu.Unlock()
@@ -244,6 +238,8 @@ func summary(d []time.Duration) string {
 	}
 	s := slices.Clone(d)
 	slices.Sort(s)
-	q := func(p float64) time.Duration { return s[min(len(s)-1, int(float64(len(s))*p))].Round(100 * time.Microsecond) }
+	q := func(p float64) time.Duration {
+		return s[min(len(s)-1, int(float64(len(s))*p))].Round(100 * time.Microsecond)
+	}
 	return fmt.Sprintf("n=%d p50 %s p90 %s p99 %s p99.9 %s max %s", len(s), q(0.5), q(0.9), q(0.99), q(0.999), s[len(s)-1].Round(100*time.Microsecond))
 }
