@@ -56,6 +56,9 @@ type HubOptions struct {
 	// then (an outbox row's time is its transaction's start) and the clocks of the API and of
 	// Postgres disagreeing.
 	CatchUpSlack time.Duration
+	// QuietRelisten restarts a listener that heard nothing for that long (a connection that
+	// died without a word is otherwise noticed only when TCP gives up on it).
+	QuietRelisten time.Duration
 	// Anonymous and Keyed are the limits of connections without and with an API key.
 	Anonymous, Keyed Limits
 	// MaxRefused is how many messages over the rate in a row close a connection.
@@ -64,13 +67,14 @@ type HubOptions struct {
 }
 
 // DefaultHubOptions: 256 queued messages per connection, a ping every 25 s, a peer silent for
-// 60 s dropped, a catch-up from 30 s before the listener was last known alive. Without a key:
+// 60 s dropped, a catch-up from 30 s before the listener was last known alive, a listener that
+// heard nothing for 2 minutes restarted. Without a key:
 // 10 connections per IP, 10 subscriptions each, 5 messages a second (burst 20); with one: 500
 // connections per key, 1,000 subscriptions each, 50 messages a second (burst 200), and the
 // stream of all the key's requests.
 var DefaultHubOptions = HubOptions{
 	SendQueue: 256, PingEvery: 25 * time.Second, PongWait: 60 * time.Second, WriteTimeout: 10 * time.Second,
-	CatchUpSlack: 30 * time.Second, MaxRefused: 20,
+	CatchUpSlack: 30 * time.Second, QuietRelisten: 2 * time.Minute, MaxRefused: 20,
 	Anonymous: Limits{Connections: 10, Subscriptions: 10, Rate: 5, Burst: 20},
 	Keyed:     Limits{Connections: 500, Subscriptions: 1000, Rate: 50, Burst: 200, KeyWide: true},
 }
@@ -81,7 +85,7 @@ func (o HubOptions) withDefaults() HubOptions {
 		o.SendQueue = d.SendQueue
 	}
 	for _, f := range []struct{ v, def *time.Duration }{{&o.PingEvery, &d.PingEvery}, {&o.PongWait, &d.PongWait},
-		{&o.WriteTimeout, &d.WriteTimeout}, {&o.CatchUpSlack, &d.CatchUpSlack}} {
+		{&o.WriteTimeout, &d.WriteTimeout}, {&o.CatchUpSlack, &d.CatchUpSlack}, {&o.QuietRelisten, &d.QuietRelisten}} {
 		if *f.v <= 0 {
 			*f.v = *f.def
 		}
@@ -142,9 +146,12 @@ type Hub struct {
 
 	// Owned by the listener's goroutine (Run): the last event id forwarded per request, and
 	// the last moment the listener was known to hear notifications.
-	last    map[string]forwarded
-	aliveAt time.Time
-	evicted time.Time
+	last     map[string]forwarded
+	aliveAt  time.Time
+	evicted  time.Time
+	relisten func() // restarts the listener (Run)
+
+	heard atomic.Int64 // Unix ms of the last notification or catch-up (read by watchQuiet)
 
 	stats HubStats
 }
@@ -162,39 +169,46 @@ type HubStats struct {
 	SlowConsumers   atomic.Int64 // connections closed because their queue was full
 	CatchUps        atomic.Int64 // catch-ups after the listener (re)connected
 	CatchUpReplayed atomic.Int64 // events read by catch-ups
+	QuietRelistens  atomic.Int64 // listeners restarted because they heard nothing for QuietRelisten
 }
 
 // NewHub returns a hub over st; Run feeds it.
 func NewHub(st StreamStore, o HubOptions) *Hub {
 	return &Hub{store: st, opt: o.withDefaults(), byRequest: map[string]map[*conn]struct{}{},
 		byKey: map[string]map[*conn]struct{}{}, conns: map[*conn]struct{}{}, holders: map[string]int{},
-		last: map[string]forwarded{}, aliveAt: time.Now()}
+		last: map[string]forwarded{}, aliveAt: time.Now(), relisten: func() {}}
 }
 
 // Stats are the hub's counters.
 func (h *Hub) Stats() *HubStats { return &h.stats }
 
 // Run listens for status notifications until ctx ends, then closes every connection
-// (CloseGoingAway). A replay that fails restarts the listener, so the hub never forwards a
-// notification it might have to put behind a replayed one.
+// (CloseGoingAway). Whenever the hub cannot be sure it forwarded everything in order — a
+// catch-up that failed, an event too large for its notification that could not be read — it
+// restarts the listener, whose catch-up then replays what it might have missed, before any
+// newer notification. So does a listener that heard nothing for QuietRelisten: its connection
+// may have died silently, and an idle one costs one reconnect and one query.
 func (h *Hub) Run(ctx context.Context) error {
 	b := backoff.NewExponentialBackOff()
 	b.InitialInterval, b.MaxInterval, b.MaxElapsedTime = 100*time.Millisecond, 5*time.Second, 0
 	for ctx.Err() == nil {
 		lctx, cancel := context.WithCancel(ctx)
 		failed := false
+		h.relisten = func() { failed = true; cancel() }
+		watchDone := make(chan struct{})
+		go h.watchQuiet(lctx, cancel, watchDone)
 		_ = h.store.ListenStatus(lctx, func() {
 			if err := h.catchUp(lctx); err != nil {
 				if ctx.Err() == nil {
 					h.opt.Logger.Warn("websocket stream: catch-up from the outbox failed; listening again", "error", err)
 				}
-				failed = true
-				cancel()
+				h.relisten()
 				return
 			}
 			b.Reset()
 		}, h.notice)
 		cancel()
+		<-watchDone
 		if failed && ctx.Err() == nil {
 			select {
 			case <-ctx.Done():
@@ -204,6 +218,25 @@ func (h *Hub) Run(ctx context.Context) error {
 	}
 	h.closeAll()
 	return ctx.Err()
+}
+
+// watchQuiet restarts the listener (cancel) once it has heard nothing for QuietRelisten.
+func (h *Hub) watchQuiet(ctx context.Context, cancel func(), done chan<- struct{}) {
+	defer close(done)
+	tick := time.NewTicker(min(h.opt.QuietRelisten/4, 10*time.Second))
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			if time.Since(time.UnixMilli(h.heard.Load())) > h.opt.QuietRelisten {
+				h.stats.QuietRelistens.Add(1)
+				cancel()
+				return
+			}
+		}
+	}
 }
 
 // catchUp runs each time the LISTEN is in place, before any notification is read: it forwards
@@ -238,12 +271,14 @@ func (h *Hub) catchUp(ctx context.Context) error {
 		since, limit = next, replayPage
 	}
 	h.aliveAt = listening
+	h.heard.Store(listening.UnixMilli())
 	return nil
 }
 
 // notice forwards one notification (the listener's goroutine).
 func (h *Hub) notice(n store.StatusNotice) {
 	h.aliveAt = time.Now()
+	h.heard.Store(h.aliveAt.UnixMilli())
 	h.forward(context.Background(), n)
 }
 
@@ -254,6 +289,7 @@ func (h *Hub) forward(ctx context.Context, n store.StatusNotice) {
 	if f, ok := h.last[n.RequestID]; ok && n.ID <= f.id {
 		return
 	}
+	prev, had := h.last[n.RequestID]
 	h.last[n.RequestID] = forwarded{id: n.ID, at: now}
 	h.evict(now)
 
@@ -278,9 +314,18 @@ func (h *Hub) forward(ctx context.Context, n store.StatusNotice) {
 	h.mu.RUnlock()
 
 	if n.Event == nil { // too large for a notification: read it by id
-		e, err := h.store.OutboxEventByID(ctx, n.ID)
+		rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		e, err := h.store.OutboxEventByID(rctx, n.ID)
+		cancel()
 		if err != nil {
-			h.opt.Logger.Error("websocket stream: event not read", "outboxId", n.ID, "error", err)
+			// Not forwarded: the catch-up of a new listener replays it, in its place.
+			h.opt.Logger.Warn("websocket stream: event not read; listening again", "outboxId", n.ID, "error", err)
+			if had {
+				h.last[n.RequestID] = prev
+			} else {
+				delete(h.last, n.RequestID)
+			}
+			h.relisten()
 			return
 		}
 		n.Event = &e.Event

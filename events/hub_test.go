@@ -565,3 +565,53 @@ func TestListenerReconnectLosesNothing(t *testing.T) {
 	t.Logf("listener terminated %d times; %d catch-ups replayed %d events", killed.Load(),
 		r.hub.Stats().CatchUps.Load(), r.hub.Stats().CatchUpReplayed.Load())
 }
+
+// An event too large for its notification (Postgres caps a payload below 8000 bytes) is read
+// from the outbox by id, and reaches the subscriber like any other.
+func TestEventTooLargeForItsNotificationStillArrives(t *testing.T) {
+	r := newRig(t, nil, events.HubOptions{})
+	id := r.newRequest(t, "")
+	c := dial(t, r.url, true)
+	c.next(t, 5*time.Second)
+	c.send(t, subscribe(id))
+	c.next(t, 5*time.Second)
+	c.next(t, 5*time.Second) // waiting
+	var txs []intent.Tx
+	for i := range 150 {
+		txs = append(txs, intent.Tx{Direction: intent.TxIn, ChainID: 31337, Hash: fmt.Sprintf("0x%064x", i+1), LogIndex: i})
+	}
+	if _, err := r.st.ApplyTransition(context.Background(), intent.Transition{RequestID: id, Version: 1,
+		Status: intent.StatusPending, Txs: txs, At: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	m := c.next(t, 5*time.Second)
+	data := m["data"].(map[string]any)
+	if data["status"] != "pending" || len(data["inTxHashes"].([]any)) != 150 {
+		t.Fatalf("the large event arrived as %v with %d hashes", data["status"], len(data["inTxHashes"].([]any)))
+	}
+}
+
+// "dead peers are dropped", on the hub's side too: a listener that heard nothing for
+// QuietRelisten is restarted (its connection may have died without a word), and catches up.
+func TestQuietListenerIsRestartedAndLosesNothing(t *testing.T) {
+	r := newRig(t, nil, events.HubOptions{QuietRelisten: 300 * time.Millisecond})
+	id := r.newRequest(t, "")
+	c := dial(t, r.url, true)
+	c.next(t, 5*time.Second)
+	c.send(t, subscribe(id))
+	c.next(t, 5*time.Second)
+	c.next(t, 5*time.Second) // waiting
+	deadline := time.Now().Add(5 * time.Second)
+	for r.hub.Stats().QuietRelistens.Load() < 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("a quiet listener was restarted %d times in 5 s", r.hub.Stats().QuietRelistens.Load())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	for i, s := range lifecycle {
+		r.move(t, id, int64(i+1), s)
+		time.Sleep(200 * time.Millisecond)
+	}
+	mustEqual(t, "events", c.statuses(3, 5*time.Second)[id], []string{"pending", "submitted", "success"})
+	c.quiet(t, 200*time.Millisecond)
+}
