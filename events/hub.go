@@ -174,9 +174,11 @@ type HubStats struct {
 
 // NewHub returns a hub over st; Run feeds it.
 func NewHub(st StreamStore, o HubOptions) *Hub {
-	return &Hub{store: st, opt: o.withDefaults(), byRequest: map[string]map[*conn]struct{}{},
+	h := &Hub{store: st, opt: o.withDefaults(), byRequest: map[string]map[*conn]struct{}{},
 		byKey: map[string]map[*conn]struct{}{}, conns: map[*conn]struct{}{}, holders: map[string]int{},
 		last: map[string]forwarded{}, aliveAt: time.Now(), relisten: func() {}}
+	h.heard.Store(h.aliveAt.UnixMilli())
+	return h
 }
 
 // Stats are the hub's counters.

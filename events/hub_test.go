@@ -317,7 +317,7 @@ func TestLateSubscriberGetsTheCurrentStateAtOnceThenOnlyNewerEvents(t *testing.T
 		c.send(t, subscribe(id))
 		c.next(t, 5*time.Second) // subscribe success
 		first := c.next(t, 5*time.Second)
-		if took := time.Since(start); took > time.Second {
+		if took := time.Since(start); took > 2*time.Second {
 			t.Fatalf("round %d: the current state took %s", round, took)
 		}
 		got := []string{first["data"].(map[string]any)["status"].(string)}
@@ -398,18 +398,18 @@ func TestSlowConsumerIsDisconnectedNotBuffered(t *testing.T) {
 // "pings keep idle connections alive, and dead peers are dropped": a client that answers pings
 // (it reads) outlives PongWait many times; one that never reads, so never answers, is dropped.
 func TestPingsKeepIdleConnectionsAndDropDeadPeers(t *testing.T) {
-	r := newRig(t, nil, events.HubOptions{PingEvery: 50 * time.Millisecond, PongWait: 300 * time.Millisecond})
+	r := newRig(t, nil, events.HubOptions{PingEvery: 100 * time.Millisecond, PongWait: time.Second})
 	alive := dial(t, r.url, true)
 	dead := dial(t, r.url, false)
 	_ = dead
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(10 * time.Second)
 	for r.hub.Stats().Connections.Load() != 1 {
 		if time.Now().After(deadline) {
-			t.Fatalf("%d connections after 5 s, want the dead peer dropped", r.hub.Stats().Connections.Load())
+			t.Fatalf("%d connections after 10 s, want the dead peer dropped", r.hub.Stats().Connections.Load())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	time.Sleep(time.Second) // three PongWaits more
+	time.Sleep(3 * time.Second) // three PongWaits more
 	if r.hub.Stats().Connections.Load() != 1 {
 		t.Fatal("the idle connection that answers pings was dropped")
 	}
