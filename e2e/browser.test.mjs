@@ -121,5 +121,7 @@ describe('the public SDK in headless Chromium with the websocket enabled', () =>
     })
     assert.equal(statuses.at(-1), 'success', `statuses on the stream: ${statuses}`)
     console.log(`# the SDK heard ${statuses.join(' -> ')} on the stream; it polled the status ${polls.length} times`)
+    // With its websocket open the SDK does not poll: it polls only once the socket fails.
+    assert.deepEqual(polls, [], 'the SDK fell back to polling')
   })
 })
