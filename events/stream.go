@@ -133,19 +133,24 @@ func (c *conn) read(ctx context.Context) {
 		}
 		alive()
 		var m clientMessage
-		if err := json.Unmarshal(data, &m); err != nil || m.Type == "" {
-			c.fail("error", "a message is a JSON object with a type")
-			continue
+		parsed := json.Unmarshal(data, &m) == nil && m.Type != ""
+		op := m.Type
+		if !parsed {
+			op = "error"
 		}
 		if !limiter.Allow() {
 			if refused++; refused >= o.MaxRefused {
 				c.kill(ClosePolicy, "message rate exceeded")
 				return
 			}
-			c.fail(m.Type, "message rate exceeded: slow down")
+			c.fail(op, "message rate exceeded: slow down")
 			continue
 		}
 		refused = 0
+		if !parsed {
+			c.fail(op, "a message is a JSON object with a type")
+			continue
+		}
 		switch m.Type {
 		case "subscribe":
 			c.subscribe(ctx, m)
