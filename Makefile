@@ -40,9 +40,11 @@ lint:
 	$(TOOL) workflowcheck ./workflows/...
 
 # e2e-deps installs the SDK suite's Node packages (e2e/package-lock.json, pinned) once, and again
-# whenever the lockfile changes.
+# whenever the lockfile changes, and Debian's chromium for its browser case (scripts/chromium.sh:
+# apt-get once, as root; nothing to do when /usr/bin/chromium is there).
 .PHONY: e2e-deps
 e2e-deps: e2e/node_modules/.installed
+	@scripts/chromium.sh
 e2e/node_modules/.installed: e2e/package.json e2e/package-lock.json
 	cd e2e && npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
@@ -113,6 +115,13 @@ bench-webhooks:
 # bench-engine: the engine's share of an intent's latency (bench/engineshare): deposit's block ->
 # fill broadcast, and the part beyond the oracle's confirmations, over ENGINESHARE_INTENTS
 # intents (default 100), ENGINESHARE_CONCURRENCY at a time (default 1). See BENCHMARKS.md.
+# bench-ws: the websocket stream's delivery latency (bench/wsload): WSLOAD_INTENTS intents in flight
+# (default 1000), each followed by its own connection to GET /ws, from the read-model write to the
+# subscriber's socket. See BENCHMARKS.md.
+.PHONY: bench-ws
+bench-ws:
+	$(GO) test -tags bench -count=1 -v -timeout 20m -run TestWebsocketDeliveryLatency ./bench/wsload/
+
 .PHONY: bench-engine
 bench-engine:
 	$(GO) test -tags bench -count=1 -v -timeout 40m -run TestEngineShare ./bench/engineshare/

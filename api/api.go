@@ -1,5 +1,5 @@
 // Package api is the HTTP face of the engine (Gin): quotes, chain listing, transaction hints,
-// request status and usage metrics. Handlers read from the Postgres read model and reach
+// request status, usage metrics and the websocket stream of status events (GET /ws). Handlers read from the Postgres read model and reach
 // Temporal only through the deposit router, so status polling never replays a workflow. Every
 // failure is one Error type, answered as {message, errorCode} with the status one table gives
 // its code (errors.go); no stack trace or internal error text ever reaches a response.
@@ -61,6 +61,9 @@ type Server struct {
 	// webhook may have.
 	Webhooks      *events.Sealer
 	WebhookPolicy events.URLPolicy
+	// Stream is the websocket stream of status events (GET /ws); its listener runs apart
+	// (events.Hub.Run, started with the process). Nil: no /ws.
+	Stream *events.Hub
 
 	adminFailures *adminFailures
 }
@@ -91,6 +94,9 @@ func (s *Server) Handler() http.Handler {
 	r.GET("/requests/v3", s.requireKey(), s.requestsV3)
 	r.GET("/requests/v2", s.requestsV2)
 	r.GET("/requests", s.requestsV2)
+	if s.Stream != nil {
+		r.GET(wsRoute, s.websocketStream)
+	}
 	s.removedRoutes(r)
 	r.POST(adminRefundRoute, s.adminRefund)
 	s.adminKeyRoutes(r)

@@ -16,11 +16,12 @@ const (
 // engine's referrer and sponsorship rules). A key that could not be looked up (the database
 // did not answer) is not "no key": it is marked (keyUnchecked), so that an endpoint for which
 // the key matters answers 503 and the client retries, instead of serving the request as
-// anonymous (a referrer refused with 401, a quote stored without its owner). The key value is
-// never logged.
+// anonymous (a referrer refused with 401, a quote stored without its owner). The websocket
+// stream takes its key as ?apiKey= (browsers cannot set a header on a websocket), so on that
+// route the query parameter stands in for a missing header. The key value is never logged.
 func (s *Server) authenticate() gin.HandlerFunc {
 	return func(c *gin.Context) {
-		if v := c.GetHeader("x-api-key"); v != "" {
+		if v := presentedKey(c); v != "" {
 			key, err := s.Keys.Resolve(c.Request.Context(), v)
 			switch {
 			case err != nil:
@@ -32,6 +33,15 @@ func (s *Server) authenticate() gin.HandlerFunc {
 		}
 		c.Next()
 	}
+}
+
+// presentedKey is the key a request presents: x-api-key, or on GET /ws the apiKey parameter.
+func presentedKey(c *gin.Context) string {
+	v := c.GetHeader("x-api-key")
+	if v == "" && c.FullPath() == wsRoute {
+		v = c.Query("apiKey")
+	}
+	return v
 }
 
 // keyUnchecked reports whether the request's x-api-key could not be looked up.

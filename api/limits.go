@@ -29,7 +29,7 @@ func (s *Server) limitRequests() gin.HandlerFunc {
 		}
 		key := callerKey(c)
 		caller := ratelimit.Caller{Key: key, IP: c.ClientIP(),
-			UnknownKey: key == nil && !keyUnchecked(c) && c.GetHeader("x-api-key") != ""}
+			UnknownKey: key == nil && !keyUnchecked(c) && presentedKey(c) != ""}
 		if s.limit(c, caller, bucket) {
 			c.Next()
 		}

@@ -140,7 +140,8 @@ func (s *System) WorkerDeps() worker.Deps {
 }
 
 // APIServer builds the HTTP API, with the manual admin refund (sent through the system's
-// Temporal client) when ADMIN_TOKEN is set. It starts reading the price of every
+// Temporal client) when ADMIN_TOKEN is set, and the websocket stream, whose listener on
+// Postgres runs until ctx ends. It starts reading the price of every
 // configured currency in the background, so the first quotes do not wait on a price feed; a
 // failure there is only logged (a quote then reads the price itself and reports what fails).
 func (s *System) APIServer(ctx context.Context) *api.Server {
@@ -153,11 +154,39 @@ func (s *System) APIServer(ctx context.Context) *api.Server {
 	engine := &quote.Engine{Chains: s.Chains, Prices: prices, Store: s.Store, Solver: s.Config.SolverAddress(),
 		TTL: s.Config.QuoteTTL, Limits: s.Config.QuoteLimits, SwapCostBps: s.Config.SwapCostBps}
 	return &api.Server{Store: s.Store, Chains: s.Chains.Registry(), Indexer: s.Intents(), Logger: s.Logger.With("component", "api"),
+		Stream: s.stream(ctx),
 		Quotes: engine, Admin: s.Intents(), AdminTokenSHA256: s.Config.AdminTokenSHA256,
 		Limits: s.rateLimiter(ctx), TrustedProxies: s.Config.TrustedProxies,
 		Webhooks: s.Config.Sealer(), WebhookPolicy: s.Config.WebhookPolicy(),
 		V2: api.V2Deprecation{DeprecatedAt: s.Config.RequestsV2DeprecatedAt, SunsetAt: s.Config.RequestsV2SunsetAt,
 			MigrationGuide: s.Config.RequestsV2MigrationGuide}}
+}
+
+// streamPoolConns bounds the websocket stream's own pool: its LISTEN connection, held for good,
+// and the reads of subscribes and catch-ups.
+const streamPoolConns = 3
+
+// stream starts the API's websocket stream (docs/events.md), listening until ctx ends. It has a
+// pool of its own on the same database, so the connection its listener holds for good and its
+// reads never take one of the API's (the status reads may hold half of those, the rest serve
+// quotes, keys and usage). Nil without a database (tests of other parts).
+func (s *System) stream(ctx context.Context) *events.Hub {
+	if s.Pool == nil {
+		return nil
+	}
+	cfg := s.Pool.Config().Copy()
+	cfg.MaxConns, cfg.MinConns = streamPoolConns, 0
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil { // the configuration was parsed once already: not expected
+		s.Logger.Error("websocket stream not started: its pool", "error", err)
+		return nil
+	}
+	hub := events.NewHub(store.New(pool), events.HubOptions{Logger: s.Logger.With("component", "websocket")})
+	go func() {
+		_ = hub.Run(ctx)
+		pool.Close()
+	}()
+	return hub
 }
 
 // rateLimiter is the API's rate limiter: over Redis when REDIS_URL is set, so that the limits

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -55,9 +56,19 @@ func TestPublicSDK(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.CommandContext(ctx, node, "--test", "--test-reporter=spec", "sdk.test.mjs")
+	chromium, err := filepath.Abs(filepath.Join("..", "scripts", "chromium.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.CommandContext(ctx, chromium).CombinedOutput(); err != nil {
+		t.Fatalf("scripts/chromium.sh (the browser of browser.test.mjs): %v\n%s", err, out)
+	}
+	cmd := exec.CommandContext(ctx, node, "--test", "--test-reporter=spec", "--test-concurrency=1",
+		"sdk.test.mjs", "stream.test.mjs", "browser.test.mjs")
 	cmd.Env = append(os.Environ(),
 		"INTENTD_API_URL="+s.API.BaseURL,
+		"INTENTD_WS_URL=ws"+strings.TrimPrefix(s.API.BaseURL, "http")+"/ws",
+		"INTENTD_CHROMIUM=/usr/bin/chromium",
 		"INTENTD_RPC_31337="+s.RPCs[31337],
 		"INTENTD_RPC_31338="+s.RPCs[31338],
 		"INTENTD_USDC="+devnet.USDCAddress.Hex(),

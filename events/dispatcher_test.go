@@ -27,9 +27,9 @@ import (
 
 var operator = store.Actor{Name: "test", Via: store.ViaCLI}
 
-// rig is a database with integrators' keys and their webhooks, and requests whose transitions
+// hookRig is a database with integrators' keys and their webhooks, and requests whose transitions
 // write the outbox as the engine's workflows do.
-type rig struct {
+type hookRig struct {
 	t      *testing.T
 	pool   *pgxpool.Pool
 	st     *store.Store
@@ -39,7 +39,7 @@ type rig struct {
 	next   int
 }
 
-func newRig(t *testing.T) *rig {
+func newHookRig(t *testing.T) *hookRig {
 	t.Helper()
 	pool := testenv.Pool(t)
 	key, _ := hex.DecodeString("00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff")
@@ -52,12 +52,12 @@ func newRig(t *testing.T) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &rig{t: t, pool: pool, st: st, sealer: sealer, integ: in.ID,
+	return &hookRig{t: t, pool: pool, st: st, sealer: sealer, integ: in.ID,
 		admin: &events.Admin{Store: st, Sealer: sealer, Policy: events.URLPolicy{AllowPrivate: true}}}
 }
 
 // key makes an API key with a webhook to url and returns its id and signing secret.
-func (r *rig) key(url string) (string, string) {
+func (r *hookRig) key(url string) (string, string) {
 	r.t.Helper()
 	ctx := context.Background()
 	_, k, err := r.st.CreateAPIKey(ctx, store.NewKey{IntegratorID: r.integ, Label: "k"}, operator)
@@ -72,7 +72,7 @@ func (r *rig) key(url string) (string, string) {
 }
 
 // request makes a request quoted with keyID ("" for none).
-func (r *rig) request(keyID string) string {
+func (r *hookRig) request(keyID string) string {
 	r.t.Helper()
 	r.next++
 	id := fmt.Sprintf("0x%064x", r.next)
@@ -92,7 +92,7 @@ func (r *rig) request(keyID string) string {
 var statuses = []intent.Status{intent.StatusPending, intent.StatusSubmitted, intent.StatusSuccess}
 
 // transition writes the request's version v (its status statuses[v-1]).
-func (r *rig) transition(id string, v int) {
+func (r *hookRig) transition(id string, v int) {
 	r.t.Helper()
 	if _, err := r.st.ApplyTransition(context.Background(), intent.Transition{RequestID: id, Version: int64(v),
 		Status: statuses[v-1], At: time.Now()}); err != nil {
@@ -100,7 +100,7 @@ func (r *rig) transition(id string, v int) {
 	}
 }
 
-func (r *rig) dispatcher(tune func(*events.Options)) *events.Dispatcher {
+func (r *hookRig) dispatcher(tune func(*events.Options)) *events.Dispatcher {
 	o := events.Options{Poll: 50 * time.Millisecond, RetryInitial: 100 * time.Millisecond, RetryMax: 200 * time.Millisecond,
 		Timeout: 2 * time.Second, LeaseMargin: time.Second}
 	if tune != nil {
@@ -202,7 +202,7 @@ func waitFor(t *testing.T, what string, d time.Duration, ok func() bool) {
 // webhook's secret), in order per request, while transitions of many requests are written at
 // once; requests of other keys or of none are not sent to it.
 func TestWebhookGetsEveryTransitionSignedAndInOrderPerRequest(t *testing.T) {
-	r := newRig(t)
+	r := newHookRig(t)
 	rc := newReceiver(t, nil)
 	keyID, secret := r.key(rc.URL)
 	rc.setSecret(secret)
@@ -266,7 +266,7 @@ func TestWebhookBodyIsCompactJSONInWireOrder(t *testing.T) {
 // next event waits for it (order per request); every attempt is in the delivery log with its
 // status code and latency.
 func TestReceiverFailingThenSucceedingGetsTheEventAfterRetryAndOrderHolds(t *testing.T) {
-	r := newRig(t)
+	r := newHookRig(t)
 	rc := newReceiver(t, func(n int, _ received) int {
 		if n <= 2 {
 			return http.StatusInternalServerError
@@ -301,7 +301,7 @@ func TestReceiverFailingThenSucceedingGetsTheEventAfterRetryAndOrderHolds(t *tes
 // Up to MaxRetries retries, then the delivery is dead (logged as such) and the request's next
 // event goes out.
 func TestDeliveryIsDeadAfterItsLastRetryAndTheNextEventGoesOut(t *testing.T) {
-	r := newRig(t)
+	r := newHookRig(t)
 	rc := newReceiver(t, func(_ int, got received) int {
 		if got.Data.Status == intent.StatusPending {
 			return http.StatusServiceUnavailable
@@ -332,7 +332,7 @@ func TestDeliveryIsDeadAfterItsLastRetryAndTheNextEventGoesOut(t *testing.T) {
 // receiver that hangs until the timeout holds at most PerKey of the dispatcher's slots, and
 // another key's events go out meanwhile.
 func TestAHangingReceiverDoesNotDelayAnotherKey(t *testing.T) {
-	r := newRig(t)
+	r := newHookRig(t)
 	release := make(chan struct{})
 	slow := newReceiver(t, func(int, received) int { <-release; return http.StatusOK })
 	slowKey, _ := r.key(slow.URL)
@@ -361,7 +361,7 @@ func TestAHangingReceiverDoesNotDelayAnotherKey(t *testing.T) {
 // Several dispatchers share the work through leases: in the normal case (nobody dies) no
 // delivery is sent twice.
 func TestTwoDispatchersDeliverEachEventOnce(t *testing.T) {
-	r := newRig(t)
+	r := newHookRig(t)
 	rc := newReceiver(t, nil)
 	keyID, secret := r.key(rc.URL)
 	rc.setSecret(secret)
@@ -392,7 +392,7 @@ func TestTwoDispatchersDeliverEachEventOnce(t *testing.T) {
 // A dispatcher that dies holding deliveries loses none: its leases run out and another
 // dispatcher sends them, still in order.
 func TestDeliveriesOfADeadDispatcherAreTakenOverWhenTheirLeaseEnds(t *testing.T) {
-	r := newRig(t)
+	r := newHookRig(t)
 	rc := newReceiver(t, nil)
 	keyID, secret := r.key(rc.URL)
 	rc.setSecret(secret)
@@ -422,7 +422,7 @@ func TestDeliveriesOfADeadDispatcherAreTakenOverWhenTheirLeaseEnds(t *testing.T)
 // X-Signature-SHA256 and the previous one's in X-Signature-SHA256-Previous until the overlap
 // ends.
 func TestRotatedSecretSignsBesideThePreviousOneDuringTheOverlap(t *testing.T) {
-	r := newRig(t)
+	r := newHookRig(t)
 	var mu sync.Mutex
 	var headers []http.Header
 	var bodies [][]byte
@@ -454,7 +454,7 @@ func TestRotatedSecretSignsBesideThePreviousOneDuringTheOverlap(t *testing.T) {
 // The address guard holds at delivery too: a webhook whose host now resolves to a private
 // address (here: a URL written past the configuration check) is never connected to.
 func TestDeliveryNeverConnectsToABlockedAddress(t *testing.T) {
-	r := newRig(t)
+	r := newHookRig(t)
 	rc := newReceiver(t, nil)
 	keyID, _ := r.key(rc.URL)
 	r.transition(r.request(keyID), 1)
@@ -472,7 +472,7 @@ func TestDeliveryNeverConnectsToABlockedAddress(t *testing.T) {
 
 // Manual re-send: one delivery, or everything since a time, queued again in order.
 func TestResendOneDeliveryAndEverythingSince(t *testing.T) {
-	r := newRig(t)
+	r := newHookRig(t)
 	rc := newReceiver(t, nil)
 	keyID, secret := r.key(rc.URL)
 	rc.setSecret(secret)
@@ -506,7 +506,7 @@ func TestResendOneDeliveryAndEverythingSince(t *testing.T) {
 
 // Fanned-out outbox rows and finished deliveries are pruned once past their retention.
 func TestPruningRemovesOnlyWhatIsDoneAndOld(t *testing.T) {
-	r := newRig(t)
+	r := newHookRig(t)
 	rc := newReceiver(t, nil)
 	keyID, secret := r.key(rc.URL)
 	rc.setSecret(secret)

@@ -154,6 +154,7 @@ type rig struct {
 	// and answers after up to 200 ms.
 	receiver   *testkit.WebhookReceiver
 	dispatcher *process.Supervisor
+	stream     *streamWatch // the intents' websocket subscribers (stream_test.go)
 }
 
 // startRig starts the scenario's stack (testkit.Start) with its logs in the log directory.
@@ -206,6 +207,7 @@ func startRig(t *testing.T, sc scenario) *rig {
 		t.Fatal(err)
 	}
 	t.Cleanup(r.pool.Close)
+	r.stream = r.watchStream(t)
 	return r
 }
 

@@ -116,6 +116,9 @@ func (r *rig) deposit(ctx context.Context, c *intentCase) error {
 		return fmt.Errorf("quote: %w", err)
 	}
 	c.RequestID = q.RequestID
+	if err := r.stream.follow(ctx, c.RequestID); err != nil {
+		return fmt.Errorf("websocket subscribe: %w", err)
+	}
 	c.OrderID = common.HexToHash(q.Protocol.V2.OrderID)
 	c.CurrencyOut = cur
 	c.AmountOut, _ = new(big.Int).SetString(q.Details.CurrencyOut.Amount, 10)

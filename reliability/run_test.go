@@ -243,6 +243,7 @@ func runScenario(t *testing.T, sc scenario) figures {
 	}
 
 	f := r.check(ctx, cases)
+	r.stream.check(ctx, t, r.pool, ids)
 	f.Scenario, f.Seed, f.Intents = sc.Name, sc.Seed, sc.Intents
 	// Every status change of every intent reached the key's webhook, in order, through the
 	// dispatcher's kills (issue 15, "Done when").

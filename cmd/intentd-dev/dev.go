@@ -147,13 +147,14 @@ func RunDev(ctx context.Context, o DevOptions) error {
 intentd-dev dev is running. Ctrl-C stops everything.
 
   API             http://%s   (try: curl http://%s/chains)
+  Status stream   ws://%s/ws   (websocket: docs/events.md)
   Temporal Web UI %s
   Temporal        %s (namespace %s)
   Oracles         %s (2-of-3; the worker asks the first)
   Postgres        %s
   Dev API key     %s   (x-api-key header; stored in %s)
   Admin token     %s   (Authorization: Bearer header of POST /admin/requests/{requestId}/refund)
-`, cfg.APIAddr, cfg.APIAddr, tmp.UIURL(), tmp.HostPort(), tmp.Namespace(), strings.Join(oracleURLs, " "), redactURL(pg.URL()), devKey,
+`, cfg.APIAddr, cfg.APIAddr, cfg.APIAddr, tmp.UIURL(), tmp.HostPort(), tmp.Namespace(), strings.Join(oracleURLs, " "), redactURL(pg.URL()), devKey,
 		filepath.Join(o.DataDir, "dev-api-key"), adminLine)
 	for _, ch := range registry.Enabled() {
 		fmt.Fprintf(o.Out, "  Chain %d     %s\n", ch.ID, ch.HTTPRPCURL)
