@@ -17,6 +17,7 @@ import (
 	"github.com/intentd/intentd/auth"
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/events"
+	opsmetrics "github.com/intentd/intentd/internal/metrics"
 	"github.com/intentd/intentd/quote"
 	"github.com/intentd/intentd/ratelimit"
 	"github.com/intentd/intentd/store"
@@ -79,7 +80,7 @@ func (s *Server) Handler() http.Handler {
 	s.adminFailures = newAdminFailures()
 	r := gin.New()
 	s.trustProxies(r)
-	r.Use(s.countUsage(), s.recoverer(), s.logRequests(), s.deprecateV2(), s.bound(), s.authenticate(), s.limitRequests())
+	r.Use(s.measure(), s.countUsage(), s.recoverer(), s.logRequests(), s.deprecateV2(), s.bound(), s.authenticate(), s.limitRequests())
 	r.GET("/lives", func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) })
 	r.GET("/chains", s.listChains)
 	r.POST("/quote/v2", s.quoteHandler(quote.ModeQuoteV2))
@@ -136,6 +137,27 @@ func (s *Server) recoverer() gin.HandlerFunc {
 			}
 		}()
 		c.Next()
+	}
+}
+
+// quoteRoutes are the quote endpoints whose outcomes metrics.Quotes counts.
+var quoteRoutes = map[string]bool{"/quote/v2": true, "/quote": true, "/price": true}
+
+// measure records every answer in the Prometheus metrics (internal/metrics): by route pattern,
+// status and errorCode, with its latency, and the quote endpoints' outcomes.
+func (s *Server) measure() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		start := time.Now()
+		c.Next()
+		route, code := c.FullPath(), errorCodeOf(c)
+		opsmetrics.ObserveHTTP("api", route, c.Request.Method, c.Writer.Status(), code, time.Since(start))
+		if quoteRoutes[route] {
+			outcome := code
+			if outcome == "" {
+				outcome = "ok"
+			}
+			opsmetrics.Quotes.WithLabelValues(route, outcome).Inc()
+		}
 	}
 }
 

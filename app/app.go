@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 	"go.temporal.io/sdk/client"
 	sdklog "go.temporal.io/sdk/log"
@@ -20,6 +21,7 @@ import (
 	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/events"
 	"github.com/intentd/intentd/intents"
+	"github.com/intentd/intentd/internal/metrics"
 	"github.com/intentd/intentd/migrations"
 	"github.com/intentd/intentd/oracle/oracleapi"
 	"github.com/intentd/intentd/prices"
@@ -60,7 +62,8 @@ func Open(ctx context.Context, cfg Config, registry *chains.Registry, logger *sl
 		return nil, err
 	}
 	tc, err := client.DialContext(ctx, client.Options{HostPort: cfg.TemporalAddress, Namespace: cfg.TemporalNamespace,
-		Logger: sdklog.NewStructuredLogger(logger.With("component", "temporal-sdk"))})
+		MetricsHandler: metrics.TemporalHandler(),
+		Logger:         sdklog.NewStructuredLogger(logger.With("component", "temporal-sdk"))})
 	if err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("temporal at TEMPORAL_ADDRESS %s: %w", cfg.TemporalAddress, err)
@@ -135,7 +138,7 @@ func (s *System) WorkerDeps() worker.Deps {
 		Oracle:        oracleapi.NewClient(s.Config.OracleURL, s.Config.OracleAPIKey, &http.Client{Timeout: 20 * time.Second}),
 		OracleSigners: s.Config.OracleSigners, OracleThreshold: s.Config.OracleSignersThreshold, Environment: s.Config.Environment,
 		SolverKey: s.Config.SolverKey(), Prices: s.PriceSource(), ScanInterval: s.Config.ScanInterval,
-		MaxFill: s.Config.SolverMaxFill, Intents: s.Intents(),
+		MaxFill: s.Config.SolverMaxFill, InventoryFloor: s.Config.SolverInventoryFloor, Intents: s.Intents(),
 		Logger: s.Logger.With("component", "worker")}
 }
 
@@ -182,6 +185,7 @@ func (s *System) stream(ctx context.Context) *events.Hub {
 		return nil
 	}
 	hub := events.NewHub(store.New(pool), events.HubOptions{Logger: s.Logger.With("component", "websocket")})
+	register(hub.Collector())
 	go func() {
 		_ = hub.Run(ctx)
 		pool.Close()
@@ -269,12 +273,57 @@ func (c Config) NewDispatcher(st *store.Store, logger *slog.Logger) *events.Disp
 }
 
 // RunDispatcher is the dispatcher role: it opens Postgres only and delivers webhooks until
-// ctx ends.
+// ctx ends; its metrics port (METRICS_ADDR) is ready while Postgres answers.
 func RunDispatcher(ctx context.Context, cfg Config, logger *slog.Logger) error {
 	pool, err := openPool(ctx, cfg.DatabaseURL)
 	if err != nil {
 		return err
 	}
 	defer pool.Close()
+	if err := metrics.Serve(ctx, cfg.MetricsAddr, []metrics.Probe{postgresProbe(pool)}, logger); err != nil {
+		return fmt.Errorf("METRICS_ADDR: %w", err)
+	}
 	return cfg.NewDispatcher(store.New(pool), logger).Run(ctx)
+}
+
+// register adds a collector to the process's metrics; a second one of the same kind (a test
+// that builds two APIs in one process) is left out.
+func register(c prometheus.Collector) { _ = metrics.Registry.Register(c) }
+
+func postgresProbe(pool *pgxpool.Pool) metrics.Probe {
+	return metrics.Probe{Name: "postgres", Check: pool.Ping}
+}
+
+// Probes are the readiness checks of role: Postgres and Temporal for all, and for the worker
+// every enabled chain's RPC (it cannot attest, fill or refund without them).
+func (s *System) Probes(role Role) []metrics.Probe {
+	probes := []metrics.Probe{postgresProbe(s.Pool), {Name: "temporal", Check: func(ctx context.Context) error {
+		_, err := s.Temporal.CheckHealth(ctx, &client.CheckHealthRequest{})
+		return err
+	}}}
+	if role.worker() {
+		for _, ch := range s.Chains.Registry().Enabled() {
+			id := ch.ID
+			probes = append(probes, metrics.Probe{Name: fmt.Sprintf("chain-%d", id), Check: func(ctx context.Context) error {
+				h, err := chains.Capability[chains.HeadReader](s.Chains, id)
+				if err == nil {
+					_, err = h.Head(ctx)
+				}
+				return err
+			}})
+		}
+	}
+	return probes
+}
+
+// ServeMetrics serves the process's metrics and health on METRICS_ADDR (nothing when unset),
+// with the read model's gauges when the role runs the API.
+func (s *System) ServeMetrics(ctx context.Context, role Role) error {
+	if role.api() {
+		register(s.Store.NewGauges(s.Config.StuckAfter))
+	}
+	if err := metrics.Serve(ctx, s.Config.MetricsAddr, s.Probes(role), s.Logger.With("component", "metrics")); err != nil {
+		return fmt.Errorf("METRICS_ADDR: %w", err)
+	}
+	return nil
 }

@@ -90,10 +90,19 @@ type Config struct {
 	// SolverMaxFill is the solver's capacity per fill by symbol, whole units (SOLVER_MAX_FILL,
 	// e.g. "ETH=100,USDC=250000"; empty: no limit).
 	SolverMaxFill map[string]decimal.Decimal
+	// SolverInventoryFloor is the solver's balance per symbol, whole units, below which the
+	// inventory alert fires (SOLVER_INVENTORY_FLOOR, e.g. "ETH=10,USDC=20000"; empty: none).
+	SolverInventoryFloor map[string]decimal.Decimal
 	// Policy is what every new intent runs under: DEPOSIT_CONFIRMATION_TIMEOUT (30m),
 	// FILL_BUMP_AFTER (30s), FILL_MAX_BUMPS (3) and FILL_SUBMIT_ATTEMPTS (20).
 	Policy   workflows.Policy
 	LogLevel slog.Level
+	// MetricsAddr (METRICS_ADDR; default none) serves /metrics, /livez and /readyz on a port of
+	// their own (internal/metrics), e.g. 0.0.0.0:9100 in a container. StuckAfter (STUCK_AFTER,
+	// 10m) is how long a request in flight may go without a transition before it counts as
+	// stuck (intentd_requests_stuck).
+	MetricsAddr string
+	StuckAfter  time.Duration
 	// AdminTokenSHA256 is the SHA-256 of ADMIN_TOKEN, the bearer token of
 	// POST /admin/requests/{requestId}/refund; unset, that endpoint does not exist. The token is
 	// checked for strength and hashed at load (AdminTokenHash) and only the hash is kept, so the
@@ -183,6 +192,10 @@ func LoadRole(role Role, lookup func(string) (string, bool), defaults Defaults) 
 		v.Bad("DATABASE_URL", "is required")
 	}
 	c.LogLevel = v.Level("LOG_LEVEL", "info")
+	if role != RoleMigrate {
+		c.MetricsAddr = v.Get("METRICS_ADDR", "")
+		c.StuckAfter = v.PositiveDuration("STUCK_AFTER", "10m")
+	}
 	if !role.worker() {
 		if k, ok := lookup("SOLVER_PRIVATE_KEY"); ok && k != "" {
 			v.Bad("SOLVER_PRIVATE_KEY", "must not be set for %s: only the worker signs (give the api SOLVER_ADDRESS)", role)
@@ -285,6 +298,12 @@ func (c *Config) loadWorker(v *envconf.Vars) {
 	c.OracleSignersThreshold = v.IntRange("ORACLE_SIGNERS_THRESHOLD", "1", 1, 1000)
 	if len(c.OracleSigners) > 0 && c.OracleSignersThreshold > len(c.OracleSigners) {
 		v.Bad("ORACLE_SIGNERS_THRESHOLD", "%d exceeds the %d unique ORACLE_SIGNERS entries", c.OracleSignersThreshold, len(c.OracleSigners))
+	}
+	if s := v.Get("SOLVER_INVENTORY_FLOOR", ""); strings.TrimSpace(s) != "" {
+		var err error
+		if c.SolverInventoryFloor, err = envconf.SymbolAmounts(s, "inventory floor", "whole units"); err != nil {
+			v.Bad("SOLVER_INVENTORY_FLOOR", "%v", err)
+		}
 	}
 	if s := v.Get("SOLVER_MAX_FILL", ""); strings.TrimSpace(s) != "" {
 		var err error

@@ -19,6 +19,7 @@ import (
 
 	"github.com/cenkalti/backoff/v4"
 
+	"github.com/intentd/intentd/internal/metrics"
 	"github.com/intentd/intentd/store"
 )
 
@@ -268,6 +269,9 @@ func (d *Dispatcher) deliver(ctx context.Context, o Options, dl store.Delivery) 
 		state, next = store.DeliveryPending, time.Now().Add(o.RetryDelay(dl.Attempt))
 	}
 	held, err := d.Store.FinishAttempt(ctx, d.Owner, dl, a, state, next)
+	outcome := map[string]string{store.DeliveryDelivered: "delivered", store.DeliveryDead: "dead", store.DeliveryPending: "failed"}[state]
+	metrics.WebhookAttempts.WithLabelValues(outcome).Inc()
+	metrics.WebhookLatency.Observe(a.Latency.Seconds())
 	log := d.Logger.With("deliveryId", dl.ID, "apiKeyId", dl.APIKeyID, "requestId", dl.RequestID, "attempt", dl.Attempt,
 		"statusCode", a.StatusCode, "latency", a.Latency)
 	switch {

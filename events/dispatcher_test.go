@@ -318,6 +318,11 @@ func TestDeliveryIsDeadAfterItsLastRetryAndTheNextEventGoesOut(t *testing.T) {
 	if n := rc.calls.Load(); n != 4 {
 		t.Fatalf("receiver called %d times, want 3 attempts of the first event and 1 of the second", n)
 	}
+	// The receiver has the second event; its delivery is recorded just after.
+	waitFor(t, "the second delivery recorded", 5*time.Second, func() bool {
+		b, _ := r.st.EventBacklog(context.Background())
+		return b.Pending == 0
+	})
 	dead, err := r.st.WebhookDeliveries(context.Background(), r.integ, keyID, store.DeliveryFilter{State: store.DeliveryDead})
 	if err != nil || len(dead) != 1 || dead[0].Attempts != 3 || dead[0].NextAttemptAt != nil {
 		t.Fatalf("dead deliveries: %+v %v", dead, err)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/intentd/intentd/internal/metrics"
 	"github.com/intentd/intentd/oracle/oracleapi"
 )
 
@@ -90,13 +91,20 @@ func (s *Server) aggregate(ctx context.Context, e *endpoint, body []byte, caller
 		case a.peerErr != nil:
 			level := slog.LevelWarn
 			var refused *peerRefusal
+			outcome := "error"
 			if errors.As(a.peerErr, &refused) && refused.status < 500 {
 				level = slog.LevelDebug // the peer refuses the facts as the local oracle would
+				outcome = "refused"
+			} else if errors.Is(a.peerErr, context.DeadlineExceeded) {
+				outcome = "timeout"
 			}
+			metrics.OraclePeers.WithLabelValues(outcome).Inc()
 			log.Log(ctx, level, "peer skipped", slog.String("peer", a.source), slog.Any("err", a.peerErr))
 			continue
 		case a.source == "local":
 			localAtt = a.att
+		default:
+			metrics.OraclePeers.WithLabelValues("ok").Inc()
 		}
 		g := join(&groups, a.att)
 		if len(allowlist) == 0 {

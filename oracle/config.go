@@ -40,6 +40,7 @@ const (
 	EnvOracleSignersThreshold = "ORACLE_SIGNERS_THRESHOLD"
 	EnvChainsConfigDir        = "CHAINS_CONFIG_DIR"
 	EnvLogLevel               = "LOG_LEVEL"
+	EnvMetricsAddr            = "METRICS_ADDR"
 	EnvAWSKMSKeyID            = "AWS_KMS_SIGNER_KEY_ID"
 	EnvAWSKMSKeyRegion        = "AWS_KMS_SIGNER_KEY_REGION"
 	// EnvAWSKMSEndpoint (ours) points the KMS client at another endpoint than AWS's: a local
@@ -104,6 +105,9 @@ type Config struct {
 	// LogLevel is the lowest level the process logs (LOG_LEVEL: debug, info, warn or error;
 	// default info), read here so that `intentd oracle` loads one struct at start.
 	LogLevel slog.Level `json:"logLevel"`
+	// MetricsAddr (METRICS_ADDR, ours; default none) serves /metrics, /livez and /readyz on a
+	// port of their own (internal/metrics).
+	MetricsAddr string `json:"metricsAddr,omitempty"`
 	// Warnings are accepted-but-suspicious settings; NewServer logs them at start.
 	Warnings []string `json:"warnings,omitempty"`
 
@@ -371,6 +375,9 @@ func ConfigFromEnv(env func(string) (string, bool)) (Config, error) {
 		if err := cfg.LogLevel.UnmarshalText([]byte(v)); err != nil {
 			fail(EnvLogLevel, "%q is not debug, info, warn or error", v)
 		}
+	}
+	if v, ok := get(EnvMetricsAddr); ok {
+		cfg.MetricsAddr = v
 	}
 
 	thresholdSet := false

@@ -26,6 +26,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/internal/metrics"
 	"github.com/intentd/intentd/oracle/oracleapi"
 )
 
@@ -172,7 +173,7 @@ func (s *Server) routes() http.Handler {
 	// The limiter keys on the TCP peer: trusting X-Forwarded-For from anyone would let every
 	// caller pick its own rate-limit key.
 	_ = r.SetTrustedProxies(nil)
-	r.Use(s.recoverer, s.requestLog, s.rateLimit)
+	r.Use(s.measure, s.recoverer, s.requestLog, s.rateLimit)
 
 	r.GET("/", func(c *gin.Context) { c.Redirect(http.StatusFound, oracleapi.PathDocumentation) })
 	r.GET(oracleapi.PathDocumentation, s.documentationPage)
@@ -189,7 +190,27 @@ func (s *Server) routes() http.Handler {
 }
 
 func writeError(c *gin.Context, e *oracleapi.Error) {
+	c.Set(ctxErrorCode, e.Code)
 	c.AbortWithStatusJSON(e.Status, e)
+}
+
+// ctxErrorCode holds the code of a failed request, for the metrics.
+const ctxErrorCode = "errorCode"
+
+// measure records every answer in the Prometheus metrics (internal/metrics), and the
+// attestation endpoints' outcomes.
+func (s *Server) measure(c *gin.Context) {
+	start := time.Now()
+	c.Next()
+	route, code := c.FullPath(), c.GetString(ctxErrorCode)
+	metrics.ObserveHTTP("oracle", route, c.Request.Method, c.Writer.Status(), code, time.Since(start))
+	if c.Request.Method == http.MethodPost && route != "" {
+		outcome := code
+		if outcome == "" {
+			outcome = "ok"
+		}
+		metrics.OracleAttestations.WithLabelValues(route, outcome).Inc()
+	}
 }
 
 // recoverer replaces gin.Recovery, which dumps request headers (x-api-key among them) to the log.
@@ -290,4 +311,21 @@ func jsonProblem(err error) string {
 	default:
 		return "malformed JSON"
 	}
+}
+
+// Probes are the oracle's readiness checks (internal/metrics): the RPC of every enabled chain
+// answers with its head. An oracle with one chain down still attests the others; its /readyz
+// names the chain so the operator sees which.
+func (s *Server) Probes() []metrics.Probe {
+	var out []metrics.Probe
+	for _, ch := range s.registry.Enabled() {
+		out = append(out, metrics.Probe{Name: fmt.Sprintf("chain-%d", ch.ID), Check: func(ctx context.Context) error {
+			r, err := s.clients.get(ctx, ch)
+			if err == nil {
+				_, err = r.BlockNumber(ctx)
+			}
+			return err
+		}})
+	}
+	return out
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/internal/metrics"
 )
 
 // InsertQuote stores a quote and its request row in one transaction. A database it could not
@@ -138,6 +139,7 @@ func (s *Store) ApplyTransition(ctx context.Context, t intent.Transition) (appli
 		t.FailReason = intent.FailReasonNA
 	}
 	t.RefundFailReason = t.RefundFailReason.OrNA()
+	var seen observation
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		var raw []byte
 		var version int64
@@ -149,6 +151,7 @@ func (s *Store) ApplyTransition(ctx context.Context, t intent.Transition) (appli
 		if err := json.Unmarshal(raw, &rec); err != nil {
 			return err
 		}
+		prevStatus, prevRefundFail := rec.Status, rec.Data.RefundFailReason
 		for _, x := range t.Txs {
 			// Upserted by the item's key: a later fact (mined, its fee, its block) completes an
 			// earlier write; a pending write never takes back a mined status.
@@ -188,14 +191,19 @@ func (s *Store) ApplyTransition(ctx context.Context, t intent.Transition) (appli
 		var in, out []string
 		var origin, dest int64
 		var keyID *string
+		var depositSeen *time.Time
 		if err := tx.QueryRow(ctx, `UPDATE requests SET status = $2, fail_reason = $3, refund_fail_reason = $4,
-			version = $5, updated_at = GREATEST(updated_at, $6), record = $7 WHERE id = $1
-			RETURNING in_tx_hashes, out_tx_hashes, origin_chain_id, destination_chain_id, api_key_id::text`,
+			version = $5, updated_at = GREATEST(updated_at, $6), record = $7,
+			deposit_seen_at = COALESCE(deposit_seen_at, CASE WHEN $8 THEN $6::timestamptz END) WHERE id = $1
+			RETURNING in_tx_hashes, out_tx_hashes, origin_chain_id, destination_chain_id, api_key_id::text, deposit_seen_at`,
 			t.RequestID, string(rec.Status), string(rec.Data.FailReason), string(rec.Data.RefundFailReason),
-			version, t.At, body).Scan(&in, &out, &origin, &dest, &keyID); err != nil {
+			version, t.At, body, len(incoming(t)) > 0).Scan(&in, &out, &origin, &dest, &keyID, &depositSeen); err != nil {
 			return err
 		}
 		if applied {
+			seen = observe(&rec, t.At, depositSeen)
+			seen.changed = prevStatus != rec.Status
+			seen.newRefundFailReason = prevRefundFail != rec.Data.RefundFailReason
 			ev := intent.NewStatusEvent(t.RequestID, rec.Status, rec.Data.FailReason, rec.Data.RefundFailReason, in, out,
 				t.At.UnixMilli(), uint64(origin), uint64(dest))
 			if rec.Data.Referrer != "" {
@@ -205,7 +213,66 @@ func (s *Store) ApplyTransition(ctx context.Context, t intent.Transition) (appli
 		}
 		return nil
 	})
+	if err == nil && applied {
+		seen.record()
+	}
 	return applied, err
+}
+
+// observation is what a committed transition tells the metrics (internal/metrics).
+type observation struct {
+	status              intent.Status
+	fail                intent.FailReason
+	refundFail          intent.RefundFailReason
+	broadcast, mined    float64 // seconds since the deposit was seen; 0: not this transition's
+	changed             bool    // the status is not the one before
+	newRefundFailReason bool
+}
+
+// observe reads the metrics of a transition at from the record it wrote and the time the
+// engine first wrote its deposit: a submitted transition is the fill's broadcast, a success
+// the fill seen mined.
+func observe(rec *intent.Record, at time.Time, depositSeen *time.Time) observation {
+	o := observation{status: rec.Status, fail: rec.Data.FailReason.ForStatus(rec.Status), refundFail: rec.Data.RefundFailReason}
+	if depositSeen == nil || at.Before(*depositSeen) {
+		return o
+	}
+	switch rec.Status {
+	case intent.StatusSubmitted:
+		o.broadcast = at.Sub(*depositSeen).Seconds()
+	case intent.StatusSuccess:
+		o.mined = at.Sub(*depositSeen).Seconds()
+	}
+	return o
+}
+
+// incoming is the incoming transactions of a transition.
+func incoming(t intent.Transition) []intent.Tx {
+	var out []intent.Tx
+	for _, x := range t.Txs {
+		if x.Direction == intent.TxIn {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func (o observation) record() {
+	if o.changed {
+		metrics.Transitions.WithLabelValues(string(o.status), string(o.fail)).Inc()
+		if o.status == intent.StatusRefund {
+			metrics.Refunds.WithLabelValues(string(o.fail)).Inc()
+		}
+	}
+	if o.newRefundFailReason && o.refundFail != "" && o.refundFail != intent.RefundFailReasonNA {
+		metrics.RefundFailures.WithLabelValues(string(o.refundFail)).Inc()
+	}
+	if o.broadcast > 0 {
+		metrics.FillLatency.WithLabelValues("broadcast").Observe(o.broadcast)
+	}
+	if o.mined > 0 {
+		metrics.FillLatency.WithLabelValues("mined").Observe(o.mined)
+	}
 }
 
 // txStatus is a transaction item's status: success unless the transition says otherwise.

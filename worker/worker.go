@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/shopspring/decimal"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
@@ -34,11 +35,14 @@ type Deps struct {
 	OracleThreshold int
 	// Environment is the engine's ENVIRONMENT: the deployment the oracles' signing domain must
 	// name.
-	Environment  string
-	SolverKey    *ecdsa.PrivateKey
-	Prices       prices.Source              // values ERC-20 refunds against their gas; optional
-	MaxFill      map[string]decimal.Decimal // the solver's capacity per fill (SOLVER_MAX_FILL)
-	ScanInterval time.Duration
+	Environment string
+	SolverKey   *ecdsa.PrivateKey
+	Prices      prices.Source              // values ERC-20 refunds against their gas; optional
+	MaxFill     map[string]decimal.Decimal // the solver's capacity per fill (SOLVER_MAX_FILL)
+	// InventoryFloor is the balance per symbol below which the solver needs topping up
+	// (SOLVER_INVENTORY_FLOOR), exported beside its balances for the alert.
+	InventoryFloor map[string]decimal.Decimal
+	ScanInterval   time.Duration
 	// Intents is the door the deposit scanner delivers deposits through (app.System.Intents).
 	Intents deposits.Deliverer
 	Logger  *slog.Logger
@@ -75,6 +79,9 @@ func Run(ctx context.Context, d Deps) error {
 		return err
 	}
 	defer w.Stop()
+	if d.SolverKey != nil {
+		go watchInventory(ctx, d.Chains, crypto.PubkeyToAddress(d.SolverKey.PublicKey), d.InventoryFloor, d.Logger)
+	}
 	scanner := &deposits.Scanner{Chains: d.Chains, Store: d.Store, Router: d.Intents, Interval: d.ScanInterval, Logger: d.Logger}
 	scanner.Run(ctx)
 	return nil

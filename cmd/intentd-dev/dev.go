@@ -113,6 +113,9 @@ func RunDev(ctx context.Context, o DevOptions) error {
 			return fmt.Errorf("dev webhook secrets key: %w", err)
 		}
 	}
+	if cfg.MetricsAddr == "" {
+		cfg.MetricsAddr = defaultDevMetricsAddr
+	}
 	sys, err := app.Open(ctx, cfg, registry, o.Logger)
 	if err != nil {
 		return err
@@ -129,6 +132,9 @@ func RunDev(ctx context.Context, o DevOptions) error {
 	}
 
 	g, gctx := errgroup.WithContext(ctx)
+	if err := sys.ServeMetrics(gctx, app.RoleAll); err != nil {
+		return err
+	}
 	var oracleURLs []string
 	for i, ocfg := range ocfgs {
 		osrv, err := oracle.NewServer(ocfg, registry, o.Logger.With("component", "oracle", "oracle", i+1))
@@ -148,13 +154,14 @@ intentd-dev dev is running. Ctrl-C stops everything.
 
   API             http://%s   (try: curl http://%s/chains)
   Status stream   ws://%s/ws   (websocket: docs/events.md)
+  Metrics, health http://%s/metrics  /livez  /readyz
   Temporal Web UI %s
   Temporal        %s (namespace %s)
   Oracles         %s (2-of-3; the worker asks the first)
   Postgres        %s
   Dev API key     %s   (x-api-key header; stored in %s)
   Admin token     %s   (Authorization: Bearer header of POST /admin/requests/{requestId}/refund)
-`, cfg.APIAddr, cfg.APIAddr, cfg.APIAddr, tmp.UIURL(), tmp.HostPort(), tmp.Namespace(), strings.Join(oracleURLs, " "), redactURL(pg.URL()), devKey,
+`, cfg.APIAddr, cfg.APIAddr, cfg.APIAddr, cfg.MetricsAddr, tmp.UIURL(), tmp.HostPort(), tmp.Namespace(), strings.Join(oracleURLs, " "), redactURL(pg.URL()), devKey,
 		filepath.Join(o.DataDir, "dev-api-key"), adminLine)
 	for _, ch := range registry.Enabled() {
 		fmt.Fprintf(o.Out, "  Chain %d     %s\n", ch.ID, ch.HTTPRPCURL)
@@ -167,6 +174,9 @@ intentd-dev dev is running. Ctrl-C stops everything.
 	}
 	return err
 }
+
+// defaultDevMetricsAddr is where `dev` serves its metrics and health unless METRICS_ADDR says.
+const defaultDevMetricsAddr = "127.0.0.1:9100"
 
 // startedByDev stands for the addresses of the Postgres and the Temporal that `dev` starts itself,
 // until they run: the engine's DATABASE_URL and TEMPORAL_ADDRESS are not read from the

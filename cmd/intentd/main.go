@@ -17,6 +17,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/intentd/intentd/app"
+	"github.com/intentd/intentd/internal/metrics"
 	"github.com/intentd/intentd/oracle"
 	"github.com/intentd/intentd/worker"
 )
@@ -99,6 +100,9 @@ func runEngine(ctx context.Context, cmd string, lookup func(string) (string, boo
 		return err
 	}
 	defer sys.Close()
+	if err := sys.ServeMetrics(ctx, cfg.Role); err != nil {
+		return err
+	}
 	if cfg.Role == app.RoleWorker {
 		logger.Info("worker starting", "config", cfg)
 		return worker.Run(ctx, sys.WorkerDeps())
@@ -124,6 +128,9 @@ func runOracle(ctx context.Context) error {
 	srv, err := oracle.NewServer(cfg, reg, logger.With("component", "oracle"))
 	if err != nil {
 		return err
+	}
+	if err := metrics.Serve(ctx, cfg.MetricsAddr, srv.Probes(), logger.With("component", "metrics")); err != nil {
+		return fmt.Errorf("METRICS_ADDR: %w", err)
 	}
 	return srv.Run(ctx, cfg.Addr())
 }

@@ -1,0 +1,90 @@
+// Package metrics is the engine's Prometheus metrics and its operations port: every process
+// (api, worker, dispatcher, oracle, intentd-dev dev) serves /metrics, /livez and /readyz on an
+// address of its own (METRICS_ADDR), apart from the traffic it serves, so an operator reaches
+// them on a private network while the API faces clients. docs/operations.md lists every
+// metric, the alerts in deploy/prometheus and the dashboard in deploy/grafana.
+//
+// Amounts here are observations for dashboards and alerts (Prometheus samples are floats): a
+// balance is exported in whole units, never used to decide anything.
+package metrics
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promauto"
+)
+
+// Registry holds every metric of the process: the ones below, Go's runtime and the process's,
+// the Temporal SDK's (TemporalHandler) and the collectors a role registers (DB gauges).
+var Registry = prometheus.NewRegistry()
+
+var f = promauto.With(Registry)
+
+func init() {
+	Registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+}
+
+// latencyBuckets are the HTTP and webhook latency buckets, in seconds: 1 ms to 10 s.
+var latencyBuckets = []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10}
+
+// The HTTP metrics of the API and the oracle: service is "api" or "oracle", route the
+// router's pattern (never the raw path: ids would explode the series), error_code the answer's
+// errorCode ("" on success).
+var (
+	HTTPRequests = f.NewCounterVec(prometheus.CounterOpts{Namespace: "intentd", Name: "http_requests_total",
+		Help: "HTTP requests answered, by service, route, method, status and error code."},
+		[]string{"service", "route", "method", "status", "error_code"})
+	HTTPDuration = f.NewHistogramVec(prometheus.HistogramOpts{Namespace: "intentd", Name: "http_request_duration_seconds",
+		Help: "Time to answer an HTTP request, by service, route and method.", Buckets: latencyBuckets},
+		[]string{"service", "route", "method"})
+)
+
+// Quotes counts the quote endpoints' answers: outcome "ok" or the errorCode.
+var Quotes = f.NewCounterVec(prometheus.CounterOpts{Namespace: "intentd", Name: "quotes_total",
+	Help: "Answers of POST /quote/v2, /quote and /price, by endpoint and outcome (ok or the errorCode)."},
+	[]string{"endpoint", "outcome"})
+
+// The lifecycle of intents, counted where the workflow writes its transitions.
+var (
+	Transitions = f.NewCounterVec(prometheus.CounterOpts{Namespace: "intentd", Name: "intent_transitions_total",
+		Help: "Status changes written by the intent workflows, by status and failReason (N/A outside failure and refund)."},
+		[]string{"status", "fail_reason"})
+	Refunds = f.NewCounterVec(prometheus.CounterOpts{Namespace: "intentd", Name: "refunds_total",
+		Help: "Requests that reached status refund, by failReason."}, []string{"fail_reason"})
+	RefundFailures = f.NewCounterVec(prometheus.CounterOpts{Namespace: "intentd", Name: "refund_failures_total",
+		Help: "Refunds that failed, by refundFailReason (MANUAL_REFUND_REQUIRED and REFUND_RECIPIENT_IS_BLOCKED wait for an operator)."},
+		[]string{"refund_fail_reason"})
+	// FillLatency is the time from the engine's first write of the deposit to the fill's
+	// broadcast (phase "broadcast", the submitted transition) and to the fill seen mined (phase
+	// "mined", the success transition), in the engine's clock.
+	FillLatency = f.NewHistogramVec(prometheus.HistogramOpts{Namespace: "intentd", Name: "fill_latency_seconds",
+		Help:    "From the deposit seen to the fill broadcast (phase=broadcast) and to the fill seen mined (phase=mined).",
+		Buckets: []float64{.5, 1, 2, 3, 5, 8, 13, 21, 34, 60, 120, 300, 600}}, []string{"phase"})
+)
+
+// Solver inventory, read by the worker: balance and the configured floor per chain and symbol,
+// in whole units.
+var (
+	SolverBalance = f.NewGaugeVec(prometheus.GaugeOpts{Namespace: "intentd", Name: "solver_balance",
+		Help: "The solver's balance on a chain, in whole units of the currency."}, []string{"chain_id", "symbol"})
+	SolverBalanceFloor = f.NewGaugeVec(prometheus.GaugeOpts{Namespace: "intentd", Name: "solver_balance_floor",
+		Help: "The balance below which the solver needs topping up (SOLVER_INVENTORY_FLOOR), in whole units."},
+		[]string{"chain_id", "symbol"})
+)
+
+// The oracle's attestations and its peers' answers.
+var (
+	OracleAttestations = f.NewCounterVec(prometheus.CounterOpts{Namespace: "intentd", Name: "oracle_attestations_total",
+		Help: "Attestation requests the oracle answered, by endpoint and outcome (ok or the error code)."},
+		[]string{"endpoint", "outcome"})
+	OraclePeers = f.NewCounterVec(prometheus.CounterOpts{Namespace: "intentd", Name: "oracle_peer_requests_total",
+		Help: "Peer oracle calls, by outcome (ok, timeout, error, invalid, mismatch)."}, []string{"outcome"})
+)
+
+// Webhook delivery, counted by the dispatcher.
+var (
+	WebhookAttempts = f.NewCounterVec(prometheus.CounterOpts{Namespace: "intentd", Name: "webhook_attempts_total",
+		Help: "Webhook delivery attempts, by outcome (delivered, failed, dead)."}, []string{"outcome"})
+	WebhookLatency = f.NewHistogram(prometheus.HistogramOpts{Namespace: "intentd", Name: "webhook_attempt_duration_seconds",
+		Help: "Time a webhook receiver took to answer an attempt.", Buckets: latencyBuckets})
+)
