@@ -197,7 +197,7 @@ func LoadRole(role Role, lookup func(string) (string, bool), defaults Defaults) 
 		c.StuckAfter = v.PositiveDuration("STUCK_AFTER", "10m")
 	}
 	if !role.worker() {
-		if k, ok := lookup("SOLVER_PRIVATE_KEY"); ok && k != "" {
+		if v.Set("SOLVER_PRIVATE_KEY") {
 			v.Bad("SOLVER_PRIVATE_KEY", "must not be set for %s: only the worker signs (give the api SOLVER_ADDRESS)", role)
 		}
 	}

@@ -8,6 +8,7 @@ package envconf
 import (
 	"fmt"
 	"log/slog"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -27,16 +28,43 @@ func New(lookup func(string) (string, bool), defaults map[string]string) *Vars {
 	return &Vars{lookup: lookup, defaults: defaults}
 }
 
-// Get returns the variable's value, else its entry in the defaults, else def. An empty value
-// counts as unset.
+// Get returns the variable's value, else the contents of the file NAME_FILE names (how Docker
+// and Kubernetes hand a container its secrets: the value never sits in the environment; one
+// trailing newline is dropped), else its entry in the defaults, else def. An empty value counts
+// as unset; a variable given both ways, or a file that cannot be read, is a problem.
 func (v *Vars) Get(name, def string) string {
-	if s, ok := v.lookup(name); ok && s != "" {
+	s, ok := v.lookup(name)
+	path, fromFile := v.lookup(name + "_FILE")
+	fromFile = fromFile && path != ""
+	switch {
+	case ok && s != "" && fromFile:
+		v.Bad(name, "is set both directly and through %s_FILE; give one", name)
 		return s
+	case ok && s != "":
+		return s
+	case fromFile:
+		b, err := os.ReadFile(path)
+		if err != nil {
+			v.Bad(name+"_FILE", "cannot be read: %v", err)
+			return def
+		}
+		if s := strings.TrimSuffix(strings.TrimSuffix(string(b), "\n"), "\r"); s != "" {
+			return s
+		}
 	}
 	if s, ok := v.defaults[name]; ok {
 		return s
 	}
 	return def
+}
+
+// Set reports whether the variable is given, directly or through NAME_FILE.
+func (v *Vars) Set(name string) bool {
+	if s, ok := v.lookup(name); ok && s != "" {
+		return true
+	}
+	p, ok := v.lookup(name + "_FILE")
+	return ok && p != ""
 }
 
 // Bad records a problem with the variable. The message must not quote a secret value.
