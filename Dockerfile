@@ -1,7 +1,11 @@
-# One image for every process (the last, default target); the command picks the role. The
-# `oracle` target is the oracle alone. `intentd` is the production binary
-# (api, worker, oracle, migrate, admin); `intentd-dev` is the development launcher, here for the
-# local chains (`intentd-dev devnet`) of docker-compose.yml. The flags are the Makefile's.
+# One Dockerfile, one target per kind of process; every image runs as nonroot on distroless.
+#   intentd (default)  the production binary: api, worker, dispatcher, oracle, migrate, admin.
+#                      It never links the Temporal server (internal/archtest checks it).
+#   oracle             the same binary, started as the attestation oracle, with its chain files.
+#   devnet             intentd-dev, the development launcher, for the local chains of
+#                      docker-compose.yml only (it embeds the Temporal server: never deploy it).
+# The build flags are the Makefile's. Secrets never enter an image: they are mounted files
+# (NAME_FILE variables, /vault/secrets for the oracle).
 FROM golang:1.26 AS build
 WORKDIR /src
 ENV CGO_ENABLED=0 GOFLAGS=-tags=nomsgpack
@@ -10,22 +14,31 @@ COPY go.mod go.sum ./
 COPY devstack/trim devstack/trim
 RUN go mod download
 COPY . .
-RUN go build -trimpath -o /out/ ./cmd/intentd ./cmd/intentd-dev
+RUN go build -trimpath -o /out/intentd ./cmd/intentd
+
+FROM build AS build-dev
+RUN go build -trimpath -o /out/intentd-dev ./cmd/intentd-dev
+
+# The local chains (docker-compose.yml's devnet).
+FROM gcr.io/distroless/static-debian12:nonroot AS devnet
+COPY --from=build-dev /out/intentd-dev /usr/local/bin/
+EXPOSE 8545 8546
+ENTRYPOINT ["/usr/local/bin/intentd-dev", "devnet"]
 
 # The attestation oracle alone (`docker build --target oracle`): the production binary and the
-# chain files, nothing else. Secrets come from the environment or from files a Vault agent
-# writes under /vault/secrets (read at start when present; docs/oracle.md).
-FROM gcr.io/distroless/static-debian12 AS oracle
+# chain files. Secrets come from files a Vault agent (or compose's secrets) writes under
+# /vault/secrets, read at start (docs/oracle.md).
+FROM gcr.io/distroless/static-debian12:nonroot AS oracle
 COPY --from=build /out/intentd /usr/local/bin/
 COPY configs /configs
 ENV CHAINS_CONFIG_DIR=/configs HTTP_PORT=3000
-EXPOSE 3000
-USER nonroot
+EXPOSE 3000 9100
 ENTRYPOINT ["/usr/local/bin/intentd", "oracle"]
 
-# Every process (the default target): the command picks the role.
-FROM gcr.io/distroless/static-debian12
-COPY --from=build /out/intentd /out/intentd-dev /usr/local/bin/
+# Every engine process (the default target): the command picks the role.
+FROM gcr.io/distroless/static-debian12:nonroot AS intentd
+COPY --from=build /out/intentd /usr/local/bin/
 COPY configs /configs
 ENV CHAINS_CONFIG_DIR=/configs
+EXPOSE 8080 9100
 ENTRYPOINT ["/usr/local/bin/intentd"]
