@@ -40,5 +40,6 @@ func (s *Stack) StartDispatcherProcess(t *testing.T, bin string, extra map[strin
 	maps.Copy(vars, extra)
 	s.dispatchers++
 	name := fmt.Sprintf("dispatcher%d", s.dispatchers)
+	s.withMetrics(t, name, vars)
 	return startProcess(t, bin, name, filepath.Join(s.logDir, name), s.apiRPCs, vars)
 }

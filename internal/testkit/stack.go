@@ -80,6 +80,10 @@ type Options struct {
 	// LogDir receives the worker process's log files and its chain file; default: a temporary
 	// directory.
 	LogDir string
+	// ProcessMetrics gives every process the stack starts (worker, oracle, API and dispatcher
+	// processes) a metrics port of its own (METRICS_ADDR on a free loopback port), listed in
+	// Stack.MetricsURLs by process name.
+	ProcessMetrics bool
 }
 
 // BlockTime is how often the stack's devnet chains seal a block.
@@ -116,6 +120,13 @@ type Stack struct {
 	apiSupervisors []*process.Supervisor
 	dispatchers    int
 
+	// MetricsURLs are the metrics ports of the processes (Options.ProcessMetrics), by name:
+	// "worker", "oracle1", "api1", "dispatcher1", …
+	MetricsURLs    map[string]string
+	processMetrics bool
+	workers        int
+	workerRPCs     map[uint64]string
+
 	pgMu   sync.Mutex // guards pg across RestartPostgres
 	pg     *devstack.Postgres
 	pgOpts devstack.PostgresOptions
@@ -137,7 +148,7 @@ func Start(t *testing.T, o Options) *Stack {
 	if o.LogDir == "" {
 		o.LogDir = t.TempDir()
 	}
-	s := &Stack{ctx: ctx}
+	s := &Stack{ctx: ctx, processMetrics: o.ProcessMetrics, MetricsURLs: map[string]string{}}
 	s.DatabaseURL = s.database(t, o)
 
 	dn, err := devnet.Start(ctx, devnet.Options{Chains: []devnet.ChainOptions{{ID: 31337}, {ID: 31338}},
@@ -285,6 +296,16 @@ func startOracle(t *testing.T, reg *chains.Registry, logger *slog.Logger) string
 	return url(0)
 }
 
+// withMetrics gives process name a metrics port (Options.ProcessMetrics).
+func (s *Stack) withMetrics(t *testing.T, name string, vars map[string]string) {
+	if !s.processMetrics {
+		return
+	}
+	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	vars["METRICS_ADDR"] = addr
+	s.MetricsURLs[name] = "http://" + addr
+}
+
 // startOracleProcesses runs the devnet.OracleCount oracles as `intentd oracle` processes from
 // o.OracleBinary, peers of each other at 2-of-3 on free loopback ports, reading the chains at
 // rpcs; it returns the first one's URL once every one answers.
@@ -305,6 +326,7 @@ func (s *Stack) startOracleProcesses(t *testing.T, o Options, rpcs map[uint64]st
 		vars := devnet.OracleVars(i, strconv.Itoa(ports[i]), OracleAPIKey, peers)
 		vars["VAULT_SECRETS_DIR"] = t.TempDir()
 		name := fmt.Sprintf("oracle%d", i+1)
+		s.withMetrics(t, name, vars)
 		s.OracleProcesses = append(s.OracleProcesses, startProcess(t, o.OracleBinary, name, filepath.Join(o.LogDir, name), rpcs, vars))
 	}
 	deadline := time.Now().Add(60 * time.Second)

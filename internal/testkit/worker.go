@@ -60,7 +60,27 @@ func environment(defaults, vars map[string]string) map[string]string {
 // environment only, as in production: the stack's variables, and a chain file with the chains
 // at rpcs in o.LogDir.
 func (s *Stack) startWorkerProcess(t *testing.T, o Options, rpcs map[uint64]string, vars map[string]string) {
+	vars = maps.Clone(vars)
+	s.withMetrics(t, "worker", vars)
+	s.workerRPCs = rpcs
 	s.WorkerProcess = startProcess(t, o.WorkerBinary, "worker", o.LogDir, rpcs, vars)
+}
+
+// StartWorkerProcess runs one more `intentd worker` from bin beside the stack's worker, with
+// the same configuration and extra: workers share the task queue (and scan deposits side by
+// side), as replicas of a deployment do.
+func (s *Stack) StartWorkerProcess(t *testing.T, bin string, extra map[string]string) *process.Supervisor {
+	t.Helper()
+	vars := maps.Clone(s.processEnv)
+	maps.Copy(vars, extra)
+	s.workers++
+	name := fmt.Sprintf("worker%d", s.workers+1)
+	s.withMetrics(t, name, vars)
+	rpcs := s.workerRPCs
+	if rpcs == nil {
+		rpcs = s.apiRPCs
+	}
+	return startProcess(t, bin, name, filepath.Join(s.logDir, name), rpcs, vars)
 }
 
 // StartAPIProcess runs `intentd api` from bin (process.BuildIntentd) as a process of its own
@@ -77,6 +97,7 @@ func (s *Stack) StartAPIProcess(t *testing.T, bin string, extra map[string]strin
 	maps.Copy(vars, extra)
 	s.apiProcesses++
 	name := fmt.Sprintf("api%d", s.apiProcesses)
+	s.withMetrics(t, name, vars)
 	s.apiSupervisors = append(s.apiSupervisors, startProcess(t, bin, name, filepath.Join(s.logDir, name), s.apiRPCs, vars))
 	base := fmt.Sprintf("http://127.0.0.1:%d", port)
 	deadline := time.Now().Add(30 * time.Second)
