@@ -9,10 +9,8 @@ package oracle
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"math"
 	"net"
@@ -26,6 +24,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/internal/openapidoc"
 	"github.com/intentd/intentd/oracle/oracleapi"
 )
 
@@ -277,17 +276,4 @@ func (s *Server) listChains(c *gin.Context) {
 }
 
 // jsonProblem describes a decoding error without echoing the body back.
-func jsonProblem(err error) string {
-	var typeErr *json.UnmarshalTypeError
-	var maxErr *http.MaxBytesError
-	switch {
-	case errors.Is(err, io.EOF):
-		return "empty body"
-	case errors.As(err, &maxErr):
-		return "body too large"
-	case errors.As(err, &typeErr):
-		return fmt.Sprintf("field %s has the wrong type", typeErr.Field)
-	default:
-		return "malformed JSON"
-	}
-}
+func jsonProblem(err error) string { return openapidoc.JSONProblem(err) }
