@@ -108,6 +108,32 @@ func TestEveryRouteAnswersABadRequestWithMessageAndErrorCodeAndTheTablesStatus(t
 			{method: "GET", path: "/requests/v3", code: CodeUnauthorized},
 			{method: "GET", path: "/requests/v3", header: map[string]string{"x-api-key": "ik_" + strings.Repeat("0", 64)}, code: CodeServiceUnavailable},
 		},
+		"GET /config/v2": {
+			{method: "GET", path: "/config/v2", code: CodeInvalidInput},
+			{method: "GET", path: "/config/v2?originChainId=31337&destinationChainId=x", code: CodeInvalidInput},
+			{method: "GET", path: "/config/v2?originChainId=31337&destinationChainId=31338&user=0x12", code: CodeInvalidInput},
+			{method: "GET", path: "/config/v2?originChainId=1&destinationChainId=31338", code: CodeUnsupportedChain},
+			{method: "GET", path: "/config/v2?originChainId=31337&destinationChainId=31338&currency=btc", code: CodeUnsupportedCurrency},
+		},
+		"GET /currencies/v2": {
+			{method: "GET", path: "/currencies/v2?limit=0", code: CodeInvalidInput},
+			{method: "GET", path: "/currencies/v2?chainIds=31337,x", code: CodeInvalidInput},
+		},
+		"POST /currencies/v2": {
+			{method: "POST", path: "/currencies/v2", body: "{", code: CodeInvalidInput},
+			{method: "POST", path: "/currencies/v2", body: `{"limit": "5"}`, code: CodeInvalidInput},
+			{method: "POST", path: "/currencies/v2", body: `{"chainIds": 31337}`, code: CodeInvalidInput},
+		},
+		"GET /prices/rates": {{method: "POST", path: "/prices/rates", code: CodeNotFound}},
+		"GET /withdrawals/status": {
+			{method: "GET", path: "/withdrawals/status", code: CodeInvalidInput},
+			{method: "GET", path: "/withdrawals/status?id=nope", code: CodeRequestNotFound},
+			{method: "GET", path: "/withdrawals/status?id=" + hintReq, code: CodeServiceUnavailable},
+		},
+		"GET /integrators/quote-data": {
+			{method: "GET", path: "/integrators/quote-data", code: CodeUnauthorized},
+			{method: "GET", path: "/integrators/quote-data", header: map[string]string{"x-api-key": "ik_" + strings.Repeat("0", 64)}, code: CodeServiceUnavailable},
+		},
 		"GET /requests/v2":                      {{method: "GET", path: "/requests/v2?limit=0", code: CodeInvalidInput}},
 		"GET /requests":                         {{method: "GET", path: "/requests?status=done", code: CodeInvalidInput}},
 		"POST /execute/swap":                    {{method: "POST", path: "/execute/swap", body: "{}", code: CodeRemoved}},

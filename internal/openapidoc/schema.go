@@ -36,6 +36,10 @@ type Generator struct {
 	// pointer without omitempty (encoding/json writes null for nil there). Without it (OpenAPI
 	// 3.0, the oracle's document) nothing is nullable.
 	NullAsType bool
+	// Requests makes schemas of what a handler decodes rather than encodes: a field is
+	// required only with a `required:"true"` tag (a decoder requires nothing itself), and a
+	// pointer may be null whatever its json tag (the decoder takes null as nil).
+	Requests bool
 }
 
 var (
@@ -96,12 +100,12 @@ func (g Generator) Schema(v any) (*openapi3.Schema, error) {
 			if k := g.known(t); k != nil {
 				*s = *k
 			} else if t.Kind() == reflect.Struct {
-				s.Required = requiredFields(t)
+				s.Required = requiredFields(t, g.Requests)
 			}
 			if err := applyTags(tag, s); err != nil {
 				return err
 			}
-			if nullable && g.NullAsType && !strings.Contains(tag.Get("json"), "omitempty") && s.Type != nil {
+			if nullable && g.NullAsType && (g.Requests || !strings.Contains(tag.Get("json"), "omitempty")) && s.Type != nil {
 				s.Type = &openapi3.Types{(*s.Type)[0], openapi3.TypeNull}
 			}
 			return nil
@@ -122,8 +126,8 @@ func (g Generator) MustSchema(v any) *openapi3.Schema {
 }
 
 // requiredFields are the json names of t's fields encoding/json always writes: those without
-// omitempty, embedded structs' included.
-func requiredFields(t reflect.Type) []string {
+// omitempty, embedded structs' included; for a request, those tagged required.
+func requiredFields(t reflect.Type, request bool) []string {
 	var out []string
 	for i := range t.NumField() {
 		f := t.Field(i)
@@ -134,11 +138,11 @@ func requiredFields(t reflect.Type) []string {
 				et = et.Elem()
 			}
 			if et.Kind() == reflect.Struct {
-				out = append(out, requiredFields(et)...)
+				out = append(out, requiredFields(et, request)...)
 			}
 			continue
 		}
-		if !f.IsExported() || name == "-" || strings.Contains(opts, "omitempty") {
+		if !f.IsExported() || name == "-" || !request && strings.Contains(opts, "omitempty") || request && f.Tag.Get("required") != "true" {
 			continue
 		}
 		if name == "" {
