@@ -50,7 +50,19 @@ var (
 	decimalType    = reflect.TypeFor[decimal.Decimal]()
 	timeType       = reflect.TypeFor[time.Time]()
 	jsonNumberType = reflect.TypeFor[json.Number]()
+	rawMessageType = reflect.TypeFor[json.RawMessage]()
 )
+
+// anyValue is the schema of a value of any JSON type (an interface, json.RawMessage). With
+// NullAsType it lists every type, null included: kin-openapi's validator refuses null against
+// an empty schema in OpenAPI 3.1.
+func (g Generator) anyValue() *openapi3.Schema {
+	if !g.NullAsType {
+		return &openapi3.Schema{}
+	}
+	return &openapi3.Schema{Type: &openapi3.Types{openapi3.TypeNull, openapi3.TypeBoolean, openapi3.TypeObject,
+		openapi3.TypeArray, openapi3.TypeNumber, openapi3.TypeString}}
+}
 
 // String is a string schema with a pattern and a description.
 func String(pattern, description string) *openapi3.Schema {
@@ -87,6 +99,11 @@ func (g Generator) known(t reflect.Type) *openapi3.Schema {
 		return s
 	case jsonNumberType:
 		return &openapi3.Schema{Type: &openapi3.Types{openapi3.TypeNumber}}
+	case rawMessageType:
+		return g.anyValue()
+	}
+	if t.Kind() == reflect.Interface {
+		return g.anyValue()
 	}
 	return nil
 }
