@@ -52,7 +52,7 @@ func (s *Server) adminKeyRoutes(r gin.IRouter) {
 
 // adminChange is what every admin change names: who makes it and, optionally, why.
 type adminChange struct {
-	Operator string `json:"operator"`
+	Operator string `json:"operator" required:"true"`
 	Reason   string `json:"reason"`
 }
 
