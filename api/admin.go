@@ -39,8 +39,8 @@ const adminRefundTimeout = 2 * time.Minute
 const adminBodyLimit = 16 << 10
 
 type adminRefundBody struct {
-	Reason    string `json:"reason"`
-	Operator  string `json:"operator"`
+	Reason    string `json:"reason" required:"true"`
+	Operator  string `json:"operator" required:"true"`
 	Recipient string `json:"recipient"`
 }
 

@@ -52,7 +52,7 @@ func (s *Server) adminKeyRoutes(r gin.IRouter) {
 
 // adminChange is what every admin change names: who makes it and, optionally, why.
 type adminChange struct {
-	Operator string `json:"operator"`
+	Operator string `json:"operator" required:"true"`
 	Reason   string `json:"reason"`
 }
 
@@ -128,7 +128,7 @@ func (s *Server) adminChanged(c *gin.Context, err error, notFoundCode string, st
 
 func (s *Server) adminListIntegrators(c *gin.Context) {
 	list, err := s.Store.Integrators(c.Request.Context())
-	s.adminAnswer(c, err, CodeIntegratorNotFound, func() any { return gin.H{"integrators": views(list, (*auth.Integrator).View)} })
+	s.adminAnswer(c, err, CodeIntegratorNotFound, func() any { return integratorsJSON{Integrators: views(list, (*auth.Integrator).View)} })
 }
 
 func (s *Server) adminShowIntegrator(c *gin.Context) {
@@ -219,7 +219,7 @@ func views[T, V any](list []*T, view func(*T) V) []V {
 
 func (s *Server) adminListKeys(c *gin.Context) {
 	keys, err := s.Store.APIKeys(c.Request.Context(), c.Param("integratorId"))
-	s.adminAnswer(c, err, CodeIntegratorNotFound, func() any { return gin.H{"apiKeys": views(keys, (*auth.Key).View)} })
+	s.adminAnswer(c, err, CodeIntegratorNotFound, func() any { return apiKeysJSON{APIKeys: views(keys, (*auth.Key).View)} })
 }
 
 func (s *Server) adminShowKey(c *gin.Context) {
@@ -252,7 +252,7 @@ func (s *Server) adminCreateKey(c *gin.Context) {
 	value, k, err := s.Store.CreateAPIKey(c.Request.Context(), store.NewKey{IntegratorID: id, Label: val(b.Label),
 		Environment: b.Environment, Tier: b.Tier, Limits: limits}, by)
 	s.adminChanged(c, err, CodeIntegratorNotFound, http.StatusCreated, "key.create", by,
-		func() any { return gin.H{"key": value, "apiKey": k.View()} })
+		func() any { return createdKeyJSON{Key: value, APIKey: k.View()} })
 }
 
 func (s *Server) adminUpdateKey(c *gin.Context) {

@@ -60,10 +60,10 @@ func (s *Server) adminSetWebhook(c *gin.Context) {
 		events.Settings{URL: b.URL, Enabled: b.Enabled, Headers: b.Headers}, by)
 	if secret != "" {
 		s.adminChanged(c, err, CodeAPIKeyNotFound, http.StatusCreated, "webhook.create", by,
-			func() any { return gin.H{"webhook": w.View(), "secret": secret} })
+			func() any { return webhookJSON{Webhook: w.View(), Secret: secret} })
 		return
 	}
-	s.adminChanged(c, err, CodeAPIKeyNotFound, http.StatusOK, "webhook.update", by, func() any { return gin.H{"webhook": w.View()} })
+	s.adminChanged(c, err, CodeAPIKeyNotFound, http.StatusOK, "webhook.update", by, func() any { return webhookJSON{Webhook: w.View()} })
 }
 
 // webhookAdmin configures webhooks with the API's sealer and URL policy.
@@ -78,7 +78,7 @@ func (s *Server) adminDisableWebhook(c *gin.Context) {
 	}
 	by := b.actor(c)
 	w, err := s.webhookAdmin().Disable(c.Request.Context(), c.Param("integratorId"), c.Param("keyId"), by)
-	s.adminChanged(c, err, CodeWebhookNotFound, http.StatusOK, "webhook.disable", by, func() any { return gin.H{"webhook": w.View()} })
+	s.adminChanged(c, err, CodeWebhookNotFound, http.StatusOK, "webhook.disable", by, func() any { return webhookJSON{Webhook: w.View()} })
 }
 
 // rotateBody is the body of POST …/webhook/rotate: how long the current secret goes on signing
@@ -101,7 +101,7 @@ func (s *Server) adminRotateWebhook(c *gin.Context) {
 	by := b.actor(c)
 	w, secret, err := s.webhookAdmin().Rotate(c.Request.Context(), c.Param("integratorId"), c.Param("keyId"), overlap, by)
 	s.adminChanged(c, err, CodeWebhookNotFound, http.StatusOK, "webhook.rotate", by,
-		func() any { return gin.H{"webhook": w.View(), "secret": secret} })
+		func() any { return webhookJSON{Webhook: w.View(), Secret: secret} })
 }
 
 // adminWebhookDeliveries is the delivery log, newest first: ?state=pending|delivered|dead,
@@ -132,9 +132,9 @@ func (s *Server) adminWebhookDeliveries(c *gin.Context) {
 	}
 	list, err := s.Store.WebhookDeliveries(c.Request.Context(), c.Param("integratorId"), c.Param("keyId"), f)
 	s.adminAnswer(c, err, CodeAPIKeyNotFound, func() any {
-		out := gin.H{"deliveries": list}
+		out := deliveriesJSON{Deliveries: list}
 		if len(list) == f.Limit {
-			out["before"] = list[len(list)-1].ID
+			out.Before = &list[len(list)-1].ID
 		}
 		return out
 	})
@@ -153,7 +153,7 @@ func (s *Server) adminResendDelivery(c *gin.Context) {
 	}
 	by := b.actor(c)
 	n, err := s.Store.ResendDeliveries(c.Request.Context(), c.Param("integratorId"), c.Param("keyId"), id, time.Time{}, by)
-	s.adminChanged(c, err, CodeWebhookNotFound, http.StatusAccepted, "webhook.resend", by, func() any { return gin.H{"queued": n} })
+	s.adminChanged(c, err, CodeWebhookNotFound, http.StatusAccepted, "webhook.resend", by, func() any { return queuedJSON{Queued: n} })
 }
 
 // resendBody is the body of POST …/webhook/resend: every event delivered (or not) to the key
@@ -174,5 +174,5 @@ func (s *Server) adminResendSince(c *gin.Context) {
 	}
 	by := b.actor(c)
 	n, err := s.Store.ResendDeliveries(c.Request.Context(), c.Param("integratorId"), c.Param("keyId"), 0, *b.Since, by)
-	s.adminChanged(c, err, CodeAPIKeyNotFound, http.StatusAccepted, "webhook.resend", by, func() any { return gin.H{"queued": n} })
+	s.adminChanged(c, err, CodeAPIKeyNotFound, http.StatusAccepted, "webhook.resend", by, func() any { return queuedJSON{Queued: n} })
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/gin-gonic/gin"
+	"github.com/shopspring/decimal"
 
 	"github.com/intentd/intentd/auth"
 	"github.com/intentd/intentd/chains"
@@ -62,6 +63,9 @@ type Server struct {
 	// webhook may have.
 	Webhooks      *events.Sealer
 	WebhookPolicy events.URLPolicy
+	// SolverMaxFill is the solver's capacity per fill by symbol, in whole units
+	// (SOLVER_MAX_FILL): GET /config/v2 caps capacityPerRequest with it. Nil: no cap.
+	SolverMaxFill map[string]decimal.Decimal
 	// Stream is the websocket stream of status events (GET /ws); its listener runs apart
 	// (events.Hub.Run, started with the process). Nil: no /ws.
 	Stream *events.Hub
@@ -81,7 +85,8 @@ func (s *Server) Handler() http.Handler {
 	r := gin.New()
 	s.trustProxies(r)
 	r.Use(s.measure(), s.countUsage(), s.recoverer(), s.logRequests(), s.deprecateV2(), s.bound(), s.authenticate(), s.limitRequests())
-	r.GET("/lives", func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) })
+	r.GET("/lives", func(c *gin.Context) { c.JSON(http.StatusOK, livesJSON{Status: "ok"}) })
+	s.documentationRoutes(r)
 	r.GET("/chains", s.listChains)
 	r.POST("/quote/v2", s.quoteHandler(quote.ModeQuoteV2))
 	r.POST("/quote", s.quoteHandler(quote.ModeQuoteLegacy))
@@ -95,6 +100,12 @@ func (s *Server) Handler() http.Handler {
 	r.GET("/requests/v3", s.requireKey(), s.requestsV3)
 	r.GET("/requests/v2", s.requestsV2)
 	r.GET("/requests", s.requestsV2)
+	r.GET("/config/v2", s.configV2)
+	r.GET("/currencies/v2", s.currenciesV2)
+	r.POST("/currencies/v2", s.currenciesV2)
+	r.GET("/prices/rates", s.pricesRates)
+	r.GET("/withdrawals/status", s.withdrawalStatus)
+	r.GET("/integrators/quote-data", s.requireKey(), s.integratorQuoteData)
 	if s.Stream != nil {
 		r.GET(wsRoute, s.websocketStream)
 	}

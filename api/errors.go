@@ -12,10 +12,12 @@ import (
 // Error codes of the endpoints other than the quotes. Where a quote code means the same thing
 // it is that code, so a client sees one vocabulary; docs/api.md lists every code.
 const (
-	CodeInvalidInput       = quote.CodeInvalidInput
-	CodeUnsupportedChain   = quote.CodeUnsupportedChain
-	CodeServiceUnavailable = quote.CodeServiceUnavailable
-	CodeUnknownError       = quote.CodeUnknownError
+	CodeInvalidInput        = quote.CodeInvalidInput
+	CodeUnsupportedChain    = quote.CodeUnsupportedChain
+	CodeUnsupportedCurrency = quote.CodeUnsupportedCurr
+	CodePriceFetchFailed    = quote.CodePriceFetchFailed
+	CodeServiceUnavailable  = quote.CodeServiceUnavailable
+	CodeUnknownError        = quote.CodeUnknownError
 	// CodeNotFound is a path the API does not serve (also an endpoint that is switched off).
 	CodeNotFound = "NOT_FOUND"
 	// CodeRequestNotFound is a requestId the API has no request (or no workflow) for.

@@ -51,8 +51,9 @@ type badCall struct {
 }
 
 // Every route of the router, the unknown path and a panicking handler answer a bad request with
-// {message, errorCode} and the status of the code's row in the table. A route added without a
-// bad request here fails the test.
+// {message, errorCode} and the status of the code's row in the table, and each answer is one the
+// OpenAPI document describes for its operation. A route added without a bad request here fails
+// the test.
 func TestEveryRouteAnswersABadRequestWithMessageAndErrorCodeAndTheTablesStatus(t *testing.T) {
 	const quoteBase = `"user":"0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266","originChainId":31337,"destinationChainId":31338,` +
 		`"originCurrency":"0x0000000000000000000000000000000000000000","destinationCurrency":"0x0000000000000000000000000000000000000000","amount":"1"`
@@ -91,15 +92,17 @@ func TestEveryRouteAnswersABadRequestWithMessageAndErrorCodeAndTheTablesStatus(t
 	}
 	bearer := map[string]string{"Authorization": "Bearer " + adminToken}
 	calls := map[string][]badCall{
-		"GET /lives":             {{method: "POST", path: "/lives", code: CodeNotFound}},
-		"GET /chains":            {{method: "DELETE", path: "/chains", code: CodeNotFound}},
-		"POST /quote/v2":         quoteCalls("/quote/v2"),
-		"POST /quote":            quoteCalls("/quote"),
-		"POST /price":            quoteCalls("/price"),
-		"GET /intents/status/v3": statusCalls("/intents/status/v3"),
-		"GET /intents/status/v2": statusCalls("/intents/status/v2"),
-		"GET /intents/status":    statusCalls("/intents/status"),
-		"GET /test/panic":        {{method: "GET", path: "/test/panic", code: CodeUnknownError}},
+		"GET /lives":                      {{method: "POST", path: "/lives", code: CodeNotFound}},
+		"GET /documentation":              {{method: "POST", path: "/documentation", code: CodeNotFound}},
+		"GET /documentation/openapi.json": {{method: "DELETE", path: "/documentation/openapi.json", code: CodeNotFound}},
+		"GET /chains":                     {{method: "DELETE", path: "/chains", code: CodeNotFound}},
+		"POST /quote/v2":                  quoteCalls("/quote/v2"),
+		"POST /quote":                     quoteCalls("/quote"),
+		"POST /price":                     quoteCalls("/price"),
+		"GET /intents/status/v3":          statusCalls("/intents/status/v3"),
+		"GET /intents/status/v2":          statusCalls("/intents/status/v2"),
+		"GET /intents/status":             statusCalls("/intents/status"),
+		"GET /test/panic":                 {{method: "GET", path: "/test/panic", code: CodeUnknownError}},
 		"GET /metrics/usage": {
 			{method: "GET", path: "/metrics/usage", code: CodeUnauthorized},
 			{method: "GET", path: "/metrics/usage", header: map[string]string{"x-api-key": "ik_" + strings.Repeat("0", 64)}, code: CodeServiceUnavailable},
@@ -107,6 +110,32 @@ func TestEveryRouteAnswersABadRequestWithMessageAndErrorCodeAndTheTablesStatus(t
 		"GET /requests/v3": {
 			{method: "GET", path: "/requests/v3", code: CodeUnauthorized},
 			{method: "GET", path: "/requests/v3", header: map[string]string{"x-api-key": "ik_" + strings.Repeat("0", 64)}, code: CodeServiceUnavailable},
+		},
+		"GET /config/v2": {
+			{method: "GET", path: "/config/v2", code: CodeInvalidInput},
+			{method: "GET", path: "/config/v2?originChainId=31337&destinationChainId=x", code: CodeInvalidInput},
+			{method: "GET", path: "/config/v2?originChainId=31337&destinationChainId=31338&user=0x12", code: CodeInvalidInput},
+			{method: "GET", path: "/config/v2?originChainId=1&destinationChainId=31338", code: CodeUnsupportedChain},
+			{method: "GET", path: "/config/v2?originChainId=31337&destinationChainId=31338&currency=btc", code: CodeUnsupportedCurrency},
+		},
+		"GET /currencies/v2": {
+			{method: "GET", path: "/currencies/v2?limit=0", code: CodeInvalidInput},
+			{method: "GET", path: "/currencies/v2?chainIds=31337,x", code: CodeInvalidInput},
+		},
+		"POST /currencies/v2": {
+			{method: "POST", path: "/currencies/v2", body: "{", code: CodeInvalidInput},
+			{method: "POST", path: "/currencies/v2", body: `{"limit": "5"}`, code: CodeInvalidInput},
+			{method: "POST", path: "/currencies/v2", body: `{"chainIds": 31337}`, code: CodeInvalidInput},
+		},
+		"GET /prices/rates": {{method: "POST", path: "/prices/rates", code: CodeNotFound}},
+		"GET /withdrawals/status": {
+			{method: "GET", path: "/withdrawals/status", code: CodeInvalidInput},
+			{method: "GET", path: "/withdrawals/status?id=nope", code: CodeRequestNotFound},
+			{method: "GET", path: "/withdrawals/status?id=" + hintReq, code: CodeServiceUnavailable},
+		},
+		"GET /integrators/quote-data": {
+			{method: "GET", path: "/integrators/quote-data", code: CodeUnauthorized},
+			{method: "GET", path: "/integrators/quote-data", header: map[string]string{"x-api-key": "ik_" + strings.Repeat("0", 64)}, code: CodeServiceUnavailable},
 		},
 		"GET /requests/v2":                      {{method: "GET", path: "/requests/v2?limit=0", code: CodeInvalidInput}},
 		"GET /requests":                         {{method: "GET", path: "/requests?status=done", code: CodeInvalidInput}},
@@ -197,6 +226,7 @@ func TestEveryRouteAnswersABadRequestWithMessageAndErrorCodeAndTheTablesStatus(t
 	} {
 		calls[key] = cs
 	}
+	checker := apiChecker(t)
 	routes := map[string]bool{}
 	for _, r := range h.Routes() {
 		key := r.Method + " " + r.Path
@@ -224,6 +254,13 @@ func TestEveryRouteAnswersABadRequestWithMessageAndErrorCodeAndTheTablesStatus(t
 				continue
 			}
 			checkError(t, c.method+" "+c.path+" "+c.body, w.Code, body, c.code)
+			// The answer is one the OpenAPI document describes (the route's own method only: the
+			// others are the router's 404).
+			if method, path, _ := strings.Cut(key, " "); method == c.method && path != "/test/panic" {
+				if err := checker.Check(context.Background(), r, openAPIPath(path), w.Code, w.Header(), w.Body.Bytes()); err != nil {
+					t.Errorf("%s %s %s: %d %s does not match the OpenAPI document: %v", c.method, c.path, c.body, w.Code, w.Body, err)
+				}
+			}
 		}
 	}
 	w := httptest.NewRecorder()

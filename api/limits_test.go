@@ -56,6 +56,10 @@ var calls = map[string]call{
 	ratelimit.Status:       {"GET", "/intents/status/v3", ""},
 	ratelimit.Transactions: {"POST", "/transactions/index", "nope"},
 	ratelimit.Chains:       {"GET", "/chains", ""},
+	ratelimit.Config:       {"GET", "/config/v2", ""},
+	ratelimit.Catalog:      {"POST", "/currencies/v2", "{"},
+	ratelimit.Withdrawals:  {"GET", "/withdrawals/status", ""},
+	ratelimit.Integrators:  {"GET", "/integrators/quote-data", ""},
 	ratelimit.Other:        {"GET", "/no/such/path", ""},
 }
 

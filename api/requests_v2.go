@@ -76,9 +76,9 @@ func (s *Server) deprecateV2() gin.HandlerFunc {
 		h.Add("Access-Control-Expose-Headers", "Deprecation, Sunset, Link")
 		if !s.now().Before(d.SunsetAt) {
 			c.Set(ctxErrorCode, CodeGone)
-			c.AbortWithStatusJSON(http.StatusGone, gin.H{"errorCode": CodeGone,
-				"message":   c.FullPath() + " was retired on " + d.SunsetAt.UTC().Format(time.DateOnly) + "; use " + v2Successor,
-				"successor": v2Successor, "migrationGuide": d.MigrationGuide})
+			c.AbortWithStatusJSON(http.StatusGone, v2GoneJSON{ErrorCode: CodeGone,
+				Message:   c.FullPath() + " was retired on " + d.SunsetAt.UTC().Format(time.DateOnly) + "; use " + v2Successor,
+				Successor: v2Successor, MigrationGuide: d.MigrationGuide})
 			return
 		}
 		c.Next()
@@ -90,8 +90,8 @@ func (s *Server) deprecateV2() gin.HandlerFunc {
 func (s *Server) v2RateLimited(c *gin.Context, message string) {
 	c.Writer.Header().Del("Retry-After")
 	c.Set(ctxErrorCode, CodeRateLimited)
-	c.AbortWithStatusJSON(http.StatusTooManyRequests, gin.H{"message": message + "; /requests/v2 is deprecated, move to " + v2Successor,
-		"successor": v2Successor, "migrationGuide": s.v2Schedule().MigrationGuide})
+	c.AbortWithStatusJSON(http.StatusTooManyRequests, v2RateLimitedJSON{Message: message + "; /requests/v2 is deprecated, move to " + v2Successor,
+		Successor: v2Successor, MigrationGuide: s.v2Schedule().MigrationGuide})
 }
 
 // v2Params are the parameters GET /requests/v2 reads.
@@ -151,12 +151,12 @@ func (s *Server) requestsV2(c *gin.Context) {
 		out = append(out, rec)
 	}
 	d := s.v2Schedule()
-	body := gin.H{"requests": out, "deprecation": gin.H{
-		"message":      "GET /requests/v2 is deprecated and is retired on " + d.SunsetAt.UTC().Format(time.DateOnly) + "; move to " + v2Successor,
-		"deprecatedAt": d.DeprecatedAt.UTC().Format(time.RFC3339), "throttledFrom": d.DeprecatedAt.UTC().Format(time.RFC3339),
-		"sunsetAt": d.SunsetAt.UTC().Format(time.RFC3339), "successor": v2Successor, "migrationGuide": d.MigrationGuide}}
+	body := requestsV2JSON{Requests: out, Deprecation: v2DeprecationJSON{
+		Message:      "GET /requests/v2 is deprecated and is retired on " + d.SunsetAt.UTC().Format(time.DateOnly) + "; move to " + v2Successor,
+		DeprecatedAt: d.DeprecatedAt.UTC().Format(time.RFC3339), ThrottledFrom: d.DeprecatedAt.UTC().Format(time.RFC3339),
+		SunsetAt: d.SunsetAt.UTC().Format(time.RFC3339), Successor: v2Successor, MigrationGuide: d.MigrationGuide}}
 	if page.Next != nil {
-		body["continuation"] = page.Next.Encode()
+		body.Continuation = page.Next.Encode()
 	}
 	c.JSON(http.StatusOK, body)
 }

@@ -86,12 +86,9 @@ func (s *Server) requestsV3(c *gin.Context) {
 		}
 		out = append(out, v)
 	}
-	body := gin.H{"requests": out}
+	body := requestsV3JSON{Requests: out, Total: page.Total}
 	if page.Next != nil {
-		body["continuation"] = page.Next.Encode()
-	}
-	if page.Total != nil {
-		body["total"] = *page.Total
+		body.Continuation = page.Next.Encode()
 	}
 	c.JSON(http.StatusOK, body)
 }

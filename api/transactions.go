@@ -76,7 +76,7 @@ func (s *Server) indexTransaction(c *gin.Context) {
 	}
 	n, ok := s.indexHash(c, uint64(b.ChainID), b.TxHash, b.RequestID)
 	if ok {
-		c.JSON(http.StatusOK, gin.H{"message": "indexed", "deposits": n})
+		c.JSON(http.StatusOK, indexedJSON{Message: "indexed", Deposits: n})
 	}
 }
 
@@ -103,7 +103,7 @@ func (s *Server) indexSingle(c *gin.Context) {
 		hash = tx.ReplacementTxHash
 	}
 	if _, ok := s.indexHash(c, uint64(b.ChainID), hash, b.RequestID); ok {
-		c.JSON(http.StatusOK, gin.H{"message": "indexed"})
+		c.JSON(http.StatusOK, messageJSON{Message: "indexed"})
 	}
 }
 
@@ -145,7 +145,7 @@ func (s *Server) indexHash(c *gin.Context, chainID uint64, txHash, requestID str
 	n, err := s.Indexer.IndexTransaction(c.Request.Context(), chainID, common.HexToHash(txHash))
 	switch {
 	case errors.Is(err, intents.ErrNotMined):
-		c.JSON(http.StatusAccepted, gin.H{"message": "transaction is not mined yet; it will be detected when it is"})
+		c.JSON(http.StatusAccepted, messageJSON{Message: "transaction is not mined yet; it will be detected when it is"})
 	case errors.Is(err, chains.ErrUnknownChain):
 		abort(c, errUnsupportedChain)
 	case err != nil:

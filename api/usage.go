@@ -115,7 +115,7 @@ func (s *Server) usageMetrics(c *gin.Context) {
 		out[i] = usageMetricJSON{APIKey: prefixes[n.KeyID], APIKeyID: n.KeyID, Timestamp: n.Time.Format(time.RFC3339),
 			Endpoint: n.Endpoint, StatusCode: n.Status, ErrorCode: n.ErrorCode, Count: n.N}
 	}
-	c.JSON(http.StatusOK, gin.H{"metrics": out})
+	c.JSON(http.StatusOK, usageJSON{Metrics: out})
 }
 
 // usageQuery is a parsed GET /metrics/usage: the granularity, the minutes from..to (both

@@ -250,6 +250,12 @@ func (c *Config) loadEngine(v *envconf.Vars) {
 		v.Bad("QUOTE_TTL", "must be a duration of at least 1m, like 10m")
 	}
 	c.ScanInterval = v.PositiveDuration("SCAN_INTERVAL", "1s")
+	// The worker refuses a fill over it; the API serves it (GET /config/v2's capacityPerRequest).
+	if s := v.Get("SOLVER_MAX_FILL", ""); strings.TrimSpace(s) != "" {
+		if c.SolverMaxFill, err = envconf.SymbolAmounts(s, "maximum fill", "whole units"); err != nil {
+			v.Bad("SOLVER_MAX_FILL", "%v", err)
+		}
+	}
 	c.Policy.ConfirmationTimeout = v.PositiveDuration("DEPOSIT_CONFIRMATION_TIMEOUT", "30m")
 	c.Policy.FillBumpAfter = v.PositiveDuration("FILL_BUMP_AFTER", "30s")
 	c.Policy.FillMaxBumps = v.IntRange("FILL_MAX_BUMPS", "3", 1, 20)
@@ -290,7 +296,7 @@ func (c *Config) loadWebhooks(v *envconf.Vars) {
 	c.Dispatcher = d
 }
 
-// loadWorker reads the worker's own settings: the solver's key, the oracle and the capacity.
+// loadWorker reads the worker's own settings: the solver's key and the oracle.
 func (c *Config) loadWorker(v *envconf.Vars) {
 	c.OracleURL = strings.TrimRight(v.Get("ORACLE_URL", "http://127.0.0.1:3000"), "/")
 	c.OracleAPIKey = v.Get("ORACLE_API_KEY", "")
@@ -303,12 +309,6 @@ func (c *Config) loadWorker(v *envconf.Vars) {
 		var err error
 		if c.SolverInventoryFloor, err = envconf.SymbolAmounts(s, "inventory floor", "whole units"); err != nil {
 			v.Bad("SOLVER_INVENTORY_FLOOR", "%v", err)
-		}
-	}
-	if s := v.Get("SOLVER_MAX_FILL", ""); strings.TrimSpace(s) != "" {
-		var err error
-		if c.SolverMaxFill, err = envconf.SymbolAmounts(s, "maximum fill", "whole units"); err != nil {
-			v.Bad("SOLVER_MAX_FILL", "%v", err)
 		}
 	}
 	key := strings.TrimPrefix(v.Get("SOLVER_PRIVATE_KEY", ""), "0x")

@@ -104,6 +104,23 @@ describe('the public SDK against intentd on the devnet', { timeout: 180_000 }, (
     })
     await configureDynamicChains()
   })
+  it('configures each devnet chain from GET /chains (configureDynamicChains)', () => {
+    for (const id of [31337, 31338]) {
+      const c = chainOf(id)
+      // viem knows 31337 (Hardhat) and keeps its own chain for it; the SDK's fields are ours.
+      assert.equal(c.viemChain.id, id)
+      assert.equal(c.httpRpcUrl, RPC[id])
+      assert.equal(c.displayName, id === 31337 ? 'Devnet A' : 'Devnet B')
+      assert.deepEqual([c.currency.symbol, c.currency.decimals], ['ETH', 18])
+      assert.equal(c.vmType, 'evm')
+      assert.equal(c.depositEnabled, true)
+      assert.equal(c.protocol.v2.depository.toLowerCase(), DEPOSITORY.toLowerCase())
+      assert.deepEqual(c.solverCurrencies.map((x) => x.symbol), ['ETH', 'USDC'])
+      assert.equal(c.erc20Currencies[0].address.toLowerCase(), USDC.toLowerCase())
+      assert.match(c.icon.light, /^https:/, 'iconUrl null: the SDK falls back to its own icon')
+    }
+  })
+
   it('bridges native ETH 31337 -> 31338 to success', async () => {
     await bridge({ acct: account(1), from: 31337, to: 31338, currency: zeroAddress, toCurrency: zeroAddress,
       amount: parseEther('0.5'), wantSteps: ['deposit'] })

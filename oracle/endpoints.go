@@ -1,19 +1,17 @@
 package oracle
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/gin-gonic/gin"
 
+	"github.com/intentd/intentd/internal/openapidoc"
 	"github.com/intentd/intentd/oracle/oracleapi"
 )
 
@@ -142,59 +140,8 @@ func newEndpoint[Req any, T oracleapi.Message](path, summary, description string
 	return e
 }
 
-// validateJSON checks raw against schema and describes the first problem by its place in the
-// document, never by echoing the value (it may be anything the caller sent).
-func validateJSON(schema *openapi3.Schema, raw []byte) error {
-	var v any
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if err := dec.Decode(&v); err != nil {
-		return errors.New(jsonProblem(err))
-	}
-	if dec.More() {
-		return errors.New("body must hold a single JSON object")
-	}
-	v = numbersToFloat(v)
-	if err := schema.VisitJSON(v, openapi3.MultiErrors()); err != nil {
-		return errors.New(schemaProblem(err))
-	}
-	return nil
-}
-
-// numbersToFloat turns json.Number into float64, the form kin-openapi validates, after the
-// decoder has kept integers exact enough to be checked as integers.
-func numbersToFloat(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		f, _ := x.Float64()
-		return f
-	case map[string]any:
-		for k, e := range x {
-			x[k] = numbersToFloat(e)
-		}
-	case []any:
-		for i, e := range x {
-			x[i] = numbersToFloat(e)
-		}
-	}
-	return v
-}
-
-func schemaProblem(err error) string {
-	var multi openapi3.MultiError
-	if errors.As(err, &multi) && len(multi) > 0 {
-		err = multi[0]
-	}
-	var se *openapi3.SchemaError
-	if errors.As(err, &se) {
-		where := strings.Join(se.JSONPointer(), ".")
-		if where == "" {
-			return se.Reason
-		}
-		return where + ": " + se.Reason
-	}
-	return "does not match the schema"
-}
+// validateJSON checks raw against schema (openapidoc.ValidateJSON).
+func validateJSON(schema *openapi3.Schema, raw []byte) error { return openapidoc.ValidateJSON(schema, raw) }
 
 // handle serves one attestation route: the body is validated against the route's schema (400
 // INVALID_REQUEST with the first problem), `force` is refused without a valid key (401), the

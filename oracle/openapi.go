@@ -2,79 +2,31 @@ package oracle
 
 import (
 	"encoding/json"
-	"fmt"
-	"math/big"
 	"net/http"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/getkin/kin-openapi/openapi3gen"
 	"github.com/gin-gonic/gin"
 
+	"github.com/intentd/intentd/internal/openapidoc"
 	"github.com/intentd/intentd/oracle/oracleapi"
 )
 
-var (
-	addressType = reflect.TypeFor[common.Address]()
-	hashType    = reflect.TypeFor[common.Hash]()
-	bytesType   = reflect.TypeFor[hexutil.Bytes]()
-	amountType  = reflect.TypeFor[oracleapi.Amount]()
-	bigIntType  = reflect.TypeFor[big.Int]()
-)
-
-// schemaFor generates the JSON schema of v's type with openapi3gen. The same schema validates
-// the requests (handle) and the answers of peers (endpoint.decode) and is published in the
-// OpenAPI document, so what is documented is what is enforced. The wire forms of the Ethereum
-// types replace their Go forms: addresses, hashes and byte strings are 0x-hex strings, amounts
-// decimal strings. A field is required unless its json tag says omitempty; `minimum` tags bound
+// schemas generates the JSON schemas of the oracle's types (internal/openapidoc). The same
+// schema validates the requests (handle) and the answers of peers (endpoint.decode) and is
+// published in the OpenAPI document, so what is documented is what is enforced. Amounts are
+// decimal strings; a field is required unless its json tag says omitempty; `minimum` tags bound
 // integers.
-func schemaFor(v any) (*openapi3.Schema, error) {
-	ref, err := openapi3gen.NewSchemaRefForValue(v, nil, openapi3gen.ThrowErrorOnCycle(),
-		openapi3gen.SchemaCustomizer(func(_ string, t reflect.Type, tag reflect.StructTag, s *openapi3.Schema) error {
-			s.Nullable = false
-			str := func(pattern, description string) {
-				*s = openapi3.Schema{Type: &openapi3.Types{openapi3.TypeString}, Pattern: pattern, Description: description}
-			}
-			switch t {
-			case addressType:
-				str(`^0x[0-9a-fA-F]{40}$`, "20-byte address, 0x-hex")
-			case hashType:
-				str(`^0x[0-9a-fA-F]{64}$`, "32 bytes, 0x-hex")
-			case bytesType:
-				str(`^0x([0-9a-fA-F]{2})*$`, "bytes, 0x-hex")
-			case amountType, bigIntType:
-				str(`^[0-9]{1,78}$`, "non-negative integer in the currency's smallest unit, as a decimal string")
-			}
-			if m := tag.Get("minimum"); m != "" {
-				f, err := strconv.ParseFloat(m, 64)
-				if err != nil {
-					return err
-				}
-				s.Min = &f
-			}
-			if t.Kind() == reflect.Struct && t != amountType && t != bigIntType {
-				s.Required = nil
-				for i := range t.NumField() {
-					f := t.Field(i)
-					name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
-					if name == "" || name == "-" || strings.Contains(opts, "omitempty") {
-						continue
-					}
-					s.Required = append(s.Required, name)
-				}
-			}
-			return nil
-		}))
-	if err != nil {
-		return nil, fmt.Errorf("schema of %T: %w", v, err)
-	}
-	return ref.Value, nil
-}
+var schemas = openapidoc.Generator{Types: map[reflect.Type]func() *openapi3.Schema{
+	reflect.TypeFor[oracleapi.Amount](): func() *openapi3.Schema {
+		return openapidoc.String(openapidoc.PatternUint, "non-negative integer in the currency's smallest unit, as a decimal string")
+	},
+}}
+
+func schemaFor(v any) (*openapi3.Schema, error) { return schemas.Schema(v) }
 
 // buildOpenAPI generates the schemas of every endpoint and the OpenAPI document that publishes
 // them.
@@ -153,68 +105,12 @@ func buildOpenAPI(eps []*endpoint) (*openapi3.T, error) {
 	return doc, nil
 }
 
-func (s *Server) openAPI(c *gin.Context) {
-	c.Data(http.StatusOK, "application/json", s.openAPIJSON)
-}
+func (s *Server) openAPI(c *gin.Context) { openapidoc.ServeJSON(c.Writer, s.openAPIJSON) }
 
 func marshalOpenAPI(doc *openapi3.T) ([]byte, error) { return json.MarshalIndent(doc, "", "  ") }
 
-// documentationPage is the interactive reference: a page without outside assets (the oracle
-// must work without outside network; a Content-Security-Policy keeps it so) that reads the
-// OpenAPI document, shows every operation with its schemas and sends a request from a form.
-func (s *Server) documentationPage(c *gin.Context) {
-	c.Header("Content-Security-Policy", "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'")
-	c.Data(http.StatusOK, "text/html; charset=utf-8", []byte(documentationHTML))
-}
+// documentationPage is the interactive reference (openapidoc.Page): a page without outside
+// assets, so the oracle works without outside network.
+func (s *Server) documentationPage(c *gin.Context) { openapidoc.ServePage(c.Writer, documentationPage) }
 
-const documentationHTML = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Attestation oracle</title>
-<style>
-body{font-family:sans-serif;max-width:70em;margin:2em auto;padding:0 1em}
-details{border:1px solid #ccc;border-radius:4px;margin:.5em 0;padding:.3em .8em}
-summary{cursor:pointer}.m{display:inline-block;width:4em;font-weight:bold}
-pre,textarea{background:#f6f6f6;padding:.5em;font-size:.85em;overflow:auto}textarea{width:100%;height:10em}
-</style></head><body>
-<h1>Attestation oracle</h1>
-<p>The OpenAPI document is <a href="/documentation/openapi.json"><code>/documentation/openapi.json</code></a>.
-Open an operation to see its schemas and send a request to this oracle.</p>
-<p><label>x-api-key (optional) <input id="key" type="password" autocomplete="off"></label></p>
-<div id="ops">Loading…</div>
-<script>
-function example(s){
-  if(!s)return null;
-  if(s.type==="object"){const o={};for(const[k,v]of Object.entries(s.properties||{}))o[k]=example(v);return o}
-  if(s.type==="array")return[example(s.items)];
-  if(s.type==="integer")return s.minimum||0;
-  if(s.type==="boolean")return false;
-  if(s.pattern&&s.pattern.indexOf("{40}")>0)return"0x"+"0".repeat(40);
-  if(s.pattern&&s.pattern.indexOf("{64}")>0)return"0x"+"0".repeat(64);
-  if(s.pattern&&s.pattern.indexOf("[0-9]{1,78}")>0)return"0";
-  return"";
-}
-function el(tag,text){const e=document.createElement(tag);if(text!==undefined)e.textContent=text;return e}
-fetch("/documentation/openapi.json").then(r=>r.json()).then(doc=>{
-  const ops=document.getElementById("ops");ops.textContent="";
-  for(const[path,item]of Object.entries(doc.paths)){
-    for(const[method,op]of Object.entries(item)){
-      const d=el("details"),sm=el("summary");
-      const m=el("span",method.toUpperCase());m.className="m";sm.append(m,el("code",path)," — "+(op.summary||""));d.append(sm);
-      if(op.description)d.append(el("p",op.description));
-      let body=null;
-      if(op.requestBody){const s=op.requestBody.content["application/json"].schema;
-        d.append(el("h4","Request schema"),el("pre",JSON.stringify(s,null,2)));
-        body=el("textarea");body.value=JSON.stringify(example(s),null,2);d.append(el("h4","Request"),body)}
-      d.append(el("h4","Responses"));
-      for(const[st,r]of Object.entries(op.responses)){const c=r.content&&r.content["application/json"];
-        d.append(el("p",st+": "+(r.description||"")));if(c&&c.schema&&!c.schema.$ref)d.append(el("pre",JSON.stringify(c.schema,null,2)))}
-      const out=el("pre"),btn=el("button","Send");
-      btn.onclick=()=>{const h={"Content-Type":"application/json"},k=document.getElementById("key").value;if(k)h["x-api-key"]=k;
-        fetch(path,{method:method.toUpperCase(),headers:h,body:body?body.value:undefined})
-          .then(async r=>{out.textContent=r.status+" "+r.statusText+"\n"+JSON.stringify(await r.json(),null,2)})
-          .catch(e=>{out.textContent=String(e)})};
-      d.append(btn,out);ops.append(d);
-    }
-  }
-  const e=el("details"),s=el("summary","Error body");e.append(s,el("pre",JSON.stringify(doc.components.schemas.Error,null,2)));ops.append(e);
-});
-</script></body></html>`
+var documentationPage = openapidoc.Page("Attestation oracle", oracleapi.PathDocumentation+"/openapi.json")

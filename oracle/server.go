@@ -9,10 +9,8 @@ package oracle
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"math"
 	"net"
@@ -27,6 +25,7 @@ import (
 
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/internal/metrics"
+	"github.com/intentd/intentd/internal/openapidoc"
 	"github.com/intentd/intentd/oracle/oracleapi"
 )
 
@@ -298,20 +297,7 @@ func (s *Server) listChains(c *gin.Context) {
 }
 
 // jsonProblem describes a decoding error without echoing the body back.
-func jsonProblem(err error) string {
-	var typeErr *json.UnmarshalTypeError
-	var maxErr *http.MaxBytesError
-	switch {
-	case errors.Is(err, io.EOF):
-		return "empty body"
-	case errors.As(err, &maxErr):
-		return "body too large"
-	case errors.As(err, &typeErr):
-		return fmt.Sprintf("field %s has the wrong type", typeErr.Field)
-	default:
-		return "malformed JSON"
-	}
-}
+func jsonProblem(err error) string { return openapidoc.JSONProblem(err) }
 
 // Probes are the oracle's readiness checks (internal/metrics): the RPC of every enabled chain
 // answers with its head. An oracle with one chain down still attests the others; its /readyz

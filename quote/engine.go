@@ -264,21 +264,12 @@ func (e *Engine) price(ctx context.Context, req *Request, caller Caller) (*quote
 		return nil, invalid(CodeInvalidInput, "deposit-address quotes are not supported yet; omit useDepositAddress")
 	}
 
-	// Execution cost: the flat fee plus the destination fill's gas at the current gas price,
-	// both in the input currency.
-	gasPrice, err := out.client.GasPrice(ctx)
-	if err != nil {
-		return nil, unavailable(err, "chain %d is unavailable", out.chain.ID)
-	}
-	nativeOut, verr := e.leg(ctx, out.chain.ID, "destinationChainId", common.Address{})
+	execGas, execFlat, verr := e.executionFee(ctx, in, out, v.DestCurrency)
 	if verr != nil {
 		return nil, verr
 	}
-	gasWei := new(big.Int).Mul(gasPrice, new(big.Int).SetUint64(evm.FillGasEstimate(v.DestCurrency)))
 	p := &pricing{
-		in: in.side, out: out.side, class: class,
-		execGas:     intent.FromUSD(nativeOut.usd(gasWei), in.currency.Decimals, in.price),
-		execFlat:    intent.FromUSD(FlatExecutionFeeUSD, in.currency.Decimals, in.price),
+		in: in.side, out: out.side, class: class, execGas: execGas, execFlat: execFlat,
 		swapCostBps: e.swapCostBps(), appFees: v.AppFees, sponsorship: v.Sponsorship,
 		integrator: e.integrator(ctx, caller),
 	}
@@ -312,6 +303,22 @@ func (e *Engine) price(ctx context.Context, req *Request, caller Caller) (*quote
 	}
 	return &quoted{v: v, in: in, out: out, p: p, b: b, minOut: minimumOut(b.amountOut, slip), slippageBps: slip, now: e.now(),
 		sponsor: sponsor}, nil
+}
+
+// executionFee is the fee model's execution cost of a route, in the input currency's smallest
+// unit: the destination fill's gas at the destination's current gas price, and the flat fee.
+func (e *Engine) executionFee(ctx context.Context, in, out *leg, destCurrency common.Address) (gas, flat *big.Int, qerr *Error) {
+	gasPrice, err := out.client.GasPrice(ctx)
+	if err != nil {
+		return nil, nil, unavailable(err, "chain %d is unavailable", out.chain.ID)
+	}
+	nativeOut, qerr := e.leg(ctx, out.chain.ID, "destinationChainId", common.Address{})
+	if qerr != nil {
+		return nil, nil, qerr
+	}
+	gasWei := new(big.Int).Mul(gasPrice, new(big.Int).SetUint64(evm.FillGasEstimate(destCurrency)))
+	return intent.FromUSD(nativeOut.usd(gasWei), in.currency.Decimals, in.price),
+		intent.FromUSD(FlatExecutionFeeUSD, in.currency.Decimals, in.price), nil
 }
 
 // sponsor checks that the caller's integrator can pay what the quote sponsors, and says what the

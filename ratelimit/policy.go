@@ -34,6 +34,15 @@ const (
 	Chains = "chains"
 	// Metrics is GET /metrics/usage.
 	Metrics = "metrics"
+	// Config is GET /config/v2: each call reads balances on two chains, so it has a bucket of
+	// its own rather than sharing the catalog's.
+	Config = "config"
+	// Catalog is the static catalog: GET and POST /currencies/v2 and GET /prices/rates.
+	Catalog = "catalog"
+	// Withdrawals is GET /withdrawals/status.
+	Withdrawals = "withdrawals"
+	// Integrators is GET /integrators/quote-data.
+	Integrators = "integrators"
 	// Other is every route not named above, and paths the API does not serve.
 	Other = "other"
 	// UnknownKey counts, per client IP, the requests that present an x-api-key that is no live
@@ -44,20 +53,25 @@ const (
 // routes is each route pattern (gin's FullPath) and its bucket. Routes that are not built yet
 // are listed too, so the limit is in place the day they are.
 var routes = map[string]string{
-	"/requests":            Requests,
-	"/requests/v2":         Requests,
-	"/requests/v3":         RequestsV3,
-	"/authorize":           Authorize,
-	"/quote/v2":            Quote,
-	"/quote":               Quote,
-	"/price":               Quote,
-	"/intents/status/v3":   Status,
-	"/intents/status/v2":   Status,
-	"/intents/status":      Status,
-	"/transactions/index":  Transactions,
-	"/transactions/single": Transactions,
-	"/chains":              Chains,
-	"/metrics/usage":       Metrics,
+	"/requests":               Requests,
+	"/requests/v2":            Requests,
+	"/requests/v3":            RequestsV3,
+	"/authorize":              Authorize,
+	"/quote/v2":               Quote,
+	"/quote":                  Quote,
+	"/price":                  Quote,
+	"/intents/status/v3":      Status,
+	"/intents/status/v2":      Status,
+	"/intents/status":         Status,
+	"/transactions/index":     Transactions,
+	"/transactions/single":    Transactions,
+	"/chains":                 Chains,
+	"/metrics/usage":          Metrics,
+	"/config/v2":              Config,
+	"/currencies/v2":          Catalog,
+	"/prices/rates":           Catalog,
+	"/withdrawals/status":     Withdrawals,
+	"/integrators/quote-data": Integrators,
 }
 
 // BucketOf is the bucket of a route pattern; Other for any route not in the Limits table.
@@ -70,7 +84,8 @@ func BucketOf(route string) string {
 
 // Buckets lists every bucket name a limit can be configured for.
 func Buckets() []string {
-	return []string{Requests, RequestsV3, Authorize, AuthorizeWallet, Quote, Status, Transactions, Chains, Metrics, Other, UnknownKey}
+	return []string{Requests, RequestsV3, Authorize, AuthorizeWallet, Quote, Status, Transactions, Chains, Metrics, Config,
+		Catalog, Withdrawals, Integrators, Other, UnknownKey}
 }
 
 func knownBucket(name string) bool { return slices.Contains(Buckets(), name) }
@@ -92,6 +107,10 @@ func DefaultLimits() map[string]auth.Rate {
 		Transactions:    perMinute(200),
 		Chains:          perMinute(200),
 		Metrics:         perMinute(200),
+		Config:          perMinute(200),
+		Catalog:         perMinute(200),
+		Withdrawals:     perMinute(200),
+		Integrators:     perMinute(200),
 		Other:           perMinute(200),
 	}
 }

@@ -17,6 +17,8 @@ func TestEveryRouteGroupHasItsBucket(t *testing.T) {
 		"/intents/status/v3": Status, "/intents/status/v2": Status, "/intents/status": Status,
 		"/transactions/index": Transactions, "/transactions/single": Transactions,
 		"/chains": Chains, "/metrics/usage": Metrics,
+		"/config/v2": Config, "/currencies/v2": Catalog, "/prices/rates": Catalog, // the static catalog shares one
+		"/withdrawals/status": Withdrawals, "/integrators/quote-data": Integrators,
 		"/execute": Other, "": Other, // a route not in the table, a path the API does not serve
 	} {
 		if got := BucketOf(route); got != want {
@@ -56,6 +58,10 @@ func TestLimitsAreTheSpecsTable(t *testing.T) {
 		{Transactions, auth.Rate{Count: 200, Period: minute}, auth.Rate{Count: 200, Period: minute}},
 		{Chains, auth.Rate{Count: 200, Period: minute}, auth.Rate{Count: 200, Period: minute}},
 		{Metrics, auth.Rate{Count: 200, Period: minute}, auth.Rate{Count: 200, Period: minute}},
+		{Config, auth.Rate{Count: 200, Period: minute}, auth.Rate{Count: 200, Period: minute}},
+		{Catalog, auth.Rate{Count: 200, Period: minute}, auth.Rate{Count: 200, Period: minute}},
+		{Withdrawals, auth.Rate{Count: 200, Period: minute}, auth.Rate{Count: 200, Period: minute}},
+		{Integrators, auth.Rate{Count: 200, Period: minute}, auth.Rate{Count: 200, Period: minute}},
 		{Other, auth.Rate{Count: 200, Period: minute}, auth.Rate{Count: 200, Period: minute}},
 	} {
 		if got := rateOf(t, p, Caller{Key: defKey}, tc.bucket); got != tc.def {

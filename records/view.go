@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 )
 
 // ownerOnly are the v3 record's fields (in `data`) returned only to the integrator that owns
@@ -13,6 +14,13 @@ var ownerOnly = []string{"referrer", "platformFee", "apiKeyName", "blockedAddres
 
 // failReasonKeys are the `data` fields that read null where the status endpoint says N/A.
 var failReasonKeys = []string{"failReason", "refundFailReason"}
+
+// V3NullableData are the `data` fields V3 may write as null although the stored record never
+// does (the fail reasons, the owner-only fields), and of those the ones it may leave out: what
+// the OpenAPI document's v3 record says of them.
+func V3NullableData() (nullable, omitted []string) {
+	return append(slices.Clone(failReasonKeys), ownerOnly...), slices.Clone(ownerOnly)
+}
 
 // V3 is a stored record as GET /requests/v3 returns it: owner-only fields only when owner (the
 // caller's integrator owns the request and asked for them), then present even when empty
