@@ -112,6 +112,13 @@ bench-status:
 bench-webhooks:
 	$(GO) test -tags bench -count=1 -v -timeout 20m -run TestWebhookFanOut ./bench/webhookfanout/
 
+# bench-intents: whole intents through a fresh `intentd-dev dev` (bench/intentload): 10 wallets x 60
+# ETH bridges at 50 a second by default (INTENTS_WALLETS, INTENTS_PER_WALLET, INTENTS_RATE,
+# INTENTS_ROUTE, INTENTLOAD_ARGS), each outcome checked on chain. See BENCHMARKS.md.
+.PHONY: bench-intents
+bench-intents:
+	@bench/run-intents.sh
+
 # bench-engine: the engine's share of an intent's latency (bench/engineshare): deposit's block ->
 # fill broadcast, and the part beyond the oracle's confirmations, over ENGINESHARE_INTENTS
 # intents (default 100), ENGINESHARE_CONCURRENCY at a time (default 1). See BENCHMARKS.md.

@@ -7,7 +7,10 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"strings"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/intent"
@@ -27,6 +30,8 @@ type Scanner struct {
 	Router   Deliverer
 	Interval time.Duration // poll period; about one block
 	MaxRange uint64        // blocks per log query
+	// Parallel is how many orders' deposits are routed at once (default DefaultParallel).
+	Parallel int
 	Logger   *slog.Logger
 }
 
@@ -106,10 +111,8 @@ func (s *Scanner) ScanOnce(ctx context.Context, chainID uint64) error {
 		if err != nil {
 			return err
 		}
-		for _, d := range deps {
-			if err := s.Router.Deliver(ctx, d); err != nil {
-				return err
-			}
+		if err := s.route(ctx, deps); err != nil {
+			return err
 		}
 		if again, err := c.BlockHash(ctx, to); err != nil {
 			return err
@@ -123,6 +126,46 @@ func (s *Scanner) ScanOnce(ctx context.Context, chainID uint64) error {
 		from = to + 1
 	}
 	return nil
+}
+
+// DefaultParallel is how many orders' deposits a scan routes at once. Routing one deposit is a
+// round trip to Temporal (signal-with-start) of a few to tens of milliseconds; one at a time,
+// a block of a busy chain waited for the deposits before it (13 to 17 a second under a burst,
+// BENCHMARKS.md "Intents under load").
+const DefaultParallel = 32
+
+// route hands deps to the router, up to Parallel orders at once. The deposits of one order go
+// one after the other in the order of the chain (its first deposit is the one the request
+// fills; later ones are refunded), so only distinct orders run concurrently. It returns the
+// first error once every started delivery has returned; the caller then keeps its cursor and
+// the range is routed again (a deposit delivered twice is harmless).
+func (s *Scanner) route(ctx context.Context, deps []intent.Deposit) error {
+	var orders []string
+	byOrder := map[string][]intent.Deposit{}
+	for _, d := range deps {
+		key := strings.ToLower(d.OrderID)
+		if _, ok := byOrder[key]; !ok {
+			orders = append(orders, key)
+		}
+		byOrder[key] = append(byOrder[key], d)
+	}
+	parallel := s.Parallel
+	if parallel <= 0 {
+		parallel = DefaultParallel
+	}
+	var g errgroup.Group
+	g.SetLimit(parallel)
+	for _, o := range orders {
+		g.Go(func() error {
+			for _, d := range byOrder[o] {
+				if err := s.Router.Deliver(ctx, d); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	return g.Wait()
 }
 
 // reorgDepth is how far the scan steps back when the chain no longer has the cursor's block.

@@ -298,7 +298,7 @@ func prepareSQLite(file, namespace string, sas map[string]enumspb.IndexedValueTy
 		if err != nil {
 			return nil, fmt.Errorf("temporal database file: %w", err)
 		}
-		conf.ConnectAttributes = map[string]string{"mode": "rwc"}
+		conf.ConnectAttributes = fileAttributes()
 		conf.DatabaseName = abs
 		if _, err := os.Stat(abs); errors.Is(err, os.ErrNotExist) {
 			if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
@@ -322,6 +322,20 @@ func prepareSQLite(file, namespace string, sas map[string]enumspb.IndexedValueTy
 		return nil, fmt.Errorf("create temporal namespace %q: %w", namespace, err)
 	}
 	return conf, nil
+}
+
+// fileAttributes are the connection attributes of a database file. SQLite's defaults (a
+// rollback journal, synchronous=FULL) cost several fsyncs per committed transaction, and the
+// server commits a few dozen transactions per intent through its single connection: under a
+// burst, the fsyncs were the engine's ceiling (BENCHMARKS.md, "Intents under load"). With the
+// write-ahead log and synchronous=NORMAL a commit is an append to the log, synced at
+// checkpoints: a transaction committed before the process dies (SIGKILL included) survives it;
+// only an operating-system crash or power loss can take back the last commits before a
+// checkpoint, which a development server accepts (the production topology runs Temporal on
+// Postgres). The server keeps its one connection (the plugin's default): with WAL, writers
+// on several connections would fail with SQLITE_BUSY_SNAPSHOT rather than wait.
+func fileAttributes() map[string]string {
+	return map[string]string{"mode": "rwc", "journal_mode": "wal", "synchronous": "normal", "busy_timeout": "10000"}
 }
 
 // buildTemporalConfig assembles the static server configuration: one
@@ -396,6 +410,15 @@ func temporalDynamicConfig() dynamicconfig.StaticClient {
 		// On by default: the frontend would report to and query
 		// updates.temporal.io. The embedded server must not reach out.
 		dynamicconfig.EnableServerVersionCheck.Key(): false,
+		// Timer tasks due sooner than this are held back to it: with the
+		// default of 1 s, a retry or a timer of 300 ms fired after 1.008 s.
+		// One host has no clock skew between writers of timers to allow for.
+		dynamicconfig.TimerProcessorMaxTimeShift.Key(): 100 * time.Millisecond,
+		// One partition per task queue: with the default four and one
+		// worker process, polls and tasks met only after forwarding between
+		// partitions.
+		dynamicconfig.MatchingNumTaskqueueReadPartitions.Key():  1,
+		dynamicconfig.MatchingNumTaskqueueWritePartitions.Key(): 1,
 	}
 }
 

@@ -60,6 +60,19 @@ func Register(r worker.Registry, d Deps) {
 	r.RegisterActivity(&activities.SponsorshipActivities{Store: d.Store})
 }
 
+// Pollers per task type: the SDK adds pollers while polls come back with tasks and the server
+// reports a backlog, and removes them when polls come back empty.
+const (
+	minPollers     = 2
+	initialPollers = 4
+	maxPollers     = 16
+)
+
+func pollerBehavior() worker.PollerBehavior {
+	return worker.NewPollerBehaviorAutoscaling(worker.PollerBehaviorAutoscalingOptions{
+		InitialNumberOfPollers: initialPollers, MinimumNumberOfPollers: minPollers, MaximumNumberOfPollers: maxPollers})
+}
+
 // stopTimeout is how long a stopping worker waits for its running activities.
 const stopTimeout = 10 * time.Second
 
@@ -73,7 +86,13 @@ func Run(ctx context.Context, d Deps) error {
 	// (AttestDeposit, AwaitTx) return at once with a benign error that Temporal retries on another
 	// worker, instead of being cancelled under way (an ERROR or WARN log per waiting intent on
 	// every deploy).
-	w := worker.New(d.Temporal, workflows.TaskQueue, worker.Options{DisableEagerActivities: true, WorkerStopTimeout: stopTimeout})
+	//
+	// Pollers scale with the backlog (pollerBehavior): with the SDK's default of two workflow
+	// task pollers, one for the sticky queue and one for the normal one, the first task of every
+	// new workflow waited 4.1 s on average (17 s at the median intent) in a burst of 50 intents a
+	// second, while the worker's slots stood empty (BENCHMARKS.md, "Intents under load").
+	w := worker.New(d.Temporal, workflows.TaskQueue, worker.Options{DisableEagerActivities: true, WorkerStopTimeout: stopTimeout,
+		WorkflowTaskPollerBehavior: pollerBehavior(), ActivityTaskPollerBehavior: pollerBehavior()})
 	Register(w, d)
 	if err := w.Start(); err != nil {
 		return err

@@ -145,7 +145,9 @@ func TestWebhookFanOut(t *testing.T) {
 		mu.Lock()
 		defer mu.Unlock()
 		slices.Sort(latencies)
-		p := func(q float64) time.Duration { return latencies[int(q*float64(len(latencies)-1))].Round(time.Millisecond) }
+		p := func(q float64) time.Duration {
+			return latencies[int(q*float64(len(latencies)-1))].Round(time.Millisecond)
+		}
 		b, _ := st.EventBacklog(ctx)
 		t.Logf("WEBHOOK_FANOUT mode=%s events=%d keys=%d dispatchers=%d cpus=%d writes=%.1fs (%.0f/s) all_delivered=%.1fs deliveries_per_s=%.0f "+
 			"latency_p50=%v p90=%v p99=%v max=%v test_process_cpu=%.1fs dead=%d", name,

@@ -1,0 +1,688 @@
+// Command intentload drives whole intents through a running engine, the way wallets do, and
+// reports the throughput and the latency anatomy of each intent. N wallets (the devnet's funded
+// test accounts) send -intents intents each, at -rate intents a second in all (open loop: intent i
+// is due at start + i/rate, whatever happened to the ones before it). Each intent asks the API for
+// a quote to a fresh recipient, signs the quote's steps with the wallet's own nonce sequence and
+// broadcasts them without waiting for receipts, so one wallet keeps many deposits in flight.
+//
+// It times each intent from the chains and from the engine's own event stream:
+//
+//   - the block that mined the deposit, and the block that mined the fill, as first seen by a
+//     watcher polling each chain's head every few milliseconds;
+//   - the transitions pending, submitted and success, from the status events of GET /ws (one
+//     connection following every request of the API key; updatedAt is the engine's clock, the
+//     same machine's).
+//
+// and checks every outcome on chain: each intent ends in success, its deposit transaction
+// succeeded, and its recipient (an address used for nothing else) holds exactly the quoted
+// output, so an intent paid twice or not at all is found. A run with an intent lost, failed or
+// paid wrongly exits 1.
+//
+// Routes (devnet chains 31337 -> 31338): bridge (ETH -> ETH), usdc (USDC -> USDC; each wallet
+// approves the depository once before the run) and swap (ETH -> USDC).
+//
+// Usage:
+//
+//	go run ./bench/intentload -wallets 10 -intents 60 -rate 50
+//
+// `make bench-intents` starts a fresh `intentd-dev dev` and runs it (BENCHMARKS.md).
+package main
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"math/big"
+	"net/url"
+	"os"
+	"os/signal"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	ethereum "github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/gorilla/websocket"
+
+	"github.com/intentd/intentd/devnet"
+	"github.com/intentd/intentd/internal/testkit/e2e"
+	"github.com/intentd/intentd/quote"
+)
+
+type config struct {
+	api, apiKey       string
+	rpcs              map[uint64]string
+	wallets, perWal   int
+	rate              float64
+	route             string
+	amount            string
+	origin, dest      uint64
+	confirmations     uint64
+	timeout           time.Duration
+	jsonOut           bool
+	currencyIn, outCu common.Address
+}
+
+func main() {
+	var c config
+	var rpcs string
+	flag.StringVar(&c.api, "api", "http://127.0.0.1:8080", "the API's base URL")
+	flag.StringVar(&c.apiKey, "api-key", os.Getenv("INTENTD_API_KEY"), "API key (default $INTENTD_API_KEY; never printed)")
+	flag.StringVar(&rpcs, "rpc", "31337=http://127.0.0.1:8545,31338=http://127.0.0.1:8546", "chain=JSON-RPC URL, comma separated")
+	flag.IntVar(&c.wallets, "wallets", 10, "wallets sending at once (the devnet's test accounts)")
+	flag.IntVar(&c.perWal, "intents", 20, "intents per wallet")
+	flag.Float64Var(&c.rate, "rate", 0, "intents a second in all (open loop); 0 sends each wallet's intents back to back")
+	flag.StringVar(&c.route, "route", "bridge", "bridge (ETH), usdc (USDC) or swap (ETH -> USDC)")
+	flag.StringVar(&c.amount, "amount", "", "amount in per intent, smallest unit (default 0.01 ETH or 10 USDC)")
+	flag.Uint64Var(&c.confirmations, "confirmations", 2, "confirmations the origin chain requires (configs/chains.dev.json)")
+	flag.DurationVar(&c.timeout, "timeout", 10*time.Minute, "give up on intents not ended after this long")
+	flag.BoolVar(&c.jsonOut, "json", false, "print the summary as JSON too")
+	flag.Parse()
+	c.origin, c.dest = 31337, 31338
+	c.rpcs = map[uint64]string{}
+	for _, kv := range strings.Split(rpcs, ",") {
+		k, v, ok := strings.Cut(kv, "=")
+		id, err := strconv.ParseUint(k, 10, 64)
+		if !ok || err != nil {
+			fatalf("-rpc: %q is not chain=url", kv)
+		}
+		c.rpcs[id] = v
+	}
+	accounts := devnet.TestAccounts()
+	if c.wallets < 1 || c.wallets > len(accounts) {
+		fatalf("-wallets: 1 to %d (the devnet's funded accounts)", len(accounts))
+	}
+	switch c.route {
+	case "bridge":
+		c.currencyIn, c.outCu = common.Address{}, common.Address{}
+		c.amount = or(c.amount, "10000000000000000")
+	case "usdc":
+		c.currencyIn, c.outCu = devnet.USDCAddress, devnet.USDCAddress
+		c.amount = or(c.amount, "10000000")
+	case "swap":
+		c.currencyIn, c.outCu = common.Address{}, devnet.USDCAddress
+		c.amount = or(c.amount, "10000000000000000")
+	default:
+		fatalf("-route: bridge, usdc or swap")
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := run(ctx, c); err != nil {
+		fatalf("%v", err)
+	}
+}
+
+func or(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
+}
+
+func fatalf(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "intentload: "+format+"\n", args...)
+	os.Exit(1)
+}
+
+// intentRun is one intent's facts as they come in.
+type intentRun struct {
+	wallet    int
+	due       time.Time
+	quoted    time.Time
+	sent      time.Time
+	requestID string
+	recipient common.Address
+	amountOut *big.Int
+	deposit   common.Hash
+	err       error
+
+	// From the stream: the engine's time of each status (updatedAt) and the final status.
+	status    map[string]time.Time
+	final     string
+	reason    string
+	fillHash  common.Hash
+	endedSeen time.Time
+}
+
+type load struct {
+	cfg     config
+	api     *e2e.Client
+	clients map[uint64]*ethclient.Client
+	watch   map[uint64]*watcher
+
+	mu      sync.Mutex
+	runs    []*intentRun
+	byID    map[string]*intentRun
+	pending map[string][]event // events that came before their request's quote was recorded
+	ended   int
+	done    chan struct{}
+}
+
+type event struct {
+	Status     string   `json:"status"`
+	InTxHashes []string `json:"inTxHashes"`
+	TxHashes   []string `json:"txHashes"`
+	UpdatedAt  int64    `json:"updatedAt"`
+	RequestID  string   `json:"requestId"`
+	FailReason string   `json:"failReason"`
+}
+
+func run(ctx context.Context, c config) error {
+	l := &load{cfg: c, api: &e2e.Client{BaseURL: c.api, APIKey: c.apiKey}, clients: map[uint64]*ethclient.Client{},
+		watch: map[uint64]*watcher{}, byID: map[string]*intentRun{}, pending: map[string][]event{}, done: make(chan struct{})}
+	for id, u := range c.rpcs {
+		ec, err := ethclient.DialContext(ctx, u)
+		if err != nil {
+			return fmt.Errorf("chain %d: %w", id, err)
+		}
+		l.clients[id] = ec
+		w := &watcher{ec: ec, blocks: map[uint64]time.Time{}, txs: map[common.Hash]uint64{}}
+		if err := w.start(ctx); err != nil {
+			return fmt.Errorf("chain %d: %w", id, err)
+		}
+		l.watch[id] = w
+	}
+	if err := l.stream(ctx); err != nil {
+		return err
+	}
+	wallets := make([]*wallet, c.wallets)
+	for i := range wallets {
+		w, err := newWallet(ctx, devnet.TestAccounts()[i].Key, l.clients[c.origin], c.origin)
+		if err != nil {
+			return err
+		}
+		if c.route == "usdc" {
+			if err := w.approve(ctx, devnet.USDCAddress, devnet.DepositoryAddress); err != nil {
+				return err
+			}
+		}
+		wallets[i] = w
+	}
+	total := c.wallets * c.perWal
+	l.runs = make([]*intentRun, total)
+	cpu0 := readCPU()
+	load0 := loadavg()
+	start := time.Now().Add(200 * time.Millisecond)
+	for i := range l.runs {
+		due := start
+		if c.rate > 0 {
+			due = start.Add(time.Duration(float64(i) / c.rate * float64(time.Second)))
+		}
+		l.runs[i] = &intentRun{wallet: i % c.wallets, due: due, status: map[string]time.Time{}}
+	}
+	var wg sync.WaitGroup
+	for wi, w := range wallets {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := wi; i < total; i += c.wallets {
+				l.send(ctx, w, l.runs[i])
+			}
+		}()
+	}
+	wg.Wait()
+	sentAll := time.Now()
+	failedSends := 0
+	for _, r := range l.runs {
+		if r.err != nil {
+			failedSends++
+		}
+	}
+	// Every intent ends, or the timeout passes; the stream is backed by a status poll for
+	// anything it missed.
+	deadline := time.NewTimer(c.timeout)
+	defer deadline.Stop()
+	poll := time.NewTicker(5 * time.Second)
+	defer poll.Stop()
+wait:
+	for {
+		l.mu.Lock()
+		finished := l.ended+failedSends >= total
+		l.mu.Unlock()
+		if finished {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			break wait
+		case <-deadline.C:
+			break wait
+		case <-l.done:
+		case <-poll.C:
+			l.pollStragglers(ctx, sentAll)
+		}
+	}
+	cpu1 := readCPU()
+	load1 := loadavg()
+	// The fills' blocks: give the watcher a moment to see the last one.
+	time.Sleep(300 * time.Millisecond)
+	problems := l.verify(ctx)
+	s := l.summarise(cpu0, cpu1, load0, load1)
+	s.Problems = problems
+	s.print(os.Stdout)
+	if c.jsonOut {
+		b, _ := json.MarshalIndent(s, "", "  ")
+		fmt.Println(string(b))
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("%d intents are wrong (see above)", len(problems))
+	}
+	return nil
+}
+
+// send quotes one intent and broadcasts its steps from w.
+func (l *load) send(ctx context.Context, w *wallet, r *intentRun) {
+	if d := time.Until(r.due); d > 0 {
+		select {
+		case <-ctx.Done():
+			r.err = ctx.Err()
+			return
+		case <-time.After(d):
+		}
+	}
+	key, _ := crypto.GenerateKey()
+	r.recipient = crypto.PubkeyToAddress(key.PublicKey)
+	q, err := l.api.Quote(ctx, map[string]any{"user": w.addr.Hex(), "recipient": r.recipient.Hex(),
+		"originChainId": l.cfg.origin, "destinationChainId": l.cfg.dest,
+		"originCurrency": l.cfg.currencyIn.Hex(), "destinationCurrency": l.cfg.outCu.Hex(),
+		"amount": l.cfg.amount, "tradeType": "EXACT_INPUT"})
+	if err != nil {
+		r.err = err
+		return
+	}
+	r.quoted = time.Now()
+	r.amountOut, _ = new(big.Int).SetString(q.Details.CurrencyOut.Amount, 10)
+	id := strings.ToLower(q.RequestID)
+	l.mu.Lock()
+	r.requestID = id
+	l.byID[id] = r
+	early := l.pending[id]
+	delete(l.pending, id)
+	l.mu.Unlock()
+	for _, e := range early {
+		l.record(e)
+	}
+	for _, s := range q.Steps {
+		if s.Kind != "transaction" {
+			r.err = fmt.Errorf("step %s of kind %s", s.ID, s.Kind)
+			return
+		}
+		for _, it := range s.Items {
+			h, err := w.send(ctx, it.Data)
+			if err != nil {
+				r.err = fmt.Errorf("step %s: %w", s.ID, err)
+				return
+			}
+			r.deposit = h
+		}
+	}
+	r.sent = time.Now()
+}
+
+// stream opens the websocket and follows every request of the key.
+func (l *load) stream(ctx context.Context) error {
+	u, err := url.Parse(l.cfg.api)
+	if err != nil {
+		return err
+	}
+	u.Scheme = strings.Replace(u.Scheme, "http", "ws", 1)
+	u.Path = "/ws"
+	u.RawQuery = url.Values{"apiKey": {l.cfg.apiKey}}.Encode()
+	conn, _, err := websocket.DefaultDialer.DialContext(ctx, u.String(), nil)
+	if err != nil {
+		return fmt.Errorf("websocket: %w", err)
+	}
+	if err := conn.WriteJSON(map[string]any{"type": "subscribe", "event": "request.status.updated"}); err != nil {
+		return err
+	}
+	ready := make(chan error, 1)
+	go func() {
+		defer conn.Close()
+		acked := false
+		for {
+			var m struct {
+				Type   string          `json:"type"`
+				Status string          `json:"status"`
+				Event  string          `json:"event"`
+				Data   json.RawMessage `json:"data"`
+			}
+			if err := conn.ReadJSON(&m); err != nil {
+				if !acked {
+					ready <- err
+				} else if ctx.Err() == nil {
+					fmt.Fprintf(os.Stderr, "intentload: websocket closed: %v (the status poll takes over)\n", err)
+				}
+				return
+			}
+			switch {
+			case m.Type == "subscribe" && !acked:
+				acked = true
+				if m.Status != "success" {
+					ready <- fmt.Errorf("websocket subscribe: %s", m.Data)
+					return
+				}
+				ready <- nil
+			case m.Event == "request.status.updated":
+				var e event
+				if json.Unmarshal(m.Data, &e) == nil {
+					l.record(e)
+				}
+			}
+		}
+	}()
+	select {
+	case err := <-ready:
+		return err
+	case <-time.After(10 * time.Second):
+		return errors.New("websocket: no answer to subscribe in 10 s")
+	}
+}
+
+func isFinal(s string) bool { return s == "success" || s == "failure" || s == "refund" }
+
+// record takes one status of a request.
+func (l *load) record(e event) {
+	id := strings.ToLower(e.RequestID)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	r, ok := l.byID[id]
+	if !ok {
+		l.pending[id] = append(l.pending[id], e)
+		return
+	}
+	if _, seen := r.status[e.Status]; !seen {
+		r.status[e.Status] = time.UnixMilli(e.UpdatedAt)
+	}
+	if _, seen := r.status["routed"]; !seen && len(e.InTxHashes) > 0 {
+		// The first event that names the deposit: the workflow has it (waiting, with the
+		// deposit recorded).
+		r.status["routed"] = time.UnixMilli(e.UpdatedAt)
+	}
+	if isFinal(e.Status) && r.final == "" {
+		r.final, r.reason, r.endedSeen = e.Status, e.FailReason, time.Now()
+		if e.Status == "success" && len(e.TxHashes) > 0 {
+			r.fillHash = common.HexToHash(e.TxHashes[len(e.TxHashes)-1])
+		}
+		l.ended++
+		select {
+		case l.done <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// pollStragglers reads the status of intents the stream has not ended, sent a while ago.
+func (l *load) pollStragglers(ctx context.Context, sentAll time.Time) {
+	if time.Since(sentAll) < 10*time.Second {
+		return
+	}
+	l.mu.Lock()
+	var ids []string
+	for id, r := range l.byID {
+		if r.final == "" && r.err == nil {
+			ids = append(ids, id)
+		}
+	}
+	l.mu.Unlock()
+	for _, id := range ids {
+		st, code, err := l.api.Status(ctx, id)
+		if err != nil || code != 200 || !isFinal(st.Status) {
+			continue
+		}
+		l.record(event{Status: st.Status, TxHashes: st.TxHashes, UpdatedAt: st.UpdatedAt, RequestID: id, FailReason: st.FailReason})
+	}
+}
+
+// verify checks every intent on chain; it returns one line per wrong intent.
+func (l *load) verify(ctx context.Context) []string {
+	var problems []string
+	origin, dest := l.clients[l.cfg.origin], l.clients[l.cfg.dest]
+	for i, r := range l.runs {
+		fail := func(format string, args ...any) {
+			problems = append(problems, fmt.Sprintf("intent %d (%s): %s", i, r.requestID, fmt.Sprintf(format, args...)))
+		}
+		if r.err != nil {
+			fail("not sent: %v", r.err)
+			continue
+		}
+		if r.final != "success" {
+			fail("ended %q %s", or(r.final, "never"), r.reason)
+			continue
+		}
+		rc, err := origin.TransactionReceipt(ctx, r.deposit)
+		if err != nil || rc.Status != types.ReceiptStatusSuccessful {
+			fail("deposit %s: receipt %v, error %v", r.deposit, rc != nil && rc.Status == 1, err)
+			continue
+		}
+		got, err := balance(ctx, dest, l.cfg.outCu, r.recipient)
+		if err != nil {
+			fail("recipient balance: %v", err)
+			continue
+		}
+		if got.Cmp(r.amountOut) != 0 {
+			fail("recipient %s holds %s, the quote promised %s (paid twice or wrongly)", r.recipient, got, r.amountOut)
+		}
+	}
+	return problems
+}
+
+// balance is who's balance of currency (the zero address: the native coin).
+func balance(ctx context.Context, ec *ethclient.Client, currency, who common.Address) (*big.Int, error) {
+	if currency == (common.Address{}) {
+		return ec.BalanceAt(ctx, who, nil)
+	}
+	data := append(crypto.Keccak256([]byte("balanceOf(address)"))[:4], common.LeftPadBytes(who.Bytes(), 32)...)
+	out, err := ec.CallContract(ctx, ethereum.CallMsg{To: &currency, Data: data}, nil)
+	if err != nil {
+		return nil, err
+	}
+	return new(big.Int).SetBytes(out), nil
+}
+
+// wallet sends transactions from one key with its own nonce sequence, without waiting for
+// receipts.
+type wallet struct {
+	key     *ecdsa.PrivateKey
+	addr    common.Address
+	ec      *ethclient.Client
+	chainID *big.Int
+	nonce   uint64
+	feeCap  *big.Int
+	tip     *big.Int
+	gas     map[common.Address]uint64 // gas limit by destination, estimated once
+}
+
+func newWallet(ctx context.Context, key *ecdsa.PrivateKey, ec *ethclient.Client, chainID uint64) (*wallet, error) {
+	w := &wallet{key: key, addr: crypto.PubkeyToAddress(key.PublicKey), ec: ec, chainID: new(big.Int).SetUint64(chainID),
+		gas: map[common.Address]uint64{}}
+	var err error
+	if w.nonce, err = ec.PendingNonceAt(ctx, w.addr); err != nil {
+		return nil, err
+	}
+	if w.tip, err = ec.SuggestGasTipCap(ctx); err != nil {
+		return nil, err
+	}
+	head, err := ec.HeaderByNumber(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	// Room for the base fee to rise while the run fills blocks.
+	w.feeCap = new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(4)), w.tip)
+	return w, nil
+}
+
+func (w *wallet) send(ctx context.Context, d quote.TxData) (common.Hash, error) {
+	to := common.HexToAddress(d.To)
+	data, err := hexutil.Decode(d.Data)
+	if err != nil {
+		return common.Hash{}, err
+	}
+	value, ok := new(big.Int).SetString(or(d.Value, "0"), 10)
+	if !ok {
+		return common.Hash{}, fmt.Errorf("step value %q", d.Value)
+	}
+	gas, ok := w.gas[to]
+	if !ok {
+		est, err := w.ec.EstimateGas(ctx, ethereum.CallMsg{From: w.addr, To: &to, Data: data, Value: value})
+		if err != nil {
+			return common.Hash{}, fmt.Errorf("estimate: %w", err)
+		}
+		gas = est * 3 / 2
+		w.gas[to] = gas
+	}
+	tx, err := types.SignNewTx(w.key, types.LatestSignerForChainID(w.chainID), &types.DynamicFeeTx{ChainID: w.chainID,
+		Nonce: w.nonce, GasTipCap: w.tip, GasFeeCap: w.feeCap, Gas: gas, To: &to, Value: value, Data: data})
+	if err != nil {
+		return common.Hash{}, err
+	}
+	if err := w.ec.SendTransaction(ctx, tx); err != nil {
+		return common.Hash{}, err
+	}
+	w.nonce++
+	return tx.Hash(), nil
+}
+
+// approve lets spender take any amount of token from the wallet, and waits until it is mined.
+func (w *wallet) approve(ctx context.Context, token, spender common.Address) error {
+	data := append(crypto.Keccak256([]byte("approve(address,uint256)"))[:4], common.LeftPadBytes(spender.Bytes(), 32)...)
+	data = append(data, common.LeftPadBytes(new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1)).Bytes(), 32)...)
+	h, err := w.send(ctx, quote.TxData{To: token.Hex(), Data: hexutil.Encode(data), Value: "0"})
+	if err != nil {
+		return fmt.Errorf("approve: %w", err)
+	}
+	for {
+		if rc, err := w.ec.TransactionReceipt(ctx, h); err == nil {
+			if rc.Status != types.ReceiptStatusSuccessful {
+				return errors.New("approve reverted")
+			}
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// watcher records when each block of a chain is first seen, and which block mined each
+// transaction.
+type watcher struct {
+	ec     *ethclient.Client
+	mu     sync.Mutex
+	blocks map[uint64]time.Time
+	txs    map[common.Hash]uint64
+	next   uint64
+}
+
+func (w *watcher) start(ctx context.Context) error {
+	head, err := w.ec.BlockNumber(ctx)
+	if err != nil {
+		return err
+	}
+	w.next = head + 1
+	go func() {
+		t := time.NewTicker(20 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			head, err := w.ec.BlockNumber(ctx)
+			if err != nil {
+				continue
+			}
+			for ; w.next <= head; w.next++ {
+				seen := time.Now()
+				b, err := w.ec.BlockByNumber(ctx, new(big.Int).SetUint64(w.next))
+				if err != nil {
+					break
+				}
+				w.mu.Lock()
+				w.blocks[w.next] = seen
+				for _, tx := range b.Transactions() {
+					w.txs[tx.Hash()] = w.next
+				}
+				w.mu.Unlock()
+			}
+		}
+	}()
+	return nil
+}
+
+// mined returns the block that mined h and when it was first seen.
+func (w *watcher) mined(h common.Hash) (uint64, time.Time, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n, ok := w.txs[h]
+	if !ok {
+		return 0, time.Time{}, false
+	}
+	return n, w.blocks[n], true
+}
+
+func (w *watcher) seen(n uint64) (time.Time, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	t, ok := w.blocks[n]
+	return t, ok
+}
+
+// cpuTimes are the machine's busy and total jiffies (/proc/stat).
+type cpuTimes struct{ busy, total uint64 }
+
+func readCPU() cpuTimes {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return cpuTimes{}
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	var t cpuTimes
+	for i, f := range strings.Fields(line)[1:] {
+		v, _ := strconv.ParseUint(f, 10, 64)
+		t.total += v
+		if i != 3 && i != 4 { // idle, iowait
+			t.busy += v
+		}
+	}
+	return t
+}
+
+func loadavg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	f := strings.Fields(string(b))
+	return strings.Join(f[:3], " ")
+}
+
+// coresBusy is how many of the machine's cores were busy on average between a and b.
+func coresBusy(a, b cpuTimes) float64 {
+	if b.total <= a.total {
+		return 0
+	}
+	return float64(b.busy-a.busy) / float64(b.total-a.total) * float64(runtime.NumCPU())
+}
+
+func percentile(d []time.Duration, p float64) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	s := slices.Clone(d)
+	slices.Sort(s)
+	i := int(float64(len(s)-1)*p/100 + 0.5)
+	return s[i]
+}

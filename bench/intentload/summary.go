@@ -1,0 +1,179 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+)
+
+// span is one part of an intent's latency, in percentiles over the intents that have it.
+type span struct {
+	Name  string  `json:"name"`
+	N     int     `json:"n"`
+	P50ms float64 `json:"p50Ms"`
+	P90ms float64 `json:"p90Ms"`
+	P99ms float64 `json:"p99Ms"`
+	MaxMs float64 `json:"maxMs"`
+}
+
+type summary struct {
+	Route        string         `json:"route"`
+	Wallets      int            `json:"wallets"`
+	Intents      int            `json:"intents"`
+	Rate         float64        `json:"rate"`
+	Ended        map[string]int `json:"ended"`
+	SendRate     float64        `json:"sendRatePerSec"`
+	Throughput   float64        `json:"throughputPerSec"`
+	Steady       float64        `json:"steadyPerSec"`
+	WallSeconds  float64        `json:"wallSeconds"`
+	CoresBusy    float64        `json:"coresBusy"`
+	Cores        int            `json:"cores"`
+	LoadBefore   string         `json:"loadBefore"`
+	LoadAfter    string         `json:"loadAfter"`
+	SendLagP99ms float64        `json:"sendLagP99Ms"`
+	Spans        []span         `json:"spans"`
+	Problems     []string       `json:"problems"`
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func newSpan(name string, d []time.Duration) span {
+	s := span{Name: name, N: len(d)}
+	if len(d) == 0 {
+		return s
+	}
+	s.P50ms, s.P90ms, s.P99ms, s.MaxMs = ms(percentile(d, 50)), ms(percentile(d, 90)), ms(percentile(d, 99)), ms(slices.Max(d))
+	return s
+}
+
+func (l *load) summarise(cpu0, cpu1 cpuTimes, load0, load1 string) *summary {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	s := &summary{Route: l.cfg.route, Wallets: l.cfg.wallets, Intents: len(l.runs), Rate: l.cfg.rate, Ended: map[string]int{},
+		CoresBusy: coresBusy(cpu0, cpu1), Cores: runtime.NumCPU(), LoadBefore: load0, LoadAfter: load1}
+	var minedRouted, routedPending []time.Duration
+	var sentMined, minedPending, pendingSubmitted, submittedFill, fillSuccess, minedSuccess, sentSuccess, engine, lag []time.Duration
+	var first, lastSent time.Time
+	var successes []time.Time
+	origin, dest := l.watch[l.cfg.origin], l.watch[l.cfg.dest]
+	for _, r := range l.runs {
+		if first.IsZero() || r.due.Before(first) {
+			first = r.due
+		}
+		if r.err != nil {
+			s.Ended["not sent"]++
+			continue
+		}
+		s.Ended[or(r.final, "not ended")]++
+		if r.sent.After(lastSent) {
+			lastSent = r.sent
+		}
+		lag = append(lag, r.quoted.Sub(r.due))
+		dBlock, dSeen, dOK := origin.mined(r.deposit)
+		pending, pOK := r.status["pending"]
+		submitted, sOK := r.status["submitted"]
+		success, okS := r.status["success"]
+		if dOK {
+			sentMined = append(sentMined, dSeen.Sub(r.sent))
+		}
+		if dOK && pOK {
+			minedPending = append(minedPending, pending.Sub(dSeen))
+		}
+		if routed, ok := r.status["routed"]; ok && dOK && pOK {
+			minedRouted = append(minedRouted, routed.Sub(dSeen))
+			routedPending = append(routedPending, pending.Sub(routed))
+		}
+		if pOK && sOK {
+			pendingSubmitted = append(pendingSubmitted, submitted.Sub(pending))
+		}
+		if dOK && sOK {
+			if conf, ok := origin.seen(dBlock + max(l.cfg.confirmations, 1) - 1); ok {
+				engine = append(engine, submitted.Sub(conf))
+			}
+		}
+		_, fSeen, fOK := dest.mined(r.fillHash)
+		if sOK && fOK {
+			submittedFill = append(submittedFill, fSeen.Sub(submitted))
+		}
+		if fOK && okS {
+			fillSuccess = append(fillSuccess, success.Sub(fSeen))
+		}
+		if okS {
+			successes = append(successes, success)
+			sentSuccess = append(sentSuccess, success.Sub(r.sent))
+			if dOK {
+				minedSuccess = append(minedSuccess, success.Sub(dSeen))
+			}
+		}
+	}
+	slices.SortFunc(successes, func(a, b time.Time) int { return a.Compare(b) })
+	if n := len(successes); n > 0 {
+		wall := successes[n-1].Sub(first)
+		s.WallSeconds = wall.Seconds()
+		s.Throughput = float64(n) / wall.Seconds()
+		if n >= 10 {
+			lo, hi := successes[n/10], successes[n*9/10]
+			if d := hi.Sub(lo).Seconds(); d > 0 {
+				s.Steady = float64(n*9/10-n/10) / d
+			}
+		}
+	}
+	if !lastSent.IsZero() {
+		s.SendRate = float64(len(l.runs)-s.Ended["not sent"]) / lastSent.Sub(first).Seconds()
+	}
+	s.SendLagP99ms = ms(percentile(lag, 99))
+	s.Spans = []span{
+		newSpan("deposit sent -> deposit mined (block seen)", sentMined),
+		newSpan("deposit mined -> pending (confirmations, attestation)", minedPending),
+		newSpan("  of which: deposit mined -> routed to its workflow (waiting with the deposit)", minedRouted),
+		newSpan("  of which: routed -> pending", routedPending),
+		newSpan("pending -> submitted (fill signed and broadcast)", pendingSubmitted),
+		newSpan("submitted -> fill mined (block seen)", submittedFill),
+		newSpan("fill mined -> success", fillSuccess),
+		newSpan("deposit mined -> success", minedSuccess),
+		newSpan("deposit sent -> success", sentSuccess),
+		newSpan("engine share: last confirmation's block -> submitted", engine),
+	}
+	return s
+}
+
+func (s *summary) print(w io.Writer) {
+	var ended []string
+	for k, v := range s.Ended {
+		ended = append(ended, fmt.Sprintf("%s %d", k, v))
+	}
+	slices.Sort(ended)
+	fmt.Fprintf(w, "intentload: %d intents (%s route, %d wallets, rate %s), ended: %s\n", s.Intents, s.Route, s.Wallets,
+		rateString(s.Rate), strings.Join(ended, ", "))
+	fmt.Fprintf(w, "sent at %.1f/s (quote lag p99 %.0f ms); throughput %.1f intents/s over %.1f s, steady (10th to 90th success) %.1f/s\n",
+		s.SendRate, s.SendLagP99ms, s.Throughput, s.WallSeconds, s.Steady)
+	fmt.Fprintf(w, "machine: %d cores, %.2f busy on average during the run; load average before %s, after %s\n",
+		s.Cores, s.CoresBusy, s.LoadBefore, s.LoadAfter)
+	fmt.Fprintln(w, "| span | n | p50 ms | p90 ms | p99 ms | max ms |")
+	fmt.Fprintln(w, "| --- | ---: | ---: | ---: | ---: | ---: |")
+	for _, sp := range s.Spans {
+		fmt.Fprintf(w, "| %s | %d | %.0f | %.0f | %.0f | %.0f |\n", sp.Name, sp.N, sp.P50ms, sp.P90ms, sp.P99ms, sp.MaxMs)
+	}
+	if len(s.Problems) == 0 {
+		fmt.Fprintln(w, "checked on chain: every intent succeeded once, each recipient holds exactly its quoted output")
+		return
+	}
+	fmt.Fprintf(w, "%d PROBLEMS:\n", len(s.Problems))
+	for i, p := range s.Problems {
+		if i == 20 {
+			fmt.Fprintf(w, "  … and %d more\n", len(s.Problems)-20)
+			break
+		}
+		fmt.Fprintln(w, "  "+p)
+	}
+}
+
+func rateString(r float64) string {
+	if r <= 0 {
+		return "unbounded"
+	}
+	return fmt.Sprintf("%g/s", r)
+}

@@ -1,0 +1,92 @@
+package deposits
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/intentd/intentd/intent"
+)
+
+// recordingRouter records the deposits delivered and how many deliveries overlapped.
+type recordingRouter struct {
+	mu       sync.Mutex
+	inFlight int
+	maxSeen  int
+	got      map[string][]string // order -> tx hashes in delivery order
+	fail     string              // an order whose delivery fails
+}
+
+func (r *recordingRouter) Deliver(ctx context.Context, d intent.Deposit) error {
+	r.mu.Lock()
+	r.inFlight++
+	r.maxSeen = max(r.maxSeen, r.inFlight)
+	r.mu.Unlock()
+	time.Sleep(5 * time.Millisecond) // a round trip to Temporal
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.inFlight--
+	if d.OrderID == r.fail {
+		return errors.New("temporal unavailable")
+	}
+	r.got[d.OrderID] = append(r.got[d.OrderID], d.TxHash)
+	return nil
+}
+
+func deposits(orders, perOrder int) []intent.Deposit {
+	var out []intent.Deposit
+	for i := range perOrder {
+		for o := range orders {
+			out = append(out, intent.Deposit{OrderID: fmt.Sprintf("0x%064x", o), TxHash: fmt.Sprintf("tx-%d-%d", o, i)})
+		}
+	}
+	return out
+}
+
+// A busy block's deposits are routed concurrently (one at a time, a burst waited 47 s for its
+// routing), but the deposits of one order keep the chain's order: the first is the one the
+// request fills, the later ones are refunded.
+func TestRouteDistinctOrdersConcurrentlyOneOrderInChainOrder(t *testing.T) {
+	r := &recordingRouter{got: map[string][]string{}}
+	s := &Scanner{Router: r, Parallel: 8}
+	if err := s.route(context.Background(), deposits(40, 3)); err != nil {
+		t.Fatal(err)
+	}
+	if r.maxSeen < 2 || r.maxSeen > 8 {
+		t.Errorf("deliveries in flight at once: %d, want between 2 and Parallel (8)", r.maxSeen)
+	}
+	if len(r.got) != 40 {
+		t.Fatalf("orders routed: %d, want 40", len(r.got))
+	}
+	for o, txs := range r.got {
+		for i, tx := range txs {
+			if want := fmt.Sprintf("tx-%d-%d", mustOrder(t, o), i); tx != want {
+				t.Errorf("order %s: delivery %d is %s, want %s (chain order)", o, i, tx, want)
+			}
+		}
+	}
+}
+
+// A failed delivery fails the scan (the cursor stays, and the range is routed again), after
+// every delivery already started has returned.
+func TestRouteFailureFailsTheScan(t *testing.T) {
+	r := &recordingRouter{got: map[string][]string{}, fail: fmt.Sprintf("0x%064x", 3)}
+	s := &Scanner{Router: r}
+	if err := s.route(context.Background(), deposits(10, 1)); err == nil {
+		t.Fatal("route returned nil with a failed delivery")
+	}
+	if r.inFlight != 0 {
+		t.Errorf("%d deliveries still running after route returned", r.inFlight)
+	}
+}
+
+func mustOrder(t *testing.T, o string) int {
+	var n int
+	if _, err := fmt.Sscanf(o, "0x%x", &n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
