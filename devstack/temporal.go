@@ -414,11 +414,6 @@ func temporalDynamicConfig() dynamicconfig.StaticClient {
 		// default of 1 s, a retry or a timer of 300 ms fired after 1.008 s.
 		// One host has no clock skew between writers of timers to allow for.
 		dynamicconfig.TimerProcessorMaxTimeShift.Key(): 100 * time.Millisecond,
-		// One partition per task queue: with the default four and one
-		// worker process, polls and tasks met only after forwarding between
-		// partitions.
-		dynamicconfig.MatchingNumTaskqueueReadPartitions.Key():  1,
-		dynamicconfig.MatchingNumTaskqueueWritePartitions.Key(): 1,
 	}
 }
 
