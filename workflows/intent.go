@@ -143,6 +143,15 @@ const (
 	// reservation charged, feeSponsorship.actual.sponsorPayment written, app fees recorded as
 	// owed.
 	changeSponsorship = "sponsorship"
+	// changeLean, version 1: fewer round trips per intent, the same transitions. A run at
+	// this version takes the newest version of every change above without asking for it (no
+	// Version marker and no TemporalChangeVersion search attribute upsert per change: each
+	// upsert was a write of the visibility record), does not upsert again the search
+	// attributes its starter set, takes a deposit signalled at its start without starting the
+	// order-deadline timer, and signs and broadcasts the fill as a local activity (SubmitFill
+	// is idempotent: a retry broadcasts the stored transaction again) instead of an activity
+	// task and a workflow task of its own. BENCHMARKS.md, "Intents under load".
+	changeLean = "lean"
 )
 
 // manualRefundWindow is how long a request whose refund needs an operator stays open for the
@@ -153,6 +162,9 @@ type intentRun struct {
 	in    IntentInput
 	state State
 	seq   int64
+	// lean is set for runs at changeLean version 1: the older changes are all at their newest
+	// version without a GetVersion call each.
+	lean bool
 
 	depositSeenAt time.Time
 	// filling is set before the fill is first signed: from then on nothing may be refunded by
@@ -216,6 +228,10 @@ func (r *intentRun) setup(ctx workflow.Context) error {
 		workflow.UpdateHandlerOptions{Validator: r.validateAdminRefund}); err != nil {
 		return err
 	}
+	if r.lean = workflow.GetVersion(ctx, changeLean, workflow.DefaultVersion, 1) == 1; r.lean {
+		// The door started the workflow with these search attributes (InitialSearchAttributes).
+		return nil
+	}
 	return workflow.UpsertTypedSearchAttributes(ctx, searchAttributes(r.in.Execution, r.in.APIKeyID)...)
 }
 
@@ -262,7 +278,7 @@ func (r *intentRun) afterAttest(ctx workflow.Context, dep *intent.Deposit, next 
 // refunds reports whether this run refunds (changeRefunds version 1); histories recorded
 // before that change replay the old path, which ended such requests in failure.
 func (r *intentRun) refunds(ctx workflow.Context) bool {
-	return workflow.GetVersion(ctx, changeRefunds, workflow.DefaultVersion, 1) == 1
+	return r.lean || workflow.GetVersion(ctx, changeRefunds, workflow.DefaultVersion, 1) == 1
 }
 
 // awaitDeposit returns the first deposit signalled, or nil when the order's deadline passes
@@ -275,13 +291,17 @@ func (r *intentRun) awaitDeposit(ctx workflow.Context) (*intent.Deposit, error) 
 	if wait < time.Minute {
 		wait = time.Minute
 	}
-	ok, _ := ch.ReceiveWithTimeout(ctx, wait, &dep)
+	// A lean run started with its deposit (signal-with-start) takes it without a timer.
+	ok := r.lean && ch.ReceiveAsync(&dep)
+	if !ok {
+		ok, _ = ch.ReceiveWithTimeout(ctx, wait, &dep)
+	}
 	if !ok {
 		return nil, nil
 	}
 	r.depositSeenAt = workflow.Now(ctx)
 	r.state.Deposit = &dep
-	if workflow.GetVersion(ctx, changeDuplicates, workflow.DefaultVersion, 1) == 1 {
+	if r.lean || workflow.GetVersion(ctx, changeDuplicates, workflow.DefaultVersion, 1) == 1 {
 		r.watchingDuplicates = true
 		workflow.Go(ctx, r.watchDuplicates)
 	}
@@ -372,6 +392,22 @@ func (r *intentRun) sendingActivity(ctx workflow.Context) workflow.Context {
 	})
 }
 
+// sendingLocalActivity is sendingActivity for a local activity (changeLean): the same attempt
+// timeout and retries, bounded in all by sendingWindow, after which the workflow treats the
+// submission as failed like an activity whose attempts ran out.
+func (r *intentRun) sendingLocalActivity(ctx workflow.Context) workflow.Context {
+	return workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
+		StartToCloseTimeout:    30 * time.Second,
+		ScheduleToCloseTimeout: sendingWindow,
+		RetryPolicy: &temporal.RetryPolicy{InitialInterval: 500 * time.Millisecond, BackoffCoefficient: 2,
+			MaximumInterval: 10 * time.Second, MaximumAttempts: int32(r.in.Policy.WithDefaults().SubmitAttempts)},
+	})
+}
+
+// sendingWindow bounds a local sending activity with all its retries: the default 20 attempts
+// of up to 30 s with backoff capped at 10 s fit in it.
+const sendingWindow = 15 * time.Minute
+
 func (r *intentRun) fill(ctx workflow.Context) (*IntentResult, error) {
 	ex := r.in.Execution
 	if r.adminPending {
@@ -394,10 +430,15 @@ func (r *intentRun) fill(ctx workflow.Context) (*IntentResult, error) {
 	}
 	r.filling = true
 	var sub activities.FillSubmitted
-	if err := workflow.ExecuteActivity(r.sendingActivity(ctx), chainActs.SubmitFill, activities.FillInput{
-		RequestID: ex.RequestID, ChainID: ex.DestinationChainID, OrderID: ex.OrderID, Currency: ex.CurrencyOut.Address,
-		Recipient: ex.Recipient, Amount: ex.AmountOut,
-	}).Get(ctx, &sub); err != nil {
+	fillIn := activities.FillInput{RequestID: ex.RequestID, ChainID: ex.DestinationChainID, OrderID: ex.OrderID,
+		Currency: ex.CurrencyOut.Address, Recipient: ex.Recipient, Amount: ex.AmountOut}
+	var submit workflow.Future
+	if r.lean {
+		submit = workflow.ExecuteLocalActivity(r.sendingLocalActivity(ctx), chainActs.SubmitFill, fillIn)
+	} else {
+		submit = workflow.ExecuteActivity(r.sendingActivity(ctx), chainActs.SubmitFill, fillIn)
+	}
+	if err := submit.Get(ctx, &sub); err != nil {
 		if isNonRetryable(err) {
 			// Nothing was signed: the checks before signing refused the fill. An order another
 			// party already filled is not refunded (its recipient was paid).
@@ -406,7 +447,7 @@ func (r *intentRun) fill(ctx workflow.Context) (*IntentResult, error) {
 			}
 			return r.fail(ctx, reasonOf(err))
 		}
-		if workflow.GetVersion(ctx, changeSubmission, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		if !r.lean && workflow.GetVersion(ctx, changeSubmission, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
 			return r.fail(ctx, intent.FailReasonTransactionSubmissionFailed)
 		}
 		// The chain or the signer stayed unavailable through every attempt. Without a signed
@@ -514,7 +555,7 @@ func (r *intentRun) write(ctx workflow.Context, s intent.Status, reason intent.F
 
 // inclusion reports whether this run bounds its waits for inclusion (changeInclusion).
 func (r *intentRun) inclusion(ctx workflow.Context) bool {
-	return workflow.GetVersion(ctx, changeInclusion, workflow.DefaultVersion, 1) == 1
+	return r.lean || workflow.GetVersion(ctx, changeInclusion, workflow.DefaultVersion, 1) == 1
 }
 
 // awaitFill waits for one attempt of the fill to be mined. Each time FillBumpAfter passes

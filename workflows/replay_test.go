@@ -146,6 +146,7 @@ var versionOfChange = map[string]int{
 	changeDuplicates:  3,
 	changeSubmission:  3,
 	changeSponsorship: 4,
+	changeLean:        5,
 }
 
 // getVersionCalls finds every workflow.GetVersion(ctx, id, min, max) call in the package's

@@ -13,7 +13,7 @@ import (
 // fills (changeSponsorship). Histories recorded before the change replay the old path: no
 // reservation, and nothing settled when the fill lands.
 func (r *intentRun) settles(ctx workflow.Context) bool {
-	return workflow.GetVersion(ctx, changeSponsorship, workflow.DefaultVersion, 1) == 1
+	return r.lean || workflow.GetVersion(ctx, changeSponsorship, workflow.DefaultVersion, 1) == 1
 }
 
 // reserveSponsorship holds what the execution sponsors on its integrator's balance (a local
