@@ -146,11 +146,12 @@ const (
 	// changeLean, version 1: fewer round trips per intent, the same transitions. A run at
 	// this version takes the newest version of every change above without asking for it (no
 	// Version marker and no TemporalChangeVersion search attribute upsert per change: each
-	// upsert was a write of the visibility record), does not upsert again the search
-	// attributes its starter set, takes a deposit signalled at its start without starting the
-	// order-deadline timer, and signs and broadcasts the fill as a local activity (SubmitFill
-	// is idempotent: a retry broadcasts the stored transaction again) instead of an activity
-	// task and a workflow task of its own. BENCHMARKS.md, "Intents under load".
+	// upsert was a write of the visibility record), does not upsert the search attributes its
+	// starter set nor status attributes that did not change, takes a deposit signalled at its
+	// start without starting the order-deadline timer, and signs and broadcasts the fill as a
+	// local activity (SubmitFill is idempotent: a retry broadcasts the stored transaction
+	// again) instead of an activity task and a workflow task of its own. BENCHMARKS.md,
+	// "Intents under load".
 	changeLean = "lean"
 )
 
@@ -165,6 +166,9 @@ type intentRun struct {
 	// lean is set for runs at changeLean version 1: the older changes are all at their newest
 	// version without a GetVersion call each.
 	lean bool
+	// attrs are the IntentStatus and FailReason search attributes last set; a lean run upserts
+	// them only when they change (its starter set waiting and N/A).
+	attrs [2]string
 
 	depositSeenAt time.Time
 	// filling is set before the fill is first signed: from then on nothing may be refunded by
@@ -230,6 +234,7 @@ func (r *intentRun) setup(ctx workflow.Context) error {
 	}
 	if r.lean = workflow.GetVersion(ctx, changeLean, workflow.DefaultVersion, 1) == 1; r.lean {
 		// The door started the workflow with these search attributes (InitialSearchAttributes).
+		r.attrs = [2]string{string(intent.StatusWaiting), string(intent.FailReasonNA)}
 		return nil
 	}
 	return workflow.UpsertTypedSearchAttributes(ctx, searchAttributes(r.in.Execution, r.in.APIKeyID)...)
@@ -549,6 +554,11 @@ func (r *intentRun) write(ctx workflow.Context, s intent.Status, reason intent.F
 		return fmt.Errorf("write read model: %w", err)
 	}
 	r.moreTxs = nil
+	attrs := [2]string{string(s), string(r.state.FailReason)}
+	if r.lean && attrs == r.attrs {
+		return nil // unchanged: an upsert would only rewrite the visibility record
+	}
+	r.attrs = attrs
 	return workflow.UpsertTypedSearchAttributes(ctx,
 		AttrIntentStatus.ValueSet(string(s)), AttrFailReason.ValueSet(string(r.state.FailReason)))
 }
