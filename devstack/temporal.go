@@ -80,6 +80,11 @@ type TemporalOptions struct {
 	// created and, through the operator service, on every start, so that a
 	// database created by an older version gains attributes added later.
 	SearchAttributes map[string]enumspb.IndexedValueType
+	// PostgresURL, when set, keeps the server's state in that Postgres instead of SQLite (the
+	// production persistence): the databases <db>_temporal and <db>_temporal_visibility (<db>:
+	// the URL's database) are created on its server when missing and their schemas brought up
+	// to date, with PostgresHistoryShards history shards. DatabaseFile is then ignored.
+	PostgresURL string
 	// Logger receives the server's logs at Warn level and above only, because
 	// the server logs a great deal at Info level. Default slog.Default().
 	Logger *slog.Logger
@@ -156,14 +161,27 @@ func StartTemporal(ctx context.Context, o TemporalOptions) (*Temporal, error) {
 		}
 	}
 
-	sqlConf, err := prepareSQLite(o.DatabaseFile, o.Namespace, o.SearchAttributes)
-	if err != nil {
-		return nil, err
-	}
-
-	conf, err := buildTemporalConfig(o, sqlConf, dialIP)
-	if err != nil {
-		return nil, err
+	var conf *config.Config
+	var err error
+	if o.PostgresURL != "" {
+		var stores *postgresStores
+		if stores, err = preparePostgres(o.PostgresURL, quiet); err != nil {
+			return nil, err
+		}
+		if conf, err = buildTemporalConfig(o, stores.main, dialIP); err != nil {
+			return nil, err
+		}
+		conf.Persistence.VisibilityStore = "postgres-visibility"
+		conf.Persistence.DataStores[conf.Persistence.VisibilityStore] = config.DataStore{SQL: stores.visibility}
+		conf.Persistence.NumHistoryShards = PostgresHistoryShards
+	} else {
+		sqlConf, err := prepareSQLite(o.DatabaseFile, o.Namespace, o.SearchAttributes)
+		if err != nil {
+			return nil, err
+		}
+		if conf, err = buildTemporalConfig(o, sqlConf, dialIP); err != nil {
+			return nil, err
+		}
 	}
 	serverLogger := slogTemporalLogger{log: quiet}
 	authorizer, err := authorization.GetAuthorizerFromConfig(&conf.Global.Authorization)
@@ -241,6 +259,11 @@ func StartTemporal(ctx context.Context, o TemporalOptions) (*Temporal, error) {
 		return fail(err)
 	}
 	defer c.Close()
+	if o.PostgresURL != "" {
+		if err := registerNamespace(ctx, c, o.Namespace); err != nil {
+			return fail(err)
+		}
+	}
 	if err := ensureSearchAttributes(ctx, c, o.Namespace, o.SearchAttributes, logger); err != nil {
 		return fail(err)
 	}

@@ -24,6 +24,11 @@ type launcherConfig struct {
 	// PprofAddr (PPROF_ADDR, default none) serves the runtime profiles of `dev`, the engine's
 	// process (internal/pprofserver): loopback only in practice.
 	PprofAddr string
+	// TemporalPersistence (TEMPORAL_PERSISTENCE, sqlite or postgres; default sqlite) is where
+	// `dev`'s in-process Temporal keeps its state: DataDir/temporal.db, or databases intentd_temporal
+	// and intentd_temporal_visibility on dev's Postgres (the production persistence, for comparing
+	// them under load: BENCHMARKS.md, "Intents under load").
+	TemporalPersistence string
 }
 
 // loadLauncherConfig reads the launcher's variables through lookup (os.LookupEnv).
@@ -31,6 +36,9 @@ func loadLauncherConfig(lookup func(string) (string, bool)) (launcherConfig, err
 	v := envconf.New(lookup, nil)
 	c := launcherConfig{DataDir: v.Get("DATA_DIR", ".data"), DevnetHost: v.Get("DEVNET_HOST", devnet.DefaultOptions().Host),
 		DatabaseURL: v.Get("DATABASE_URL", ""), LogLevel: v.Level("LOG_LEVEL", "info"),
-		PprofAddr: v.Get("PPROF_ADDR", "")}
+		PprofAddr: v.Get("PPROF_ADDR", ""), TemporalPersistence: v.Get("TEMPORAL_PERSISTENCE", "sqlite")}
+	if c.TemporalPersistence != "sqlite" && c.TemporalPersistence != "postgres" {
+		v.Bad("TEMPORAL_PERSISTENCE", "%q is neither sqlite nor postgres", c.TemporalPersistence)
+	}
 	return c, v.Err()
 }

@@ -42,8 +42,11 @@ type DevOptions struct {
 	// listen on it and the next ports, peers of each other at 2-of-3.
 	OracleAddr string
 	UIPort     int // 8233
-	Out        io.Writer
-	Logger     *slog.Logger
+	// TemporalOnPostgres keeps the in-process Temporal's state on dev's Postgres instead of
+	// temporal.db (TEMPORAL_PERSISTENCE=postgres).
+	TemporalOnPostgres bool
+	Out                io.Writer
+	Logger             *slog.Logger
 }
 
 // RunDev starts Postgres (DATABASE_URL or a private cluster), Temporal with its Web UI, the
@@ -78,9 +81,14 @@ func RunDev(ctx context.Context, o DevOptions) error {
 		say("postgres: using DATABASE_URL")
 	}
 
-	say("temporal: starting the in-process server (state in %s)", filepath.Join(dataDir, "temporal.db"))
-	tmp, err := devstack.StartTemporal(ctx, devstack.TemporalOptions{DatabaseFile: filepath.Join(dataDir, "temporal.db"),
-		UIPort: o.UIPort, SearchAttributes: workflows.SearchAttributeTypes(), Logger: o.Logger})
+	topts := devstack.TemporalOptions{DatabaseFile: filepath.Join(dataDir, "temporal.db"),
+		UIPort: o.UIPort, SearchAttributes: workflows.SearchAttributeTypes(), Logger: o.Logger}
+	where := topts.DatabaseFile
+	if o.TemporalOnPostgres {
+		topts.PostgresURL, where = pg.URL(), "its databases on dev's Postgres"
+	}
+	say("temporal: starting the in-process server (state in %s)", where)
+	tmp, err := devstack.StartTemporal(ctx, topts)
 	if err != nil {
 		return fmt.Errorf("temporal: %w", err)
 	}

@@ -1,0 +1,84 @@
+package devstack_test
+
+import (
+	"context"
+	"net"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/stretchr/testify/require"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/operatorservice/v1"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/intentd/intentd/devstack"
+	"github.com/intentd/intentd/internal/testkit/testenv"
+)
+
+func echo(_ workflow.Context, s string) (string, error) { return "hello " + s, nil }
+
+func freePort(t *testing.T) int {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// TEMPORAL_PERSISTENCE=postgres: the server creates its two databases beside the URL's, sets up
+// their schemas, registers the namespace and the search attributes, runs a workflow, and starts
+// again on the same databases (the schemas already up to date).
+func TestTemporalOnPostgres(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the Temporal server twice")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	dbURL := testenv.DatabaseURL(t)
+	u, err := url.Parse(dbURL)
+	require.NoError(t, err)
+	db := strings.TrimPrefix(u.Path, "/")
+	t.Cleanup(func() {
+		conn, err := pgx.Connect(context.Background(), dbURL)
+		if err != nil {
+			return
+		}
+		defer conn.Close(context.Background())
+		for _, name := range []string{db + "_temporal", db + "_temporal_visibility"} {
+			_, _ = conn.Exec(context.Background(), "DROP DATABASE IF EXISTS "+pgx.Identifier{name}.Sanitize()+" WITH (FORCE)")
+		}
+	})
+	attrs := map[string]enumspb.IndexedValueType{"IntentStatus": enumspb.INDEXED_VALUE_TYPE_KEYWORD}
+	for round := range 2 {
+		tmp, err := devstack.StartTemporal(ctx, devstack.TemporalOptions{PostgresURL: dbURL, FrontendPort: freePort(t),
+			DisableUI: true, SearchAttributes: attrs})
+		require.NoError(t, err, "round %d", round)
+		c, err := client.Dial(client.Options{HostPort: tmp.HostPort(), Namespace: tmp.Namespace()})
+		require.NoError(t, err)
+		sa, err := c.OperatorService().ListSearchAttributes(ctx, &operatorservice.ListSearchAttributesRequest{Namespace: tmp.Namespace()})
+		require.NoError(t, err)
+		require.Equal(t, enumspb.INDEXED_VALUE_TYPE_KEYWORD, sa.GetCustomAttributes()["IntentStatus"])
+		w := worker.New(c, "pg", worker.Options{})
+		w.RegisterWorkflow(echo)
+		require.NoError(t, w.Start())
+		run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: "pg"}, echo, "postgres")
+		require.NoError(t, err)
+		var got string
+		require.NoError(t, run.Get(ctx, &got))
+		require.Equal(t, "hello postgres", got)
+		w.Stop()
+		c.Close()
+		tmp.Stop()
+	}
+	conn, err := pgx.Connect(ctx, dbURL)
+	require.NoError(t, err)
+	defer conn.Close(ctx)
+	var n int
+	require.NoError(t, conn.QueryRow(ctx, "SELECT count(*) FROM pg_database WHERE datname = ANY($1)",
+		[]string{db + "_temporal", db + "_temporal_visibility"}).Scan(&n))
+	require.Equal(t, 2, n, "the server's two databases beside "+db)
+}
