@@ -88,7 +88,7 @@ func (a *ChainActivities) SubmitFill(ctx context.Context, in FillInput) (*FillSu
 	currency := common.HexToAddress(in.Currency)
 	data, value := evm.FillCalldata(common.HexToHash(in.OrderID), currency, common.HexToAddress(in.Recipient), amount)
 	stored, err := a.send(ctx, c, solverCall{requestID: in.RequestID, kind: intent.TxKindFill, to: common.HexToAddress(c.Chain().OutputSettler),
-		data: data, value: value,
+		data: data, value: value, payCurrency: currency, payAmount: amount,
 		preflight: func(ctx context.Context, gas uint64, feeCap *big.Int) error {
 			if err := a.checkCapacity(c.Chain(), currency, amount); err != nil {
 				return err

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"strings"
 
 	ethereum "github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
@@ -30,6 +31,12 @@ type solverCall struct {
 	// preflight runs once, before the first signing, with the gas and the fee cap the
 	// transaction will be signed with; an error stops the call before anything is signed.
 	preflight func(ctx context.Context, gas uint64, feeCap *big.Int) error
+	// payCurrency and payAmount are what the call pays out of the solver's own balance (a
+	// fill's output; nothing for a refund, which the depository pays). With the gas they are
+	// the transaction's commitment, stored with it and counted against the solver's inventory
+	// on the chain until it is mined.
+	payCurrency common.Address
+	payAmount   *big.Int
 }
 
 // send returns the request's stored transaction of that kind, or estimates, signs and stores
@@ -100,9 +107,11 @@ func (a *ChainActivities) sign(ctx context.Context, c solverChain, call solverCa
 			return nil, err
 		}
 	}
+	pays := intent.Commitment{Currency: strings.ToLower(call.payCurrency.Hex()), Amount: call.payAmount,
+		MaxGasCost: maxGasCost(gas, feeCap)}
 	chainID := new(big.Int).SetUint64(c.Chain().ID)
 	signer := types.LatestSignerForChainID(chainID)
-	return a.Store.PrepareSolverTx(ctx, call.requestID, call.kind, c.Chain().ID, from.Hex(), chainNonce,
+	return a.Store.PrepareSolverTx(ctx, call.requestID, call.kind, c.Chain().ID, from.Hex(), chainNonce, pays, nil,
 		func(nonce uint64) (string, []byte, error) {
 			tx, err := types.SignNewTx(a.SolverKey, signer, &types.DynamicFeeTx{ChainID: chainID, Nonce: nonce,
 				GasTipCap: tip, GasFeeCap: feeCap, Gas: gas, To: &call.to, Value: call.value, Data: call.data})
@@ -112,4 +121,9 @@ func (a *ChainActivities) sign(ctx context.Context, c solverChain, call solverCa
 			raw, err := tx.MarshalBinary()
 			return tx.Hash().Hex(), raw, err
 		})
+}
+
+// maxGasCost is the most a transaction of gas at feeCap can cost, in wei.
+func maxGasCost(gas uint64, feeCap *big.Int) *big.Int {
+	return new(big.Int).Mul(new(big.Int).SetUint64(gas), feeCap)
 }
