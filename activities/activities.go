@@ -8,6 +8,7 @@ package activities
 
 import (
 	"context"
+	"math/big"
 
 	"go.temporal.io/sdk/temporal"
 
@@ -27,13 +28,18 @@ type ReadModel interface {
 // SolverTxs keeps the solver's signed transactions (store.Store): each is signed once with a
 // nonce allocated in the database and stored before it is broadcast, so a retry sends the same
 // bytes again. Lookups of a request's transaction that does not exist return intent.ErrNotFound.
+// Each transaction is stored with what it commits of the solver's balances until it is mined;
+// given the solver's holdings, PrepareSolverTx refuses one they do not cover once the
+// transactions not yet mined are counted (*intent.InventoryShortfall), atomically with the
+// nonce allocation.
 type SolverTxs interface {
 	SolverTx(ctx context.Context, requestID string, kind intent.TxKind) (*intent.SolverTx, error)
 	SolverTxAttempts(ctx context.Context, requestID string, kind intent.TxKind) ([]intent.SolverTx, error)
 	PrepareSolverTx(ctx context.Context, requestID string, kind intent.TxKind, chainID uint64, from string,
-		chainNonce uint64, sign func(nonce uint64) (hash string, raw []byte, err error)) (*intent.SolverTx, error)
+		chainNonce uint64, pays intent.Commitment, held *intent.Holdings,
+		sign func(nonce uint64) (hash string, raw []byte, err error)) (*intent.SolverTx, error)
 	ReplaceSolverTx(ctx context.Context, requestID string, kind intent.TxKind, after int, cancel bool,
-		sign func(prev intent.SolverTx) (hash string, raw []byte, err error)) (*intent.SolverTx, error)
+		sign func(prev intent.SolverTx) (hash string, raw []byte, maxGasCost *big.Int, err error)) (*intent.SolverTx, error)
 }
 
 // StoreActivities writes the read model.

@@ -73,9 +73,13 @@ type FillSubmitted struct {
 // broadcasts it. A retry finds the stored transaction and broadcasts the same bytes again, so
 // the solver can never pay an order twice; the output settler also refuses a second fill.
 // Before the first signing it checks what would make the fill fail, each a non-retryable
-// failure the workflow refunds: the solver holds too little (SOLVER_BALANCE_TOO_LOW), the
-// token refuses the recipient (DESTINATION_TOKEN_TRANSFER_REJECTED), or the fill would revert
-// for another reason (EXECUTION_REVERTED).
+// failure the workflow refunds: the fill is over the solver's capacity per fill
+// (SOLVER_CAPACITY_EXCEEDED); the solver holds too little (SOLVER_BALANCE_TOO_LOW), counting as
+// spent what its fills and refunds signed but not yet mined on the chain commit, so a burst
+// larger than the inventory signs only the fills it can pay and refunds the rest without
+// allocating them a nonce; the token refuses the recipient
+// (DESTINATION_TOKEN_TRANSFER_REJECTED); or the fill would revert for another reason
+// (EXECUTION_REVERTED).
 func (a *ChainActivities) SubmitFill(ctx context.Context, in FillInput) (*FillSubmitted, error) {
 	c, err := a.chain(in.ChainID)
 	if err != nil {
@@ -88,12 +92,12 @@ func (a *ChainActivities) SubmitFill(ctx context.Context, in FillInput) (*FillSu
 	currency := common.HexToAddress(in.Currency)
 	data, value := evm.FillCalldata(common.HexToHash(in.OrderID), currency, common.HexToAddress(in.Recipient), amount)
 	stored, err := a.send(ctx, c, solverCall{requestID: in.RequestID, kind: intent.TxKindFill, to: common.HexToAddress(c.Chain().OutputSettler),
-		data: data, value: value,
+		data: data, value: value, payCurrency: currency, payAmount: amount,
 		preflight: func(ctx context.Context, gas uint64, feeCap *big.Int) error {
-			if err := a.checkCapacity(c.Chain(), currency, amount); err != nil {
-				return err
-			}
-			return a.checkInventory(ctx, c, currency, amount, gas, feeCap)
+			return a.checkCapacity(c.Chain(), currency, amount)
+		},
+		onShortfall: func(s *intent.InventoryShortfall) error {
+			return failure(intent.FailReasonSolverBalanceTooLow, "the solver cannot pay the fill and its gas: "+s.Error(), s)
 		},
 		onInsufficientFunds: func(err error) error {
 			return failure(intent.FailReasonSolverBalanceTooLow, "the solver cannot pay the fill and its gas: "+err.Error(), err)
@@ -133,36 +137,6 @@ func (a *ChainActivities) checkCapacity(ch *chains.Chain, currency common.Addres
 	if decimal.NewFromBigInt(amount, -int32(cur.Decimals)).GreaterThan(limit) {
 		return failure(intent.FailReasonSolverCapacityExceeded, fmt.Sprintf("the fill of %s %s is over the solver's capacity of %s %s per fill",
 			intent.FormatUnits(amount, cur.Decimals), cur.Symbol, limit, cur.Symbol), nil)
-	}
-	return nil
-}
-
-// checkInventory fails with SOLVER_BALANCE_TOO_LOW when the solver cannot pay amount of
-// currency plus the transaction's gas on the chain.
-func (a *ChainActivities) checkInventory(ctx context.Context, c solverChain, currency common.Address, amount *big.Int,
-	gas uint64, feeCap *big.Int) error {
-	solver := a.solverAddress()
-	gasCost := new(big.Int).Mul(new(big.Int).SetUint64(gas), feeCap)
-	native, err := c.BalanceNow(ctx, common.Address{}, solver)
-	if err != nil {
-		return err
-	}
-	needNative := gasCost
-	if currency == (common.Address{}) {
-		needNative = new(big.Int).Add(gasCost, amount)
-	} else {
-		bal, err := c.BalanceNow(ctx, currency, solver)
-		if err != nil {
-			return err
-		}
-		if bal.Cmp(amount) < 0 {
-			return failure(intent.FailReasonSolverBalanceTooLow,
-				fmt.Sprintf("the solver holds %s of %s on chain %d, the fill needs %s", bal, currency.Hex(), c.Chain().ID, amount), nil)
-		}
-	}
-	if native.Cmp(needNative) < 0 {
-		return failure(intent.FailReasonSolverBalanceTooLow,
-			fmt.Sprintf("the solver holds %s wei on chain %d, the fill needs %s", native, c.Chain().ID, needNative), nil)
 	}
 	return nil
 }

@@ -57,6 +57,8 @@ func (a *ChainActivities) SubmitRefund(ctx context.Context, in RefundInput) (*Re
 	}
 	currency := common.HexToAddress(in.Currency)
 	data := evm.DepositoryABI.PackWithdraw(intent.RefundID(in.RequestID), currency, common.HexToAddress(in.Recipient), amount)
+	// The depository pays the refund: it commits the solver's gas only (payAmount nil), which
+	// fills signed after it count as in flight until it is mined.
 	stored, err := a.send(ctx, c, solverCall{requestID: in.RequestID, kind: in.Kind, to: common.HexToAddress(c.Chain().Depository),
 		data: data, value: new(big.Int),
 		preflight: func(ctx context.Context, gas uint64, feeCap *big.Int) error {

@@ -46,10 +46,10 @@ func (a *ChainActivities) ReplaceTx(ctx context.Context, in ReplaceInput) (*Repl
 	}
 	solver := a.solverAddress()
 	stored, err := a.Store.ReplaceSolverTx(ctx, in.RequestID, in.Kind, in.After, in.Cancel,
-		func(prev intent.SolverTx) (string, []byte, error) {
+		func(prev intent.SolverTx) (string, []byte, *big.Int, error) {
 			var old types.Transaction
 			if err := old.UnmarshalBinary(prev.Raw); err != nil {
-				return "", nil, err
+				return "", nil, nil, err
 			}
 			newTip := maxBig(bump(old.GasTipCap()), fees.Tip)
 			newCap := maxBig(bump(old.GasFeeCap()), fees.FeeCap(newTip))
@@ -60,10 +60,10 @@ func (a *ChainActivities) ReplaceTx(ctx context.Context, in ReplaceInput) (*Repl
 			}
 			tx, err := types.SignNewTx(a.SolverKey, types.LatestSignerForChainID(old.ChainId()), next)
 			if err != nil {
-				return "", nil, err
+				return "", nil, nil, err
 			}
 			raw, err := tx.MarshalBinary()
-			return tx.Hash().Hex(), raw, err
+			return tx.Hash().Hex(), raw, maxGasCost(next.Gas, next.GasFeeCap), err
 		})
 	if err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"strings"
 
 	ethereum "github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
@@ -30,6 +31,16 @@ type solverCall struct {
 	// preflight runs once, before the first signing, with the gas and the fee cap the
 	// transaction will be signed with; an error stops the call before anything is signed.
 	preflight func(ctx context.Context, gas uint64, feeCap *big.Int) error
+	// payCurrency and payAmount are what the call pays out of the solver's own balance (a
+	// fill's output; nothing for a refund, which the depository pays). With the gas they are
+	// the transaction's commitment, stored with it and counted against the solver's inventory
+	// on the chain until it is mined.
+	payCurrency common.Address
+	payAmount   *big.Int
+	// onShortfall, when set, has the call signed only when the solver's balances, less what its
+	// transactions not yet mined commit, cover its commitment (checked in the store, atomically
+	// with the nonce allocation); it maps the refusal to the call's failure.
+	onShortfall func(*intent.InventoryShortfall) error
 }
 
 // send returns the request's stored transaction of that kind, or estimates, signs and stores
@@ -100,9 +111,17 @@ func (a *ChainActivities) sign(ctx context.Context, c solverChain, call solverCa
 			return nil, err
 		}
 	}
+	pays := intent.Commitment{Currency: strings.ToLower(call.payCurrency.Hex()), Amount: call.payAmount,
+		MaxGasCost: maxGasCost(gas, feeCap)}
+	var held *intent.Holdings
+	if call.onShortfall != nil {
+		if chainNonce, held, err = a.holdings(ctx, c, call.payCurrency, chainNonce); err != nil {
+			return nil, err
+		}
+	}
 	chainID := new(big.Int).SetUint64(c.Chain().ID)
 	signer := types.LatestSignerForChainID(chainID)
-	return a.Store.PrepareSolverTx(ctx, call.requestID, call.kind, c.Chain().ID, from.Hex(), chainNonce,
+	stored, err := a.Store.PrepareSolverTx(ctx, call.requestID, call.kind, c.Chain().ID, from.Hex(), chainNonce, pays, held,
 		func(nonce uint64) (string, []byte, error) {
 			tx, err := types.SignNewTx(a.SolverKey, signer, &types.DynamicFeeTx{ChainID: chainID, Nonce: nonce,
 				GasTipCap: tip, GasFeeCap: feeCap, Gas: gas, To: &call.to, Value: call.value, Data: call.data})
@@ -112,4 +131,46 @@ func (a *ChainActivities) sign(ctx context.Context, c solverChain, call solverCa
 			raw, err := tx.MarshalBinary()
 			return tx.Hash().Hex(), raw, err
 		})
+	var short *intent.InventoryShortfall
+	if errors.As(err, &short) && call.onShortfall != nil {
+		return nil, call.onShortfall(short)
+	}
+	return stored, err
+}
+
+// maxGasCost is the most a transaction of gas at feeCap can cost, in wei.
+func maxGasCost(gas uint64, feeCap *big.Int) *big.Int {
+	return new(big.Int).Mul(new(big.Int).SetUint64(gas), feeCap)
+}
+
+// holdings reads the solver's balances of the native currency and of currency (when not
+// native) and returns them with the solver's nonce at the block they were read at, which is what
+// the store weighs the transactions not yet mined against. nonce was read before: when the nonce
+// read after the balances is the same, no transaction of the solver was mined in between.
+// Otherwise the balances are read again; should the nonce keep moving, the nonce read before the
+// last balances is kept: a transaction mined meanwhile is then counted both as paid and as in
+// flight, which refuses too much rather than too little.
+func (a *ChainActivities) holdings(ctx context.Context, c solverChain, currency common.Address,
+	nonce uint64) (uint64, *intent.Holdings, error) {
+	solver := a.solverAddress()
+	for try := 1; ; try++ {
+		var err error
+		held := &intent.Holdings{}
+		if held.Native, err = c.BalanceNow(ctx, common.Address{}, solver); err != nil {
+			return 0, nil, err
+		}
+		if currency != (common.Address{}) {
+			if held.Token, err = c.BalanceNow(ctx, currency, solver); err != nil {
+				return 0, nil, err
+			}
+		}
+		after, err := c.NonceAt(ctx, solver)
+		if err != nil {
+			return 0, nil, err
+		}
+		if after == nonce || try == 3 {
+			return nonce, held, nil
+		}
+		nonce = after
+	}
 }

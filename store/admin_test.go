@@ -98,12 +98,12 @@ func TestSolverTransactionKindManualRefund(t *testing.T) {
 	sign := func(hash string) func(uint64) (string, []byte, error) {
 		return func(uint64) (string, []byte, error) { return hash, []byte{1}, nil }
 	}
-	tx, err := st.PrepareSolverTx(ctx, testRequestID, "manual_refund", 31337, "0xSolver", 0,
+	tx, err := st.PrepareSolverTx(ctx, testRequestID, "manual_refund", 31337, "0xSolver", 0, intent.Commitment{}, nil,
 		sign("0x0101010101010101010101010101010101010101010101010101010101010101"))
 	if err != nil || tx.Kind != "manual_refund" {
 		t.Fatalf("manual_refund: %+v %v", tx, err)
 	}
-	if _, err := st.PrepareSolverTx(ctx, testRequestID, "bogus", 31337, "0xSolver", 0,
+	if _, err := st.PrepareSolverTx(ctx, testRequestID, "bogus", 31337, "0xSolver", 0, intent.Commitment{}, nil,
 		sign("0x0202020202020202020202020202020202020202020202020202020202020202")); err == nil {
 		t.Fatal("kind bogus accepted")
 	}

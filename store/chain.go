@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"math/big"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -70,9 +71,10 @@ func (s *Store) SolverTxAttempts(ctx context.Context, requestID string, kind int
 // ReplaceSolverTx stores a replacement of attempt `after` of a request's transaction: attempt
 // after+1, signed by sign with the same nonce. When a later attempt is already stored (a
 // retried activity), that one is returned and sign is not called, so a replacement is made
-// once per attempt.
+// once per attempt. sign also returns the replacement's gas limit × fee cap (wei): the
+// replacement commits that and what the attempt it replaces pays (a cancellation pays nothing).
 func (s *Store) ReplaceSolverTx(ctx context.Context, requestID string, kind intent.TxKind, after int, cancel bool,
-	sign func(prev intent.SolverTx) (hash string, raw []byte, err error)) (*intent.SolverTx, error) {
+	sign func(prev intent.SolverTx) (hash string, raw []byte, maxGasCost *big.Int, err error)) (*intent.SolverTx, error) {
 	var out *intent.SolverTx
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		latest, err := scanSolverTx(tx.QueryRow(ctx, `SELECT `+solverTxColumns+`
@@ -87,7 +89,7 @@ func (s *Store) ReplaceSolverTx(ctx context.Context, requestID string, kind inte
 		if latest.Attempt != after {
 			return fmt.Errorf("replace attempt %d of %s %s: the latest stored attempt is %d", after, kind, requestID, latest.Attempt)
 		}
-		hash, raw, err := sign(*latest)
+		hash, raw, gasCost, err := sign(*latest)
 		if err != nil {
 			return fmt.Errorf("sign: %w", err)
 		}
@@ -98,9 +100,17 @@ func (s *Store) ReplaceSolverTx(ctx context.Context, requestID string, kind inte
 		next := *latest
 		next.Attempt, next.Cancel, next.Hash, next.Raw = after+1, cancel, hash, raw
 		out = &next
-		_, err = tx.Exec(ctx, `INSERT INTO solver_transactions (request_id, kind, attempt, purpose, chain_id, from_address, nonce, tx_hash, raw_tx)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, requestID, kind, next.Attempt, purpose, int64(next.ChainID), next.From,
-			int64(next.Nonce), hash, raw)
+		// The replacement pays what the attempt it replaces pays, in the same currency (a
+		// cancellation nothing), at its own gas cost.
+		tag, err := tx.Exec(ctx, `INSERT INTO solver_transactions (request_id, kind, attempt, purpose, chain_id, from_address, nonce,
+				tx_hash, raw_tx, pays_currency, pays_amount, max_gas_cost)
+			SELECT request_id, kind, $3::integer, $4::text, chain_id, from_address, nonce, $5::text, $6::bytea, pays_currency,
+				CASE WHEN $4::text = 'cancel' THEN 0 ELSE pays_amount END, $7::numeric
+			FROM solver_transactions WHERE request_id = $1 AND kind = $2 AND attempt = $8`,
+			requestID, kind, next.Attempt, purpose, hash, raw, orZero(gasCost).String(), latest.Attempt)
+		if err == nil && tag.RowsAffected() != 1 {
+			err = fmt.Errorf("replace attempt %d of %s %s: %d rows stored", after, kind, requestID, tag.RowsAffected())
+		}
 		return err
 	})
 	if err != nil {
@@ -120,12 +130,21 @@ func scanSolverTx(row pgx.Row) (*intent.SolverTx, error) {
 }
 
 // PrepareSolverTx returns the stored transaction for (requestID, kind) or, when there is none,
-// allocates the next nonce of (chainID, from) in Postgres, signs with it and stores the result,
-// all in one transaction. chainNonce is the account's confirmed nonce on chain: a floor in case
-// the key was used outside the engine. Two workers serialise on the nonce row, so they never
-// reuse a nonce, and a retried activity gets the same signed transaction back.
+// allocates the next nonce of (chainID, from) in Postgres, signs with it and stores the result
+// with what it commits (pays), all in one transaction. chainNonce is the account's nonce at the
+// latest block: a floor in case the key was used outside the engine. Two workers serialise on
+// the nonce row, so they never reuse a nonce, and a retried activity gets the same signed
+// transaction back.
+//
+// With held, the solver's balances at the block of chainNonce, the transaction is signed only
+// when they cover pays once what the stored transactions of (chainID, from) not yet mined (a
+// nonce at or above chainNonce) commit is taken off (inFlight); otherwise it is refused with an
+// *intent.InventoryShortfall and nothing is stored, no nonce allocated. The check runs under the
+// nonce row's lock, so two callers never both count the same funds as available. Nil held
+// stores the commitment without a check.
 func (s *Store) PrepareSolverTx(ctx context.Context, requestID string, kind intent.TxKind, chainID uint64, from string,
-	chainNonce uint64, sign func(nonce uint64) (hash string, raw []byte, err error)) (*intent.SolverTx, error) {
+	chainNonce uint64, pays intent.Commitment, held *intent.Holdings,
+	sign func(nonce uint64) (hash string, raw []byte, err error)) (*intent.SolverTx, error) {
 	from = strings.ToLower(from)
 	var out *intent.SolverTx
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
@@ -152,6 +171,15 @@ func (s *Store) PrepareSolverTx(ctx context.Context, requestID string, kind inte
 			int64(chainID), from).Scan(&next); err != nil {
 			return err
 		}
+		if held != nil {
+			committed, err := inFlight(ctx, tx, chainID, from, chainNonce)
+			if err != nil {
+				return err
+			}
+			if err := cover(chainID, pays, held, committed); err != nil {
+				return err
+			}
+		}
 		nonce := uint64(next)
 		if chainNonce > nonce {
 			nonce = chainNonce
@@ -165,12 +193,93 @@ func (s *Store) PrepareSolverTx(ctx context.Context, requestID string, kind inte
 			return err
 		}
 		out = &intent.SolverTx{RequestID: requestID, Kind: kind, ChainID: chainID, From: from, Nonce: nonce, Hash: hash, Raw: raw}
-		_, err = tx.Exec(ctx, `INSERT INTO solver_transactions (request_id, kind, attempt, chain_id, from_address, nonce, tx_hash, raw_tx)
-			VALUES ($1, $2, 0, $3, $4, $5, $6, $7)`, requestID, kind, int64(chainID), from, int64(nonce), hash, raw)
+		_, err = tx.Exec(ctx, `INSERT INTO solver_transactions (request_id, kind, attempt, chain_id, from_address, nonce, tx_hash, raw_tx,
+				pays_currency, pays_amount, max_gas_cost)
+			VALUES ($1, $2, 0, $3, $4, $5, $6, $7, $8, $9::numeric, $10::numeric)`, requestID, kind, int64(chainID), from, int64(nonce),
+			hash, raw, currencyOf(pays), orZero(pays.Amount).String(), orZero(pays.MaxGasCost).String())
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// nativeCurrency is how the native currency is written in pays_currency.
+const nativeCurrency = "0x0000000000000000000000000000000000000000"
+
+// currencyOf is the commitment's currency as stored: lower-case, the native one when unset.
+func currencyOf(c intent.Commitment) string {
+	if c.Currency == "" {
+		return nativeCurrency
+	}
+	return strings.ToLower(c.Currency)
+}
+
+func orZero(v *big.Int) *big.Int {
+	if v == nil {
+		return new(big.Int)
+	}
+	return v
+}
+
+// inFlight sums, by currency, what the stored transactions of (chainID, from) with a nonce at
+// or above mined commit: those are not mined, so their payments and gas are still part of the
+// balances read at the block of mined. The native currency's sum includes every transaction's
+// gas. The attempts of one nonce replace each other, so a nonce counts once, at the most any of
+// its attempts can take.
+func inFlight(ctx context.Context, tx pgx.Tx, chainID uint64, from string, mined uint64) (map[string]*big.Int, error) {
+	rows, err := tx.Query(ctx, `SELECT pays_currency, coalesce(sum(amount), 0)::text, coalesce(sum(gas), 0)::text FROM (
+			SELECT nonce, pays_currency, max(pays_amount) AS amount, max(max_gas_cost) AS gas FROM solver_transactions
+			WHERE chain_id = $1 AND lower(from_address) = $2 AND nonce >= $3 AND pays_currency IS NOT NULL
+			GROUP BY nonce, pays_currency) per_nonce
+		GROUP BY pays_currency`, int64(chainID), strings.ToLower(from), int64(mined))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]*big.Int{}
+	add := func(currency, v string) error {
+		n, ok := new(big.Int).SetString(v, 10)
+		if !ok {
+			return fmt.Errorf("committed amount %q of %s is not an integer", v, currency)
+		}
+		out[currency] = n.Add(n, orZero(out[currency]))
+		return nil
+	}
+	for rows.Next() {
+		var currency, amount, gas string
+		if err := rows.Scan(&currency, &amount, &gas); err != nil {
+			return nil, err
+		}
+		if err := add(strings.ToLower(currency), amount); err != nil {
+			return nil, err
+		}
+		if err := add(nativeCurrency, gas); err != nil {
+			return nil, err
+		}
+	}
+	return out, rows.Err()
+}
+
+// cover returns an *intent.InventoryShortfall when held, less committed, does not cover pays:
+// its amount out of the balance of its currency, and its gas (with its amount when native) out
+// of the native balance.
+func cover(chainID uint64, pays intent.Commitment, held *intent.Holdings, committed map[string]*big.Int) error {
+	currency, amount := currencyOf(pays), orZero(pays.Amount)
+	needNative := new(big.Int).Set(orZero(pays.MaxGasCost))
+	if currency == nativeCurrency {
+		needNative.Add(needNative, amount)
+	} else if err := shortfall(chainID, currency, held.Token, committed[currency], amount); err != nil {
+		return err
+	}
+	return shortfall(chainID, nativeCurrency, held.Native, committed[nativeCurrency], needNative)
+}
+
+func shortfall(chainID uint64, currency string, balance, committed, need *big.Int) error {
+	balance, committed = orZero(balance), orZero(committed)
+	if new(big.Int).Sub(balance, committed).Cmp(need) >= 0 {
+		return nil
+	}
+	return &intent.InventoryShortfall{ChainID: chainID, Currency: currency, Balance: balance, InFlight: committed, Need: need}
 }

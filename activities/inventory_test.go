@@ -1,0 +1,129 @@
+package activities
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/big"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/testsuite"
+
+	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/chains/evm"
+	"github.com/intentd/intentd/devnet"
+	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/internal/testkit/testenv"
+	"github.com/intentd/intentd/store"
+)
+
+// runSubmitFill runs SubmitFill as the worker would, in an activity environment of its own.
+func runSubmitFill(a *ChainActivities, in FillInput) (*FillSubmitted, error) {
+	var s testsuite.WorkflowTestSuite
+	env := s.NewTestActivityEnvironment()
+	env.RegisterActivity(a)
+	val, err := env.ExecuteActivity(a.SubmitFill, in)
+	if err != nil {
+		return nil, err
+	}
+	var out FillSubmitted
+	return &out, val.Get(&out)
+}
+
+// Issue 18, solver inventory under load: "a burst larger than the solver's inventory on a chain
+// ends the excess intents with a refund (SOLVER_BALANCE_TOO_LOW) rather than stalling them, and
+// capacity committed to fills in flight is accounted for". The solver holds X USDC on a devnet
+// chain whose blocks are held back; five fills of X/2 are submitted at once, before any block.
+// Exactly two are signed and broadcast, at the two nonces after the chain's; the other three
+// fail with SOLVER_BALANCE_TOO_LOW before signing (the workflow refunds them), storing nothing
+// and taking no nonce, so nothing waits behind a gap. Once mined, both signed fills pay. After
+// that nothing is in flight and the balance alone refuses the next fill.
+func TestFillsInFlightCommitInventoryInABurst(t *testing.T) {
+	ctx := context.Background()
+	d, err := devnet.Start(ctx, devnet.Options{Chains: []devnet.ChainOptions{{ID: 31338}}, BlockTime: 100 * time.Millisecond,
+		Logger: slog.New(slog.DiscardHandler), FeedHeartbeat: -1})
+	require.NoError(t, err)
+	t.Cleanup(d.Close)
+	chain := d.Chain(31338)
+	chain.Pause()
+	reg, err := d.Registry()
+	require.NoError(t, err)
+	pool := testenv.Pool(t)
+	a := &ChainActivities{Chains: chains.NewClients(reg, evm.VM()), Store: store.New(pool), SolverKey: devnet.SolverKey()}
+	c, err := a.chain(31338)
+	require.NoError(t, err)
+	solver := devnet.SolverAddress()
+	held, err := c.BalanceNow(ctx, devnet.USDCAddress, solver)
+	require.NoError(t, err)
+	mined, err := c.NonceAt(ctx, solver)
+	require.NoError(t, err)
+	half := new(big.Int).Div(held, big.NewInt(2))
+
+	const n = 5
+	fills := make([]FillInput, n+1)
+	for i := range fills {
+		id := fmt.Sprintf("0x%064x", i+1)
+		_, err := pool.Exec(ctx, `INSERT INTO requests (id, status, "user", recipient, origin_chain_id, destination_chain_id,
+			order_id, record) VALUES ($1, 'pending', '0xu', '0xr', 31337, 31338, $1, '{}')`, id)
+		require.NoError(t, err)
+		fills[i] = FillInput{RequestID: id, ChainID: 31338, OrderID: id, Currency: devnet.USDCAddress.Hex(),
+			Recipient: devnet.TestAddresses()[i].Hex(), Amount: half.String()}
+	}
+	subs, errs := make([]*FillSubmitted, n), make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			subs[i], errs[i] = runSubmitFill(a, fills[i])
+		}()
+	}
+	wg.Wait()
+
+	nonces := map[uint64]string{}
+	for i, err := range errs {
+		if err == nil {
+			nonces[subs[i].Nonce] = subs[i].TxHash
+			continue
+		}
+		require.Equalf(t, string(intent.FailReasonSolverBalanceTooLow), failReasonOf(err), "fill %d: %v", i, err)
+		_, err := a.Store.SolverTx(ctx, fills[i].RequestID, intent.TxKindFill)
+		require.Truef(t, errors.Is(err, intent.ErrNotFound), "refused fill %d has a stored transaction (%v)", i, err)
+	}
+	require.Len(t, nonces, 2, "fills signed: exactly the two that X pays")
+	require.Contains(t, nonces, mined)
+	require.Contains(t, nonces, mined+1)
+	var next int64
+	require.NoError(t, pool.QueryRow(ctx, `SELECT next_nonce FROM solver_nonces WHERE chain_id = 31338`).Scan(&next))
+	require.Equal(t, int64(mined+2), next, "a refused fill must not take a nonce")
+
+	cl, err := chain.Dial(ctx)
+	require.NoError(t, err)
+	defer cl.Close()
+	require.Eventually(t, func() bool {
+		p, err := cl.PendingNonceAt(ctx, solver)
+		return err == nil && p == mined+2
+	}, 10*time.Second, 20*time.Millisecond, "both signed fills wait in the node's pool, without a gap")
+	for nonce, hash := range nonces {
+		var r *types.Receipt
+		require.Eventuallyf(t, func() bool {
+			chain.Mine()
+			got, err := c.Receipt(ctx, common.HexToHash(hash))
+			r = got
+			return err == nil
+		}, 10*time.Second, 20*time.Millisecond, "fill at nonce %d not mined", nonce)
+		require.Equalf(t, types.ReceiptStatusSuccessful, r.Status, "fill at nonce %d reverted", nonce)
+	}
+	left, err := c.BalanceNow(ctx, devnet.USDCAddress, solver)
+	require.NoError(t, err)
+	require.Zero(t, new(big.Int).Sub(held, new(big.Int).Mul(half, big.NewInt(2))).Cmp(left), "the solver holds %s", left)
+
+	_, err = runSubmitFill(a, fills[n])
+	require.Equal(t, string(intent.FailReasonSolverBalanceTooLow), failReasonOf(err), "a fill beyond the balance: %v", err)
+}
