@@ -344,6 +344,11 @@ func (c *conn) write() {
 	defer ping.Stop()
 	for {
 		select {
+		case <-c.done: // killed: nothing more goes out before the close frame
+			return
+		default:
+		}
+		select {
 		case <-c.done:
 			return
 		case msg := <-c.send:
@@ -363,14 +368,16 @@ func (c *conn) write() {
 
 // kill ends the connection once: it sends a close frame with code and reason (none for
 // CloseAbnormalClosure, which is never sent) without waiting on the caller's goroutine, and
-// closes the socket, which ends the reader.
+// closes the socket, which ends the reader. The close frame waits, for up to WriteTimeout, for
+// a write under way: a slow consumer's writer is blocked until its client reads, and the
+// client must then find the close frame after its messages, not a broken connection.
 func (c *conn) kill(code int, reason string) {
 	c.killed.Do(func() {
 		close(c.done)
 		go func() {
 			if code != websocket.CloseAbnormalClosure {
 				_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason),
-					time.Now().Add(time.Second))
+					time.Now().Add(c.hub.opt.WriteTimeout))
 			}
 			_ = c.ws.Close()
 		}()

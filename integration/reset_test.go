@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"bytes"
 	"context"
 	"math/big"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	commonpb "go.temporal.io/api/common/v1"
 	enumspb "go.temporal.io/api/enums/v1"
+	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/intentd/intentd/devnet"
@@ -40,7 +42,8 @@ func TestResetToBeforeTheFillPaysNoSecondTime(t *testing.T) {
 	if err := run.Get(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
-	// The reset point: the workflow task that scheduled SubmitFill.
+	// The reset point: the workflow task that ran SubmitFill (a local activity since the lean
+	// change: its marker; an activity task before it).
 	var resetTo int64
 	it := tc.GetWorkflowHistory(ctx, wid, run.GetRunID(), false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
 	for it.HasNext() {
@@ -48,8 +51,8 @@ func TestResetToBeforeTheFillPaysNoSecondTime(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a := e.GetActivityTaskScheduledEventAttributes(); a != nil && a.GetActivityType().GetName() == "SubmitFill" {
-			resetTo = a.GetWorkflowTaskCompletedEventId()
+		if wft, ok := submitFill(e); ok {
+			resetTo = wft
 			break
 		}
 	}
@@ -74,7 +77,7 @@ func TestResetToBeforeTheFillPaysNoSecondTime(t *testing.T) {
 		t.Fatalf("the reset run ended %+v", state)
 	}
 	// The reset run executed the fill activity again: its history keeps the events up to the
-	// reset point and schedules SubmitFill anew after it.
+	// reset point and runs SubmitFill anew after it.
 	var rescheduled []int64
 	it = tc.GetWorkflowHistory(ctx, wid, res.GetRunId(), false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
 	for it.HasNext() {
@@ -82,12 +85,12 @@ func TestResetToBeforeTheFillPaysNoSecondTime(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a := e.GetActivityTaskScheduledEventAttributes(); a != nil && a.GetActivityType().GetName() == "SubmitFill" {
+		if _, ok := submitFill(e); ok {
 			rescheduled = append(rescheduled, e.GetEventId())
 		}
 	}
 	if len(rescheduled) != 1 || rescheduled[0] <= resetTo {
-		t.Fatalf("SubmitFill scheduled at events %v in the reset run, want once after the reset point %d", rescheduled, resetTo)
+		t.Fatalf("SubmitFill ran at events %v in the reset run, want once after the reset point %d", rescheduled, resetTo)
 	}
 	if n := s.fills(t, 31338, common.HexToHash(q.Protocol.V2.OrderID)); n != 1 {
 		t.Fatalf("order filled %d times after the reset, want exactly 1", n)
@@ -101,4 +104,20 @@ func TestResetToBeforeTheFillPaysNoSecondTime(t *testing.T) {
 	if st, _, err := s.API.Status(ctx, q.RequestID); err != nil || st.Status != "success" || len(st.TxHashes) != 1 {
 		t.Fatalf("read model after the reset: %+v, %v", st, err)
 	}
+}
+
+// submitFill reports whether e runs SubmitFill: its local activity marker (the lean version) or
+// its activity task scheduled (before), with the workflow task that did it.
+func submitFill(e *historypb.HistoryEvent) (int64, bool) {
+	if a := e.GetActivityTaskScheduledEventAttributes(); a != nil && a.GetActivityType().GetName() == "SubmitFill" {
+		return a.GetWorkflowTaskCompletedEventId(), true
+	}
+	if m := e.GetMarkerRecordedEventAttributes(); m != nil && m.GetMarkerName() == "LocalActivity" {
+		for _, p := range m.GetDetails()["data"].GetPayloads() {
+			if bytes.Contains(p.GetData(), []byte(`"ActivityType":"SubmitFill"`)) {
+				return m.GetWorkflowTaskCompletedEventId(), true
+			}
+		}
+	}
+	return 0, false
 }

@@ -70,6 +70,7 @@ type config struct {
 	confirmations     uint64
 	timeout           time.Duration
 	jsonOut           bool
+	allowRefunds      bool
 	currencyIn, outCu common.Address
 }
 
@@ -87,6 +88,8 @@ func main() {
 	flag.Uint64Var(&c.confirmations, "confirmations", 2, "confirmations the origin chain requires (configs/chains.dev.json)")
 	flag.DurationVar(&c.timeout, "timeout", 10*time.Minute, "give up on intents not ended after this long")
 	flag.BoolVar(&c.jsonOut, "json", false, "print the summary as JSON too")
+	flag.BoolVar(&c.allowRefunds, "allow-refunds", false, "a refund is a correct end (a burst larger than the solver's inventory): "+
+		"its recipient must then hold nothing")
 	flag.Parse()
 	c.origin, c.dest = 31337, 31338
 	c.rpcs = map[uint64]string{}
@@ -453,6 +456,13 @@ func (l *load) verify(ctx context.Context) []string {
 		}
 		if r.err != nil {
 			fail("not sent: %v", r.err)
+			continue
+		}
+		if r.final == "refund" && l.cfg.allowRefunds {
+			// Refunded instead of filled: the recipient must have received nothing.
+			if got, err := balance(ctx, dest, l.cfg.outCu, r.recipient); err != nil || got.Sign() != 0 {
+				fail("refunded (%s), yet its recipient holds %v (error %v)", r.reason, got, err)
+			}
 			continue
 		}
 		if r.final != "success" {

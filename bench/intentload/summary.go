@@ -67,7 +67,11 @@ func (l *load) summarise(cpu0, cpu1 cpuTimes, load0, load1 string) *summary {
 			s.Ended["not sent"]++
 			continue
 		}
-		s.Ended[or(r.final, "not ended")]++
+		end := or(r.final, "not ended")
+		if r.final == "refund" || r.final == "failure" {
+			end += " " + r.reason
+		}
+		s.Ended[end]++
 		if r.sent.After(lastSent) {
 			lastSent = r.sent
 		}
@@ -158,7 +162,7 @@ func (s *summary) print(w io.Writer) {
 		fmt.Fprintf(w, "| %s | %d | %.0f | %.0f | %.0f | %.0f |\n", sp.Name, sp.N, sp.P50ms, sp.P90ms, sp.P99ms, sp.MaxMs)
 	}
 	if len(s.Problems) == 0 {
-		fmt.Fprintln(w, "checked on chain: every intent succeeded once, each recipient holds exactly its quoted output")
+		fmt.Fprintln(w, "checked on chain: every intent ended correctly; each filled recipient holds exactly its quoted output, each refunded one nothing")
 		return
 	}
 	fmt.Fprintf(w, "%d PROBLEMS:\n", len(s.Problems))

@@ -53,16 +53,21 @@ func lookup(m map[string]string) func(string) (string, bool) {
 
 func TestLoadLauncherConfig(t *testing.T) {
 	c, err := loadLauncherConfig(lookup(nil))
-	if err != nil || c != (launcherConfig{DataDir: ".data", DevnetHost: "127.0.0.1", LogLevel: slog.LevelInfo}) {
+	if err != nil || c != (launcherConfig{DataDir: ".data", DevnetHost: "127.0.0.1", LogLevel: slog.LevelInfo, TemporalPersistence: "sqlite"}) {
 		t.Fatalf("defaults: %+v %v", c, err)
 	}
 	c, err = loadLauncherConfig(lookup(map[string]string{"DATA_DIR": "/tmp/d", "DEVNET_HOST": "0.0.0.0",
-		"DATABASE_URL": "postgres://x@db/intentd", "LOG_LEVEL": "debug"}))
-	if err != nil || c != (launcherConfig{DataDir: "/tmp/d", DevnetHost: "0.0.0.0", DatabaseURL: "postgres://x@db/intentd", LogLevel: slog.LevelDebug}) {
+		"DATABASE_URL": "postgres://x@db/intentd", "LOG_LEVEL": "debug", "TEMPORAL_PERSISTENCE": "postgres"}))
+	if err != nil || c != (launcherConfig{DataDir: "/tmp/d", DevnetHost: "0.0.0.0", DatabaseURL: "postgres://x@db/intentd", LogLevel: slog.LevelDebug,
+		TemporalPersistence: "postgres"}) {
 		t.Fatalf("set: %+v %v", c, err)
 	}
 	if _, err := loadLauncherConfig(lookup(map[string]string{"LOG_LEVEL": "loud"})); err == nil || !strings.Contains(err.Error(), "LOG_LEVEL:") {
 		t.Fatalf("bad LOG_LEVEL: %v", err)
+	}
+	if _, err := loadLauncherConfig(lookup(map[string]string{"TEMPORAL_PERSISTENCE": "mysql"})); err == nil ||
+		!strings.Contains(err.Error(), "TEMPORAL_PERSISTENCE") {
+		t.Fatalf("bad TEMPORAL_PERSISTENCE: %v", err)
 	}
 }
 
