@@ -387,6 +387,10 @@ func TestSlowConsumerIsDisconnectedNotBuffered(t *testing.T) {
 	if !websocket.IsCloseError(slow.err, websocket.ClosePolicyViolation) || !strings.Contains(slow.err.Error(), "slow consumer") {
 		t.Fatalf("the slow connection ended with %v, want close 1008 slow consumer", slow.err)
 	}
+	// The server closes its side once the close frame is out: the count falls just after.
+	for deadline := time.Now().Add(5 * time.Second); r.hub.Stats().Connections.Load() != 1 && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
 	if got := r.hub.Stats().Connections.Load(); got != 1 {
 		t.Fatalf("%d connections open, want the fast one only", got)
 	}
@@ -536,6 +540,11 @@ func TestListenerReconnectLosesNothing(t *testing.T) {
 				}
 				if v == steps {
 					s = intent.StatusSuccess
+					// The last transition waits for the killer's third termination: on a fast
+					// machine the others can all be written between two of them.
+					for deadline := time.Now().Add(10 * time.Second); killed.Load() < 3 && time.Now().Before(deadline); {
+						time.Sleep(20 * time.Millisecond)
+					}
 				}
 				r.move(t, id, v, s)
 				time.Sleep(time.Duration(5+i%7) * time.Millisecond)
