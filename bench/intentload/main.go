@@ -458,6 +458,12 @@ func (l *load) verify(ctx context.Context) []string {
 			fail("not sent: %v", r.err)
 			continue
 		}
+		if (r.final == "refund" || r.final == "failure") && r.reason == "" {
+			// The stream's events carry no failReason: the status endpoint has it.
+			if st, _, err := l.api.Status(ctx, r.requestID); err == nil {
+				r.reason = st.FailReason
+			}
+		}
 		if r.final == "refund" && l.cfg.allowRefunds {
 			// Refunded instead of filled: the recipient must have received nothing.
 			if got, err := balance(ctx, dest, l.cfg.outCu, r.recipient); err != nil || got.Sign() != 0 {
