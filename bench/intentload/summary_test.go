@@ -1,0 +1,59 @@
+package main
+
+import (
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+)
+
+func TestPercentile(t *testing.T) {
+	var d []time.Duration
+	for i := 1; i <= 100; i++ {
+		d = append(d, time.Duration(i)*time.Millisecond)
+	}
+	for p, want := range map[float64]time.Duration{50: 51 * time.Millisecond, 99: 99 * time.Millisecond, 100: 100 * time.Millisecond} {
+		if got := percentile(d, p); got != want {
+			t.Errorf("p%v = %v, want %v", p, got, want)
+		}
+	}
+	if percentile(nil, 50) != 0 {
+		t.Error("percentile of nothing")
+	}
+}
+
+// The anatomy is read off the chains' block times and the engine's transitions: each span is the
+// difference of the two ends it names, and the engine's share starts at the block of the last
+// required confirmation (the deposit's block + confirmations - 1).
+func TestSummaryAnatomy(t *testing.T) {
+	t0 := time.Unix(1_800_000_000, 0)
+	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+	dep, fill := common.HexToHash("0x01"), common.HexToHash("0x02")
+	origin := &watcher{blocks: map[uint64]time.Time{10: at(500), 11: at(1500)}, txs: map[common.Hash]uint64{dep: 10}}
+	dest := &watcher{blocks: map[uint64]time.Time{20: at(2600)}, txs: map[common.Hash]uint64{fill: 20}}
+	r := &intentRun{due: at(0), quoted: at(10), sent: at(20), deposit: dep, fillHash: fill, final: "success",
+		status: map[string]time.Time{"routed": at(700), "pending": at(1800), "submitted": at(1900), "success": at(2900)}}
+	l := &load{cfg: config{origin: 1, dest: 2, confirmations: 2, route: "bridge", wallets: 1},
+		watch: map[uint64]*watcher{1: origin, 2: dest}, runs: []*intentRun{r}}
+	s := l.summarise(cpuTimes{}, cpuTimes{}, "", "")
+	want := map[string]float64{
+		"deposit sent -> deposit mined (block seen)":                                     480,
+		"deposit mined -> pending (confirmations, attestation)":                          1300,
+		"  of which: deposit mined -> routed to its workflow (waiting with the deposit)": 200,
+		"  of which: routed -> pending":                                                  1100,
+		"pending -> submitted (fill signed and broadcast)":                               100,
+		"submitted -> fill mined (block seen)":                                           700,
+		"fill mined -> success":                                                          300,
+		"deposit mined -> success":                                                       2400,
+		"deposit sent -> success":                                                        2880,
+		"engine share: last confirmation's block -> submitted":                           400,
+	}
+	for _, sp := range s.Spans {
+		if w, ok := want[sp.Name]; !ok || sp.N != 1 || sp.P50ms != w {
+			t.Errorf("%s: n %d p50 %v, want 1 and %v", sp.Name, sp.N, sp.P50ms, w)
+		}
+	}
+	if s.Ended["success"] != 1 {
+		t.Errorf("ended %v", s.Ended)
+	}
+}
