@@ -85,6 +85,11 @@ type TemporalOptions struct {
 	// the URL's database) are created on its server when missing and their schemas brought up
 	// to date, with PostgresHistoryShards history shards. DatabaseFile is then ignored.
 	PostgresURL string
+	// VisibilityPostgresURL, with a SQLite file (PostgresURL unset), keeps the visibility
+	// records (what the Web UI lists and searches) in Postgres instead, in the database
+	// <db>_temporal_visibility beside the URL's: SQLite's visibility table keeps 58 indexes and
+	// two full-text tables by triggers on every write.
+	VisibilityPostgresURL string
 	// Logger receives the server's logs at Warn level and above only, because
 	// the server logs a great deal at Info level. Default slog.Default().
 	Logger *slog.Logger
@@ -165,7 +170,7 @@ func StartTemporal(ctx context.Context, o TemporalOptions) (*Temporal, error) {
 	var err error
 	if o.PostgresURL != "" {
 		var stores *postgresStores
-		if stores, err = preparePostgres(o.PostgresURL, quiet); err != nil {
+		if stores, err = preparePostgres(o.PostgresURL, false, quiet); err != nil {
 			return nil, err
 		}
 		if conf, err = buildTemporalConfig(o, stores.main, dialIP); err != nil {
@@ -181,6 +186,14 @@ func StartTemporal(ctx context.Context, o TemporalOptions) (*Temporal, error) {
 		}
 		if conf, err = buildTemporalConfig(o, sqlConf, dialIP); err != nil {
 			return nil, err
+		}
+		if o.VisibilityPostgresURL != "" {
+			stores, err := preparePostgres(o.VisibilityPostgresURL, true, quiet)
+			if err != nil {
+				return nil, err
+			}
+			conf.Persistence.VisibilityStore = "postgres-visibility"
+			conf.Persistence.DataStores[conf.Persistence.VisibilityStore] = config.DataStore{SQL: stores.visibility}
 		}
 	}
 	serverLogger := slogTemporalLogger{log: quiet}

@@ -31,9 +31,10 @@ const postgresRetention = 30 * 24 * time.Hour
 type postgresStores struct{ main, visibility *config.SQL }
 
 // preparePostgres creates the databases <db>_temporal and <db>_temporal_visibility (<db>: the
-// database rawURL names, default postgres) on its server when they are missing and brings their schemas up to date (the embedded schemas of
-// temporal-sql-tool's setup-schema and update-schema), and returns the stores' configuration.
-func preparePostgres(rawURL string, logger *slog.Logger) (*postgresStores, error) {
+// database rawURL names, default postgres) on its server when they are missing and brings their
+// schemas up to date (the embedded schemas of temporal-sql-tool's setup-schema and
+// update-schema), and returns the stores' configuration; visibilityOnly leaves the first alone.
+func preparePostgres(rawURL string, visibilityOnly bool, logger *slog.Logger) (*postgresStores, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return nil, fmt.Errorf("temporal postgres URL: %w", err)
@@ -55,10 +56,15 @@ func preparePostgres(rawURL string, logger *slog.Logger) (*postgresStores, error
 	}
 	log := slogTemporalLogger{log: logger}
 	stores := &postgresStores{main: base(admin + "_temporal"), visibility: base(admin + "_temporal_visibility")}
-	for _, s := range []struct {
+	type store struct {
 		cfg  *config.SQL
 		name string
-	}{{stores.main, "postgresql/v12/temporal"}, {stores.visibility, "postgresql/v12/visibility"}} {
+	}
+	todo := []store{{stores.main, "postgresql/v12/temporal"}, {stores.visibility, "postgresql/v12/visibility"}}
+	if visibilityOnly {
+		todo = todo[1:]
+	}
+	for _, s := range todo {
 		create := *s.cfg // DoCreateDatabase points its configuration at the admin database
 		if err := sqltool.DoCreateDatabase(&create, admin, log); err != nil && !isDuplicateDatabase(err) {
 			return nil, fmt.Errorf("create database %s: %w", s.cfg.DatabaseName, err)

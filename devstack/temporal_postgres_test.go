@@ -12,7 +12,9 @@ import (
 	"github.com/stretchr/testify/require"
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/operatorservice/v1"
+	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
@@ -81,4 +83,56 @@ func TestTemporalOnPostgres(t *testing.T) {
 	require.NoError(t, conn.QueryRow(ctx, "SELECT count(*) FROM pg_database WHERE datname = ANY($1)",
 		[]string{db + "_temporal", db + "_temporal_visibility"}).Scan(&n))
 	require.Equal(t, 2, n, "the server's two databases beside "+db)
+}
+
+// TEMPORAL_PERSISTENCE=sqlite-postgres-visibility: the state in a SQLite file, the visibility
+// records in Postgres, where the Web UI's list finds a finished workflow by a search attribute.
+func TestTemporalVisibilityOnPostgres(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the Temporal server")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	dbURL := testenv.DatabaseURL(t)
+	u, err := url.Parse(dbURL)
+	require.NoError(t, err)
+	db := strings.TrimPrefix(u.Path, "/")
+	t.Cleanup(func() {
+		conn, err := pgx.Connect(context.Background(), dbURL)
+		if err != nil {
+			return
+		}
+		defer conn.Close(context.Background())
+		for _, name := range []string{db + "_temporal", db + "_temporal_visibility"} {
+			_, _ = conn.Exec(context.Background(), "DROP DATABASE IF EXISTS "+pgx.Identifier{name}.Sanitize()+" WITH (FORCE)")
+		}
+	})
+	tmp, err := devstack.StartTemporal(ctx, devstack.TemporalOptions{DatabaseFile: t.TempDir() + "/temporal.db",
+		VisibilityPostgresURL: dbURL, FrontendPort: freePort(t), DisableUI: true,
+		SearchAttributes: map[string]enumspb.IndexedValueType{"IntentStatus": enumspb.INDEXED_VALUE_TYPE_KEYWORD}})
+	require.NoError(t, err)
+	defer tmp.Stop()
+	c, err := client.Dial(client.Options{HostPort: tmp.HostPort(), Namespace: tmp.Namespace()})
+	require.NoError(t, err)
+	defer c.Close()
+	w := worker.New(c, "pgvis", worker.Options{})
+	w.RegisterWorkflow(echo)
+	require.NoError(t, w.Start())
+	defer w.Stop()
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: "pgvis-1", TaskQueue: "pgvis",
+		TypedSearchAttributes: temporal.NewSearchAttributes(temporal.NewSearchAttributeKeyKeyword("IntentStatus").ValueSet("waiting"))},
+		echo, "visibility")
+	require.NoError(t, err)
+	require.NoError(t, run.Get(ctx, nil))
+	require.Eventually(t, func() bool {
+		res, err := c.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{Namespace: tmp.Namespace(),
+			Query: "IntentStatus = 'waiting' AND ExecutionStatus = 'Completed'"})
+		return err == nil && len(res.GetExecutions()) == 1 && res.GetExecutions()[0].GetExecution().GetWorkflowId() == "pgvis-1"
+	}, 30*time.Second, 200*time.Millisecond, "the finished workflow is listed from Postgres")
+	pgVis, err := pgx.Connect(ctx, strings.Replace(dbURL, "/"+db, "/"+db+"_temporal_visibility", 1))
+	require.NoError(t, err)
+	defer pgVis.Close(ctx)
+	var n int
+	require.NoError(t, pgVis.QueryRow(ctx, "SELECT count(*) FROM executions_visibility WHERE workflow_id = 'pgvis-1'").Scan(&n))
+	require.Equal(t, 1, n, "the visibility record is in Postgres")
 }

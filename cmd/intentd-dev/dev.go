@@ -42,11 +42,12 @@ type DevOptions struct {
 	// listen on it and the next ports, peers of each other at 2-of-3.
 	OracleAddr string
 	UIPort     int // 8233
-	// TemporalOnPostgres keeps the in-process Temporal's state on dev's Postgres instead of
-	// temporal.db (TEMPORAL_PERSISTENCE=postgres).
-	TemporalOnPostgres bool
-	Out                io.Writer
-	Logger             *slog.Logger
+	// TemporalPersistence is TEMPORAL_PERSISTENCE: sqlite (temporal.db), postgres (dev's
+	// Postgres), or sqlite-postgres-visibility (temporal.db, the visibility records on dev's
+	// Postgres).
+	TemporalPersistence string
+	Out                 io.Writer
+	Logger              *slog.Logger
 }
 
 // RunDev starts Postgres (DATABASE_URL or a private cluster), Temporal with its Web UI, the
@@ -84,7 +85,10 @@ func RunDev(ctx context.Context, o DevOptions) error {
 	topts := devstack.TemporalOptions{DatabaseFile: filepath.Join(dataDir, "temporal.db"),
 		UIPort: o.UIPort, SearchAttributes: workflows.SearchAttributeTypes(), Logger: o.Logger}
 	where := topts.DatabaseFile
-	if o.TemporalOnPostgres {
+	if o.TemporalPersistence == "sqlite-postgres-visibility" {
+		topts.VisibilityPostgresURL, where = pg.URL(), where+", its visibility records on dev's Postgres"
+	}
+	if o.TemporalPersistence == "postgres" {
 		topts.PostgresURL, where = pg.URL(), "its databases on dev's Postgres"
 	}
 	say("temporal: starting the in-process server (state in %s)", where)

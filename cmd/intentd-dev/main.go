@@ -76,8 +76,8 @@ func run(ctx context.Context, cmd string) error {
 		return devnet.Run(ctx, o, os.Stdout)
 	case "dev":
 		return RunDev(ctx, DevOptions{DataDir: cfg.DataDir, DatabaseURL: cfg.DatabaseURL, Lookup: os.LookupEnv,
-			TemporalOnPostgres: cfg.TemporalPersistence == "postgres",
-			OracleAddr:         "127.0.0.1:3000", UIPort: 8233, Out: os.Stdout, Logger: logger})
+			TemporalPersistence: cfg.TemporalPersistence,
+			OracleAddr:          "127.0.0.1:3000", UIPort: 8233, Out: os.Stdout, Logger: logger})
 	default:
 		return runTemporal(ctx, cfg.DataDir, logger)
 	}
