@@ -24,11 +24,11 @@ type launcherConfig struct {
 	// PprofAddr (PPROF_ADDR, default none) serves the runtime profiles of `dev`, the engine's
 	// process (internal/pprofserver): loopback only in practice.
 	PprofAddr string
-	// TemporalPersistence (TEMPORAL_PERSISTENCE; default sqlite) is where `dev`'s in-process
-	// Temporal keeps its state: sqlite, DataDir/temporal.db; postgres, databases
-	// intentd_temporal and intentd_temporal_visibility on dev's Postgres (the production
-	// persistence); sqlite-postgres-visibility, temporal.db with the visibility records on
-	// dev's Postgres. For comparing them under load: BENCHMARKS.md, "Intents under load".
+	// TemporalPersistence (TEMPORAL_PERSISTENCE) is where `dev`'s in-process Temporal keeps
+	// its state: sqlite, DataDir/temporal.db; postgres, databases intentd_temporal and
+	// intentd_temporal_visibility on dev's Postgres (the production persistence);
+	// sqlite-postgres-visibility, temporal.db with the visibility records on dev's Postgres.
+	// Unset: defaultPersistence. BENCHMARKS.md, "Intents under load", compares them.
 	TemporalPersistence string
 }
 
@@ -37,9 +37,9 @@ func loadLauncherConfig(lookup func(string) (string, bool)) (launcherConfig, err
 	v := envconf.New(lookup, nil)
 	c := launcherConfig{DataDir: v.Get("DATA_DIR", ".data"), DevnetHost: v.Get("DEVNET_HOST", devnet.DefaultOptions().Host),
 		DatabaseURL: v.Get("DATABASE_URL", ""), LogLevel: v.Level("LOG_LEVEL", "info"),
-		PprofAddr: v.Get("PPROF_ADDR", ""), TemporalPersistence: v.Get("TEMPORAL_PERSISTENCE", "sqlite")}
+		PprofAddr: v.Get("PPROF_ADDR", ""), TemporalPersistence: v.Get("TEMPORAL_PERSISTENCE", "")}
 	switch c.TemporalPersistence {
-	case "sqlite", "postgres", "sqlite-postgres-visibility":
+	case "", "sqlite", "postgres", "sqlite-postgres-visibility":
 	default:
 		v.Bad("TEMPORAL_PERSISTENCE", "%q is none of sqlite, postgres, sqlite-postgres-visibility", c.TemporalPersistence)
 	}

@@ -43,8 +43,8 @@ type DevOptions struct {
 	OracleAddr string
 	UIPort     int // 8233
 	// TemporalPersistence is TEMPORAL_PERSISTENCE: sqlite (temporal.db), postgres (dev's
-	// Postgres), or sqlite-postgres-visibility (temporal.db, the visibility records on dev's
-	// Postgres).
+	// Postgres), sqlite-postgres-visibility (temporal.db, the visibility records on dev's
+	// Postgres), or "" for the default (defaultPersistence).
 	TemporalPersistence string
 	Out                 io.Writer
 	Logger              *slog.Logger
@@ -85,10 +85,16 @@ func RunDev(ctx context.Context, o DevOptions) error {
 	topts := devstack.TemporalOptions{DatabaseFile: filepath.Join(dataDir, "temporal.db"),
 		UIPort: o.UIPort, SearchAttributes: workflows.SearchAttributeTypes(), Logger: o.Logger}
 	where := topts.DatabaseFile
-	if o.TemporalPersistence == "sqlite-postgres-visibility" {
+	persistence := o.TemporalPersistence
+	if persistence == "" {
+		if persistence, err = defaultPersistence(dataDir, pg.Started()); err != nil {
+			return err
+		}
+	}
+	if persistence == "sqlite-postgres-visibility" {
 		topts.VisibilityPostgresURL, where = pg.URL(), where+", its visibility records on dev's Postgres"
 	}
-	if o.TemporalPersistence == "postgres" {
+	if persistence == "postgres" {
 		topts.PostgresURL, where = pg.URL(), "its databases on dev's Postgres"
 	}
 	say("temporal: starting the in-process server (state in %s)", where)
@@ -360,4 +366,33 @@ func devAdminToken(path string) ([]byte, error) {
 	}
 	sum := sha256.Sum256([]byte(token))
 	return sum[:], nil
+}
+
+// visibilityMarker, in the data directory, records that the in-process Temporal keeps its
+// visibility records on the private Postgres.
+const visibilityMarker = "temporal-visibility-on-postgres"
+
+// defaultPersistence chooses where the in-process Temporal keeps its state when
+// TEMPORAL_PERSISTENCE is unset: temporal.db with the visibility records on the private
+// Postgres cluster (SQLite's visibility table, 58 indexes and two full-text tables kept by
+// triggers, was a fifth of the engine's CPU under load: BENCHMARKS.md, "Intents under load"),
+// for a new data directory or one that already does so (the marker file); temporal.db alone for
+// a data directory created before (its visibility records are in temporal.db, and moving them
+// would empty the Web UI's lists) or when dev runs on DATABASE_URL (whose Postgres it must not
+// create databases on).
+func defaultPersistence(dataDir string, privateCluster bool) (string, error) {
+	marker := filepath.Join(dataDir, visibilityMarker)
+	if _, err := os.Stat(marker); err == nil {
+		return "sqlite-postgres-visibility", nil
+	}
+	if !privateCluster {
+		return "sqlite", nil
+	}
+	if _, err := os.Stat(filepath.Join(dataDir, "temporal.db")); err == nil {
+		return "sqlite", nil
+	}
+	if err := os.WriteFile(marker, []byte("the in-process Temporal keeps its visibility records on the private Postgres\n"), 0o644); err != nil {
+		return "", fmt.Errorf("temporal persistence: %w", err)
+	}
+	return "sqlite-postgres-visibility", nil
 }

@@ -53,7 +53,7 @@ func lookup(m map[string]string) func(string) (string, bool) {
 
 func TestLoadLauncherConfig(t *testing.T) {
 	c, err := loadLauncherConfig(lookup(nil))
-	if err != nil || c != (launcherConfig{DataDir: ".data", DevnetHost: "127.0.0.1", LogLevel: slog.LevelInfo, TemporalPersistence: "sqlite"}) {
+	if err != nil || c != (launcherConfig{DataDir: ".data", DevnetHost: "127.0.0.1", LogLevel: slog.LevelInfo}) {
 		t.Fatalf("defaults: %+v %v", c, err)
 	}
 	c, err = loadLauncherConfig(lookup(map[string]string{"DATA_DIR": "/tmp/d", "DEVNET_HOST": "0.0.0.0",
@@ -141,5 +141,31 @@ func TestDevAPIKeyIsUnlimitedAndReused(t *testing.T) {
 	}
 	if k, _, _ := st.KeyByHash(ctx, auth.Hash(v3)); k == nil || !k.Unlimited {
 		t.Fatalf("new dev key %+v", k)
+	}
+}
+
+// Unset, TEMPORAL_PERSISTENCE keeps a new data directory's visibility records on the private
+// cluster, and leaves a data directory created before (a temporal.db without the marker) and a
+// DATABASE_URL's Postgres as they were.
+func TestDefaultTemporalPersistence(t *testing.T) {
+	fresh := t.TempDir()
+	if got, err := defaultPersistence(fresh, true); err != nil || got != "sqlite-postgres-visibility" {
+		t.Fatalf("new data directory: %q %v", got, err)
+	}
+	if err := os.WriteFile(filepath.Join(fresh, "temporal.db"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := defaultPersistence(fresh, true); got != "sqlite-postgres-visibility" {
+		t.Fatalf("the same directory after its first start: %q", got)
+	}
+	old := t.TempDir()
+	if err := os.WriteFile(filepath.Join(old, "temporal.db"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := defaultPersistence(old, true); got != "sqlite" {
+		t.Fatalf("a data directory from before: %q", got)
+	}
+	if got, _ := defaultPersistence(t.TempDir(), false); got != "sqlite" {
+		t.Fatalf("on DATABASE_URL: %q", got)
 	}
 }
