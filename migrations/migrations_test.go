@@ -65,7 +65,7 @@ func TestKeysMigrateIntoIntegrators(t *testing.T) {
 	defer rows.Close()
 	type owner struct {
 		label, id, name, payout, tier, env string
-		verified                          bool
+		verified                           bool
 	}
 	var got []owner
 	for rows.Next() {

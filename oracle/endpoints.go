@@ -141,7 +141,9 @@ func newEndpoint[Req any, T oracleapi.Message](path, summary, description string
 }
 
 // validateJSON checks raw against schema (openapidoc.ValidateJSON).
-func validateJSON(schema *openapi3.Schema, raw []byte) error { return openapidoc.ValidateJSON(schema, raw) }
+func validateJSON(schema *openapi3.Schema, raw []byte) error {
+	return openapidoc.ValidateJSON(schema, raw)
+}
 
 // handle serves one attestation route: the body is validated against the route's schema (400
 // INVALID_REQUEST with the first problem), `force` is refused without a valid key (401), the

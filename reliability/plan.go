@@ -58,9 +58,9 @@ func (e Event) String() string {
 // from.
 type PlanOptions struct {
 	Kills, PostgresRestarts, DispatcherKills int
-	Gap                     [2]time.Duration // pause before each event
-	WorkerDown              [2]time.Duration // how long a killed worker or dispatcher stays down
-	PostgresDown            [2]time.Duration // how long Postgres stays down
+	Gap                                      [2]time.Duration // pause before each event
+	WorkerDown                               [2]time.Duration // how long a killed worker or dispatcher stays down
+	PostgresDown                             [2]time.Duration // how long Postgres stays down
 }
 
 // NewPlan draws the events of o from the seed: the same seed gives the same plan. The order of

@@ -53,7 +53,9 @@ type adminDBConfig struct {
 }
 
 // String never shows the database URL, which carries the password.
-func (c adminDBConfig) String() string { return fmt.Sprintf("{DatabaseURL:<set> Operator:%s}", c.Operator) }
+func (c adminDBConfig) String() string {
+	return fmt.Sprintf("{DatabaseURL:<set> Operator:%s}", c.Operator)
+}
 
 // loadAdminDBConfig reads the keys and integrators commands' variables through lookup.
 func loadAdminDBConfig(lookup func(string) (string, bool)) (adminDBConfig, error) {
