@@ -176,8 +176,7 @@ func StartTemporal(ctx context.Context, o TemporalOptions) (*Temporal, error) {
 		if conf, err = buildTemporalConfig(o, stores.main, dialIP); err != nil {
 			return nil, err
 		}
-		conf.Persistence.VisibilityStore = "postgres-visibility"
-		conf.Persistence.DataStores[conf.Persistence.VisibilityStore] = config.DataStore{SQL: stores.visibility}
+		stores.useVisibility(conf)
 		conf.Persistence.NumHistoryShards = PostgresHistoryShards
 	} else {
 		sqlConf, err := prepareSQLite(o.DatabaseFile, o.Namespace, o.SearchAttributes)
@@ -192,8 +191,7 @@ func StartTemporal(ctx context.Context, o TemporalOptions) (*Temporal, error) {
 			if err != nil {
 				return nil, err
 			}
-			conf.Persistence.VisibilityStore = "postgres-visibility"
-			conf.Persistence.DataStores[conf.Persistence.VisibilityStore] = config.DataStore{SQL: stores.visibility}
+			stores.useVisibility(conf)
 		}
 	}
 	serverLogger := slogTemporalLogger{log: quiet}

@@ -7,9 +7,9 @@ import (
 	"log/slog"
 	"net"
 	"net/url"
-	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
@@ -29,6 +29,12 @@ const PostgresHistoryShards = 4
 const postgresRetention = 30 * 24 * time.Hour
 
 type postgresStores struct{ main, visibility *config.SQL }
+
+// useVisibility makes conf keep its visibility records in the Postgres visibility store.
+func (p *postgresStores) useVisibility(conf *config.Config) {
+	conf.Persistence.VisibilityStore = "postgres-visibility"
+	conf.Persistence.DataStores[conf.Persistence.VisibilityStore] = config.DataStore{SQL: p.visibility}
+}
 
 // preparePostgres creates the databases <db>_temporal and <db>_temporal_visibility (<db>: the
 // database rawURL names, default postgres) on its server when they are missing and brings their
@@ -91,7 +97,8 @@ func preparePostgres(rawURL string, visibilityOnly bool, logger *slog.Logger) (*
 
 // isDuplicateDatabase reports Postgres's "database already exists" (SQLSTATE 42P04).
 func isDuplicateDatabase(err error) bool {
-	return strings.Contains(err.Error(), "42P04") || strings.Contains(err.Error(), "already exists")
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == "42P04"
 }
 
 // registerNamespace creates namespace on a Postgres-kept server (a SQLite file gets it before

@@ -22,6 +22,26 @@ import (
 	"github.com/intentd/intentd/internal/testkit/testenv"
 )
 
+// temporalDatabases returns a fresh test database's URL and name; the server's two databases
+// beside it are dropped when the test ends.
+func temporalDatabases(t *testing.T) (string, string) {
+	dbURL := testenv.DatabaseURL(t)
+	u, err := url.Parse(dbURL)
+	require.NoError(t, err)
+	db := strings.TrimPrefix(u.Path, "/")
+	t.Cleanup(func() {
+		conn, err := pgx.Connect(context.Background(), dbURL)
+		if err != nil {
+			return
+		}
+		defer conn.Close(context.Background())
+		for _, name := range []string{db + "_temporal", db + "_temporal_visibility"} {
+			_, _ = conn.Exec(context.Background(), "DROP DATABASE IF EXISTS "+pgx.Identifier{name}.Sanitize()+" WITH (FORCE)")
+		}
+	})
+	return dbURL, db
+}
+
 func echo(_ workflow.Context, s string) (string, error) { return "hello " + s, nil }
 
 func freePort(t *testing.T) int {
@@ -40,20 +60,7 @@ func TestTemporalOnPostgres(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	dbURL := testenv.DatabaseURL(t)
-	u, err := url.Parse(dbURL)
-	require.NoError(t, err)
-	db := strings.TrimPrefix(u.Path, "/")
-	t.Cleanup(func() {
-		conn, err := pgx.Connect(context.Background(), dbURL)
-		if err != nil {
-			return
-		}
-		defer conn.Close(context.Background())
-		for _, name := range []string{db + "_temporal", db + "_temporal_visibility"} {
-			_, _ = conn.Exec(context.Background(), "DROP DATABASE IF EXISTS "+pgx.Identifier{name}.Sanitize()+" WITH (FORCE)")
-		}
-	})
+	dbURL, db := temporalDatabases(t)
 	attrs := map[string]enumspb.IndexedValueType{"IntentStatus": enumspb.INDEXED_VALUE_TYPE_KEYWORD}
 	for round := range 2 {
 		tmp, err := devstack.StartTemporal(ctx, devstack.TemporalOptions{PostgresURL: dbURL, FrontendPort: freePort(t),
@@ -93,20 +100,7 @@ func TestTemporalVisibilityOnPostgres(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	dbURL := testenv.DatabaseURL(t)
-	u, err := url.Parse(dbURL)
-	require.NoError(t, err)
-	db := strings.TrimPrefix(u.Path, "/")
-	t.Cleanup(func() {
-		conn, err := pgx.Connect(context.Background(), dbURL)
-		if err != nil {
-			return
-		}
-		defer conn.Close(context.Background())
-		for _, name := range []string{db + "_temporal", db + "_temporal_visibility"} {
-			_, _ = conn.Exec(context.Background(), "DROP DATABASE IF EXISTS "+pgx.Identifier{name}.Sanitize()+" WITH (FORCE)")
-		}
-	})
+	dbURL, db := temporalDatabases(t)
 	tmp, err := devstack.StartTemporal(ctx, devstack.TemporalOptions{DatabaseFile: t.TempDir() + "/temporal.db",
 		VisibilityPostgresURL: dbURL, FrontendPort: freePort(t), DisableUI: true,
 		SearchAttributes: map[string]enumspb.IndexedValueType{"IntentStatus": enumspb.INDEXED_VALUE_TYPE_KEYWORD}})

@@ -23,13 +23,7 @@ import (
 // transaction, both callers get the same one, and the 20 nonces are 0..19 with none reused.
 func TestTwoWorkersNeverReuseANonce(t *testing.T) {
 	ctx := context.Background()
-	pool := testenv.Pool(t)
-	other, err := pgxpool.New(ctx, pool.Config().ConnString())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
-	workers := []*store.Store{store.New(pool), store.New(other)}
+	pool, workers := twoWorkers(t)
 	const n = 20
 	ids := make([]string, n)
 	for i := range ids {
@@ -159,13 +153,7 @@ const testUSDC = "0x5FbDB2315678afecb367f032d93F642f64180aa3"
 // shortfall, store nothing and allocate no nonce. The amounts are beyond what a float holds.
 func TestFillsInFlightCommitInventoryUnderTheNonceLock(t *testing.T) {
 	ctx := context.Background()
-	pool := testenv.Pool(t)
-	other, err := pgxpool.New(ctx, pool.Config().ConnString())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
-	workers := []*store.Store{store.New(pool), store.New(other)}
+	pool, workers := twoWorkers(t)
 	const n = 10
 	ids := insertRequests(t, pool, n)
 	amount, _ := new(big.Int).SetString("1000000000000000000000000000007", 10)
@@ -295,4 +283,16 @@ func TestFillsInFlightCommitInventoryOncePerNonce(t *testing.T) {
 	if s := shortfallOf(fill(ids[2], 1, 0)); s == nil || s.InFlight.Int64() != 100 {
 		t.Fatalf("a fill beyond the USDC in flight: %+v", s)
 	}
+}
+
+// twoWorkers returns a test database's pool and two stores on separate pools of it, as two
+// worker processes have.
+func twoWorkers(t *testing.T) (*pgxpool.Pool, []*store.Store) {
+	pool := testenv.Pool(t)
+	other, err := pgxpool.New(context.Background(), pool.Config().ConnString())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(other.Close)
+	return pool, []*store.Store{store.New(pool), store.New(other)}
 }

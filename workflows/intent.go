@@ -391,10 +391,16 @@ func (r *intentRun) attest(ctx workflow.Context, d *intent.Deposit) error {
 // with backoff, a bounded number of times.
 func (r *intentRun) sendingActivity(ctx workflow.Context) workflow.Context {
 	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		StartToCloseTimeout: 30 * time.Second,
-		RetryPolicy: &temporal.RetryPolicy{InitialInterval: 500 * time.Millisecond, BackoffCoefficient: 2,
-			MaximumInterval: 10 * time.Second, MaximumAttempts: int32(r.in.Policy.WithDefaults().SubmitAttempts)},
-	})
+		StartToCloseTimeout: sendingAttempt, RetryPolicy: r.sendingRetry()})
+}
+
+// sendingAttempt bounds one attempt of a sending activity.
+const sendingAttempt = 30 * time.Second
+
+// sendingRetry is the retry policy of the sending activities, local or not.
+func (r *intentRun) sendingRetry() *temporal.RetryPolicy {
+	return &temporal.RetryPolicy{InitialInterval: 500 * time.Millisecond, BackoffCoefficient: 2,
+		MaximumInterval: 10 * time.Second, MaximumAttempts: int32(r.in.Policy.WithDefaults().SubmitAttempts)}
 }
 
 // sendingLocalActivity is sendingActivity for a local activity (changeLean): the same attempt
@@ -402,11 +408,7 @@ func (r *intentRun) sendingActivity(ctx workflow.Context) workflow.Context {
 // submission as failed like an activity whose attempts ran out.
 func (r *intentRun) sendingLocalActivity(ctx workflow.Context) workflow.Context {
 	return workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
-		StartToCloseTimeout:    30 * time.Second,
-		ScheduleToCloseTimeout: sendingWindow,
-		RetryPolicy: &temporal.RetryPolicy{InitialInterval: 500 * time.Millisecond, BackoffCoefficient: 2,
-			MaximumInterval: 10 * time.Second, MaximumAttempts: int32(r.in.Policy.WithDefaults().SubmitAttempts)},
-	})
+		StartToCloseTimeout: sendingAttempt, ScheduleToCloseTimeout: sendingWindow, RetryPolicy: r.sendingRetry()})
 }
 
 // sendingWindow bounds a local sending activity with all its retries: the default 20 attempts
