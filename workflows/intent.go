@@ -152,8 +152,24 @@ const (
 	// local activity (SubmitFill is idempotent: a retry broadcasts the stored transaction
 	// again) instead of an activity task and a workflow task of its own. BENCHMARKS.md,
 	// "Intents under load".
+	//
+	// Version 2 ("inline"): the waits for the deposit's attestation and for the fill's
+	// inclusion first run as local activities of up to inlineWait each, so that an intent whose
+	// chains answer within that time runs from its deposit to success in one workflow task (the
+	// same transitions, each written to the read model as it happens); a wait that takes longer
+	// goes on as the heartbeating activity of before for the rest of its time. Its status search
+	// attributes are upserted once the run waits on anything but a local activity (and when it
+	// ends), not at every transition: the server would write the visibility record once per
+	// upsert although only the last of a workflow task is ever seen.
 	changeLean = "lean"
 )
+
+// inlineWait bounds a wait run as a local activity (changeLean version 2). The devnet's
+// attestation (two confirmations of 1 s blocks) and a fill's inclusion fit in it; on a chain
+// whose blocks or confirmations take longer, the wait moves on to an activity task after it.
+// It stays under 80% of the workflow task timeout (10 s), past which the SDK has to heartbeat
+// the workflow task.
+const inlineWait = 6 * time.Second
 
 // manualRefundWindow is how long a request whose refund needs an operator stays open for the
 // adminRefund update.
@@ -163,12 +179,13 @@ type intentRun struct {
 	in    IntentInput
 	state State
 	seq   int64
-	// lean is set for runs at changeLean version 1: the older changes are all at their newest
-	// version without a GetVersion call each.
-	lean bool
+	// lean is set for runs at changeLean version 1 or later: the older changes are all at their
+	// newest version without a GetVersion call each. inline is set at version 2.
+	lean, inline bool
 	// attrs are the IntentStatus and FailReason search attributes last set; a lean run upserts
-	// them only when they change (its starter set waiting and N/A).
-	attrs [2]string
+	// them only when they change (its starter set waiting and N/A). An inline run keeps the
+	// latest in wantAttrs until publishAttrs.
+	attrs, wantAttrs [2]string
 
 	depositSeenAt time.Time
 	// filling is set before the fill is first signed: from then on nothing may be refunded by
@@ -216,6 +233,9 @@ func Intent(ctx workflow.Context, in IntentInput) (*IntentResult, error) {
 		return nil, err
 	}
 	res, err := r.run(ctx)
+	if perr := r.publishAttrs(ctx); err == nil {
+		err = perr
+	}
 	if r.watchingDuplicates {
 		r.drainDuplicates(ctx)
 	}
@@ -232,9 +252,11 @@ func (r *intentRun) setup(ctx workflow.Context) error {
 		workflow.UpdateHandlerOptions{Validator: r.validateAdminRefund}); err != nil {
 		return err
 	}
-	if r.lean = workflow.GetVersion(ctx, changeLean, workflow.DefaultVersion, 1) == 1; r.lean {
+	v := workflow.GetVersion(ctx, changeLean, workflow.DefaultVersion, 2)
+	if r.lean, r.inline = v >= 1, v >= 2; r.lean {
 		// The door started the workflow with these search attributes (InitialSearchAttributes).
 		r.attrs = [2]string{string(intent.StatusWaiting), string(intent.FailReasonNA)}
+		r.wantAttrs = r.attrs
 		return nil
 	}
 	return workflow.UpsertTypedSearchAttributes(ctx, searchAttributes(r.in.Execution, r.in.APIKeyID)...)
@@ -366,9 +388,8 @@ func (r *intentRun) attest(ctx workflow.Context, d *intent.Deposit) error {
 	if r.inclusion(ctx) {
 		total = r.in.Policy.WithDefaults().ConfirmationTimeout
 	}
-	actx := waitingActivity(ctx, total)
 	var res activities.AttestResult
-	err := workflow.ExecuteActivity(actx, oracleActs.AttestDeposit, activities.AttestInput{Deposit: *d}).Get(ctx, &res)
+	err := r.wait(ctx, total, oracleActs.AttestDeposit, activities.AttestInput{Deposit: *d}, &res)
 	if err == nil {
 		r.state.Attested = true
 		if res.Signer != "" {
@@ -385,6 +406,37 @@ func (r *intentRun) attest(ctx workflow.Context, d *intent.Deposit) error {
 		}
 	}
 	return err
+}
+
+// wait runs a waiting activity (waitingActivity) for at most total and stores its result in
+// out. An inline run (changeLean version 2) first runs it as a local activity for up to
+// inlineWait: its answer, or a failure for good, is the wait's; after a timeout or a failure
+// Temporal would retry, the wait goes on as an activity task for the rest of total (both are
+// idempotent: they only read the chains, the oracle and the stored transactions, and
+// re-broadcast a stored transaction).
+func (r *intentRun) wait(ctx workflow.Context, total time.Duration, activity, in, out any) error {
+	if r.inline {
+		budget := min(inlineWait, total)
+		lctx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
+			StartToCloseTimeout: budget, ScheduleToCloseTimeout: budget, RetryPolicy: &temporal.RetryPolicy{MaximumAttempts: 1}})
+		err := workflow.ExecuteLocalActivity(lctx, activity, in).Get(ctx, out)
+		if err == nil || isNonRetryable(err) {
+			return err
+		}
+		// The local attempt ended without an answer. It counts as its whole budget spent: a wait
+		// that ran into its deadline may report the context's error rather than a timeout (the
+		// SDK races the two), and the wait as a whole must never last longer than total.
+		if total -= budget; total <= 0 {
+			if isTimeout(err) {
+				return err
+			}
+			return temporal.NewTimeoutError(enumspb.TIMEOUT_TYPE_SCHEDULE_TO_CLOSE, nil)
+		}
+		if err := r.publishAttrs(ctx); err != nil {
+			return err
+		}
+	}
+	return workflow.ExecuteActivity(waitingActivity(ctx, total), activity, in).Get(ctx, out)
 }
 
 // sendingActivity is for activities that sign and broadcast: a transport failure is retried
@@ -461,6 +513,9 @@ func (r *intentRun) fill(ctx workflow.Context) (*IntentResult, error) {
 		// fill nothing can land: refund. With one, it may have reached a node, so it is waited
 		// for (and replaced or cancelled) like any broadcast fill.
 		var stored activities.StoredTx
+		if err := r.publishAttrs(ctx); err != nil {
+			return nil, err
+		}
 		if err := workflow.ExecuteActivity(r.sendingActivity(ctx), chainActs.StoredSolverTx, activities.StoredTxInput{
 			RequestID: ex.RequestID, Kind: intent.TxKindFill}).Get(ctx, &stored); err != nil {
 			return nil, fmt.Errorf("stored fill: %w", err)
@@ -556,13 +611,34 @@ func (r *intentRun) write(ctx workflow.Context, s intent.Status, reason intent.F
 		return fmt.Errorf("write read model: %w", err)
 	}
 	r.moreTxs = nil
-	attrs := [2]string{string(s), string(r.state.FailReason)}
-	if r.lean && attrs == r.attrs {
+	r.wantAttrs = [2]string{string(s), string(r.state.FailReason)}
+	if r.inline {
+		return nil // upserted once the run waits (publishAttrs)
+	}
+	return r.upsertAttrs(ctx)
+}
+
+// publishAttrs upserts, in an inline run, the status search attributes the last write left
+// unpublished; it does nothing in other runs, whose writes upsert them. An inline run calls it
+// before it waits on anything but a local activity and when it ends: a workflow task's upserts
+// are seen together once it completes, so the earlier ones of the same task would only rewrite
+// the visibility record.
+func (r *intentRun) publishAttrs(ctx workflow.Context) error {
+	if !r.inline {
+		return nil
+	}
+	return r.upsertAttrs(ctx)
+}
+
+// upsertAttrs upserts the status search attributes of the last write when they differ from
+// those last set (or, before changeLean, always).
+func (r *intentRun) upsertAttrs(ctx workflow.Context) error {
+	if r.lean && r.wantAttrs == r.attrs {
 		return nil // unchanged: an upsert would only rewrite the visibility record
 	}
-	r.attrs = attrs
+	r.attrs = r.wantAttrs
 	return workflow.UpsertTypedSearchAttributes(ctx,
-		AttrIntentStatus.ValueSet(string(s)), AttrFailReason.ValueSet(string(r.state.FailReason)))
+		AttrIntentStatus.ValueSet(r.attrs[0]), AttrFailReason.ValueSet(r.attrs[1]))
 }
 
 // inclusion reports whether this run bounds its waits for inclusion (changeInclusion).
@@ -577,13 +653,12 @@ func (r *intentRun) inclusion(ctx workflow.Context) bool {
 // allows only one).
 func (r *intentRun) awaitFill(ctx workflow.Context, sub activities.FillSubmitted) (*activities.TxIncluded, error) {
 	ex, policy := r.in.Execution, r.in.Policy.WithDefaults()
-	wctx := waitingActivity(ctx, policy.FillBumpAfter)
 	attempt, cancelled := 0, false
 	for {
 		var inc activities.TxIncluded
-		err := workflow.ExecuteActivity(wctx, chainActs.AwaitTx, activities.AwaitTxInput{
+		err := r.wait(ctx, policy.FillBumpAfter, chainActs.AwaitTx, activities.AwaitTxInput{
 			RequestID: ex.RequestID, Kind: intent.TxKindFill, ChainID: ex.DestinationChainID, TxHash: sub.TxHash,
-		}).Get(ctx, &inc)
+		}, &inc)
 		if err == nil {
 			return &inc, nil
 		}
@@ -600,6 +675,9 @@ func (r *intentRun) awaitFill(ctx workflow.Context, sub activities.FillSubmitted
 		}
 		cancel := attempt >= policy.FillMaxBumps
 		var rep activities.Replaced
+		if err := r.publishAttrs(ctx); err != nil {
+			return nil, err
+		}
 		if err := workflow.ExecuteActivity(r.sendingActivity(ctx), chainActs.ReplaceTx, activities.ReplaceInput{
 			RequestID: ex.RequestID, Kind: intent.TxKindFill, ChainID: ex.DestinationChainID, After: attempt, Cancel: cancel,
 		}).Get(ctx, &rep); err != nil {

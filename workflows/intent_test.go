@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/mock"
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
 
 	"github.com/intentd/intentd/activities"
@@ -126,6 +127,43 @@ func TestIntentReportsWaitingPendingSubmittedSuccessAndFillsOnce(t *testing.T) {
 	require.Equal(t, "0xfill", last.Txs[0].Hash)
 }
 
+// changeLean 2: "its status search attributes are upserted once the run waits on anything but a
+// local activity (and when it ends), not at every transition".
+func TestInlineRunUpsertsItsStatusWhenItWaitsNotAtEveryTransition(t *testing.T) {
+	upserts := func(h *harness) *[]string {
+		var got []string
+		h.env.OnUpsertTypedSearchAttributes(mock.Anything).Run(func(args mock.Arguments) {
+			status, _ := args.Get(0).(temporal.SearchAttributes).GetKeyword(AttrIntentStatus)
+			got = append(got, status)
+		}).Return(nil)
+		return &got
+	}
+	t.Run("a fill mined within inlineWait: one upsert, success", func(t *testing.T) {
+		h := newHarness(t)
+		got := upserts(h)
+		h.run(t, deposit())
+		require.Equal(t, []string{"success"}, *got)
+	})
+	t.Run("a fill that takes longer: submitted is upserted before the activity task, then success", func(t *testing.T) {
+		h := newHarness(t)
+		h.env.SetTestTimeout(inlineWait + 10*time.Second) // a local activity's time is not skipped
+		got := upserts(h)
+		h.awaitTx = func(ctx context.Context, in activities.AwaitTxInput) (*activities.TxIncluded, error) {
+			if activity.GetInfo(ctx).IsLocalActivity {
+				return nil, blockUntilDeadline(ctx)
+			}
+			return &activities.TxIncluded{Block: 9, Success: true, Hash: "0xfill"}, nil
+		}
+		h.run(t, deposit())
+		require.Equal(t, []string{"submitted", "success"}, *got)
+	})
+}
+
+func blockUntilDeadline(ctx context.Context) error {
+	<-ctx.Done()
+	return ctx.Err()
+}
+
 func TestIntentDepositMismatchesFailWithTheirReasonAndNeverFill(t *testing.T) {
 	cases := map[intent.FailReason]func(*intent.Deposit){
 		intent.FailReasonIncorrectDepositCurrency:    func(d *intent.Deposit) { d.Currency = "0x00000000000000000000000000000000000000aa" },
@@ -175,12 +213,14 @@ func TestIntentStateQueryShowsLiveState(t *testing.T) {
 // out and the workflow goes on exactly as when each check was an attempt: the fill is delayed
 // and replaced, the attestation fails with DEPOSIT_CONFIRMATION_TIMEOUT.
 func TestWaitsThatRunOutOfTimeAreTimeouts(t *testing.T) {
-	blockUntilDeadline := func(ctx context.Context) error {
-		<-ctx.Done()
-		return ctx.Err()
-	}
 	checkOptions := func(t *testing.T, ctx context.Context, total time.Duration) {
 		info := activity.GetInfo(ctx)
+		if info.IsLocalActivity {
+			// An inline run (changeLean 2) waits as a local activity first, for up to inlineWait.
+			require.InDelta(t, min(inlineWait, total).Seconds(), info.Deadline.Sub(info.StartedTime).Seconds(), 0.5,
+				"the local attempt lasts the wait, up to inlineWait")
+			return
+		}
 		// The heartbeat timeout is waitHeartbeatTimeout, capped (as the server does) at the wait.
 		require.Equal(t, min(waitHeartbeatTimeout, total), info.HeartbeatTimeout)
 		require.InDelta(t, total.Seconds(), info.Deadline.Sub(info.StartedTime).Seconds(), 0.5,
@@ -211,6 +251,50 @@ func TestWaitsThatRunOutOfTimeAreTimeouts(t *testing.T) {
 			intent.StatusSuccess}, h.statuses())
 		require.Equal(t, 1, replaced)
 		require.Equal(t, 2, awaits)
+	})
+
+	t.Run("a local wait that ends with its context's error at the deadline is a timeout too", func(t *testing.T) {
+		h := newHarness(t)
+		awaits := 0
+		h.awaitTx = func(ctx context.Context, in activities.AwaitTxInput) (*activities.TxIncluded, error) {
+			if awaits++; awaits == 1 {
+				return nil, context.DeadlineExceeded // what await returns when the SDK's timeout loses the race
+			}
+			return &activities.TxIncluded{Block: 9, Success: true, Hash: "0xfill2"}, nil
+		}
+		h.env.OnActivity(chainActs.ReplaceTx, mock.Anything, mock.Anything).Return(&activities.Replaced{TxHash: "0xfill2", Attempt: 1}, nil)
+		h.env.RegisterDelayedCallback(func() { h.env.SignalWorkflow(SignalDeposit, deposit()) }, time.Second)
+		h.env.ExecuteWorkflow(Intent, IntentInput{Execution: execution(), Policy: Policy{FillBumpAfter: 2 * time.Second}})
+		require.True(t, h.env.IsWorkflowCompleted())
+		require.NoError(t, h.env.GetWorkflowError())
+		require.Equal(t, []intent.Status{intent.StatusWaiting, intent.StatusPending, intent.StatusSubmitted, intent.StatusDelayed,
+			intent.StatusSuccess}, h.statuses())
+	})
+
+	t.Run("a wait longer than inlineWait goes on as an activity task for the rest of its time", func(t *testing.T) {
+		h := newHarness(t)
+		h.env.SetTestTimeout(inlineWait + 10*time.Second) // a local activity's time is not skipped
+		var kinds []bool
+		var deadlines []time.Duration
+		h.awaitTx = func(ctx context.Context, in activities.AwaitTxInput) (*activities.TxIncluded, error) {
+			info := activity.GetInfo(ctx)
+			kinds = append(kinds, info.IsLocalActivity)
+			deadlines = append(deadlines, info.Deadline.Sub(info.StartedTime).Round(time.Second))
+			if info.IsLocalActivity {
+				return nil, blockUntilDeadline(ctx)
+			}
+			require.Equal(t, waitHeartbeatTimeout, info.HeartbeatTimeout)
+			return &activities.TxIncluded{Block: 9, Success: true, Hash: "0xfill"}, nil
+		}
+		h.env.RegisterDelayedCallback(func() { h.env.SignalWorkflow(SignalDeposit, deposit()) }, time.Second)
+		h.env.ExecuteWorkflow(Intent, IntentInput{Execution: execution(), Policy: Policy{FillBumpAfter: 20 * time.Second}})
+		require.True(t, h.env.IsWorkflowCompleted())
+		require.NoError(t, h.env.GetWorkflowError())
+		require.Equal(t, []bool{true, false}, kinds, "a local attempt, then an activity task")
+		require.Equal(t, []time.Duration{inlineWait, 20*time.Second - inlineWait}, deadlines,
+			"together they wait FillBumpAfter, no longer: the fill is replaced on time")
+		require.Equal(t, []intent.Status{intent.StatusWaiting, intent.StatusPending, intent.StatusSubmitted, intent.StatusSuccess},
+			h.statuses())
 	})
 
 	t.Run("the attestation not given within ConfirmationTimeout is DEPOSIT_CONFIRMATION_TIMEOUT", func(t *testing.T) {

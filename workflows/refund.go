@@ -46,6 +46,9 @@ func (r *intentRun) refund(ctx workflow.Context, reason intent.FailReason) (*Int
 func (r *intentRun) payRefund(ctx workflow.Context, kind intent.TxKind, recipient string) (intent.Tx, error) {
 	dep, ex := r.state.Deposit, r.in.Execution
 	var sub activities.RefundSubmitted
+	if err := r.publishAttrs(ctx); err != nil {
+		return intent.Tx{}, err
+	}
 	err := workflow.ExecuteActivity(r.sendingActivity(ctx), chainActs.SubmitRefund, activities.RefundInput{
 		RequestID: ex.RequestID, Kind: kind, ChainID: dep.ChainID, Currency: dep.Currency, Recipient: recipient, Amount: dep.Amount,
 	}).Get(ctx, &sub)
@@ -82,6 +85,9 @@ func refundReasonOf(err error) intent.RefundFailReason {
 func (r *intentRun) awaitOperator(ctx workflow.Context) (*IntentResult, error) {
 	r.state.AwaitingOperator = true
 	for {
+		if err := r.publishAttrs(ctx); err != nil {
+			return nil, err
+		}
 		ok, err := workflow.AwaitWithTimeout(ctx, manualRefundWindow, func() bool { return r.adminPending })
 		if err != nil || !ok {
 			return &r.state, err
