@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+	"time"
 
+	"github.com/cenkalti/backoff/v4"
 	ethereum "github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -85,11 +87,13 @@ func sendTx(ctx context.Context, c chains.TxSender, tx *types.Transaction) error
 
 func (a *ChainActivities) sign(ctx context.Context, c solverChain, call solverCall) (*intent.SolverTx, error) {
 	from := a.solverAddress()
-	chainNonce, err := c.NonceAt(ctx, from)
+	chainNonce, err := retryRead(ctx, func(ctx context.Context) (uint64, error) { return c.NonceAt(ctx, from) })
 	if err != nil {
 		return nil, err
 	}
-	gas, err := c.EstimateGas(ctx, ethereum.CallMsg{From: from, To: &call.to, Data: call.data, Value: call.value})
+	gas, err := retryRead(ctx, func(ctx context.Context) (uint64, error) {
+		return c.EstimateGas(ctx, ethereum.CallMsg{From: from, To: &call.to, Data: call.data, Value: call.value})
+	})
 	if err != nil {
 		var rev *chains.RevertError
 		switch {
@@ -100,7 +104,7 @@ func (a *ChainActivities) sign(ctx context.Context, c solverChain, call solverCa
 		}
 		return nil, err // retried: unavailable, or a revert or shortfall the call does not map
 	}
-	fees, err := c.SuggestFees(ctx)
+	fees, err := retryRead(ctx, c.SuggestFees)
 	if err != nil {
 		return nil, err
 	}
@@ -138,6 +142,27 @@ func (a *ChainActivities) sign(ctx context.Context, c solverChain, call solverCa
 	return stored, err
 }
 
+// readTries bounds how often retryRead asks; with one answer in five failing, as in the
+// reliability suite's RPC faults, four tries leave one read in 625 failed.
+const readTries = 4
+
+// retryRead runs read, and again after a short backoff (100 ms, growing) while it fails with
+// chains.ErrUnavailable (a node's 503, a rate limit, a dropped connection), up to readTries
+// times within ctx. The reads before a signing are idempotent, and an attempt makes half a dozen
+// of them: without this, one flaky answer spent a whole attempt of the activity's bounded
+// retries, and a run of them refunded a fillable intent with TRANSACTION_SUBMISSION_FAILED.
+// Any other error (a revert, a shortfall) is returned at once.
+func retryRead[T any](ctx context.Context, read func(context.Context) (T, error)) (T, error) {
+	b := backoff.NewExponentialBackOff(backoff.WithInitialInterval(100*time.Millisecond), backoff.WithMaxElapsedTime(0))
+	return backoff.RetryWithData(func() (T, error) {
+		v, err := read(ctx)
+		if err != nil && !errors.Is(err, chains.ErrUnavailable) {
+			return v, backoff.Permanent(err)
+		}
+		return v, err
+	}, backoff.WithContext(backoff.WithMaxRetries(b, readTries-1), ctx))
+}
+
 // maxGasCost is the most a transaction of gas at feeCap can cost, in wei.
 func maxGasCost(gas uint64, feeCap *big.Int) *big.Int {
 	return new(big.Int).Mul(new(big.Int).SetUint64(gas), feeCap)
@@ -156,15 +181,19 @@ func (a *ChainActivities) holdings(ctx context.Context, c solverChain, currency 
 	for try := 1; ; try++ {
 		var err error
 		held := &intent.Holdings{}
-		if held.Native, err = c.BalanceNow(ctx, common.Address{}, solver); err != nil {
+		if held.Native, err = retryRead(ctx, func(ctx context.Context) (*big.Int, error) {
+			return c.BalanceNow(ctx, common.Address{}, solver)
+		}); err != nil {
 			return 0, nil, err
 		}
 		if currency != (common.Address{}) {
-			if held.Token, err = c.BalanceNow(ctx, currency, solver); err != nil {
+			if held.Token, err = retryRead(ctx, func(ctx context.Context) (*big.Int, error) {
+				return c.BalanceNow(ctx, currency, solver)
+			}); err != nil {
 				return 0, nil, err
 			}
 		}
-		after, err := c.NonceAt(ctx, solver)
+		after, err := retryRead(ctx, func(ctx context.Context) (uint64, error) { return c.NonceAt(ctx, solver) })
 		if err != nil {
 			return 0, nil, err
 		}

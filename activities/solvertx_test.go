@@ -121,3 +121,35 @@ func TestSendTxTakesKnownAndUsedNoncesAsSent(t *testing.T) {
 		}
 	}
 }
+
+// The reads before a signing ask again while the chain is unavailable (up to readTries times)
+// and give up at once on anything else: one flaky answer must not spend a whole attempt of the
+// activity's bounded retries (TRANSACTION_SUBMISSION_FAILED after the last).
+func TestRetryReadAsksAgainOnlyWhileTheChainIsUnavailable(t *testing.T) {
+	unavailable := &chains.Error{Kind: chains.ErrUnavailable, ChainID: 31338, Op: "nonce", Err: errors.New("503")}
+	revert := &chains.RevertError{Name: "AlreadyFilled"}
+	for _, tc := range []struct {
+		name      string
+		errs      []error // the answers before a success
+		wantCalls int
+		wantErr   error
+	}{
+		{"two flaky answers, then the nonce", []error{unavailable, unavailable}, 3, nil},
+		{"unavailable every time: the last error after readTries", []error{unavailable, unavailable, unavailable, unavailable, unavailable}, readTries, unavailable},
+		{"a revert is not asked again", []error{revert}, 1, revert},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			calls := 0
+			got, err := retryRead(context.Background(), func(context.Context) (uint64, error) {
+				calls++
+				if calls <= len(tc.errs) {
+					return 0, tc.errs[calls-1]
+				}
+				return 7, nil
+			})
+			if calls != tc.wantCalls || !errors.Is(err, tc.wantErr) || (err == nil && got != 7) {
+				t.Fatalf("%d calls, %v, %v; want %d calls, error %v", calls, got, err, tc.wantCalls, tc.wantErr)
+			}
+		})
+	}
+}

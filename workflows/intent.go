@@ -509,6 +509,7 @@ func (r *intentRun) fill(ctx workflow.Context) (*IntentResult, error) {
 		if !r.lean && workflow.GetVersion(ctx, changeSubmission, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
 			return r.fail(ctx, intent.FailReasonTransactionSubmissionFailed)
 		}
+		workflow.GetLogger(ctx).Warn("fill not submitted after every attempt", "requestId", ex.RequestID, "error", err)
 		// The chain or the signer stayed unavailable through every attempt. Without a signed
 		// fill nothing can land: refund. With one, it may have reached a node, so it is waited
 		// for (and replaced or cancelled) like any broadcast fill.
