@@ -98,6 +98,8 @@ func await(ctx context.Context, w waitSpec, check func(ctx context.Context) (don
 	if log == nil {
 		log = logger(ctx)
 	}
+	ctx, stopLocal := beforeLocalDeadline(ctx)
+	defer stopLocal()
 	ctx, stop := untilWorkerStops(ctx)
 	defer stop()
 	for {
@@ -176,14 +178,43 @@ func untilWorkerStops(ctx context.Context) (context.Context, func()) {
 	return wctx, func() { cancel(nil) }
 }
 
+// localWaitMargin is how long before its deadline a wait run as a local activity (the workflow's
+// inline waits) gives up: a local activity still running at its deadline is reported by the SDK
+// with a WARN ("LocalActivity completed after activity deadline"), one per intent whose chain is
+// slower than the inline budget.
+const localWaitMargin = 250 * time.Millisecond
+
+// errLocalWaitOver is the cause of a local wait's context ending localWaitMargin before its
+// deadline.
+var errLocalWaitOver = errors.New("the local wait's time is over")
+
+// beforeLocalDeadline returns ctx, ended localWaitMargin before the deadline when ctx is a local
+// activity's (with errLocalWaitOver as its cause), else ctx unchanged.
+func beforeLocalDeadline(ctx context.Context) (context.Context, func()) {
+	if !activity.IsActivity(ctx) {
+		return ctx, func() {}
+	}
+	info := activity.GetInfo(ctx)
+	if !info.IsLocalActivity || info.Deadline.IsZero() {
+		return ctx, func() {}
+	}
+	return context.WithDeadlineCause(ctx, info.Deadline.Add(-localWaitMargin), errLocalWaitOver)
+}
+
 // ended is what a wait returns when its context has ended: the context's error (past the
 // deadline the SDK reports nothing and the server times the activity out), or, when the worker is
 // shutting down, a benign retryable error, which the SDK logs at DEBUG and Temporal retries at
-// once on another worker, so that a deploy logs no error for every intent waiting.
+// once on another worker, so that a deploy logs no error for every intent waiting. A local wait
+// whose time is over (beforeLocalDeadline) returns a benign retryable error too: the workflow
+// goes on waiting in an activity task.
 func ended(ctx context.Context) error {
-	if errors.Is(context.Cause(ctx), worker.ErrWorkerShutdown) {
+	switch cause := context.Cause(ctx); {
+	case errors.Is(cause, worker.ErrWorkerShutdown):
 		return temporal.NewApplicationErrorWithOptions("the worker is stopping; the wait goes on in another attempt",
 			"WorkerStopping", temporal.ApplicationErrorOptions{Category: temporal.ApplicationErrorCategoryBenign})
+	case errors.Is(cause, errLocalWaitOver):
+		return temporal.NewApplicationErrorWithOptions("the local wait's time is over; the wait goes on as an activity",
+			"LocalWaitOver", temporal.ApplicationErrorOptions{Category: temporal.ApplicationErrorCategoryBenign})
 	}
 	return ctx.Err()
 }

@@ -9,7 +9,9 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/worker"
 )
 
@@ -251,4 +253,30 @@ func TestAwaitHandsOverOnWorkerShutdown(t *testing.T) {
 	_, err = await(ctx, waitSpec{what: "test", chain: newTestHeads(1), log: &countingLogger{}},
 		func(context.Context) (bool, error) { return false, nil })
 	require.ErrorIs(t, err, context.Canceled)
+}
+
+// A wait run as a local activity (the workflow's inline waits) ends localWaitMargin before its
+// deadline with a benign, retryable LocalWaitOver: the SDK WARNs about a local activity still
+// running at its deadline, which would be one WARN per intent on a chain slower than the
+// inline budget.
+func TestALocalWaitEndsBeforeItsDeadline(t *testing.T) {
+	var s testsuite.WorkflowTestSuite
+	env := s.NewTestActivityEnvironment()
+	env.SetTestTimeout(time.Second) // the local activity's schedule-to-close timeout
+	wait := func(ctx context.Context) error {
+		deadline := activity.GetInfo(ctx).Deadline
+		_, err := await(ctx, waitSpec{what: "test", chain: newTestHeads(1), log: &countingLogger{}},
+			func(context.Context) (bool, error) { return false, nil })
+		if left := time.Until(deadline); left < localWaitMargin/2 {
+			t.Errorf("the wait ended %s before its deadline, want about %s", left, localWaitMargin)
+		}
+		return err
+	}
+	env.RegisterActivity(wait)
+	_, err := env.ExecuteLocalActivity(wait)
+	var app *temporal.ApplicationError
+	require.ErrorAs(t, err, &app)
+	require.Equal(t, "LocalWaitOver", app.Type())
+	require.False(t, app.NonRetryable())
+	require.Equal(t, temporal.ApplicationErrorCategoryBenign, app.Category())
 }

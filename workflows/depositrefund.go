@@ -47,6 +47,9 @@ func DepositRefund(ctx workflow.Context, in DepositRefundInput) (*State, error) 
 	res, err := r.afterAttest(ctx, &dep, func() (*IntentResult, error) {
 		return r.refund(ctx, intent.FailReasonOrphanedDepositRefund)
 	})
+	if perr := r.publishAttrs(ctx); err == nil {
+		err = perr
+	}
 	_ = workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) })
 	return res, err
 }

@@ -159,6 +159,24 @@ func TestInlineRunUpsertsItsStatusWhenItWaitsNotAtEveryTransition(t *testing.T) 
 	})
 }
 
+// The same rule for a DepositRefund: its last status (refund) is upserted when it ends.
+func TestInlineDepositRefundUpsertsItsLastStatus(t *testing.T) {
+	h := newHarness(t)
+	var got []string
+	h.env.OnUpsertTypedSearchAttributes(mock.Anything).Run(func(args mock.Arguments) {
+		status, _ := args.Get(0).(temporal.SearchAttributes).GetKeyword(AttrIntentStatus)
+		got = append(got, status)
+	}).Return(nil)
+	h.env.OnActivity(storeActs.InsertRefundRequest, mock.Anything, mock.Anything).Return(nil)
+	h.env.OnActivity(chainActs.SubmitRefund, mock.Anything, mock.Anything).Return(&activities.RefundSubmitted{TxHash: "0xrefund"}, nil)
+	h.env.ExecuteWorkflow(DepositRefund, NewDepositRefund(deposit(), "", "0xUser", Policy{}))
+	require.True(t, h.env.IsWorkflowCompleted())
+	require.NoError(t, h.env.GetWorkflowError())
+	require.Equal(t, []intent.Status{intent.StatusWaiting, intent.StatusRefund}, h.statuses())
+	require.NotEmpty(t, got)
+	require.Equal(t, "refund", got[len(got)-1], "the closed record shows the final status")
+}
+
 func blockUntilDeadline(ctx context.Context) error {
 	<-ctx.Done()
 	return ctx.Err()
