@@ -2,7 +2,6 @@ package devstack_test
 
 import (
 	"context"
-	"net"
 	"net/url"
 	"strings"
 	"testing"
@@ -16,7 +15,6 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/worker"
-	"go.temporal.io/sdk/workflow"
 
 	"github.com/intentd/intentd/devstack"
 	"github.com/intentd/intentd/internal/testkit/testenv"
@@ -42,15 +40,6 @@ func temporalDatabases(t *testing.T) (string, string) {
 	return dbURL, db
 }
 
-func echo(_ workflow.Context, s string) (string, error) { return "hello " + s, nil }
-
-func freePort(t *testing.T) int {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
 // TEMPORAL_PERSISTENCE=postgres: the server creates its two databases beside the URL's, sets up
 // their schemas, registers the namespace and the search attributes, runs a workflow, and starts
 // again on the same databases (the schemas already up to date).
@@ -63,18 +52,17 @@ func TestTemporalOnPostgres(t *testing.T) {
 	dbURL, db := temporalDatabases(t)
 	attrs := map[string]enumspb.IndexedValueType{"IntentStatus": enumspb.INDEXED_VALUE_TYPE_KEYWORD}
 	for round := range 2 {
-		tmp, err := devstack.StartTemporal(ctx, devstack.TemporalOptions{PostgresURL: dbURL, FrontendPort: freePort(t),
+		tmp, err := devstack.StartTemporal(ctx, devstack.TemporalOptions{PostgresURL: dbURL, FrontendPort: devstack.TestFreePort(t),
 			DisableUI: true, SearchAttributes: attrs})
 		require.NoError(t, err, "round %d", round)
-		c, err := client.Dial(client.Options{HostPort: tmp.HostPort(), Namespace: tmp.Namespace()})
-		require.NoError(t, err)
+		c := devstack.DialTest(t, tmp)
 		sa, err := c.OperatorService().ListSearchAttributes(ctx, &operatorservice.ListSearchAttributesRequest{Namespace: tmp.Namespace()})
 		require.NoError(t, err)
 		require.Equal(t, enumspb.INDEXED_VALUE_TYPE_KEYWORD, sa.GetCustomAttributes()["IntentStatus"])
 		w := worker.New(c, "pg", worker.Options{})
-		w.RegisterWorkflow(echo)
+		w.RegisterWorkflow(devstack.GreetWorkflow)
 		require.NoError(t, w.Start())
-		run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: "pg"}, echo, "postgres")
+		run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: "pg"}, devstack.GreetWorkflow, "postgres")
 		require.NoError(t, err)
 		var got string
 		require.NoError(t, run.Get(ctx, &got))
@@ -102,25 +90,24 @@ func TestTemporalVisibilityOnPostgres(t *testing.T) {
 	defer cancel()
 	dbURL, db := temporalDatabases(t)
 	tmp, err := devstack.StartTemporal(ctx, devstack.TemporalOptions{DatabaseFile: t.TempDir() + "/temporal.db",
-		VisibilityPostgresURL: dbURL, FrontendPort: freePort(t), DisableUI: true,
+		VisibilityPostgresURL: dbURL, FrontendPort: devstack.TestFreePort(t), DisableUI: true,
 		SearchAttributes: map[string]enumspb.IndexedValueType{"IntentStatus": enumspb.INDEXED_VALUE_TYPE_KEYWORD}})
 	require.NoError(t, err)
 	defer tmp.Stop()
-	c, err := client.Dial(client.Options{HostPort: tmp.HostPort(), Namespace: tmp.Namespace()})
-	require.NoError(t, err)
+	c := devstack.DialTest(t, tmp)
 	defer c.Close()
 	w := worker.New(c, "pgvis", worker.Options{})
-	w.RegisterWorkflow(echo)
+	w.RegisterWorkflow(devstack.GreetWorkflow)
 	require.NoError(t, w.Start())
 	defer w.Stop()
 	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: "pgvis-1", TaskQueue: "pgvis",
 		TypedSearchAttributes: temporal.NewSearchAttributes(temporal.NewSearchAttributeKeyKeyword("IntentStatus").ValueSet("waiting"))},
-		echo, "visibility")
+		devstack.GreetWorkflow, "visibility")
 	require.NoError(t, err)
 	require.NoError(t, run.Get(ctx, nil))
 	require.Eventually(t, func() bool {
 		res, err := c.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{Namespace: tmp.Namespace(),
-			Query: "IntentStatus = 'waiting' AND ExecutionStatus = 'Completed'"})
+			Query: "IntentStatus = 'greeted' AND ExecutionStatus = 'Completed'"})
 		return err == nil && len(res.GetExecutions()) == 1 && res.GetExecutions()[0].GetExecution().GetWorkflowId() == "pgvis-1"
 	}, 30*time.Second, 200*time.Millisecond, "the finished workflow is listed from Postgres")
 	pgVis, err := pgx.Connect(ctx, strings.Replace(dbURL, "/"+db, "/"+db+"_temporal_visibility", 1))

@@ -54,7 +54,9 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/gorilla/websocket"
 
+	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/devnet"
+	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/internal/testkit/e2e"
 	"github.com/intentd/intentd/quote"
 )
@@ -391,8 +393,6 @@ func (l *load) stream(ctx context.Context) error {
 	}
 }
 
-func isFinal(s string) bool { return s == "success" || s == "failure" || s == "refund" }
-
 // record takes one status of a request.
 func (l *load) record(e event) {
 	id := strings.ToLower(e.RequestID)
@@ -411,7 +411,7 @@ func (l *load) record(e event) {
 		// deposit recorded).
 		r.status["routed"] = time.UnixMilli(e.UpdatedAt)
 	}
-	if isFinal(e.Status) && r.final == "" {
+	if intent.Status(e.Status).Terminal() && r.final == "" {
 		r.final, r.reason, r.endedSeen = e.Status, e.FailReason, time.Now()
 		if e.Status == "success" && len(e.TxHashes) > 0 {
 			r.fillHash = common.HexToHash(e.TxHashes[len(e.TxHashes)-1])
@@ -439,7 +439,7 @@ func (l *load) pollStragglers(ctx context.Context, sentAll time.Time) {
 	l.mu.Unlock()
 	for _, id := range ids {
 		st, code, err := l.api.Status(ctx, id)
-		if err != nil || code != 200 || !isFinal(st.Status) {
+		if err != nil || code != 200 || !intent.Status(st.Status).Terminal() {
 			continue
 		}
 		l.record(event{Status: st.Status, TxHashes: st.TxHashes, UpdatedAt: st.UpdatedAt, RequestID: id, FailReason: st.FailReason})
@@ -497,12 +497,11 @@ func balance(ctx context.Context, ec *ethclient.Client, currency, who common.Add
 	if currency == (common.Address{}) {
 		return ec.BalanceAt(ctx, who, nil)
 	}
-	data := append(crypto.Keccak256([]byte("balanceOf(address)"))[:4], common.LeftPadBytes(who.Bytes(), 32)...)
-	out, err := ec.CallContract(ctx, ethereum.CallMsg{To: &currency, Data: data}, nil)
+	out, err := ec.CallContract(ctx, ethereum.CallMsg{To: &currency, Data: evm.ERC20ABI.PackBalanceOf(who)}, nil)
 	if err != nil {
 		return nil, err
 	}
-	return new(big.Int).SetBytes(out), nil
+	return evm.ERC20ABI.UnpackBalanceOf(out)
 }
 
 // wallet sends transactions from one key with its own nonce sequence, without waiting for
@@ -570,8 +569,7 @@ func (w *wallet) send(ctx context.Context, d quote.TxData) (common.Hash, error) 
 
 // approve lets spender take any amount of token from the wallet, and waits until it is mined.
 func (w *wallet) approve(ctx context.Context, token, spender common.Address) error {
-	data := append(crypto.Keccak256([]byte("approve(address,uint256)"))[:4], common.LeftPadBytes(spender.Bytes(), 32)...)
-	data = append(data, common.LeftPadBytes(new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1)).Bytes(), 32)...)
+	data := evm.ERC20ABI.PackApprove(spender, intent.MaxUint256)
 	h, err := w.send(ctx, quote.TxData{To: token.Hex(), Data: hexutil.Encode(data), Value: "0"})
 	if err != nil {
 		return fmt.Errorf("approve: %w", err)
