@@ -167,13 +167,14 @@ type TxIncluded struct {
 }
 
 // rebroadcastEvery is how often AwaitTx sends the latest attempt again while none is mined (a
-// node may have dropped it from its pool).
+// node may have dropped it from its pool). The first resend comes rebroadcastEvery after the
+// wait starts: every caller waits on an attempt it has just broadcast.
 const rebroadcastEvery = 5 * time.Second
 
 // AwaitTx returns once one attempt of the request's transaction of that kind is mined (all
 // attempts share a nonce, so at most one can be). It is a wait inside one activity (see await):
 // it looks for the attempts' receipts on every new block of the chain, heartbeating between, and
-// while none is mined sends the latest attempt again at most every rebroadcastEvery. A chain or
+// while none is mined sends the latest attempt again every rebroadcastEvery. A chain or
 // database it cannot reach is tried again inside the wait. The workflow's schedule-to-close
 // timeout bounds the wait; when it passes the activity times out, as before.
 func (a *ChainActivities) AwaitTx(ctx context.Context, in AwaitTxInput) (*TxIncluded, error) {
@@ -183,14 +184,14 @@ func (a *ChainActivities) AwaitTx(ctx context.Context, in AwaitTxInput) (*TxIncl
 	}
 	var (
 		attempts []intent.SolverTx
-		sent     time.Time
+		sent     = time.Now() // the caller has just broadcast the latest attempt
 		out      *TxIncluded
 	)
 	spec := waitSpec{what: "inclusion", chain: c, heartbeat: func() { heartbeat(ctx, nil) },
 		attrs: []any{"requestId", in.RequestID, "kind", in.Kind, "chainId", in.ChainID, "tx", in.TxHash}}
 	started := time.Now()
 	checks, err := await(ctx, spec, func(ctx context.Context) (bool, error) {
-		resend := sent.IsZero() || time.Since(sent) >= rebroadcastEvery
+		resend := time.Since(sent) >= rebroadcastEvery
 		if attempts == nil || resend {
 			got, err := a.Store.SolverTxAttempts(ctx, in.RequestID, in.Kind)
 			if err != nil {

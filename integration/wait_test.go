@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/internal/testkit/e2e"
+	"github.com/intentd/intentd/internal/testkit/faultproxy"
 	"github.com/intentd/intentd/workflows"
 )
 
@@ -207,4 +209,63 @@ func (s *stack) activityAttempt(t *testing.T, ctx context.Context, requestID, ac
 		}
 	}
 	return attempt
+}
+
+// A fill is broadcast once while it waits for its block: SubmitFill sends it, and the wait
+// for inclusion sends the latest attempt again only once it has waited rebroadcastEvery (5 s:
+// a node may have dropped it from its pool), never on its first look right after the
+// broadcast. The destination chain is held for 3 s after the fill is signed, so the wait looks
+// several times before the fill can be mined; every request the engine sends to that chain
+// goes through a proxy that counts them by method.
+func TestAFillIsBroadcastOnceWhileItWaitsForItsBlock(t *testing.T) {
+	var (
+		mu      sync.Mutex
+		proxies []*faultproxy.Server
+	)
+	s := startStackWith(t, stackOptions{rpc: func(chainID uint64, url string) string {
+		if chainID != 31338 {
+			return url
+		}
+		p, err := faultproxy.Start("127.0.0.1:0", faultproxy.Config{Target: url})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = p.Close() })
+		mu.Lock()
+		proxies = append(proxies, p)
+		mu.Unlock()
+		return p.URL
+	}})
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	dest := s.Devnet.Chain(31338)
+	t.Cleanup(dest.Resume)
+	acct := devnet.TestAccounts()[7]
+	wallet := &e2e.Wallet{Key: acct.Key, RPCs: s.RPCs}
+	q := s.ethBridge(t, ctx, acct.Address, freshAddress(t), freshAddress(t), "100000000000000000")
+
+	dest.Pause()
+	if _, err := wallet.ExecuteSteps(ctx, q); err != nil {
+		t.Fatal(err)
+	}
+	s.waitAttempts(t, ctx, q.RequestID, func(a []intent.SolverTx) bool { return len(a) > 0 })
+	sleep(t, ctx, 3*time.Second)
+	dest.Resume()
+	final, seen, err := s.API.WaitStatus(ctx, q.RequestID, "success", "failure", "refund")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if final.Status != "success" {
+		t.Fatalf("final %+v (seen %v), want success", final, seen)
+	}
+	var sends, receipts int64
+	for _, p := range proxies {
+		st := p.Proxy.Stats()
+		sends += st.ByMethod["eth_sendRawTransaction"]
+		receipts += st.ByMethod["eth_getTransactionReceipt"]
+	}
+	t.Logf("destination chain: %d eth_sendRawTransaction, %d eth_getTransactionReceipt", sends, receipts)
+	if sends != 1 {
+		t.Errorf("the fill was sent to the node %d times while it waited 3 s for its block, want once", sends)
+	}
 }

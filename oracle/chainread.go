@@ -19,6 +19,7 @@ import (
 
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/chains/evm/bindings"
+	"github.com/intentd/intentd/internal/httpclient"
 	"github.com/intentd/intentd/oracle/oracleapi"
 )
 
@@ -68,7 +69,7 @@ type pooledClient struct {
 
 func newClientPool() *clientPool {
 	return &clientPool{
-		hc:      &http.Client{Timeout: rpcTimeout},
+		hc:      httpclient.New(rpcTimeout),
 		clients: map[uint64]*pooledClient{},
 	}
 }

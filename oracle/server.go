@@ -24,6 +24,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/internal/httpclient"
 	"github.com/intentd/intentd/internal/metrics"
 	"github.com/intentd/intentd/internal/openapidoc"
 	"github.com/intentd/intentd/oracle/oracleapi"
@@ -88,7 +89,7 @@ func NewServer(cfg Config, registry *chains.Registry, logger *slog.Logger) (*Ser
 		limiter:  newFixedWindowLimiter(cfg.RateLimitMax, cfg.RateLimitWindow, nil),
 		clients:  newClientPool(),
 		// Each peer call is bounded by PEER_REQUEST_TIMEOUT_MS through its context.
-		peers:     &http.Client{},
+		peers:     httpclient.New(0),
 		endpoints: endpoints(),
 		hub:       cfg.hub,
 	}

@@ -52,11 +52,13 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/rpc"
 	"github.com/gorilla/websocket"
 
 	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/internal/httpclient"
 	"github.com/intentd/intentd/internal/testkit/e2e"
 	"github.com/intentd/intentd/quote"
 )
@@ -183,13 +185,14 @@ type event struct {
 }
 
 func run(ctx context.Context, c config) error {
-	l := &load{cfg: c, api: &e2e.Client{BaseURL: c.api, APIKey: c.apiKey}, clients: map[uint64]*ethclient.Client{},
+	l := &load{cfg: c, api: &e2e.Client{BaseURL: c.api, APIKey: c.apiKey, HTTP: httpclient.New(30 * time.Second)}, clients: map[uint64]*ethclient.Client{},
 		watch: map[uint64]*watcher{}, byID: map[string]*intentRun{}, pending: map[string][]event{}, done: make(chan struct{})}
 	for id, u := range c.rpcs {
-		ec, err := ethclient.DialContext(ctx, u)
+		rc, err := rpc.DialOptions(ctx, u, rpc.WithHTTPClient(httpclient.New(0)))
 		if err != nil {
 			return fmt.Errorf("chain %d: %w", id, err)
 		}
+		ec := ethclient.NewClient(rc)
 		l.clients[id] = ec
 		w := &watcher{ec: ec, blocks: map[uint64]time.Time{}, txs: map[common.Hash]uint64{}}
 		if err := w.start(ctx); err != nil {

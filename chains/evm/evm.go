@@ -16,6 +16,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/chains/evm/bindings"
@@ -71,11 +72,11 @@ func VM() chains.VM {
 
 // Dial returns a client for the chain's HTTP JSON-RPC endpoint (no request is made yet).
 func Dial(ch *chains.Chain) (*Client, error) {
-	eth, err := ethclient.Dial(ch.HTTPRPCURL)
+	rc, err := rpc.DialOptions(context.Background(), ch.HTTPRPCURL, rpc.WithHTTPClient(httpClient(ch.ID)))
 	if err != nil {
 		return nil, &chains.Error{Kind: chains.ErrUnavailable, ChainID: ch.ID, Op: "dial", Err: err}
 	}
-	return newClient(ch, eth), nil
+	return newClient(ch, ethclient.NewClient(rc)), nil
 }
 
 func newClient(ch *chains.Chain, eth *ethclient.Client) *Client {

@@ -62,6 +62,11 @@ var (
 		Buckets: []float64{.5, 1, 2, 3, 5, 8, 13, 21, 34, 60, 120, 300, 600}}, []string{"phase"})
 )
 
+// ChainRPCRequests counts the JSON-RPC requests the engine sends to each chain's node, by
+// method ("batch" for a batch), whether or not they succeed.
+var ChainRPCRequests = f.NewCounterVec(prometheus.CounterOpts{Namespace: "intentd", Name: "chain_rpc_requests_total",
+	Help: "JSON-RPC requests sent to a chain's node, by chain and method."}, []string{"chain_id", "method"})
+
 // Solver inventory, read by the worker: balance and the configured floor per chain and symbol,
 // in whole units.
 var (

@@ -33,7 +33,11 @@ type Client struct {
 // timeout; callers should also bound ctx.
 func NewClient(baseURL, apiKey string, hc *http.Client) *Client {
 	if hc == nil {
-		hc = &http.Client{Timeout: 30 * time.Second}
+		// Go's default transport keeps two idle connections per host; an engine asks
+		// for many attestations at once.
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		tr.MaxIdleConnsPerHost = 64
+		hc = &http.Client{Timeout: 30 * time.Second, Transport: tr}
 	}
 	return &Client{baseURL: strings.TrimRight(baseURL, "/"), apiKey: apiKey, hc: hc}
 }

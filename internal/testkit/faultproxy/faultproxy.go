@@ -103,6 +103,9 @@ type Stats struct {
 	UpstreamErrors int64
 	// FailedByMethod counts injected failures by JSON-RPC method ("batch" for a batch).
 	FailedByMethod map[string]int64
+	// ByMethod counts every request received by JSON-RPC method ("batch" for a batch), what
+	// the client asked of the node whatever the proxy did with it.
+	ByMethod map[string]int64
 }
 
 // Failed is the number of injected failures.
@@ -116,12 +119,14 @@ func (s Stats) Add(o Stats) Stats {
 	out := Stats{Requests: s.Requests + o.Requests, Forwarded: s.Forwarded + o.Forwarded,
 		Failed503: s.Failed503 + o.Failed503, FailedRPC: s.FailedRPC + o.FailedRPC,
 		LostResponses: s.LostResponses + o.LostResponses, Delayed: s.Delayed + o.Delayed,
-		UpstreamErrors: s.UpstreamErrors + o.UpstreamErrors, FailedByMethod: map[string]int64{}}
-	for m, n := range s.FailedByMethod {
-		out.FailedByMethod[m] += n
-	}
-	for m, n := range o.FailedByMethod {
-		out.FailedByMethod[m] += n
+		UpstreamErrors: s.UpstreamErrors + o.UpstreamErrors, FailedByMethod: map[string]int64{}, ByMethod: map[string]int64{}}
+	for _, st := range []Stats{s, o} {
+		for m, n := range st.FailedByMethod {
+			out.FailedByMethod[m] += n
+		}
+		for m, n := range st.ByMethod {
+			out.ByMethod[m] += n
+		}
 	}
 	return out
 }
@@ -156,7 +161,8 @@ type Proxy struct {
 	requests, forwarded, failed503, failedRPC, lost, delayed, upstreamErrors atomic.Int64
 
 	mu       sync.Mutex
-	byMethod map[string]int64
+	byMethod map[string]int64 // failures
+	received map[string]int64 // every request
 }
 
 // New checks cfg and returns a proxy to cfg.Target.
@@ -185,7 +191,7 @@ func New(cfg Config) (*Proxy, error) {
 	}
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.MaxIdleConnsPerHost = 64
-	return &Proxy{cfg: cfg, target: u, client: &http.Client{Transport: tr}, byMethod: map[string]int64{}}, nil
+	return &Proxy{cfg: cfg, target: u, client: &http.Client{Transport: tr}, byMethod: map[string]int64{}, received: map[string]int64{}}, nil
 }
 
 // SetEnabled turns fault injection on (the default) or off; while off every request is
@@ -196,10 +202,13 @@ func (p *Proxy) SetEnabled(on bool) { p.disabled.Store(!on) }
 func (p *Proxy) Stats() Stats {
 	s := Stats{Requests: p.requests.Load(), Forwarded: p.forwarded.Load(), Failed503: p.failed503.Load(),
 		FailedRPC: p.failedRPC.Load(), LostResponses: p.lost.Load(), Delayed: p.delayed.Load(),
-		UpstreamErrors: p.upstreamErrors.Load(), FailedByMethod: map[string]int64{}}
+		UpstreamErrors: p.upstreamErrors.Load(), FailedByMethod: map[string]int64{}, ByMethod: map[string]int64{}}
 	p.mu.Lock()
 	for m, n := range p.byMethod {
 		s.FailedByMethod[m] = n
+	}
+	for m, n := range p.received {
+		s.ByMethod[m] = n
 	}
 	p.mu.Unlock()
 	return s
@@ -251,6 +260,10 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "faultproxy: read request: "+err.Error(), http.StatusBadRequest)
 		return
 	}
+	method := methodOf(body)
+	p.mu.Lock()
+	p.received[method]++
+	p.mu.Unlock()
 	fate := Fate{Kind: Pass}
 	if !p.disabled.Load() {
 		fate = p.FateOf(n)
@@ -273,7 +286,9 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				resp.Body.Close()
 			}
 		}
-		p.countMethod(body)
+		p.mu.Lock()
+		p.byMethod[method]++
+		p.mu.Unlock()
 		if fate.Kind == Fail503 {
 			p.failed503.Add(1)
 			http.Error(w, "faultproxy: injected 503 service unavailable", http.StatusServiceUnavailable)
@@ -343,16 +358,15 @@ func parseCalls(body []byte) ([]rpcCall, bool) {
 	return []rpcCall{c}, false
 }
 
-func (p *Proxy) countMethod(body []byte) {
-	m := "unknown"
+// methodOf is the JSON-RPC method of a request body: "batch" for a batch, "unknown" when it
+// names none.
+func methodOf(body []byte) string {
 	if calls, batch := parseCalls(body); batch {
-		m = "batch"
+		return "batch"
 	} else if len(calls) == 1 && calls[0].Method != "" {
-		m = calls[0].Method
+		return calls[0].Method
 	}
-	p.mu.Lock()
-	p.byMethod[m]++
-	p.mu.Unlock()
+	return "unknown"
 }
 
 // writeRPCError answers every call of the request with a JSON-RPC error; a body that is no
