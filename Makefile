@@ -119,6 +119,13 @@ bench-webhooks:
 bench-intents:
 	@bench/run-intents.sh
 
+# bench-intents-scale: the same load against the production shape: Temporal as its own process on
+# Postgres (`intentd-dev temporal`), `intentd-dev dev` for the API, the oracles and the
+# dispatcher, and WORKERS `intentd worker` processes (default 1). See BENCHMARKS.md, "Scale-out".
+.PHONY: bench-intents-scale
+bench-intents-scale:
+	@bench/run-intents-scale.sh
+
 # bench-engine: the engine's share of an intent's latency (bench/engineshare): deposit's block ->
 # fill broadcast, and the part beyond the oracle's confirmations, over ENGINESHARE_INTENTS
 # intents (default 100), ENGINESHARE_CONCURRENCY at a time (default 1). See BENCHMARKS.md.

@@ -25,4 +25,9 @@ exec bench/with-dev.sh bash -c '
   # The worker'"'"'s Temporal SDK metrics after the run (schedule-to-start latency per task type,
   # pollers, slots), kept beside the logs.
   curl -fsS --max-time 5 http://127.0.0.1:9100/metrics > "$DATA_DIR/metrics-after.txt" 2>/dev/null &&
-    echo "worker metrics after the run: $DATA_DIR/metrics-after.txt" || true'
+    echo "worker metrics after the run: $DATA_DIR/metrics-after.txt" || true
+  # Worker processes of their own (DEV_WORKERS, make bench-intents-scale) serve theirs from 9101.
+  for i in $(seq 1 "${DEV_WORKERS:-0}"); do
+    curl -fsS --max-time 5 "http://127.0.0.1:$((9100 + i))/metrics" > "$DATA_DIR/metrics-after-worker-$i.txt" 2>/dev/null &&
+      echo "worker $i metrics after the run: $DATA_DIR/metrics-after-worker-$i.txt" || true
+  done'

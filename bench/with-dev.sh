@@ -18,25 +18,8 @@ DATA_DIR=${DATA_DIR:-.data}
 export API DATA_DIR
 READY_TIMEOUT=${BENCH_READY_TIMEOUT:-120}
 
-port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-
-# stop PID: SIGINT (both commands shut down cleanly on it: dev stops its Postgres cluster and
-# Temporal), then SIGKILL if it is still there after 30 s.
-stop() {
-  local pid=$1 name=$2
-  kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null || true; return 0; }
-  echo "==> stopping $name (pid $pid)"
-  kill -INT "$pid" 2>/dev/null || true
-  for _ in $(seq 1 150); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.2
-  done
-  if kill -0 "$pid" 2>/dev/null; then
-    echo "==> $name did not stop in 30 s; killing it"
-    kill -KILL "$pid" 2>/dev/null || true
-  fi
-  wait "$pid" 2>/dev/null || true
-}
+# shellcheck source=bench/proc.sh
+. bench/proc.sh
 
 dev_pid=""
 devnet_pid=""

@@ -77,11 +77,18 @@ func (s *Scanner) follow(ctx context.Context, chainID uint64) {
 
 // ScanOnce routes the deposits between the cursor and the head and advances the cursor. The
 // cursor only moves after every deposit up to it was routed, so a crash re-routes, never skips.
+// One scanner of all the workers' scans a chain at a time (store.TryScanLock): while another
+// holds the chain, ScanOnce does nothing, so a deposit is routed once however many workers run.
 func (s *Scanner) ScanOnce(ctx context.Context, chainID uint64) error {
 	c, err := chains.Capability[scannedChain](s.Chains, chainID)
 	if err != nil {
 		return err
 	}
+	release, ok, err := s.Store.TryScanLock(ctx, chainID)
+	if err != nil || !ok {
+		return err
+	}
+	defer release()
 	head, err := c.Head(ctx)
 	if err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -38,6 +39,32 @@ func (s *Store) SetCursor(ctx context.Context, c Cursor) error {
 		ON CONFLICT (chain_id) DO UPDATE SET genesis_hash = $2, block_number = $3, block_hash = $4, updated_at = now()`,
 		int64(c.ChainID), c.GenesisHash, int64(c.Block), c.BlockHash)
 	return err
+}
+
+// TryScanLock takes the scan of a chain for this caller if no other holds it: a session
+// advisory lock on a connection kept until release, so that of several workers (each with its
+// scanner) one scans a chain at a time from the shared cursor and a deposit is routed once, not
+// once per worker. ok is false when another session holds it. Should the holder's process die,
+// Postgres ends its session and the lock with it; the next scan elsewhere takes over.
+func (s *Store) TryScanLock(ctx context.Context, chainID uint64) (release func(), ok bool, err error) {
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock(hashtextextended('deposit-scan:' || $1::bigint, 0))`, int64(chainID)).Scan(&ok); err != nil || !ok {
+		conn.Release()
+		return nil, false, err
+	}
+	return func() {
+		// The unlock must run even when ctx has ended; a connection whose unlock failed is
+		// closed, which ends its session and so the lock.
+		uctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if _, err := conn.Exec(uctx, `SELECT pg_advisory_unlock(hashtextextended('deposit-scan:' || $1::bigint, 0))`, int64(chainID)); err != nil {
+			_ = conn.Conn().Close(uctx)
+		}
+		conn.Release()
+	}, true, nil
 }
 
 const solverTxColumns = `request_id, kind, attempt, purpose = 'cancel', chain_id, from_address, nonce, tx_hash, raw_tx`

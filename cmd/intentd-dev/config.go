@@ -30,6 +30,19 @@ type launcherConfig struct {
 	// sqlite-postgres-visibility, temporal.db with the visibility records on dev's Postgres.
 	// Unset: defaultPersistence. BENCHMARKS.md, "Intents under load", compares them.
 	TemporalPersistence string
+	// TemporalAddress (TEMPORAL_ADDRESS, optional) is a Temporal server `dev` uses instead of
+	// starting one in its process: `intentd-dev temporal` in another process, say (the
+	// production shape, BENCHMARKS.md "Scale-out"). Its namespace is TEMPORAL_NAMESPACE
+	// (default "default") and the engine's search attributes must be registered there, as
+	// `intentd-dev temporal` does.
+	TemporalAddress string
+	// Workers (DEV_WORKERS, optional) moves `dev`'s worker out of its process: N runs N
+	// `intentd worker` processes (IntentdBin) beside it, configured from the environment only,
+	// as in production; unset runs the worker in `dev`'s process.
+	Workers int
+	// IntentdBin (DEV_WORKER_BIN, default: intentd beside the intentd-dev executable) is the
+	// production binary DEV_WORKERS runs.
+	IntentdBin string
 }
 
 // loadLauncherConfig reads the launcher's variables through lookup (os.LookupEnv).
@@ -37,7 +50,11 @@ func loadLauncherConfig(lookup func(string) (string, bool)) (launcherConfig, err
 	v := envconf.New(lookup, nil)
 	c := launcherConfig{DataDir: v.Get("DATA_DIR", ".data"), DevnetHost: v.Get("DEVNET_HOST", devnet.DefaultOptions().Host),
 		DatabaseURL: v.Get("DATABASE_URL", ""), LogLevel: v.Level("LOG_LEVEL", "info"),
-		PprofAddr: v.Get("PPROF_ADDR", ""), TemporalPersistence: v.Get("TEMPORAL_PERSISTENCE", "")}
+		PprofAddr: v.Get("PPROF_ADDR", ""), TemporalPersistence: v.Get("TEMPORAL_PERSISTENCE", ""),
+		TemporalAddress: v.Get("TEMPORAL_ADDRESS", ""), Workers: -1, IntentdBin: v.Get("DEV_WORKER_BIN", "")}
+	if v.Set("DEV_WORKERS") {
+		c.Workers = v.IntRange("DEV_WORKERS", "1", 0, 16)
+	}
 	switch c.TemporalPersistence {
 	case "", "sqlite", "postgres", "sqlite-postgres-visibility":
 	default:

@@ -46,8 +46,14 @@ type DevOptions struct {
 	// Postgres), sqlite-postgres-visibility (temporal.db, the visibility records on dev's
 	// Postgres), or "" for the default (defaultPersistence).
 	TemporalPersistence string
-	Out                 io.Writer
-	Logger              *slog.Logger
+	// TemporalAddress, when set, is the Temporal server to use instead of starting one.
+	TemporalAddress string
+	// Workers is the number of `intentd worker` processes (IntentdBin) to run instead of the
+	// in-process worker; below zero, the worker runs in this process.
+	Workers    int
+	IntentdBin string
+	Out        io.Writer
+	Logger     *slog.Logger
 }
 
 // RunDev starts Postgres (DATABASE_URL or a private cluster), Temporal with its Web UI, the
@@ -82,30 +88,20 @@ func RunDev(ctx context.Context, o DevOptions) error {
 		say("postgres: using DATABASE_URL")
 	}
 
-	topts := devstack.TemporalOptions{DatabaseFile: filepath.Join(dataDir, "temporal.db"),
-		UIPort: o.UIPort, SearchAttributes: workflows.SearchAttributeTypes(), Logger: o.Logger}
-	where := topts.DatabaseFile
-	persistence := o.TemporalPersistence
-	if persistence == "" {
-		if persistence, err = defaultPersistence(dataDir, pg.Started()); err != nil {
-			return err
+	temporalAddr, temporalUI, namespace := o.TemporalAddress, "(that of the Temporal server at "+o.TemporalAddress+")", cfg.TemporalNamespace
+	if o.TemporalAddress != "" {
+		say("temporal: using the server at %s (TEMPORAL_ADDRESS)", o.TemporalAddress)
+	} else {
+		tmp, err := startTemporal(ctx, o, dataDir, pg)
+		if err != nil {
+			return fmt.Errorf("temporal: %w", err)
 		}
+		defer tmp.Stop()
+		temporalAddr, temporalUI, namespace = tmp.HostPort(), tmp.UIURL(), tmp.Namespace()
+		say("temporal: ready at %s, Web UI at %s", temporalAddr, temporalUI)
 	}
-	if persistence == "sqlite-postgres-visibility" {
-		topts.VisibilityPostgresURL, where = pg.URL(), where+", its visibility records on dev's Postgres"
-	}
-	if persistence == "postgres" {
-		topts.PostgresURL, where = pg.URL(), "its databases on dev's Postgres"
-	}
-	say("temporal: starting the in-process server (state in %s)", where)
-	tmp, err := devstack.StartTemporal(ctx, topts)
-	if err != nil {
-		return fmt.Errorf("temporal: %w", err)
-	}
-	defer tmp.Stop()
-	say("temporal: ready at %s, Web UI at %s", tmp.HostPort(), tmp.UIURL())
 
-	cfg.DatabaseURL, cfg.TemporalAddress = pg.URL(), tmp.HostPort()
+	cfg.DatabaseURL, cfg.TemporalAddress, cfg.TemporalNamespace = pg.URL(), temporalAddr, namespace
 
 	registry, err := chains.LoadRegistry(filepath.Join(cfg.ChainsConfigDir, "chains.dev.json"))
 	if err != nil {
@@ -163,7 +159,19 @@ func RunDev(ctx context.Context, o DevOptions) error {
 		oracleURLs = append(oracleURLs, "http://"+addr+"/lives/v1")
 		g.Go(func() error { return osrv.Run(gctx, addr) })
 	}
-	g.Go(func() error { return worker.Run(gctx, sys.WorkerDeps()) })
+	workerLine := "in this process"
+	if o.Workers < 0 {
+		g.Go(func() error { return worker.Run(gctx, sys.WorkerDeps()) })
+	} else {
+		ws, err := workerProcesses(o, cfg, oracleKey, dataDir)
+		if err != nil {
+			return err
+		}
+		for _, w := range ws {
+			g.Go(func() error { return w.run(gctx) })
+		}
+		workerLine = fmt.Sprintf("%d `intentd worker` processes (logs %s)", len(ws), filepath.Join(o.DataDir, "worker-N.log"))
+	}
 	g.Go(func() error { return sys.APIServer(gctx).Run(gctx, cfg.APIAddr) })
 	g.Go(func() error { return sys.Config.NewDispatcher(sys.Store, o.Logger).Run(gctx) })
 
@@ -175,11 +183,12 @@ intentd-dev dev is running. Ctrl-C stops everything.
   Metrics, health http://%s/metrics  /livez  /readyz
   Temporal Web UI %s
   Temporal        %s (namespace %s)
+  Worker          %s
   Oracles         %s (2-of-3; the worker asks the first)
   Postgres        %s
   Dev API key     %s   (x-api-key header; stored in %s)
   Admin token     %s   (Authorization: Bearer header of POST /admin/requests/{requestId}/refund)
-`, cfg.APIAddr, cfg.APIAddr, cfg.APIAddr, cfg.MetricsAddr, tmp.UIURL(), tmp.HostPort(), tmp.Namespace(), strings.Join(oracleURLs, " "), redactURL(pg.URL()), devKey,
+`, cfg.APIAddr, cfg.APIAddr, cfg.APIAddr, cfg.MetricsAddr, temporalUI, temporalAddr, namespace, workerLine, strings.Join(oracleURLs, " "), redactURL(pg.URL()), devKey,
 		filepath.Join(o.DataDir, "dev-api-key"), adminLine)
 	for _, ch := range registry.Enabled() {
 		fmt.Fprintf(o.Out, "  Chain %d     %s\n", ch.ID, ch.HTTPRPCURL)
@@ -191,6 +200,28 @@ intentd-dev dev is running. Ctrl-C stops everything.
 		return nil
 	}
 	return err
+}
+
+// startTemporal starts the in-process Temporal server on the persistence o asks for.
+func startTemporal(ctx context.Context, o DevOptions, dataDir string, pg *devstack.Postgres) (*devstack.Temporal, error) {
+	topts := devstack.TemporalOptions{DatabaseFile: filepath.Join(dataDir, "temporal.db"),
+		UIPort: o.UIPort, SearchAttributes: workflows.SearchAttributeTypes(), Logger: o.Logger}
+	where := topts.DatabaseFile
+	persistence := o.TemporalPersistence
+	if persistence == "" {
+		var err error
+		if persistence, err = defaultPersistence(dataDir, pg.Started()); err != nil {
+			return nil, err
+		}
+	}
+	if persistence == "sqlite-postgres-visibility" {
+		topts.VisibilityPostgresURL, where = pg.URL(), where+", its visibility records on dev's Postgres"
+	}
+	if persistence == "postgres" {
+		topts.PostgresURL, where = pg.URL(), "its databases on dev's Postgres"
+	}
+	fmt.Fprintf(o.Out, "==> temporal: starting the in-process server (state in %s)\n", where)
+	return devstack.StartTemporal(ctx, topts)
 }
 
 // defaultDevMetricsAddr is where `dev` serves its metrics and health unless METRICS_ADDR says.

@@ -53,13 +53,14 @@ func lookup(m map[string]string) func(string) (string, bool) {
 
 func TestLoadLauncherConfig(t *testing.T) {
 	c, err := loadLauncherConfig(lookup(nil))
-	if err != nil || c != (launcherConfig{DataDir: ".data", DevnetHost: "127.0.0.1", LogLevel: slog.LevelInfo}) {
+	if err != nil || c != (launcherConfig{DataDir: ".data", DevnetHost: "127.0.0.1", LogLevel: slog.LevelInfo, Workers: -1}) {
 		t.Fatalf("defaults: %+v %v", c, err)
 	}
 	c, err = loadLauncherConfig(lookup(map[string]string{"DATA_DIR": "/tmp/d", "DEVNET_HOST": "0.0.0.0",
-		"DATABASE_URL": "postgres://x@db/intentd", "LOG_LEVEL": "debug", "TEMPORAL_PERSISTENCE": "postgres"}))
+		"DATABASE_URL": "postgres://x@db/intentd", "LOG_LEVEL": "debug", "TEMPORAL_PERSISTENCE": "postgres",
+		"TEMPORAL_ADDRESS": "127.0.0.1:7233", "DEV_WORKERS": "2", "DEV_WORKER_BIN": "/opt/intentd"}))
 	if err != nil || c != (launcherConfig{DataDir: "/tmp/d", DevnetHost: "0.0.0.0", DatabaseURL: "postgres://x@db/intentd", LogLevel: slog.LevelDebug,
-		TemporalPersistence: "postgres"}) {
+		TemporalPersistence: "postgres", TemporalAddress: "127.0.0.1:7233", Workers: 2, IntentdBin: "/opt/intentd"}) {
 		t.Fatalf("set: %+v %v", c, err)
 	}
 	if _, err := loadLauncherConfig(lookup(map[string]string{"LOG_LEVEL": "loud"})); err == nil || !strings.Contains(err.Error(), "LOG_LEVEL:") {
@@ -68,6 +69,10 @@ func TestLoadLauncherConfig(t *testing.T) {
 	if _, err := loadLauncherConfig(lookup(map[string]string{"TEMPORAL_PERSISTENCE": "mysql"})); err == nil ||
 		!strings.Contains(err.Error(), "TEMPORAL_PERSISTENCE") {
 		t.Fatalf("bad TEMPORAL_PERSISTENCE: %v", err)
+	}
+	if _, err := loadLauncherConfig(lookup(map[string]string{"DEV_WORKERS": "many"})); err == nil ||
+		!strings.Contains(err.Error(), "DEV_WORKERS") {
+		t.Fatalf("bad DEV_WORKERS: %v", err)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 
 	"github.com/gin-gonic/gin"
@@ -76,17 +77,45 @@ func run(ctx context.Context, cmd string) error {
 		return devnet.Run(ctx, o, os.Stdout)
 	case "dev":
 		return RunDev(ctx, DevOptions{DataDir: cfg.DataDir, DatabaseURL: cfg.DatabaseURL, Lookup: os.LookupEnv,
-			TemporalPersistence: cfg.TemporalPersistence,
-			OracleAddr:          "127.0.0.1:3000", UIPort: 8233, Out: os.Stdout, Logger: logger})
+			TemporalPersistence: cfg.TemporalPersistence, TemporalAddress: cfg.TemporalAddress,
+			Workers: cfg.Workers, IntentdBin: cfg.IntentdBin,
+			OracleAddr: "127.0.0.1:3000", UIPort: 8233, Out: os.Stdout, Logger: logger})
 	default:
-		return runTemporal(ctx, cfg.DataDir, logger)
+		return runTemporal(ctx, cfg, logger)
 	}
 }
 
-// runTemporal serves the development Temporal server until ctx ends.
-func runTemporal(ctx context.Context, dataDir string, logger *slog.Logger) error {
-	tmp, err := devstack.StartTemporal(ctx, devstack.TemporalOptions{DatabaseFile: dataDir + "/temporal.db",
-		SearchAttributes: workflows.SearchAttributeTypes(), Logger: logger})
+// runTemporal serves the development Temporal server until ctx ends: its state in
+// DataDir/temporal.db, or with TEMPORAL_PERSISTENCE=postgres (or sqlite-postgres-visibility)
+// on DATABASE_URL when it answers, else on a private cluster it starts in DataDir/pg. A private
+// cluster's URL (no password: it trusts local connections) is written to DataDir/database-url,
+// so the engine's processes can share the cluster, as the production shape does.
+func runTemporal(ctx context.Context, cfg launcherConfig, logger *slog.Logger) error {
+	if err := os.MkdirAll(cfg.DataDir, 0o755); err != nil {
+		return err
+	}
+	opts := devstack.TemporalOptions{DatabaseFile: filepath.Join(cfg.DataDir, "temporal.db"),
+		SearchAttributes: workflows.SearchAttributeTypes(), Logger: logger}
+	if p := cfg.TemporalPersistence; p == "postgres" || p == "sqlite-postgres-visibility" {
+		pg, err := devstack.EnsurePostgres(ctx, devstack.PostgresOptions{URL: cfg.DatabaseURL,
+			DataDir: filepath.Join(cfg.DataDir, "pg"), Logger: logger})
+		if err != nil {
+			return fmt.Errorf("postgres: %w", err)
+		}
+		defer pg.Stop() //nolint:errcheck
+		if pg.Started() {
+			if err := os.WriteFile(filepath.Join(cfg.DataDir, "database-url"), []byte(pg.URL()+"\n"), 0o600); err != nil {
+				return err
+			}
+		}
+		if p == "postgres" {
+			opts.PostgresURL = pg.URL()
+		} else {
+			opts.VisibilityPostgresURL = pg.URL()
+		}
+		fmt.Printf("temporal: persistence %s on %s\n", p, redactURL(pg.URL()))
+	}
+	tmp, err := devstack.StartTemporal(ctx, opts)
 	if err != nil {
 		return err
 	}
