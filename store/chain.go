@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"strings"
@@ -189,20 +190,11 @@ func (s *Store) PrepareSolverTx(ctx context.Context, requestID string, kind inte
 		if err != ErrNotFound {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO solver_nonces (chain_id, address, next_nonce) VALUES ($1, $2, $3)
-			ON CONFLICT DO NOTHING`, int64(chainID), from, int64(chainNonce)); err != nil {
-			return err
-		}
-		var next int64
-		if err := tx.QueryRow(ctx, `SELECT next_nonce FROM solver_nonces WHERE chain_id = $1 AND address = $2 FOR UPDATE`,
-			int64(chainID), from).Scan(&next); err != nil {
+		next, committed, err := lockNonce(ctx, tx, chainID, from, chainNonce, held != nil)
+		if err != nil {
 			return err
 		}
 		if held != nil {
-			committed, err := inFlight(ctx, tx, chainID, from, chainNonce)
-			if err != nil {
-				return err
-			}
 			if err := cover(chainID, pays, held, committed); err != nil {
 				return err
 			}
@@ -215,12 +207,12 @@ func (s *Store) PrepareSolverTx(ctx context.Context, requestID string, kind inte
 		if err != nil {
 			return fmt.Errorf("sign: %w", err)
 		}
-		if _, err := tx.Exec(ctx, `UPDATE solver_nonces SET next_nonce = $3 WHERE chain_id = $1 AND address = $2`,
-			int64(chainID), from, int64(nonce+1)); err != nil {
-			return err
-		}
+		// One statement moves the nonce on and stores the transaction: the lock is held for one
+		// round trip fewer.
 		out = &intent.SolverTx{RequestID: requestID, Kind: kind, ChainID: chainID, From: from, Nonce: nonce, Hash: hash, Raw: raw}
-		_, err = tx.Exec(ctx, `INSERT INTO solver_transactions (request_id, kind, attempt, chain_id, from_address, nonce, tx_hash, raw_tx,
+		_, err = tx.Exec(ctx, `WITH moved AS (
+				UPDATE solver_nonces SET next_nonce = $5 + 1 WHERE chain_id = $3 AND address = $4)
+			INSERT INTO solver_transactions (request_id, kind, attempt, chain_id, from_address, nonce, tx_hash, raw_tx,
 				pays_currency, pays_amount, max_gas_cost)
 			VALUES ($1, $2, 0, $3, $4, $5, $6, $7, $8, $9::numeric, $10::numeric)`, requestID, kind, int64(chainID), from, int64(nonce),
 			hash, raw, currencyOf(pays), orZero(pays.Amount).String(), orZero(pays.MaxGasCost).String())
@@ -230,6 +222,35 @@ func (s *Store) PrepareSolverTx(ctx context.Context, requestID string, kind inte
 		return nil, err
 	}
 	return out, nil
+}
+
+// lockNonce locks the nonce row of (chainID, from) for the transaction and returns its next
+// nonce, creating the row at chainNonce the first time (the row exists after the first
+// signing, so the insert is tried only when the lock finds none), and, withInFlight, what the
+// transactions not mined at chainNonce commit (inFlight). The lock and the sum go to Postgres
+// in one round trip, a pipeline: the sum is a statement of its own, run once the lock is held,
+// so it sees every transaction stored by the holders before.
+func lockNonce(ctx context.Context, tx pgx.Tx, chainID uint64, from string, chainNonce uint64,
+	withInFlight bool) (next int64, committed map[string]*big.Int, err error) {
+	for try := 0; ; try++ {
+		b := &pgx.Batch{}
+		b.Queue(`SELECT next_nonce FROM solver_nonces WHERE chain_id = $1 AND address = $2 FOR UPDATE`,
+			int64(chainID), from).QueryRow(func(row pgx.Row) error { return row.Scan(&next) })
+		if withInFlight {
+			b.Queue(inFlightQuery, int64(chainID), from, int64(chainNonce)).Query(func(rows pgx.Rows) error {
+				committed, err = scanInFlight(rows)
+				return err
+			})
+		}
+		err = tx.SendBatch(ctx, b).Close()
+		if !errors.Is(err, pgx.ErrNoRows) || try > 0 {
+			return next, committed, err
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO solver_nonces (chain_id, address, next_nonce) VALUES ($1, $2, $3)
+			ON CONFLICT DO NOTHING`, int64(chainID), from, int64(chainNonce)); err != nil {
+			return 0, nil, err
+		}
+	}
 }
 
 // nativeCurrency is how the native currency is written in pays_currency.
@@ -250,21 +271,19 @@ func orZero(v *big.Int) *big.Int {
 	return v
 }
 
-// inFlight sums, by currency, what the stored transactions of (chainID, from) with a nonce at
-// or above mined commit: those are not mined, so their payments and gas are still part of the
+// inFlightQuery sums, by currency, what the stored transactions of ($1 chain, $2 address) with
+// a nonce at or above $3 (mined) commit: those are not mined, so their payments and gas are still part of the
 // balances read at the block of mined. The native currency's sum includes every transaction's
 // gas. The attempts of one nonce replace each other, so a nonce counts once, at the most any of
 // its attempts can take.
-func inFlight(ctx context.Context, tx pgx.Tx, chainID uint64, from string, mined uint64) (map[string]*big.Int, error) {
-	rows, err := tx.Query(ctx, `SELECT pays_currency, coalesce(sum(amount), 0)::text, coalesce(sum(gas), 0)::text FROM (
+const inFlightQuery = `SELECT pays_currency, coalesce(sum(amount), 0)::text, coalesce(sum(gas), 0)::text FROM (
 			SELECT nonce, pays_currency, max(pays_amount) AS amount, max(max_gas_cost) AS gas FROM solver_transactions
 			WHERE chain_id = $1 AND lower(from_address) = $2 AND nonce >= $3 AND pays_currency IS NOT NULL
 			GROUP BY nonce, pays_currency) per_nonce
-		GROUP BY pays_currency`, int64(chainID), strings.ToLower(from), int64(mined))
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
+		GROUP BY pays_currency`
+
+// scanInFlight reads inFlightQuery's rows into the sums by currency.
+func scanInFlight(rows pgx.Rows) (map[string]*big.Int, error) {
 	out := map[string]*big.Int{}
 	add := func(currency, v string) error {
 		n, ok := new(big.Int).SetString(v, 10)
