@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/cenkalti/backoff/v4"
@@ -88,28 +87,14 @@ func sendTx(ctx context.Context, c chains.TxSender, tx *types.Transaction) error
 
 func (a *ChainActivities) sign(ctx context.Context, c solverChain, call solverCall) (*intent.SolverTx, error) {
 	from := a.solverAddress()
-	// The three reads are independent: they go to the node at once, and their errors are
-	// weighed in the order they were read in one after the other before.
-	var (
-		chainNonce, gas           uint64
-		fees                      chains.Fees
-		nonceErr, gasErr, feesErr error
-		reads                     sync.WaitGroup
-	)
-	reads.Go(func() {
-		chainNonce, nonceErr = retryRead(ctx, func(ctx context.Context) (uint64, error) { return c.NonceAt(ctx, from) })
-	})
-	reads.Go(func() {
-		gas, gasErr = retryRead(ctx, func(ctx context.Context) (uint64, error) {
-			return c.EstimateGas(ctx, ethereum.CallMsg{From: from, To: &call.to, Data: call.data, Value: call.value})
-		})
-	})
-	reads.Go(func() { fees, feesErr = retryRead(ctx, c.SuggestFees) })
-	reads.Wait()
-	if nonceErr != nil {
-		return nil, nonceErr
+	chainNonce, err := retryRead(ctx, func(ctx context.Context) (uint64, error) { return c.NonceAt(ctx, from) })
+	if err != nil {
+		return nil, err
 	}
-	if err := gasErr; err != nil {
+	gas, err := retryRead(ctx, func(ctx context.Context) (uint64, error) {
+		return c.EstimateGas(ctx, ethereum.CallMsg{From: from, To: &call.to, Data: call.data, Value: call.value})
+	})
+	if err != nil {
 		var rev *chains.RevertError
 		switch {
 		case errors.As(err, &rev) && call.onRevert != nil:
@@ -119,8 +104,9 @@ func (a *ChainActivities) sign(ctx context.Context, c solverChain, call solverCa
 		}
 		return nil, err // retried: unavailable, or a revert or shortfall the call does not map
 	}
-	if feesErr != nil {
-		return nil, feesErr
+	fees, err := retryRead(ctx, c.SuggestFees)
+	if err != nil {
+		return nil, err
 	}
 	tip, feeCap := fees.Tip, fees.FeeCap(fees.Tip)
 	gas = gas * 12 / 10
@@ -133,7 +119,6 @@ func (a *ChainActivities) sign(ctx context.Context, c solverChain, call solverCa
 		MaxGasCost: maxGasCost(gas, feeCap)}
 	var held *intent.Holdings
 	if call.onShortfall != nil {
-		var err error
 		if chainNonce, held, err = a.holdings(ctx, c, call.payCurrency, chainNonce); err != nil {
 			return nil, err
 		}

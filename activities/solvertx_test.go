@@ -3,7 +3,6 @@ package activities
 import (
 	"context"
 	"errors"
-	"math/big"
 	"testing"
 
 	ethereum "github.com/ethereum/go-ethereum"
@@ -31,11 +30,6 @@ func (f *fakeSolverChain) EstimateGas(context.Context, ethereum.CallMsg) (uint64
 	return 0, f.estimate
 }
 func (f *fakeSolverChain) SendTransaction(context.Context, *types.Transaction) error { return f.send }
-
-// SuggestFees is read beside the estimate; the tests end at the estimate.
-func (f *fakeSolverChain) SuggestFees(context.Context) (chains.Fees, error) {
-	return chains.Fees{Tip: big.NewInt(1), BaseFee: big.NewInt(1)}, nil
-}
 
 // noStoredTx is a store in which no transaction was signed yet.
 type noStoredTx struct{ SolverTxs }
