@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
 
@@ -19,10 +20,13 @@ import (
 type readRow struct {
 	Status, FailReason, RefundFailReason string
 	OutTxs                               []string
+	// UpdatedAt is the engine's time of the request's last transition: for a request that has
+	// ended, when it ended.
+	UpdatedAt time.Time
 }
 
 func (r *rig) readModel(ctx context.Context, ids []string) (map[string]readRow, error) {
-	rows, err := r.pool.Query(ctx, `SELECT id, status, fail_reason, refund_fail_reason, out_tx_hashes FROM requests WHERE id = ANY($1)`, ids)
+	rows, err := r.pool.Query(ctx, `SELECT id, status, fail_reason, refund_fail_reason, out_tx_hashes, updated_at FROM requests WHERE id = ANY($1)`, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -31,7 +35,7 @@ func (r *rig) readModel(ctx context.Context, ids []string) (map[string]readRow, 
 	for rows.Next() {
 		var id string
 		var row readRow
-		if err := rows.Scan(&id, &row.Status, &row.FailReason, &row.RefundFailReason, &row.OutTxs); err != nil {
+		if err := rows.Scan(&id, &row.Status, &row.FailReason, &row.RefundFailReason, &row.OutTxs, &row.UpdatedAt); err != nil {
 			return nil, err
 		}
 		out[id] = row

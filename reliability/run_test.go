@@ -214,8 +214,15 @@ func runScenario(t *testing.T, sc scenario) figures {
 				}
 				if row, ok := rows[c.RequestID]; ok && terminal[row.Status] {
 					if c.EndedAt.IsZero() {
+						// When the engine wrote the end, not when this loop saw it: the loop
+						// starts once every fault has been played, long after most intents ended.
 						c.EndedAt = now
-						lastEnd = now
+						if !row.UpdatedAt.IsZero() && row.UpdatedAt.Before(now) {
+							c.EndedAt = row.UpdatedAt
+						}
+						if c.EndedAt.After(lastEnd) {
+							lastEnd = c.EndedAt
+						}
 					}
 					continue
 				}
