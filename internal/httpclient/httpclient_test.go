@@ -55,3 +55,22 @@ func TestBurstsReuseTheirConnections(t *testing.T) {
 	def := newConns(t, &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}, concurrent, rounds)
 	t.Logf("the default transport opened %d", def)
 }
+
+// The clients ask for answers as they are: a node that would gzip its answer for a client that
+// accepts it (as geth does) is not asked to.
+func TestAnswersAreNotCompressed(t *testing.T) {
+	var accept string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		accept = r.Header.Get("Accept-Encoding")
+		_, _ = io.WriteString(w, "ok")
+	}))
+	defer srv.Close()
+	resp, err := New(0).Get(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if accept != "" {
+		t.Errorf("Accept-Encoding %q, want none", accept)
+	}
+}
