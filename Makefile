@@ -112,8 +112,8 @@ bench-status:
 bench-webhooks:
 	$(GO) test -tags bench -count=1 -v -timeout 20m -run TestWebhookFanOut ./bench/webhookfanout/
 
-# bench-intents: whole intents through a fresh `intentd-dev dev` (bench/intentload): 10 wallets x 60
-# ETH bridges at 50 a second by default (INTENTS_WALLETS, INTENTS_PER_WALLET, INTENTS_RATE,
+# bench-intents: whole intents through a fresh `intentd-dev dev` (bench/intentload): 10 wallets x 90
+# ETH bridges at 60 a second by default (INTENTS_WALLETS, INTENTS_PER_WALLET, INTENTS_RATE,
 # INTENTS_ROUTE, INTENTLOAD_ARGS), each outcome checked on chain. See BENCHMARKS.md.
 .PHONY: bench-intents
 bench-intents:
