@@ -1,0 +1,60 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/intentd/intentd/app"
+)
+
+// DEV_WORKERS: each worker process is configured from its environment only: dev's Postgres,
+// Temporal and oracles (with the key they accept), a metrics port of its own, never dev's own
+// launcher variables; a binary that is not there is named in the error.
+func TestWorkerProcessesAreConfiguredFromTheirEnvironment(t *testing.T) {
+	t.Setenv("DEV_WORKERS", "2")
+	t.Setenv("PPROF_ADDR", "127.0.0.1:6060")
+	t.Setenv("FILL_BUMP_AFTER", "45s") // the developer's own setting reaches the workers
+	bin := filepath.Join(t.TempDir(), "intentd")
+	if err := os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := app.Config{DatabaseURL: "postgres://postgres@127.0.0.1:5433/intentd", TemporalAddress: "127.0.0.1:7233",
+		TemporalNamespace: "default", OracleURL: "http://127.0.0.1:3000", ChainsConfigDir: "configs", Environment: "dev"}
+	ws, err := workerProcesses(DevOptions{Workers: 2, IntentdBin: bin}, cfg, "oracle-key", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ws) != 2 {
+		t.Fatalf("%d worker processes, want 2", len(ws))
+	}
+	for i, w := range ws {
+		env := map[string]string{}
+		for _, kv := range w.env {
+			k, v, _ := strings.Cut(kv, "=")
+			env[k] = v
+		}
+		want := map[string]string{"DATABASE_URL": cfg.DatabaseURL, "TEMPORAL_ADDRESS": "127.0.0.1:7233", "TEMPORAL_NAMESPACE": "default",
+			"ORACLE_URL": "http://127.0.0.1:3000", "ORACLE_API_KEY": "oracle-key", "ENVIRONMENT": "dev", "FILL_BUMP_AFTER": "45s",
+			"METRICS_ADDR": []string{"127.0.0.1:9101", "127.0.0.1:9102"}[i]}
+		for k, v := range want {
+			if env[k] != v {
+				t.Errorf("worker %d: %s=%q, want %q", i+1, k, env[k], v)
+			}
+		}
+		for _, k := range []string{"DEV_WORKERS", "PPROF_ADDR"} {
+			if _, ok := env[k]; ok {
+				t.Errorf("worker %d: %s is dev's, not the worker's", i+1, k)
+			}
+		}
+		if env["SOLVER_PRIVATE_KEY"] == "" || !filepath.IsAbs(env["CHAINS_CONFIG_DIR"]) || !slices.IsSorted(w.env) {
+			t.Errorf("worker %d: solver key set %v, chains dir %q", i+1, env["SOLVER_PRIVATE_KEY"] != "", env["CHAINS_CONFIG_DIR"])
+		}
+	}
+	if _, err := workerProcesses(DevOptions{Workers: 1, IntentdBin: filepath.Join(t.TempDir(), "missing")}, cfg, "k", t.TempDir()); err == nil ||
+		!strings.Contains(err.Error(), "DEV_WORKERS") {
+		t.Errorf("a missing binary: %v", err)
+	}
+}
