@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -29,19 +30,14 @@ type StatusNotice struct {
 // maxNotice is the largest notification payload sent whole (Postgres refuses 8000 bytes).
 const maxNotice = 7000
 
-// writeEvent writes the outbox row of a status event in tx, the transition's own transaction,
-// and notifies StatusChannel.
-func writeEvent(ctx context.Context, tx pgx.Tx, ev intent.StatusEvent, keyID *string) error {
+// queueEvent queues in b, the writes of a transition's own transaction, the outbox row of a
+// status event and the notification of StatusChannel that names it.
+func queueEvent(b *pgx.Batch, ev intent.StatusEvent, keyID *string) error {
 	payload, err := json.Marshal(ev)
 	if err != nil {
 		return err
 	}
-	var id int64
-	if err := tx.QueryRow(ctx, `INSERT INTO outbox (topic, request_id, payload, api_key_id) VALUES ($1, $2, $3, $4::uuid)
-		RETURNING id`, intent.EventStatusUpdated, ev.RequestID, payload, keyID).Scan(&id); err != nil {
-		return err
-	}
-	n := StatusNotice{ID: id, RequestID: ev.RequestID, Event: &ev}
+	n := StatusNotice{RequestID: ev.RequestID, Event: &ev}
 	if keyID != nil {
 		n.APIKeyID = *keyID
 	}
@@ -49,13 +45,24 @@ func writeEvent(ctx context.Context, tx pgx.Tx, ev intent.StatusEvent, keyID *st
 	if err != nil {
 		return err
 	}
-	if len(notice) > maxNotice {
+	if len(notice)+20 > maxNotice { // the id takes up to 19 digits
 		n.Event = nil
 		notice, _ = json.Marshal(n)
 	}
-	_, err = tx.Exec(ctx, `SELECT pg_notify($1, $2)`, StatusChannel, string(notice))
-	return err
+	// The row and its notification are one statement: the notice is sent with the row's id in
+	// place of the 0 it was marshalled with (ID is its first field).
+	rest, ok := strings.CutPrefix(string(notice), noticeHead)
+	if !ok {
+		return fmt.Errorf("status notice %.40q does not start with %q", notice, noticeHead)
+	}
+	b.Queue(`WITH o AS (INSERT INTO outbox (topic, request_id, payload, api_key_id) VALUES ($1, $2, $3, $4::uuid) RETURNING id)
+		SELECT pg_notify($5, '{"id":' || o.id || $6) FROM o`,
+		intent.EventStatusUpdated, ev.RequestID, payload, keyID, StatusChannel, rest)
+	return nil
 }
+
+// noticeHead is how a StatusNotice with ID 0 begins.
+const noticeHead = `{"id":0`
 
 // OutboxEvent is one event of the outbox.
 type OutboxEvent struct {
