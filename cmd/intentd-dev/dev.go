@@ -163,14 +163,17 @@ func RunDev(ctx context.Context, o DevOptions) error {
 	if o.Workers < 0 {
 		g.Go(func() error { return worker.Run(gctx, sys.WorkerDeps()) })
 	} else {
-		ws, err := workerProcesses(o, cfg, oracleKey, dataDir)
+		sups, err := workerSupervisors(o, cfg, oracleKey, dataDir)
 		if err != nil {
 			return err
 		}
-		for _, w := range ws {
-			g.Go(func() error { return w.run(gctx) })
+		for _, sup := range sups {
+			if err := sup.Start(); err != nil {
+				return err
+			}
+			defer sup.Close(workerGrace)
 		}
-		workerLine = fmt.Sprintf("%d `intentd worker` processes (logs %s)", len(ws), filepath.Join(o.DataDir, "worker-N.log"))
+		workerLine = fmt.Sprintf("%d `intentd worker` processes (logs %s)", len(sups), filepath.Join(o.DataDir, "worker-N-1.log"))
 	}
 	g.Go(func() error { return sys.APIServer(gctx).Run(gctx, cfg.APIAddr) })
 	g.Go(func() error { return sys.Config.NewDispatcher(sys.Store, o.Logger).Run(gctx) })
@@ -204,9 +207,6 @@ intentd-dev dev is running. Ctrl-C stops everything.
 
 // startTemporal starts the in-process Temporal server on the persistence o asks for.
 func startTemporal(ctx context.Context, o DevOptions, dataDir string, pg *devstack.Postgres) (*devstack.Temporal, error) {
-	topts := devstack.TemporalOptions{DatabaseFile: filepath.Join(dataDir, "temporal.db"),
-		UIPort: o.UIPort, SearchAttributes: workflows.SearchAttributeTypes(), Logger: o.Logger}
-	where := topts.DatabaseFile
 	persistence := o.TemporalPersistence
 	if persistence == "" {
 		var err error
@@ -214,14 +214,27 @@ func startTemporal(ctx context.Context, o DevOptions, dataDir string, pg *devsta
 			return nil, err
 		}
 	}
-	if persistence == "sqlite-postgres-visibility" {
-		topts.VisibilityPostgresURL, where = pg.URL(), where+", its visibility records on dev's Postgres"
-	}
-	if persistence == "postgres" {
-		topts.PostgresURL, where = pg.URL(), "its databases on dev's Postgres"
-	}
+	topts, where := temporalOptions(dataDir, persistence, pg.URL(), o.Logger)
+	topts.UIPort = o.UIPort
 	fmt.Fprintf(o.Out, "==> temporal: starting the in-process server (state in %s)\n", where)
 	return devstack.StartTemporal(ctx, topts)
+}
+
+// temporalOptions are the options of a Temporal server with the engine's search attributes
+// that keeps its state by persistence (TEMPORAL_PERSISTENCE): in dataDir/temporal.db (sqlite),
+// its visibility records on the Postgres at pgURL (sqlite-postgres-visibility), or all of it
+// there (postgres); where says so for the console.
+func temporalOptions(dataDir, persistence, pgURL string, logger *slog.Logger) (opts devstack.TemporalOptions, where string) {
+	opts = devstack.TemporalOptions{DatabaseFile: filepath.Join(dataDir, "temporal.db"),
+		SearchAttributes: workflows.SearchAttributeTypes(), Logger: logger}
+	where = opts.DatabaseFile
+	switch persistence {
+	case "sqlite-postgres-visibility":
+		opts.VisibilityPostgresURL, where = pgURL, where+", its visibility records on "+redactURL(pgURL)
+	case "postgres":
+		opts.PostgresURL, where = pgURL, "its databases on "+redactURL(pgURL)
+	}
+	return opts, where
 }
 
 // defaultDevMetricsAddr is where `dev` serves its metrics and health unless METRICS_ADDR says.

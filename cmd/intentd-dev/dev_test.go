@@ -174,3 +174,19 @@ func TestDefaultTemporalPersistence(t *testing.T) {
 		t.Fatalf("on DATABASE_URL: %q", got)
 	}
 }
+
+// TEMPORAL_PERSISTENCE, as `dev` and `temporal` both read it: temporal.db in the data directory,
+// its visibility records on Postgres, or everything on Postgres; the engine's search
+// attributes registered in each.
+func TestTemporalOptionsFollowThePersistence(t *testing.T) {
+	const pgURL = "postgres://postgres@127.0.0.1:5433/intentd"
+	for _, tc := range []struct{ persistence, pg, visibility string }{
+		{"sqlite", "", ""}, {"sqlite-postgres-visibility", "", pgURL}, {"postgres", pgURL, ""},
+	} {
+		o, where := temporalOptions("/d", tc.persistence, pgURL, nil)
+		if o.DatabaseFile != "/d/temporal.db" || o.PostgresURL != tc.pg || o.VisibilityPostgresURL != tc.visibility ||
+			len(o.SearchAttributes) == 0 || where == "" {
+			t.Errorf("%s: %+v, %q", tc.persistence, o, where)
+		}
+	}
+}

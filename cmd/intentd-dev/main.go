@@ -19,7 +19,6 @@ import (
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/devstack"
 	"github.com/intentd/intentd/internal/pprofserver"
-	"github.com/intentd/intentd/workflows"
 )
 
 const usage = `usage: intentd-dev <command>
@@ -94,8 +93,7 @@ func runTemporal(ctx context.Context, cfg launcherConfig, logger *slog.Logger) e
 	if err := os.MkdirAll(cfg.DataDir, 0o755); err != nil {
 		return err
 	}
-	opts := devstack.TemporalOptions{DatabaseFile: filepath.Join(cfg.DataDir, "temporal.db"),
-		SearchAttributes: workflows.SearchAttributeTypes(), Logger: logger}
+	pgURL := ""
 	if p := cfg.TemporalPersistence; p == "postgres" || p == "sqlite-postgres-visibility" {
 		pg, err := devstack.EnsurePostgres(ctx, devstack.PostgresOptions{URL: cfg.DatabaseURL,
 			DataDir: filepath.Join(cfg.DataDir, "pg"), Logger: logger})
@@ -108,13 +106,10 @@ func runTemporal(ctx context.Context, cfg launcherConfig, logger *slog.Logger) e
 				return err
 			}
 		}
-		if p == "postgres" {
-			opts.PostgresURL = pg.URL()
-		} else {
-			opts.VisibilityPostgresURL = pg.URL()
-		}
-		fmt.Printf("temporal: persistence %s on %s\n", p, redactURL(pg.URL()))
+		pgURL = pg.URL()
 	}
+	opts, where := temporalOptions(cfg.DataDir, cfg.TemporalPersistence, pgURL, logger)
+	fmt.Printf("temporal: state in %s\n", where)
 	tmp, err := devstack.StartTemporal(ctx, opts)
 	if err != nil {
 		return err

@@ -12,7 +12,8 @@ import (
 
 // DEV_WORKERS: each worker process is configured from its environment only: dev's Postgres,
 // Temporal and oracles (with the key they accept), a metrics port of its own, never dev's own
-// launcher variables; a binary that is not there is named in the error.
+// launcher variables, each under its own supervisor; a binary that is not there is named in the
+// error.
 func TestWorkerProcessesAreConfiguredFromTheirEnvironment(t *testing.T) {
 	t.Setenv("DEV_WORKERS", "2")
 	t.Setenv("PPROF_ADDR", "127.0.0.1:6060")
@@ -23,7 +24,7 @@ func TestWorkerProcessesAreConfiguredFromTheirEnvironment(t *testing.T) {
 	}
 	cfg := app.Config{DatabaseURL: "postgres://postgres@127.0.0.1:5433/intentd", TemporalAddress: "127.0.0.1:7233",
 		TemporalNamespace: "default", OracleURL: "http://127.0.0.1:3000", ChainsConfigDir: "configs", Environment: "dev"}
-	ws, err := workerProcesses(DevOptions{Workers: 2, IntentdBin: bin}, cfg, "oracle-key", t.TempDir())
+	ws, err := workerSupervisors(DevOptions{Workers: 2, IntentdBin: bin}, cfg, "oracle-key", t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +33,10 @@ func TestWorkerProcessesAreConfiguredFromTheirEnvironment(t *testing.T) {
 	}
 	for i, w := range ws {
 		env := map[string]string{}
-		for _, kv := range w.env {
+		if w.Name != []string{"worker-1", "worker-2"}[i] || w.Bin != bin || !slices.Equal(w.Args, []string{"worker"}) {
+			t.Errorf("worker %d: %s runs %s %v", i+1, w.Name, w.Bin, w.Args)
+		}
+		for _, kv := range w.Env {
 			k, v, _ := strings.Cut(kv, "=")
 			env[k] = v
 		}
@@ -49,11 +53,11 @@ func TestWorkerProcessesAreConfiguredFromTheirEnvironment(t *testing.T) {
 				t.Errorf("worker %d: %s is dev's, not the worker's", i+1, k)
 			}
 		}
-		if env["SOLVER_PRIVATE_KEY"] == "" || !filepath.IsAbs(env["CHAINS_CONFIG_DIR"]) || !slices.IsSorted(w.env) {
+		if env["SOLVER_PRIVATE_KEY"] == "" || !filepath.IsAbs(env["CHAINS_CONFIG_DIR"]) || !slices.IsSorted(w.Env) {
 			t.Errorf("worker %d: solver key set %v, chains dir %q", i+1, env["SOLVER_PRIVATE_KEY"] != "", env["CHAINS_CONFIG_DIR"])
 		}
 	}
-	if _, err := workerProcesses(DevOptions{Workers: 1, IntentdBin: filepath.Join(t.TempDir(), "missing")}, cfg, "k", t.TempDir()); err == nil ||
+	if _, err := workerSupervisors(DevOptions{Workers: 1, IntentdBin: filepath.Join(t.TempDir(), "missing")}, cfg, "k", t.TempDir()); err == nil ||
 		!strings.Contains(err.Error(), "DEV_WORKERS") {
 		t.Errorf("a missing binary: %v", err)
 	}

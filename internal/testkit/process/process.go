@@ -1,5 +1,6 @@
 // Package process runs the engine's processes the way an orchestrator would, for the test
-// stacks that run the worker as `intentd worker` (testkit.Options.WorkerBinary): it builds the
+// stacks that run the worker as `intentd worker` (testkit.Options.WorkerBinary) and for
+// `intentd-dev dev`'s worker processes (DEV_WORKERS): it builds the
 // binary, supervises a process (SIGKILL on request, restart after an exit nobody asked for, one
 // log file per start), and crashes or stops a Postgres cluster by signalling its postmaster.
 package process
