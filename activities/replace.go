@@ -40,7 +40,7 @@ func (a *ChainActivities) ReplaceTx(ctx context.Context, in ReplaceInput) (*Repl
 	if err != nil {
 		return nil, err
 	}
-	fees, err := retryRead(ctx, c.SuggestFees)
+	fees, err := patientReads{c}.SuggestFees(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -85,15 +85,14 @@ func sendTx(ctx context.Context, c chains.TxSender, tx *types.Transaction) error
 	return err
 }
 
-func (a *ChainActivities) sign(ctx context.Context, c solverChain, call solverCall) (*intent.SolverTx, error) {
+func (a *ChainActivities) sign(ctx context.Context, chain solverChain, call solverCall) (*intent.SolverTx, error) {
+	c := patientReads{chain}
 	from := a.solverAddress()
-	chainNonce, err := retryRead(ctx, func(ctx context.Context) (uint64, error) { return c.NonceAt(ctx, from) })
+	chainNonce, err := c.NonceAt(ctx, from)
 	if err != nil {
 		return nil, err
 	}
-	gas, err := retryRead(ctx, func(ctx context.Context) (uint64, error) {
-		return c.EstimateGas(ctx, ethereum.CallMsg{From: from, To: &call.to, Data: call.data, Value: call.value})
-	})
+	gas, err := c.EstimateGas(ctx, ethereum.CallMsg{From: from, To: &call.to, Data: call.data, Value: call.value})
 	if err != nil {
 		var rev *chains.RevertError
 		switch {
@@ -104,7 +103,7 @@ func (a *ChainActivities) sign(ctx context.Context, c solverChain, call solverCa
 		}
 		return nil, err // retried: unavailable, or a revert or shortfall the call does not map
 	}
-	fees, err := retryRead(ctx, c.SuggestFees)
+	fees, err := c.SuggestFees(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -163,6 +162,26 @@ func retryRead[T any](ctx context.Context, read func(context.Context) (T, error)
 	}, backoff.WithContext(backoff.WithMaxRetries(b, readTries-1), ctx))
 }
 
+// patientReads is a solver chain whose reads before a signing (the nonce, the gas estimate, the
+// fees, the balances) ask again while the chain is unavailable (retryRead).
+type patientReads struct{ solverChain }
+
+func (c patientReads) NonceAt(ctx context.Context, account common.Address) (uint64, error) {
+	return retryRead(ctx, func(ctx context.Context) (uint64, error) { return c.solverChain.NonceAt(ctx, account) })
+}
+
+func (c patientReads) EstimateGas(ctx context.Context, msg ethereum.CallMsg) (uint64, error) {
+	return retryRead(ctx, func(ctx context.Context) (uint64, error) { return c.solverChain.EstimateGas(ctx, msg) })
+}
+
+func (c patientReads) SuggestFees(ctx context.Context) (chains.Fees, error) {
+	return retryRead(ctx, c.solverChain.SuggestFees)
+}
+
+func (c patientReads) BalanceNow(ctx context.Context, currency, account common.Address) (*big.Int, error) {
+	return retryRead(ctx, func(ctx context.Context) (*big.Int, error) { return c.solverChain.BalanceNow(ctx, currency, account) })
+}
+
 // maxGasCost is the most a transaction of gas at feeCap can cost, in wei.
 func maxGasCost(gas uint64, feeCap *big.Int) *big.Int {
 	return new(big.Int).Mul(new(big.Int).SetUint64(gas), feeCap)
@@ -181,19 +200,15 @@ func (a *ChainActivities) holdings(ctx context.Context, c solverChain, currency 
 	for try := 1; ; try++ {
 		var err error
 		held := &intent.Holdings{}
-		if held.Native, err = retryRead(ctx, func(ctx context.Context) (*big.Int, error) {
-			return c.BalanceNow(ctx, common.Address{}, solver)
-		}); err != nil {
+		if held.Native, err = c.BalanceNow(ctx, common.Address{}, solver); err != nil {
 			return 0, nil, err
 		}
 		if currency != (common.Address{}) {
-			if held.Token, err = retryRead(ctx, func(ctx context.Context) (*big.Int, error) {
-				return c.BalanceNow(ctx, currency, solver)
-			}); err != nil {
+			if held.Token, err = c.BalanceNow(ctx, currency, solver); err != nil {
 				return 0, nil, err
 			}
 		}
-		after, err := retryRead(ctx, func(ctx context.Context) (uint64, error) { return c.NonceAt(ctx, solver) })
+		after, err := c.NonceAt(ctx, solver)
 		if err != nil {
 			return 0, nil, err
 		}

@@ -19,14 +19,16 @@ import (
 // panics (the embedded interface is nil).
 type fakeSolverChain struct {
 	solverChain
-	chain    *chains.Chain
-	estimate error
-	send     error
+	chain     *chains.Chain
+	estimate  error
+	send      error
+	estimates int // EstimateGas calls
 }
 
 func (f *fakeSolverChain) Chain() *chains.Chain                                    { return f.chain }
 func (f *fakeSolverChain) NonceAt(context.Context, common.Address) (uint64, error) { return 0, nil }
 func (f *fakeSolverChain) EstimateGas(context.Context, ethereum.CallMsg) (uint64, error) {
+	f.estimates++
 	return 0, f.estimate
 }
 func (f *fakeSolverChain) SendTransaction(context.Context, *types.Transaction) error { return f.send }
@@ -99,6 +101,19 @@ func TestSolverCallsBranchOnChainErrors(t *testing.T) {
 				t.Fatalf("SubmitRefund = %v (failReason %q), want %q", err, got, tc.refWant)
 			}
 		})
+	}
+}
+
+// A fill's reads before its signing ask the chain again while it is unavailable (patientReads):
+// one SubmitFill attempt asks for the gas estimate readTries times, then leaves the retry to
+// the activity.
+func TestTheReadsBeforeASigningAskAgain(t *testing.T) {
+	fake := &fakeSolverChain{estimate: &chains.Error{Kind: chains.ErrUnavailable, ChainID: 31338, Op: "estimate gas", Err: errors.New("503")}}
+	a := chainActivitiesOn(t, fake)
+	_, err := a.SubmitFill(context.Background(), FillInput{RequestID: "0x01", ChainID: 31338, OrderID: "0x02",
+		Currency: chains.NativeAddress, Recipient: "0x0000000000000000000000000000000000000003", Amount: "1000"})
+	if !errors.Is(err, chains.ErrUnavailable) || fake.estimates != readTries {
+		t.Fatalf("SubmitFill = %v after %d estimates, want unavailable after %d", err, fake.estimates, readTries)
 	}
 }
 
