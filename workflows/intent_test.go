@@ -103,6 +103,18 @@ func (h *harness) runExecution(t *testing.T, ex intent.Execution, d intent.Depos
 	return &res
 }
 
+// runToSuccessAfterOneBump runs an intent whose fill may wait 2 s before it is bumped and
+// checks that it went through delayed (one bump) to success.
+func (h *harness) runToSuccessAfterOneBump(t *testing.T) {
+	t.Helper()
+	h.env.RegisterDelayedCallback(func() { h.env.SignalWorkflow(SignalDeposit, deposit()) }, time.Second)
+	h.env.ExecuteWorkflow(Intent, IntentInput{Execution: execution(), Policy: Policy{FillBumpAfter: 2 * time.Second}})
+	require.True(t, h.env.IsWorkflowCompleted())
+	require.NoError(t, h.env.GetWorkflowError())
+	require.Equal(t, []intent.Status{intent.StatusWaiting, intent.StatusPending, intent.StatusSubmitted, intent.StatusDelayed,
+		intent.StatusSuccess}, h.statuses())
+}
+
 // upserts returns the IntentStatus of every search-attribute upsert the run makes, in order.
 func (h *harness) upserts() *[]string {
 	var got []string
@@ -260,12 +272,7 @@ func TestWaitsThatRunOutOfTimeAreTimeouts(t *testing.T) {
 				replaced++
 				return &activities.Replaced{TxHash: "0xfill2", Attempt: 1}, nil
 			})
-		h.env.RegisterDelayedCallback(func() { h.env.SignalWorkflow(SignalDeposit, deposit()) }, time.Second)
-		h.env.ExecuteWorkflow(Intent, IntentInput{Execution: execution(), Policy: Policy{FillBumpAfter: 2 * time.Second}})
-		require.True(t, h.env.IsWorkflowCompleted())
-		require.NoError(t, h.env.GetWorkflowError())
-		require.Equal(t, []intent.Status{intent.StatusWaiting, intent.StatusPending, intent.StatusSubmitted, intent.StatusDelayed,
-			intent.StatusSuccess}, h.statuses())
+		h.runToSuccessAfterOneBump(t)
 		require.Equal(t, 1, replaced)
 		require.Equal(t, 2, awaits)
 	})
@@ -280,12 +287,7 @@ func TestWaitsThatRunOutOfTimeAreTimeouts(t *testing.T) {
 			return &activities.TxIncluded{Block: 9, Success: true, Hash: "0xfill2"}, nil
 		}
 		h.env.OnActivity(chainActs.ReplaceTx, mock.Anything, mock.Anything).Return(&activities.Replaced{TxHash: "0xfill2", Attempt: 1}, nil)
-		h.env.RegisterDelayedCallback(func() { h.env.SignalWorkflow(SignalDeposit, deposit()) }, time.Second)
-		h.env.ExecuteWorkflow(Intent, IntentInput{Execution: execution(), Policy: Policy{FillBumpAfter: 2 * time.Second}})
-		require.True(t, h.env.IsWorkflowCompleted())
-		require.NoError(t, h.env.GetWorkflowError())
-		require.Equal(t, []intent.Status{intent.StatusWaiting, intent.StatusPending, intent.StatusSubmitted, intent.StatusDelayed,
-			intent.StatusSuccess}, h.statuses())
+		h.runToSuccessAfterOneBump(t)
 	})
 
 	t.Run("a wait longer than inlineWait goes on as an activity task for the rest of its time", func(t *testing.T) {
