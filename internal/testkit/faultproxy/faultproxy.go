@@ -24,6 +24,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/intentd/intentd/internal/httpclient"
 )
 
 // Config configures a Proxy. Rates are fractions of all requests, from 0 to 1; FailRate +
@@ -189,9 +191,7 @@ func New(cfg Config) (*Proxy, error) {
 	if cfg.MaxDelay < cfg.MinDelay {
 		return nil, fmt.Errorf("faultproxy: MaxDelay %v is below MinDelay %v", cfg.MaxDelay, cfg.MinDelay)
 	}
-	tr := http.DefaultTransport.(*http.Transport).Clone()
-	tr.MaxIdleConnsPerHost = 64
-	return &Proxy{cfg: cfg, target: u, client: &http.Client{Transport: tr}, byMethod: map[string]int64{}, received: map[string]int64{}}, nil
+	return &Proxy{cfg: cfg, target: u, client: httpclient.New(0), byMethod: map[string]int64{}, received: map[string]int64{}}, nil
 }
 
 // SetEnabled turns fault injection on (the default) or off; while off every request is
