@@ -271,11 +271,11 @@ func orZero(v *big.Int) *big.Int {
 	return v
 }
 
-// inFlightQuery sums, by currency, what the stored transactions of ($1 chain, $2 address) with
-// a nonce at or above $3 (mined) commit: those are not mined, so their payments and gas are still part of the
-// balances read at the block of mined. The native currency's sum includes every transaction's
-// gas. The attempts of one nonce replace each other, so a nonce counts once, at the most any of
-// its attempts can take.
+// inFlightQuery sums, by currency, what the stored transactions of ($1 chain, $2 address) with a
+// nonce at or above $3 (mined) commit: those are not mined, so their payments and gas are still
+// part of the balances read at the block of mined. The native currency's sum includes every
+// transaction's gas. The attempts of one nonce replace each other, so a nonce counts once, at the
+// most any of its attempts can take.
 const inFlightQuery = `SELECT pays_currency, coalesce(sum(amount), 0)::text, coalesce(sum(gas), 0)::text FROM (
 			SELECT nonce, pays_currency, max(pays_amount) AS amount, max(max_gas_cost) AS gas FROM solver_transactions
 			WHERE chain_id = $1 AND lower(from_address) = $2 AND nonce >= $3 AND pays_currency IS NOT NULL
