@@ -273,13 +273,7 @@ func (c *Config) loadWebhooks(v *envconf.Vars) {
 	} else if c.Role == RoleDispatcher {
 		v.Bad("WEBHOOK_SECRETS_KEY", "is required: the key that seals webhook signing secrets (32 random bytes, e.g. `openssl rand -hex 32`), the same as the api's")
 	}
-	switch a := v.Get("WEBHOOK_ALLOW_PRIVATE", "false"); a {
-	case "true", "1":
-		c.WebhookAllowPrivate = true
-	case "false", "0":
-	default:
-		v.Bad("WEBHOOK_ALLOW_PRIVATE", "must be true or false")
-	}
+	c.WebhookAllowPrivate = v.Bool("WEBHOOK_ALLOW_PRIVATE", "false")
 	if !c.Role.dispatcher() {
 		return
 	}

@@ -24,6 +24,9 @@ type launcherConfig struct {
 	// PprofAddr (PPROF_ADDR, default none) serves the runtime profiles of `dev`, the engine's
 	// process (internal/pprofserver): loopback only in practice.
 	PprofAddr string
+	// PprofBlock (PPROF_BLOCK, default true) switches block and mutex profiling on with
+	// PPROF_ADDR; false leaves them off, for a CPU profile without their cost.
+	PprofBlock bool
 	// TemporalPersistence (TEMPORAL_PERSISTENCE) is where `dev`'s in-process Temporal keeps
 	// its state: sqlite, DataDir/temporal.db; postgres, databases intentd_temporal and
 	// intentd_temporal_visibility on dev's Postgres (the production persistence);
@@ -50,7 +53,7 @@ func loadLauncherConfig(lookup func(string) (string, bool)) (launcherConfig, err
 	v := envconf.New(lookup, nil)
 	c := launcherConfig{DataDir: v.Get("DATA_DIR", ".data"), DevnetHost: v.Get("DEVNET_HOST", devnet.DefaultOptions().Host),
 		DatabaseURL: v.Get("DATABASE_URL", ""), LogLevel: v.Level("LOG_LEVEL", "info"),
-		PprofAddr: v.Get("PPROF_ADDR", ""), TemporalPersistence: v.Get("TEMPORAL_PERSISTENCE", ""),
+		PprofAddr: v.Get("PPROF_ADDR", ""), PprofBlock: v.Bool("PPROF_BLOCK", "true"), TemporalPersistence: v.Get("TEMPORAL_PERSISTENCE", ""),
 		TemporalAddress: v.Get("TEMPORAL_ADDRESS", ""), Workers: -1, IntentdBin: v.Get("DEV_WORKER_BIN", "")}
 	if v.Set("DEV_WORKERS") {
 		c.Workers = v.IntRange("DEV_WORKERS", "1", 0, 16)

@@ -53,18 +53,21 @@ func lookup(m map[string]string) func(string) (string, bool) {
 
 func TestLoadLauncherConfig(t *testing.T) {
 	c, err := loadLauncherConfig(lookup(nil))
-	if err != nil || c != (launcherConfig{DataDir: ".data", DevnetHost: "127.0.0.1", LogLevel: slog.LevelInfo, Workers: -1}) {
+	if err != nil || c != (launcherConfig{DataDir: ".data", DevnetHost: "127.0.0.1", LogLevel: slog.LevelInfo, PprofBlock: true, Workers: -1}) {
 		t.Fatalf("defaults: %+v %v", c, err)
 	}
 	c, err = loadLauncherConfig(lookup(map[string]string{"DATA_DIR": "/tmp/d", "DEVNET_HOST": "0.0.0.0",
 		"DATABASE_URL": "postgres://x@db/intentd", "LOG_LEVEL": "debug", "TEMPORAL_PERSISTENCE": "postgres",
-		"TEMPORAL_ADDRESS": "127.0.0.1:7233", "DEV_WORKERS": "2", "DEV_WORKER_BIN": "/opt/intentd"}))
+		"TEMPORAL_ADDRESS": "127.0.0.1:7233", "DEV_WORKERS": "2", "DEV_WORKER_BIN": "/opt/intentd", "PPROF_BLOCK": "false"}))
 	if err != nil || c != (launcherConfig{DataDir: "/tmp/d", DevnetHost: "0.0.0.0", DatabaseURL: "postgres://x@db/intentd", LogLevel: slog.LevelDebug,
 		TemporalPersistence: "postgres", TemporalAddress: "127.0.0.1:7233", Workers: 2, IntentdBin: "/opt/intentd"}) {
 		t.Fatalf("set: %+v %v", c, err)
 	}
 	if _, err := loadLauncherConfig(lookup(map[string]string{"LOG_LEVEL": "loud"})); err == nil || !strings.Contains(err.Error(), "LOG_LEVEL:") {
 		t.Fatalf("bad LOG_LEVEL: %v", err)
+	}
+	if _, err := loadLauncherConfig(lookup(map[string]string{"PPROF_BLOCK": "yes"})); err == nil || !strings.Contains(err.Error(), "PPROF_BLOCK:") {
+		t.Fatalf("bad PPROF_BLOCK: %v", err)
 	}
 	if _, err := loadLauncherConfig(lookup(map[string]string{"TEMPORAL_PERSISTENCE": "mysql"})); err == nil ||
 		!strings.Contains(err.Error(), "TEMPORAL_PERSISTENCE") {

@@ -65,7 +65,7 @@ func run(ctx context.Context, cmd string) error {
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
 	if cmd == "dev" { // the engine's process; the chains run beside it with the same environment
-		if err := pprofserver.Start(ctx, cfg.PprofAddr, logger); err != nil {
+		if err := pprofserver.Start(ctx, cfg.PprofAddr, cfg.PprofBlock, logger); err != nil {
 			return fmt.Errorf("PPROF_ADDR: %w", err)
 		}
 	}

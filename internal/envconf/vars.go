@@ -91,6 +91,18 @@ func (v *Vars) IntRange(name, def string, lo, hi int) int {
 	return n
 }
 
+// Bool reads true or false (1 or 0).
+func (v *Vars) Bool(name, def string) bool {
+	switch v.Get(name, def) {
+	case "true", "1":
+		return true
+	case "false", "0":
+		return false
+	}
+	v.Bad(name, "must be true or false")
+	return false
+}
+
 // Level reads a log level: debug, info, warn or error.
 func (v *Vars) Level(name, def string) slog.Level {
 	var l slog.Level

@@ -16,10 +16,11 @@ import (
 	"time"
 )
 
-// Start serves the profiles on addr until ctx ends; an empty addr does nothing. Block and
-// mutex profiling are switched on at a low rate (a blocking event per 10 µs blocked, one
-// contended mutex in 100) so those profiles have data.
-func Start(ctx context.Context, addr string, logger *slog.Logger) error {
+// Start serves the profiles on addr until ctx ends; an empty addr does nothing. With
+// blocking, block and mutex profiling are switched on at a low rate (a blocking event per 10 µs
+// blocked, one contended mutex in 100) so those profiles have data; under a heavy load their
+// stack walks cost several percent of the CPU, so a CPU profile is best taken without them.
+func Start(ctx context.Context, addr string, blocking bool, logger *slog.Logger) error {
 	if addr == "" {
 		return nil
 	}
@@ -27,8 +28,10 @@ func Start(ctx context.Context, addr string, logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	runtime.SetBlockProfileRate(10_000)
-	runtime.SetMutexProfileFraction(100)
+	if blocking {
+		runtime.SetBlockProfileRate(10_000)
+		runtime.SetMutexProfileFraction(100)
+	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
 	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
