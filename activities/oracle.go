@@ -80,7 +80,7 @@ type AttestResult struct {
 // recent, the block this activity last found its receipt in, kept in the heartbeat details
 // across attempts. A deposit included again in another block is attested there.
 func (a *OracleActivities) AttestDeposit(ctx context.Context, in AttestInput) (*AttestResult, error) {
-	w := &depositWait{in: in}
+	w := &depositWait{in: in, asked: time.Now()}
 	if ch, err := a.depositChain(in.ChainID); err == nil && ch != nil {
 		w.chain = ch
 	}
@@ -122,6 +122,10 @@ func (a *OracleActivities) AttestDeposit(ctx context.Context, in AttestInput) (*
 // facts that differ, no accepted signature).
 func (a *OracleActivities) attestOnce(ctx context.Context, w *depositWait) (*AttestResult, string, error) {
 	in := w.in
+	if w.early() {
+		return nil, "not deep enough at the engine's head", nil
+	}
+	w.asked = time.Now()
 	att, err := a.Client.AttestDeposit(ctx, in.ChainID, common.HexToHash(in.TxHash))
 	if err != nil {
 		switch outcome, reason := classifyOracleError(err); outcome {
@@ -371,6 +375,24 @@ type depositWait struct {
 	// found is where this activity (this attempt or, from the heartbeat details, an earlier one)
 	// last found the deposit's receipt; zero when it has not.
 	found Sighting
+	// asked is when the oracle was last asked (the wait's start before the first time).
+	asked time.Time
+}
+
+// early reports whether the deposit cannot be deep enough yet by the engine's own view of its
+// chain: the head the chain client's watcher last read gives the block the deposit was seen in
+// fewer than the registry's confirmations (head - block + 1, as the oracle counts them). The
+// oracle would refuse, after reading the chain three times over (itself and its peers), and the
+// refusal would send the engine to read the chain for a reorg that cannot be decided before that
+// depth either: so the wait asks the oracle first on the block that gives the confirmations.
+// Should the watcher fall behind, the oracle is asked anyway once waitRecheck has passed since
+// it was last asked; an oracle that counts more confirmations than the registry still refuses.
+func (w *depositWait) early() bool {
+	if w.chain == nil || w.in.BlockNumber == 0 || time.Since(w.asked) >= waitRecheck {
+		return false
+	}
+	head := w.chain.SeenHead()
+	return head != 0 && head+1 < w.in.BlockNumber+max(w.chain.Confirmations(), 1)
 }
 
 // seen is the block the deposit was last seen in: found, else the workflow's.

@@ -595,3 +595,46 @@ func TestAttestDepositWaitsForAnOperator(t *testing.T) {
 	defer log.mu.Unlock()
 	require.Subset(t, log.lastError, []any{"code", "HTTP 403"})
 }
+
+// risingChain is a fakeChain whose watched head moves one block on every WaitHead.
+type risingChain struct {
+	fakeChain
+	seen atomic.Uint64
+}
+
+func (r *risingChain) SeenHead() uint64 { return r.seen.Load() }
+func (r *risingChain) WaitHead(ctx context.Context, _ uint64) (uint64, error) {
+	select {
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	case <-time.After(5 * time.Millisecond):
+		return r.seen.Add(1), nil
+	}
+}
+
+// The wait asks the oracle first on the block that gives the deposit the chain's confirmations
+// as the engine's head watcher sees it (head - block + 1 >= confirmations): before, the oracle
+// and its peers would only read the chain to refuse, and the engine read it again for a reorg.
+// The deposit of block 100 needs 3 confirmations: the oracle is asked once, at head 102.
+func TestAttestDepositAsksTheOracleOnceTheEnginesHeadGivesTheConfirmations(t *testing.T) {
+	att, signer := signedAttestation(t, depositMsg(seenBlock.Hash, 3, orderID, 1000))
+	c := &risingChain{fakeChain: fakeChain{head: 100, hashes: map[uint64]common.Hash{100: seenBlock.Hash},
+		receipt: &types.Receipt{BlockNumber: big.NewInt(100), BlockHash: seenBlock.Hash}, confirms: 3}}
+	c.seen.Store(100)
+	var heads []uint64
+	var mu sync.Mutex
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		heads = append(heads, c.SeenHead())
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(att)
+	}))
+	t.Cleanup(hs.Close)
+	a := &OracleActivities{Client: oracleapi.NewClient(hs.URL, "", nil), Signers: []common.Address{signer},
+		chain: func(uint64) (depositChain, error) { return c, nil }}
+	res, _, err := runAttest(t, a, attestIn(seenBlock.Hash.Hex()), nil)
+	require.NoError(t, err)
+	require.Equal(t, signer.Hex(), res.Signer)
+	require.Equal(t, []uint64{102}, heads, "the engine's head at each request to the oracle")
+}

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/big"
 	"strings"
@@ -162,7 +161,7 @@ func scanSolverTx(row pgx.Row) (*intent.SolverTx, error) {
 // with what it commits (pays), all in one transaction. chainNonce is the account's nonce at the
 // latest block: a floor in case the key was used outside the engine. Two workers serialise on
 // the nonce row, so they never reuse a nonce, and a retried activity gets the same signed
-// transaction back.
+// transaction back. The callers of one process share their transactions (solverbatch.go).
 //
 // With held, the solver's balances at the block of chainNonce, the transaction is signed only
 // when they cover pays once what the stored transactions of (chainID, from) not yet mined (a
@@ -174,83 +173,8 @@ func (s *Store) PrepareSolverTx(ctx context.Context, requestID string, kind inte
 	chainNonce uint64, pays intent.Commitment, held *intent.Holdings,
 	sign func(nonce uint64) (hash string, raw []byte, err error)) (*intent.SolverTx, error) {
 	from = strings.ToLower(from)
-	var out *intent.SolverTx
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		// Two callers preparing the same request's transaction (two workers, a retried
-		// activity) take turns: the second finds what the first stored.
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1 || ':' || $2, 0))`, requestID, kind); err != nil {
-			return err
-		}
-		existing, err := scanSolverTx(tx.QueryRow(ctx, `SELECT `+solverTxColumns+`
-			FROM solver_transactions WHERE request_id = $1 AND kind = $2 ORDER BY attempt DESC LIMIT 1`, requestID, kind))
-		if err == nil {
-			out = existing
-			return nil
-		}
-		if err != ErrNotFound {
-			return err
-		}
-		next, committed, err := lockNonce(ctx, tx, chainID, from, chainNonce, held != nil)
-		if err != nil {
-			return err
-		}
-		if held != nil {
-			if err := cover(chainID, pays, held, committed); err != nil {
-				return err
-			}
-		}
-		nonce := uint64(next)
-		if chainNonce > nonce {
-			nonce = chainNonce
-		}
-		hash, raw, err := sign(nonce)
-		if err != nil {
-			return fmt.Errorf("sign: %w", err)
-		}
-		// One statement moves the nonce on and stores the transaction: the lock is held for one
-		// round trip fewer.
-		out = &intent.SolverTx{RequestID: requestID, Kind: kind, ChainID: chainID, From: from, Nonce: nonce, Hash: hash, Raw: raw}
-		_, err = tx.Exec(ctx, `WITH moved AS (
-				UPDATE solver_nonces SET next_nonce = $5 + 1 WHERE chain_id = $3 AND address = $4)
-			INSERT INTO solver_transactions (request_id, kind, attempt, chain_id, from_address, nonce, tx_hash, raw_tx,
-				pays_currency, pays_amount, max_gas_cost)
-			VALUES ($1, $2, 0, $3, $4, $5, $6, $7, $8, $9::numeric, $10::numeric)`, requestID, kind, int64(chainID), from, int64(nonce),
-			hash, raw, currencyOf(pays), orZero(pays.Amount).String(), orZero(pays.MaxGasCost).String())
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// lockNonce locks the nonce row of (chainID, from) for the transaction and returns its next
-// nonce, creating the row at chainNonce the first time (the row exists after the first
-// signing, so the insert is tried only when the lock finds none), and, withInFlight, what the
-// transactions not mined at chainNonce commit (inFlight). The lock and the sum go to Postgres
-// in one round trip, a pipeline: the sum is a statement of its own, run once the lock is held,
-// so it sees every transaction stored by the holders before.
-func lockNonce(ctx context.Context, tx pgx.Tx, chainID uint64, from string, chainNonce uint64,
-	withInFlight bool) (next int64, committed map[string]*big.Int, err error) {
-	for try := 0; ; try++ {
-		b := &pgx.Batch{}
-		b.Queue(`SELECT next_nonce FROM solver_nonces WHERE chain_id = $1 AND address = $2 FOR UPDATE`,
-			int64(chainID), from).QueryRow(func(row pgx.Row) error { return row.Scan(&next) })
-		if withInFlight {
-			b.Queue(inFlightQuery, int64(chainID), from, int64(chainNonce)).Query(func(rows pgx.Rows) error {
-				committed, err = scanInFlight(rows)
-				return err
-			})
-		}
-		err = tx.SendBatch(ctx, b).Close()
-		if !errors.Is(err, pgx.ErrNoRows) || try > 0 {
-			return next, committed, err
-		}
-		if _, err := tx.Exec(ctx, `INSERT INTO solver_nonces (chain_id, address, next_nonce) VALUES ($1, $2, $3)
-			ON CONFLICT DO NOTHING`, int64(chainID), from, int64(chainNonce)); err != nil {
-			return 0, nil, err
-		}
-	}
+	return s.solverQueue(chainID, from).prepare(ctx, s, &solverAsk{requestID: requestID, kind: kind, chainNonce: chainNonce,
+		pays: pays, held: held, sign: sign, done: make(chan struct{})})
 }
 
 // nativeCurrency is how the native currency is written in pays_currency.
@@ -269,43 +193,6 @@ func orZero(v *big.Int) *big.Int {
 		return new(big.Int)
 	}
 	return v
-}
-
-// inFlightQuery sums, by currency, what the stored transactions of ($1 chain, $2 address) with a
-// nonce at or above $3 (mined) commit: those are not mined, so their payments and gas are still
-// part of the balances read at the block of mined. The native currency's sum includes every
-// transaction's gas. The attempts of one nonce replace each other, so a nonce counts once, at the
-// most any of its attempts can take.
-const inFlightQuery = `SELECT pays_currency, coalesce(sum(amount), 0)::text, coalesce(sum(gas), 0)::text FROM (
-			SELECT nonce, pays_currency, max(pays_amount) AS amount, max(max_gas_cost) AS gas FROM solver_transactions
-			WHERE chain_id = $1 AND lower(from_address) = $2 AND nonce >= $3 AND pays_currency IS NOT NULL
-			GROUP BY nonce, pays_currency) per_nonce
-		GROUP BY pays_currency`
-
-// scanInFlight reads inFlightQuery's rows into the sums by currency.
-func scanInFlight(rows pgx.Rows) (map[string]*big.Int, error) {
-	out := map[string]*big.Int{}
-	add := func(currency, v string) error {
-		n, ok := new(big.Int).SetString(v, 10)
-		if !ok {
-			return fmt.Errorf("committed amount %q of %s is not an integer", v, currency)
-		}
-		out[currency] = n.Add(n, orZero(out[currency]))
-		return nil
-	}
-	for rows.Next() {
-		var currency, amount, gas string
-		if err := rows.Scan(&currency, &amount, &gas); err != nil {
-			return nil, err
-		}
-		if err := add(strings.ToLower(currency), amount); err != nil {
-			return nil, err
-		}
-		if err := add(nativeCurrency, gas); err != nil {
-			return nil, err
-		}
-	}
-	return out, rows.Err()
 }
 
 // cover returns an *intent.InventoryShortfall when held, less committed, does not cover pays:

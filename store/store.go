@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -24,6 +25,9 @@ var ErrNotFound = intent.ErrNotFound
 type Store struct {
 	pool   *pgxpool.Pool
 	status *statusBatch
+	// solverQueues are the group commits of solver transactions, by chain and address
+	// (*solverQueue, solverbatch.go).
+	solverQueues sync.Map
 }
 
 // New returns a store over an open pool.
