@@ -173,7 +173,7 @@ func (s *Store) PrepareSolverTx(ctx context.Context, requestID string, kind inte
 	chainNonce uint64, pays intent.Commitment, held *intent.Holdings,
 	sign func(nonce uint64) (hash string, raw []byte, err error)) (*intent.SolverTx, error) {
 	from = strings.ToLower(from)
-	return s.solverQueue(chainID, from).prepare(ctx, s, &solverAsk{requestID: requestID, kind: kind, chainNonce: chainNonce,
+	return s.prepareSolverTx(ctx, chainID, from, &solverAsk{requestID: requestID, kind: kind, chainNonce: chainNonce,
 		pays: pays, held: held, sign: sign, done: make(chan struct{})})
 }
 

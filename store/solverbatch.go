@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -53,43 +52,22 @@ type solverAsk struct {
 	done chan struct{}
 }
 
-// solverQueue is the group commit of one chain and address in this process.
-type solverQueue struct {
-	chainID uint64
-	from    string
-
-	mu      sync.Mutex
-	pending []*solverAsk
-	running bool
-}
-
-// solverQueue returns the queue of (chainID, from), from lower-cased.
-func (s *Store) solverQueue(chainID uint64, from string) *solverQueue {
+// solverQueue returns the group commit of (chainID, from), from lower-cased: one round in flight
+// at a time (a second would only wait on the row's lock holding a connection).
+func (s *Store) solverQueue(chainID uint64, from string) *groups[*solverAsk] {
 	key := fmt.Sprintf("%d:%s", chainID, from)
 	if q, ok := s.solverQueues.Load(key); ok {
-		return q.(*solverQueue)
+		return q.(*groups[*solverAsk])
 	}
-	q, _ := s.solverQueues.LoadOrStore(key, &solverQueue{chainID: chainID, from: from})
-	return q.(*solverQueue)
+	q, _ := s.solverQueues.LoadOrStore(key, &groups[*solverAsk]{maxInFlight: 1, maxBatch: maxSolverBatch,
+		run: func(batch []*solverAsk) { s.runSolverBatch(chainID, from, batch) }})
+	return q.(*groups[*solverAsk])
 }
 
-// prepare queues a and returns its answer, or ctx's error when ctx ends first. The caller that
-// finds no group running runs one itself; the queue is then drained by one goroutine until it is
-// empty.
-func (q *solverQueue) prepare(ctx context.Context, s *Store, a *solverAsk) (*intent.SolverTx, error) {
-	q.mu.Lock()
-	q.pending = append(q.pending, a)
-	lead := !q.running
-	var batch []*solverAsk
-	if lead {
-		q.running = true
-		batch = q.take()
-	}
-	q.mu.Unlock()
-	if lead {
-		s.runSolverBatch(q, batch)
-		q.finish(s)
-	}
+// prepareSolverTx queues a in its group commit and returns its answer, or ctx's error when ctx
+// ends first.
+func (s *Store) prepareSolverTx(ctx context.Context, chainID uint64, from string, a *solverAsk) (*intent.SolverTx, error) {
+	s.solverQueue(chainID, from).add(a)
 	select {
 	case <-a.done:
 		return a.tx, a.err
@@ -98,53 +76,17 @@ func (q *solverQueue) prepare(ctx context.Context, s *Store, a *solverAsk) (*int
 	}
 }
 
-// take removes the next group from the queue; the caller holds mu.
-func (q *solverQueue) take() []*solverAsk {
-	n := min(len(q.pending), maxSolverBatch)
-	batch := q.pending[:n:n]
-	q.pending = q.pending[n:]
-	if len(q.pending) == 0 {
-		q.pending = nil
-	}
-	return batch
-}
-
-// finish ends the leader's group: callers that queued meanwhile are prepared by a goroutine that
-// runs groups until the queue is empty, so the leader returns with its own answer at once.
-func (q *solverQueue) finish(s *Store) {
-	q.mu.Lock()
-	if len(q.pending) == 0 {
-		q.running = false
-		q.mu.Unlock()
-		return
-	}
-	q.mu.Unlock()
-	go func() {
-		for {
-			q.mu.Lock()
-			if len(q.pending) == 0 {
-				q.running = false
-				q.mu.Unlock()
-				return
-			}
-			batch := q.take()
-			q.mu.Unlock()
-			s.runSolverBatch(q, batch)
-		}
-	}()
-}
-
 // runSolverBatch prepares one group and answers each of its callers. A failed Postgres
 // transaction stores nothing and answers every caller with its error (each retries); a caller
 // refused for its inventory, or whose signing failed, is answered so without failing the others.
-func (s *Store) runSolverBatch(q *solverQueue, batch []*solverAsk) {
+func (s *Store) runSolverBatch(chainID uint64, from string, batch []*solverAsk) {
 	ctx, cancel := context.WithTimeout(context.Background(), solverBatchTimeout)
 	defer cancel()
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		for _, a := range batch {
 			a.tx, a.err = nil, nil
 		}
-		return prepareGroup(ctx, tx, q.chainID, q.from, batch)
+		return prepareGroup(ctx, tx, chainID, from, batch)
 	})
 	for _, a := range batch {
 		if err != nil {

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -15,20 +14,11 @@ import (
 // at a time, and at thousands of requests a second the cost of a query is the round trip (a
 // write and a read on the socket, a backend's parse, bind and execute), not the row. A read
 // that finds no query in flight goes out at once, alone; reads that arrive while maxInFlight
-// queries are running wait for the next one and share it. So a quiet API answers as fast as a
-// single lookup, and a busy one sends one query per batch instead of one per request.
-//
-// No goroutine outlives a read: the caller that finds room leads a batch, and the leader whose
-// batch returns hands any queued reads to one more leader goroutine, which ends when the queue
-// is empty.
+// queries are running wait for the next one and share it (groups). So a quiet API answers as
+// fast as a single lookup, and a busy one sends one query per batch instead of one per request.
 type statusBatch struct {
-	run         func(ctx context.Context, ids []string) (map[string]*StatusRow, error)
-	maxInFlight int
-	maxBatch    int
-
-	mu       sync.Mutex
-	pending  []*statusAsk
-	inFlight int
+	run    func(ctx context.Context, ids []string) (map[string]*StatusRow, error)
+	groups groups[*statusAsk]
 }
 
 // statusAsk is one caller's read, answered when done is closed.
@@ -44,67 +34,21 @@ type statusAsk struct {
 const statusBatchTimeout = 5 * time.Second
 
 func newStatusBatch(run func(ctx context.Context, ids []string) (map[string]*StatusRow, error), maxInFlight, maxBatch int) *statusBatch {
-	return &statusBatch{run: run, maxInFlight: maxInFlight, maxBatch: maxBatch}
+	b := &statusBatch{run: run}
+	b.groups = groups[*statusAsk]{run: b.flush, maxInFlight: maxInFlight, maxBatch: maxBatch}
+	return b
 }
 
 // get reads one request's status row through the next batch.
 func (b *statusBatch) get(ctx context.Context, id string) (*StatusRow, error) {
 	a := &statusAsk{id: id, done: make(chan struct{})}
-	b.mu.Lock()
-	b.pending = append(b.pending, a)
-	lead := b.inFlight < b.maxInFlight
-	var batch []*statusAsk
-	if lead {
-		b.inFlight++
-		batch = b.take()
-	}
-	b.mu.Unlock()
-	if lead {
-		b.flush(batch)
-		b.finish()
-	}
+	b.groups.add(a)
 	select {
 	case <-a.done:
 		return a.row, a.err
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-}
-
-// take removes the next batch from the queue; the caller holds mu.
-func (b *statusBatch) take() []*statusAsk {
-	n := min(len(b.pending), b.maxBatch)
-	batch := b.pending[:n:n]
-	b.pending = b.pending[n:]
-	if len(b.pending) == 0 {
-		b.pending = nil
-	}
-	return batch
-}
-
-// finish ends a leader's batch: reads queued meanwhile go to a leader goroutine that keeps
-// batching until the queue is empty, so the caller returns with its own answer at once.
-func (b *statusBatch) finish() {
-	b.mu.Lock()
-	if len(b.pending) == 0 {
-		b.inFlight--
-		b.mu.Unlock()
-		return
-	}
-	b.mu.Unlock()
-	go func() {
-		for {
-			b.mu.Lock()
-			if len(b.pending) == 0 {
-				b.inFlight--
-				b.mu.Unlock()
-				return
-			}
-			batch := b.take()
-			b.mu.Unlock()
-			b.flush(batch)
-		}
-	}()
 }
 
 // flush runs one query for a batch and answers each read of it.

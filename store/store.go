@@ -26,7 +26,7 @@ type Store struct {
 	pool   *pgxpool.Pool
 	status *statusBatch
 	// solverQueues are the group commits of solver transactions, by chain and address
-	// (*solverQueue, solverbatch.go).
+	// (*groups[*solverAsk], solverbatch.go).
 	solverQueues sync.Map
 }
 
