@@ -82,10 +82,7 @@ func (s *Store) prepareSolverTx(ctx context.Context, chainID uint64, from string
 func (s *Store) runSolverBatch(chainID uint64, from string, batch []*solverAsk) {
 	ctx, cancel := context.WithTimeout(context.Background(), solverBatchTimeout)
 	defer cancel()
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		for _, a := range batch {
-			a.tx, a.err = nil, nil
-		}
+	err := inPipeTx(ctx, s.pool, func(tx *pipeTx) error {
 		return prepareGroup(ctx, tx, chainID, from, batch)
 	})
 	for _, a := range batch {
@@ -96,10 +93,10 @@ func (s *Store) runSolverBatch(chainID uint64, from string, batch []*solverAsk) 
 	}
 }
 
-// prepareGroup is the transaction of one group: the row's lock, with what is in flight and what
-// is already stored, then every signing, then one round trip that stores them and moves the
-// nonce on.
-func prepareGroup(ctx context.Context, tx pgx.Tx, chainID uint64, from string, batch []*solverAsk) error {
+// prepareGroup is the transaction of one group, two round trips: BEGIN with the row's lock, what
+// is in flight and what is already stored; then, after every signing, what stores them and moves
+// the nonce on, with COMMIT.
+func prepareGroup(ctx context.Context, tx *pipeTx, chainID uint64, from string, batch []*solverAsk) error {
 	check := false
 	ids := make([]string, 0, len(batch))
 	floor := batch[0].chainNonce
@@ -153,10 +150,10 @@ func prepareGroup(ctx context.Context, tx pgx.Tx, chainID uint64, from string, b
 	for _, p := range twice {
 		p[0].tx, p[0].err = p[1].tx, p[1].err
 	}
-	if len(news) == 0 {
-		return nil
-	}
 	b := &pgx.Batch{}
+	if len(news) == 0 {
+		return tx.commit(ctx, b)
+	}
 	b.Queue(`UPDATE solver_nonces SET next_nonce = $3 WHERE chain_id = $1 AND address = $2`, int64(chainID), from, next)
 	for _, a := range news {
 		b.Queue(`INSERT INTO solver_transactions (request_id, kind, attempt, chain_id, from_address, nonce, tx_hash, raw_tx,
@@ -164,7 +161,7 @@ func prepareGroup(ctx context.Context, tx pgx.Tx, chainID uint64, from string, b
 			VALUES ($1, $2, 0, $3, $4, $5, $6, $7, $8, $9::numeric, $10::numeric)`, a.requestID, a.kind, int64(chainID), from,
 			int64(a.tx.Nonce), a.tx.Hash, a.tx.Raw, currencyOf(a.pays), orZero(a.pays.Amount).String(), orZero(a.pays.MaxGasCost).String())
 	}
-	return tx.SendBatch(ctx, b).Close()
+	return tx.commit(ctx, b)
 }
 
 // lockNonce locks the nonce row of (chainID, from) for the transaction and returns its next
@@ -174,7 +171,7 @@ func prepareGroup(ctx context.Context, tx pgx.Tx, chainID uint64, from string, b
 // of ids, by request id and kind. The three go to Postgres in one round trip, a pipeline: the two
 // reads are statements of their own, run once the lock is held, so they see every transaction
 // the holders before stored.
-func lockNonce(ctx context.Context, tx pgx.Tx, chainID uint64, from string, floor uint64, withInFlight bool,
+func lockNonce(ctx context.Context, tx *pipeTx, chainID uint64, from string, floor uint64, withInFlight bool,
 	ids []string) (next int64, inFlight inFlightByNonce, stored map[string]*intent.SolverTx, err error) {
 	for try := 0; ; try++ {
 		stored = map[string]*intent.SolverTx{}
@@ -198,12 +195,14 @@ func lockNonce(ctx context.Context, tx pgx.Tx, chainID uint64, from string, floo
 			}
 			return rows.Err()
 		})
-		err = tx.SendBatch(ctx, b).Close()
+		err = tx.send(ctx, b)
 		if !errors.Is(err, pgx.ErrNoRows) || try > 0 {
 			return next, inFlight, stored, err
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO solver_nonces (chain_id, address, next_nonce) VALUES ($1, $2, $3)
-			ON CONFLICT DO NOTHING`, int64(chainID), from, int64(floor)); err != nil {
+		insert := &pgx.Batch{}
+		insert.Queue(`INSERT INTO solver_nonces (chain_id, address, next_nonce) VALUES ($1, $2, $3)
+			ON CONFLICT DO NOTHING`, int64(chainID), from, int64(floor))
+		if err := tx.send(ctx, insert); err != nil {
 			return 0, nil, nil, err
 		}
 	}
