@@ -16,6 +16,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
+	"golang.org/x/sync/singleflight"
 
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/chains/evm/bindings"
@@ -64,6 +65,7 @@ type clientPool struct {
 
 type pooledClient struct {
 	client   *ethclient.Client
+	reader   *sharedReads
 	verified bool
 }
 
@@ -83,13 +85,14 @@ func (p *clientPool) get(ctx context.Context, chain *chains.Chain) (evmReader, e
 			p.mu.Unlock()
 			return nil, fmt.Errorf("dial chain %d RPC: %w", chain.ID, err)
 		}
-		pc = &pooledClient{client: ethclient.NewClient(rc)}
+		c := ethclient.NewClient(rc)
+		pc = &pooledClient{client: c, reader: &sharedReads{Client: c}}
 		p.clients[chain.ID] = pc
 	}
 	verified := pc.verified
 	p.mu.Unlock()
 	if verified {
-		return pc.client, nil
+		return pc.reader, nil
 	}
 	id, err := pc.client.ChainID(ctx)
 	if err != nil {
@@ -101,7 +104,57 @@ func (p *clientPool) get(ctx context.Context, chain *chains.Chain) (evmReader, e
 	p.mu.Lock()
 	pc.verified = true
 	p.mu.Unlock()
-	return pc.client, nil
+	return pc.reader, nil
+}
+
+// sharedReads is a chain's client whose reads of the head and of a header by number are shared
+// by the attestations that ask for them at the same moment (singleflight): the block that
+// confirms fifty deposits makes fifty attestations at once, and each of them reads the head and,
+// for deposits of one block, the same header. A caller that joins a read already under way gets
+// an answer as of when that read was sent, at most one read's time before it asked: a head read
+// earlier is lower (fewer confirmations: a refusal, never the attestation of a shallow deposit),
+// and a header read before the caller's receipt either is the receipt's block or has the
+// attestation refused as not canonical, as when a reorg comes a moment after two fresh reads.
+type sharedReads struct {
+	*ethclient.Client
+	reads singleflight.Group
+}
+
+// BlockNumber returns the head, sharing a read under way.
+func (r *sharedReads) BlockNumber(ctx context.Context) (uint64, error) {
+	return shareRead(ctx, &r.reads, "head", r.Client.BlockNumber)
+}
+
+// HeaderByNumber returns the canonical header at number (the latest for nil, not shared),
+// sharing a read of the same number under way. The header is shared: callers only read it.
+func (r *sharedReads) HeaderByNumber(ctx context.Context, number *big.Int) (*types.Header, error) {
+	if number == nil {
+		return r.Client.HeaderByNumber(ctx, nil)
+	}
+	return shareRead(ctx, &r.reads, "header:"+number.String(), func(ctx context.Context) (*types.Header, error) {
+		return r.Client.HeaderByNumber(ctx, number)
+	})
+}
+
+// shareRead runs read under key once for all the callers that ask while it runs. The read has a
+// context of its own (bounded by rpcTimeout), so a caller that gives up does not fail the others;
+// it stops waiting when its ctx ends.
+func shareRead[T any](ctx context.Context, g *singleflight.Group, key string, read func(context.Context) (T, error)) (T, error) {
+	ch := g.DoChan(key, func() (any, error) {
+		rctx, cancel := context.WithTimeout(context.Background(), rpcTimeout)
+		defer cancel()
+		return read(rctx)
+	})
+	var zero T
+	select {
+	case r := <-ch:
+		if r.Err != nil {
+			return zero, r.Err
+		}
+		return r.Val.(T), nil
+	case <-ctx.Done():
+		return zero, ctx.Err()
+	}
 }
 
 func (p *clientPool) close() {
