@@ -17,12 +17,15 @@ rm -rf "$DATA_DIR"
 exec bench/with-dev.sh bash -c '
   set -euo pipefail
   echo "machine: $(nproc) CPUs, $(grep -m1 "model name" /proc/cpuinfo | cut -d: -f2 | xargs); load before: $(cut -d" " -f1-3 /proc/loadavg)"
+  # WORKER_CPU caps each worker process at that many cores (bench/cap-workers.sh).
+  [ -z "${WORKER_CPU:-}" ] || bench/cap-workers.sh "$WORKER_CPU"
   # A warm-up of a few intents pays for first connections and cold caches.
   bin/intentload -api "$API" -wallets 2 -intents 2 -route "$INTENTS_ROUTE" > /dev/null
   # The arguments are split into words on purpose.
   # shellcheck disable=SC2086
   bin/intentload -api "$API" -wallets "$INTENTS_WALLETS" -intents "$INTENTS_PER_WALLET" -rate "$INTENTS_RATE" \
     -route "$INTENTS_ROUTE" $INTENTLOAD_ARGS
+  [ -z "${WORKER_CPU:-}" ] || bench/cap-workers.sh stats
   # The worker'"'"'s Temporal SDK metrics after the run (schedule-to-start latency per task type,
   # pollers, slots), kept beside the logs.
   curl -fsS --max-time 5 http://127.0.0.1:9100/metrics > "$DATA_DIR/metrics-after.txt" 2>/dev/null &&

@@ -39,6 +39,9 @@ const postgresSuperuser = "postgres"
 // a missing server costs at most this long at startup.
 const urlProbeTimeout = 2 * time.Second
 
+// privateMaxConnections is the private cluster's max_connections.
+const privateMaxConnections = 300
+
 // PostgresOptions configures EnsurePostgres.
 type PostgresOptions struct {
 	// URL is the configured DATABASE_URL. When it is set and a connection
@@ -339,7 +342,10 @@ func (p *Postgres) checkRunning(ctx context.Context) (int, error) {
 // After a kill -9 the old server's children may still hold the shared memory
 // for a moment, so a failed start is retried.
 func (p *Postgres) start(ctx context.Context, port int) error {
-	opts := fmt.Sprintf("-p %d -c listen_addresses=127.0.0.1", port)
+	// max_connections covers the pools of the whole shape on one machine: Temporal's
+	// persistence and visibility, the API, and several worker processes of 16 each
+	// (bench-intents-scale with three workers passed Postgres's default of 100).
+	opts := fmt.Sprintf("-p %d -c listen_addresses=127.0.0.1 -c max_connections=%d", port, privateMaxConnections)
 	// Unix socket paths are limited to about 107 bytes; without a socket the
 	// server is still reachable over TCP, which is all we use.
 	if len(p.dataDir)+len("/.s.PGSQL.65535.lock") < 100 {

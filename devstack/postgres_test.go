@@ -79,6 +79,8 @@ func TestEnsurePostgresPrivateCluster(t *testing.T) {
 	require.Equal(t, wantURL, p.URL())
 	require.FileExists(t, filepath.Join(dataDir, "PG_VERSION"))
 	require.Equal(t, 1, queryInt(t, ctx, p.URL(), "SELECT 1"))
+	// Room for the pools of the whole shape on one machine (several worker processes).
+	require.Equal(t, privateMaxConnections, queryInt(t, ctx, p.URL(), "SELECT current_setting('max_connections')::int"))
 	execSQL(t, ctx, p.URL(), "CREATE TABLE marker (n int); INSERT INTO marker VALUES (42)")
 
 	// A second EnsurePostgres while it runs reuses it and does not own it.
@@ -133,6 +135,8 @@ func TestEnsurePostgresUsesReachableURL(t *testing.T) {
 	require.Equal(t, url, p.URL())
 	require.NoError(t, p.Stop())
 	require.Equal(t, 1, queryInt(t, ctx, p.URL(), "SELECT 1"))
+	// Room for the pools of the whole shape on one machine (several worker processes).
+	require.Equal(t, privateMaxConnections, queryInt(t, ctx, p.URL(), "SELECT current_setting('max_connections')::int"))
 }
 
 func TestEnsurePostgresNeedsDataDir(t *testing.T) {

@@ -156,7 +156,9 @@ func (s *Store) ApplyTransition(ctx context.Context, t intent.Transition) (appli
 		read := &pgx.Batch{}
 		read.Queue(`SELECT record, version, in_tx_hashes, out_tx_hashes, origin_chain_id, destination_chain_id,
 				api_key_id::text, deposit_seen_at FROM requests WHERE id = $1 FOR UPDATE`, t.RequestID).
-			QueryRow(func(row pgx.Row) error { return row.Scan(&raw, &version, &in, &out, &origin, &dest, &keyID, &depositSeen) })
+			QueryRow(func(row pgx.Row) error {
+				return row.Scan(&raw, &version, &in, &out, &origin, &dest, &keyID, &depositSeen)
+			})
 		if err := tx.send(ctx, read); err != nil {
 			return notFound(err)
 		}

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/jackc/pgx/v5"
@@ -54,15 +55,35 @@ func notFound(err error) error {
 	return err
 }
 
-// unavailable marks err as intent.ErrUnavailable unless the server answered it. An error the
-// server answered (*pgconn.PgError: a constraint, a type, a schema problem) fails the same way
-// on every retry, so it is passed on as it is; anything else (a refused or dropped connection, a
-// timeout, a closed pool) means the database could not be reached this time, and callers that
-// test errors.Is(err, intent.ErrUnavailable) answer "retry" without knowing pgx.
+// unavailable marks err as intent.ErrUnavailable unless the server answered it for good. An
+// error the server answered (*pgconn.PgError: a constraint, a type, a schema problem) fails the
+// same way on every retry, so it is passed on as it is, except those that say the server could
+// not take the request this time (transientCode: no connection slot left, shutting down or
+// starting up, a broken connection, a transaction it had to abort); anything else (a refused or
+// dropped connection, a timeout, a closed pool) means the database could not be reached this
+// time. Callers that test errors.Is(err, intent.ErrUnavailable) answer "retry" without knowing
+// pgx.
 func unavailable(err error) error {
 	var pgErr *pgconn.PgError
-	if err == nil || errors.As(err, &pgErr) {
+	if err == nil || (errors.As(err, &pgErr) && !transientCode(pgErr.Code)) {
 		return err
 	}
 	return fmt.Errorf("%w: %w", intent.ErrUnavailable, err)
+}
+
+// transientCode reports whether a server's SQLSTATE means "not now" rather than "never":
+// class 08 (connection exception), class 53 (insufficient resources: 53300, too many
+// connections, is what a full server answers a new connection), 57P01 to 57P03 (shutting down,
+// or not yet accepting connections), 40001 and 40P01 (a serialization failure or a deadlock:
+// the transaction was rolled back and may be run again).
+func transientCode(code string) bool {
+	switch {
+	case strings.HasPrefix(code, "08"), strings.HasPrefix(code, "53"):
+		return true
+	}
+	switch code {
+	case "57P01", "57P02", "57P03", "40001", "40P01":
+		return true
+	}
+	return false
 }
