@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -31,6 +32,10 @@ type ChainActivities struct {
 	// MaxFill is the solver's capacity: the most it pays in one fill, by currency symbol, in
 	// whole units (SOLVER_MAX_FILL); a currency not listed has no limit.
 	MaxFill map[string]decimal.Decimal
+
+	// reads are the reads the signings share (sharedReads), made on first use.
+	readsOnce sync.Once
+	reads     *sharedReads
 }
 
 // solverChain is what the solver's transactions need of a chain's client.

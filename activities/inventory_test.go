@@ -12,6 +12,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	dto "github.com/prometheus/client_model/go"
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/sdk/testsuite"
 
@@ -19,6 +20,7 @@ import (
 	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/internal/metrics"
 	"github.com/intentd/intentd/internal/testkit/testenv"
 	"github.com/intentd/intentd/store"
 )
@@ -126,4 +128,69 @@ func TestFillsInFlightCommitInventoryInABurst(t *testing.T) {
 
 	_, err = runSubmitFill(a, fills[n])
 	require.Equal(t, string(intent.FailReasonSolverBalanceTooLow), failReasonOf(err), "a fill beyond the balance: %v", err)
+}
+
+// rpcCalls is how many calls of method the engine's clients have sent to chain 31338.
+func rpcCalls(t *testing.T, method string) float64 {
+	var m dto.Metric
+	require.NoError(t, metrics.ChainRPCRequests.WithLabelValues("31338", method).Write(&m))
+	return m.GetCounter().GetValue()
+}
+
+// Issue 18, batching chain reads: the fills of a burst share the reads that are the same for
+// all of them (the fees, the solver's holdings and the nonce they were read at) instead of each
+// making them: ten native fills submitted at once read the balance, the tip and the nonce a
+// handful of times, not ten, ten and twenty; each still has its own gas estimate, and each is
+// signed once, at consecutive nonces.
+func TestABurstOfFillsSharesItsFeeAndHoldingsReads(t *testing.T) {
+	ctx := context.Background()
+	d, err := devnet.Start(ctx, devnet.Options{Chains: []devnet.ChainOptions{{ID: 31338}}, BlockTime: time.Hour,
+		Logger: slog.New(slog.DiscardHandler), FeedHeartbeat: -1})
+	require.NoError(t, err)
+	t.Cleanup(d.Close)
+	reg, err := d.Registry()
+	require.NoError(t, err)
+	pool := testenv.Pool(t)
+	a := &ChainActivities{Chains: chains.NewClients(reg, evm.VM()), Store: store.New(pool), SolverKey: devnet.SolverKey()}
+	const n = 10
+	fills := make([]FillInput, n)
+	for i := range fills {
+		id := fmt.Sprintf("0x%064x", i+1)
+		_, err := pool.Exec(ctx, `INSERT INTO requests (id, status, "user", recipient, origin_chain_id, destination_chain_id,
+			order_id, record) VALUES ($1, 'pending', '0xu', '0xr', 31337, 31338, $1, '{}')`, id)
+		require.NoError(t, err)
+		fills[i] = FillInput{RequestID: id, ChainID: 31338, OrderID: id, Currency: common.Address{}.Hex(),
+			Recipient: devnet.TestAddresses()[i].Hex(), Amount: "1000000000000000"}
+	}
+	before := map[string]float64{}
+	methods := []string{"eth_getBalance", "eth_maxPriorityFeePerGas", "eth_getTransactionCount", "eth_estimateGas", "eth_sendRawTransaction"}
+	for _, m := range methods {
+		before[m] = rpcCalls(t, m)
+	}
+	subs, errs := make([]*FillSubmitted, n), make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			subs[i], errs[i] = runSubmitFill(a, fills[i])
+		}()
+	}
+	wg.Wait()
+	nonces := map[uint64]bool{}
+	for i, err := range errs {
+		require.NoError(t, err, "fill %d", i)
+		require.False(t, nonces[subs[i].Nonce], "nonce %d signed twice", subs[i].Nonce)
+		nonces[subs[i].Nonce] = true
+	}
+	calls := map[string]float64{}
+	for _, m := range methods {
+		calls[m] = rpcCalls(t, m) - before[m]
+	}
+	t.Logf("%d fills at once: %v", n, calls)
+	require.Equal(t, float64(n), calls["eth_estimateGas"], "a gas estimate per fill")
+	require.Equal(t, float64(n), calls["eth_sendRawTransaction"], "a broadcast per fill")
+	require.Less(t, calls["eth_getBalance"], float64(n/2), "balance reads")
+	require.Less(t, calls["eth_maxPriorityFeePerGas"], float64(n/2), "tip reads")
+	require.Less(t, calls["eth_getTransactionCount"], float64(n), "nonce reads")
 }

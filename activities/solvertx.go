@@ -88,10 +88,6 @@ func sendTx(ctx context.Context, c chains.TxSender, tx *types.Transaction) error
 func (a *ChainActivities) sign(ctx context.Context, chain solverChain, call solverCall) (*intent.SolverTx, error) {
 	c := patientReads{chain}
 	from := a.solverAddress()
-	chainNonce, err := c.NonceAt(ctx, from)
-	if err != nil {
-		return nil, err
-	}
 	gas, err := c.EstimateGas(ctx, ethereum.CallMsg{From: from, To: &call.to, Data: call.data, Value: call.value})
 	if err != nil {
 		var rev *chains.RevertError
@@ -103,7 +99,7 @@ func (a *ChainActivities) sign(ctx context.Context, chain solverChain, call solv
 		}
 		return nil, err // retried: unavailable, or a revert or shortfall the call does not map
 	}
-	fees, err := c.SuggestFees(ctx)
+	fees, err := a.fees(ctx, c)
 	if err != nil {
 		return nil, err
 	}
@@ -116,11 +112,17 @@ func (a *ChainActivities) sign(ctx context.Context, chain solverChain, call solv
 	}
 	pays := intent.Commitment{Currency: strings.ToLower(call.payCurrency.Hex()), Amount: call.payAmount,
 		MaxGasCost: maxGasCost(gas, feeCap)}
+	// The chain's nonce of the solver is a floor for the one allocated, in case the key was used
+	// outside the engine; with the inventory check it is the nonce the holdings were read at.
+	var chainNonce uint64
 	var held *intent.Holdings
 	if call.onShortfall != nil {
-		if chainNonce, held, err = a.holdings(ctx, c, call.payCurrency, chainNonce); err != nil {
-			return nil, err
-		}
+		chainNonce, held, err = a.holdings(ctx, c, call.payCurrency)
+	} else {
+		chainNonce, err = c.NonceAt(ctx, from)
+	}
+	if err != nil {
+		return nil, err
 	}
 	chainID := new(big.Int).SetUint64(c.Chain().ID)
 	signer := types.LatestSignerForChainID(chainID)
@@ -185,36 +187,4 @@ func (c patientReads) BalanceNow(ctx context.Context, currency, account common.A
 // maxGasCost is the most a transaction of gas at feeCap can cost, in wei.
 func maxGasCost(gas uint64, feeCap *big.Int) *big.Int {
 	return new(big.Int).Mul(new(big.Int).SetUint64(gas), feeCap)
-}
-
-// holdings reads the solver's balances of the native currency and of currency (when not
-// native) and returns them with the solver's nonce at the block they were read at, which is what
-// the store weighs the transactions not yet mined against. nonce was read before: when the nonce
-// read after the balances is the same, no transaction of the solver was mined in between.
-// Otherwise the balances are read again; should the nonce keep moving, the nonce read before the
-// last balances is kept: a transaction mined meanwhile is then counted both as paid and as in
-// flight, which refuses too much rather than too little.
-func (a *ChainActivities) holdings(ctx context.Context, c solverChain, currency common.Address,
-	nonce uint64) (uint64, *intent.Holdings, error) {
-	solver := a.solverAddress()
-	for try := 1; ; try++ {
-		var err error
-		held := &intent.Holdings{}
-		if held.Native, err = c.BalanceNow(ctx, common.Address{}, solver); err != nil {
-			return 0, nil, err
-		}
-		if currency != (common.Address{}) {
-			if held.Token, err = c.BalanceNow(ctx, currency, solver); err != nil {
-				return 0, nil, err
-			}
-		}
-		after, err := c.NonceAt(ctx, solver)
-		if err != nil {
-			return 0, nil, err
-		}
-		if after == nonce || try == 3 {
-			return nonce, held, nil
-		}
-		nonce = after
-	}
 }
