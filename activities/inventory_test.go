@@ -12,6 +12,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/jackc/pgx/v5/pgxpool"
 	dto "github.com/prometheus/client_model/go"
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/sdk/testsuite"
@@ -38,6 +39,52 @@ func runSubmitFill(a *ChainActivities, in FillInput) (*FillSubmitted, error) {
 	return &out, val.Get(&out)
 }
 
+// solverOnDevnet runs a devnet chain 31338 sealing a block every blockTime and the solver's
+// activities on it, with a test database.
+func solverOnDevnet(t *testing.T, blockTime time.Duration) (*ChainActivities, *devnet.Chain, *pgxpool.Pool) {
+	t.Helper()
+	d, err := devnet.Start(context.Background(), devnet.Options{Chains: []devnet.ChainOptions{{ID: 31338}}, BlockTime: blockTime,
+		Logger: slog.New(slog.DiscardHandler), FeedHeartbeat: -1})
+	require.NoError(t, err)
+	t.Cleanup(d.Close)
+	reg, err := d.Registry()
+	require.NoError(t, err)
+	pool := testenv.Pool(t)
+	return &ChainActivities{Chains: chains.NewClients(reg, evm.VM()), Store: store.New(pool), SolverKey: devnet.SolverKey()},
+		d.Chain(31338), pool
+}
+
+// fillsOf stores n requests and returns a fill of amount of currency for each, to a test address
+// of its own.
+func fillsOf(t *testing.T, pool *pgxpool.Pool, n int, currency common.Address, amount string) []FillInput {
+	t.Helper()
+	fills := make([]FillInput, n)
+	for i := range fills {
+		id := fmt.Sprintf("0x%064x", i+1)
+		_, err := pool.Exec(context.Background(), `INSERT INTO requests (id, status, "user", recipient, origin_chain_id, destination_chain_id,
+			order_id, record) VALUES ($1, 'pending', '0xu', '0xr', 31337, 31338, $1, '{}')`, id)
+		require.NoError(t, err)
+		fills[i] = FillInput{RequestID: id, ChainID: 31338, OrderID: id, Currency: currency.Hex(),
+			Recipient: devnet.TestAddresses()[i].Hex(), Amount: amount}
+	}
+	return fills
+}
+
+// submitAll submits the fills at once and returns each one's answer.
+func submitAll(a *ChainActivities, fills []FillInput) ([]*FillSubmitted, []error) {
+	subs, errs := make([]*FillSubmitted, len(fills)), make([]error, len(fills))
+	var wg sync.WaitGroup
+	for i := range fills {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			subs[i], errs[i] = runSubmitFill(a, fills[i])
+		}()
+	}
+	wg.Wait()
+	return subs, errs
+}
+
 // Issue 18, solver inventory under load: "a burst larger than the solver's inventory on a chain
 // ends the excess intents with a refund (SOLVER_BALANCE_TOO_LOW) rather than stalling them, and
 // capacity committed to fills in flight is accounted for". The solver holds X USDC on a devnet
@@ -48,16 +95,8 @@ func runSubmitFill(a *ChainActivities, in FillInput) (*FillSubmitted, error) {
 // that nothing is in flight and the balance alone refuses the next fill.
 func TestFillsInFlightCommitInventoryInABurst(t *testing.T) {
 	ctx := context.Background()
-	d, err := devnet.Start(ctx, devnet.Options{Chains: []devnet.ChainOptions{{ID: 31338}}, BlockTime: 100 * time.Millisecond,
-		Logger: slog.New(slog.DiscardHandler), FeedHeartbeat: -1})
-	require.NoError(t, err)
-	t.Cleanup(d.Close)
-	chain := d.Chain(31338)
+	a, chain, pool := solverOnDevnet(t, 100*time.Millisecond)
 	chain.Pause()
-	reg, err := d.Registry()
-	require.NoError(t, err)
-	pool := testenv.Pool(t)
-	a := &ChainActivities{Chains: chains.NewClients(reg, evm.VM()), Store: store.New(pool), SolverKey: devnet.SolverKey()}
 	c, err := a.chain(31338)
 	require.NoError(t, err)
 	solver := devnet.SolverAddress()
@@ -68,25 +107,8 @@ func TestFillsInFlightCommitInventoryInABurst(t *testing.T) {
 	half := new(big.Int).Div(held, big.NewInt(2))
 
 	const n = 5
-	fills := make([]FillInput, n+1)
-	for i := range fills {
-		id := fmt.Sprintf("0x%064x", i+1)
-		_, err := pool.Exec(ctx, `INSERT INTO requests (id, status, "user", recipient, origin_chain_id, destination_chain_id,
-			order_id, record) VALUES ($1, 'pending', '0xu', '0xr', 31337, 31338, $1, '{}')`, id)
-		require.NoError(t, err)
-		fills[i] = FillInput{RequestID: id, ChainID: 31338, OrderID: id, Currency: devnet.USDCAddress.Hex(),
-			Recipient: devnet.TestAddresses()[i].Hex(), Amount: half.String()}
-	}
-	subs, errs := make([]*FillSubmitted, n), make([]error, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			subs[i], errs[i] = runSubmitFill(a, fills[i])
-		}()
-	}
-	wg.Wait()
+	fills := fillsOf(t, pool, n+1, devnet.USDCAddress, half.String())
+	subs, errs := submitAll(a, fills[:n])
 
 	nonces := map[uint64]string{}
 	for i, err := range errs {
@@ -143,40 +165,15 @@ func rpcCalls(t *testing.T, method string) float64 {
 // handful of times, not ten, ten and twenty; each still has its own gas estimate, and each is
 // signed once, at consecutive nonces.
 func TestABurstOfFillsSharesItsFeeAndHoldingsReads(t *testing.T) {
-	ctx := context.Background()
-	d, err := devnet.Start(ctx, devnet.Options{Chains: []devnet.ChainOptions{{ID: 31338}}, BlockTime: time.Hour,
-		Logger: slog.New(slog.DiscardHandler), FeedHeartbeat: -1})
-	require.NoError(t, err)
-	t.Cleanup(d.Close)
-	reg, err := d.Registry()
-	require.NoError(t, err)
-	pool := testenv.Pool(t)
-	a := &ChainActivities{Chains: chains.NewClients(reg, evm.VM()), Store: store.New(pool), SolverKey: devnet.SolverKey()}
+	a, _, pool := solverOnDevnet(t, time.Hour)
 	const n = 10
-	fills := make([]FillInput, n)
-	for i := range fills {
-		id := fmt.Sprintf("0x%064x", i+1)
-		_, err := pool.Exec(ctx, `INSERT INTO requests (id, status, "user", recipient, origin_chain_id, destination_chain_id,
-			order_id, record) VALUES ($1, 'pending', '0xu', '0xr', 31337, 31338, $1, '{}')`, id)
-		require.NoError(t, err)
-		fills[i] = FillInput{RequestID: id, ChainID: 31338, OrderID: id, Currency: common.Address{}.Hex(),
-			Recipient: devnet.TestAddresses()[i].Hex(), Amount: "1000000000000000"}
-	}
+	fills := fillsOf(t, pool, n, common.Address{}, "1000000000000000")
 	before := map[string]float64{}
 	methods := []string{"eth_getBalance", "eth_maxPriorityFeePerGas", "eth_getTransactionCount", "eth_estimateGas", "eth_sendRawTransaction"}
 	for _, m := range methods {
 		before[m] = rpcCalls(t, m)
 	}
-	subs, errs := make([]*FillSubmitted, n), make([]error, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			subs[i], errs[i] = runSubmitFill(a, fills[i])
-		}()
-	}
-	wg.Wait()
+	subs, errs := submitAll(a, fills)
 	nonces := map[uint64]bool{}
 	for i, err := range errs {
 		require.NoError(t, err, "fill %d", i)
