@@ -121,7 +121,8 @@ bench-intents:
 
 # bench-intents-scale: the same load against the production shape: Temporal as its own process on
 # Postgres (`intentd-dev temporal`), `intentd-dev dev` for the API, the oracles and the
-# dispatcher, and WORKERS `intentd worker` processes (default 1). See BENCHMARKS.md, "Scale-out".
+# dispatcher, and WORKERS `intentd worker` processes (default 1), each capped at WORKER_CPU cores
+# when set (bench/cap-workers.sh: a cgroup per worker, as root). See BENCHMARKS.md, "Scale-out".
 .PHONY: bench-intents-scale
 bench-intents-scale:
 	@bench/run-intents-scale.sh

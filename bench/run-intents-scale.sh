@@ -7,7 +7,8 @@
 #   - `intentd-dev dev` for the API, the three oracles and the webhook dispatcher, on that
 #     Temporal server (TEMPORAL_ADDRESS) and that Postgres (DATABASE_URL);
 #   - WORKERS `intentd worker` processes (default 1), each configured from its environment only
-#     (DEV_WORKERS), their logs and metrics (127.0.0.1:9101 and up) beside dev's.
+#     (DEV_WORKERS), their logs and metrics (127.0.0.1:9101 and up) beside dev's; with
+#     WORKER_CPU (cores, e.g. 0.15), each in a cgroup capped at that (bench/cap-workers.sh).
 # Everything starts fresh and is stopped on exit. Figures: BENCHMARKS.md, "Scale-out".
 set -euo pipefail
 cd "$(dirname "$0")/.."
