@@ -161,3 +161,33 @@ func TestAGroupRefusesOneSigningAlone(t *testing.T) {
 		t.Fatalf("next nonce %d, %d stored (%v): want 3 and 3, refused fills taking no nonce", next, stored, err)
 	}
 }
+
+// A signer that panics fails the callers of its group, not the queue: they are answered with an
+// error, nothing of the group is stored, and the next signing goes on.
+func TestASignerThatPanicsFailsItsGroupOnly(t *testing.T) {
+	ctx := context.Background()
+	pool := testenv.Pool(t)
+	st := store.New(pool)
+	ids := insertRequests(t, pool, 2)
+	_, err := st.PrepareSolverTx(ctx, ids[0], "fill", 31338, "0xSolver", 0, intent.Commitment{}, nil,
+		func(uint64) (string, []byte, error) { panic("signer broke") })
+	if err == nil {
+		t.Fatal("a signing that panicked was answered without an error")
+	}
+	done := make(chan error, 1)
+	go func() {
+		tx, err := st.PrepareSolverTx(ctx, ids[1], "fill", 31338, "0xSolver", 0, intent.Commitment{}, nil, signAs(ids[1]))
+		if err == nil && tx.Nonce != 0 {
+			err = errors.New("the next signing did not take nonce 0")
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the next signing waits behind the group that panicked")
+	}
+}
