@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -19,6 +18,7 @@ import (
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/internal/sharedread"
 	"github.com/intentd/intentd/prices"
 )
 
@@ -33,9 +33,8 @@ type ChainActivities struct {
 	// whole units (SOLVER_MAX_FILL); a currency not listed has no limit.
 	MaxFill map[string]decimal.Decimal
 
-	// reads are the reads the signings share (sharedReads), made on first use.
-	readsOnce sync.Once
-	reads     *sharedReads
+	// reads are the reads the signings share (solverreads.go).
+	reads sharedread.Group
 }
 
 // solverChain is what the solver's transactions need of a chain's client.

@@ -3,21 +3,20 @@ package activities
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
-	"golang.org/x/sync/singleflight"
 
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/internal/sharedread"
 )
 
 // The reads of a signing that are the same for every fill of a chain: the fees, and the solver's
 // holdings (its balances with the nonce they were read at). A block's burst of fills asked for
 // them once each, three to five calls per fill; now the signings of one process share one read
 // for up to sharedReadAge, and the ones that ask while it is under way wait for it
-// (singleflight). That is sound for each of them:
+// (internal/sharedread). That is sound for each of them:
 //   - fees a block old make a transaction priced for the block before, which the chain takes or
 //     the inclusion wait replaces with higher fees (FILL_BUMP_AFTER), as it would any fill;
 //   - holdings are a snapshot that stays true: the balances were read with the nonce before and
@@ -31,68 +30,9 @@ import (
 // sharedReadAge is how long a shared read is reused: about a block of the devnet.
 const sharedReadAge = time.Second
 
-// sharedReadTimeout bounds a shared read: it is not any one caller's, so a caller that gives up
-// does not fail the others.
-const sharedReadTimeout = 30 * time.Second
-
-// sharedReads are the shared reads of one ChainActivities.
-type sharedReads struct {
-	mu     sync.Mutex
-	last   map[string]sharedRead
-	flight singleflight.Group
-}
-
-type sharedRead struct {
-	at  time.Time
-	val any
-}
-
-// shared returns the read of key made less than sharedReadAge ago, or makes it (once for the
-// callers that ask meanwhile).
-func shared[T any](ctx context.Context, r *sharedReads, key string, read func(context.Context) (T, error)) (T, error) {
-	r.mu.Lock()
-	if v, ok := r.last[key]; ok && time.Since(v.at) < sharedReadAge {
-		r.mu.Unlock()
-		return v.val.(T), nil
-	}
-	r.mu.Unlock()
-	ch := r.flight.DoChan(key, func() (any, error) {
-		rctx, cancel := context.WithTimeout(context.Background(), sharedReadTimeout)
-		defer cancel()
-		at := time.Now()
-		v, err := read(rctx)
-		if err != nil {
-			return nil, err
-		}
-		r.mu.Lock()
-		if r.last == nil {
-			r.last = map[string]sharedRead{}
-		}
-		r.last[key] = sharedRead{at: at, val: v}
-		r.mu.Unlock()
-		return v, nil
-	})
-	var zero T
-	select {
-	case res := <-ch:
-		if res.Err != nil {
-			return zero, res.Err
-		}
-		return res.Val.(T), nil
-	case <-ctx.Done():
-		return zero, ctx.Err()
-	}
-}
-
-// sharedReads returns a's shared reads, made on first use.
-func (a *ChainActivities) sharedReads() *sharedReads {
-	a.readsOnce.Do(func() { a.reads = &sharedReads{} })
-	return a.reads
-}
-
-// fees returns the chain's fees, shared (see sharedReads).
+// fees returns the chain's fees, shared (see above).
 func (a *ChainActivities) fees(ctx context.Context, c solverChain) (chains.Fees, error) {
-	return shared(ctx, a.sharedReads(), fmt.Sprintf("fees:%d", c.Chain().ID), c.SuggestFees)
+	return sharedread.Do(ctx, &a.reads, fmt.Sprintf("fees:%d", c.Chain().ID), sharedReadAge, c.SuggestFees)
 }
 
 // snapshot is the solver's holdings with the nonce they were read at.
@@ -103,7 +43,7 @@ type snapshot struct {
 
 // holdings returns the solver's balances of the native currency and of currency (when not
 // native) and the solver's nonce at the block they were read at, which is what the store weighs
-// the transactions not yet mined against; shared (see sharedReads). The nonce is read before and
+// the transactions not yet mined against; shared (see above). The nonce is read before and
 // after the balances: when the two are the same, no transaction of the solver was mined in
 // between. Otherwise the balances are read again; should the nonce keep moving, the nonce read
 // before the last balances is kept: a transaction mined meanwhile is then counted both as paid
@@ -111,7 +51,7 @@ type snapshot struct {
 // callers only read them.
 func (a *ChainActivities) holdings(ctx context.Context, c solverChain, currency common.Address) (uint64, *intent.Holdings, error) {
 	key := fmt.Sprintf("holdings:%d:%s", c.Chain().ID, currency.Hex())
-	s, err := shared(ctx, a.sharedReads(), key, func(ctx context.Context) (snapshot, error) {
+	s, err := sharedread.Do(ctx, &a.reads, key, sharedReadAge, func(ctx context.Context) (snapshot, error) {
 		solver := a.solverAddress()
 		nonce, err := c.NonceAt(ctx, solver)
 		if err != nil {

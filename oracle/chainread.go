@@ -16,11 +16,11 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
-	"golang.org/x/sync/singleflight"
 
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/chains/evm/bindings"
 	"github.com/intentd/intentd/internal/httpclient"
+	"github.com/intentd/intentd/internal/sharedread"
 	"github.com/intentd/intentd/oracle/oracleapi"
 )
 
@@ -108,7 +108,7 @@ func (p *clientPool) get(ctx context.Context, chain *chains.Chain) (evmReader, e
 }
 
 // sharedReads is a chain's client whose reads of the head and of a header by number are shared
-// by the attestations that ask for them at the same moment (singleflight): the block that
+// by the attestations that ask for them at the same moment (internal/sharedread): the block that
 // confirms fifty deposits makes fifty attestations at once, and each of them reads the head and,
 // for deposits of one block, the same header. A caller that joins a read already under way gets
 // an answer as of when that read was sent, at most one read's time before it asked: a head read
@@ -117,12 +117,12 @@ func (p *clientPool) get(ctx context.Context, chain *chains.Chain) (evmReader, e
 // attestation refused as not canonical, as when a reorg comes a moment after two fresh reads.
 type sharedReads struct {
 	*ethclient.Client
-	reads singleflight.Group
+	reads sharedread.Group
 }
 
 // BlockNumber returns the head, sharing a read under way.
 func (r *sharedReads) BlockNumber(ctx context.Context) (uint64, error) {
-	return shareRead(ctx, &r.reads, "head", r.Client.BlockNumber)
+	return sharedread.Do(ctx, &r.reads, "head", 0, r.Client.BlockNumber)
 }
 
 // HeaderByNumber returns the canonical header at number (the latest for nil, not shared),
@@ -131,30 +131,9 @@ func (r *sharedReads) HeaderByNumber(ctx context.Context, number *big.Int) (*typ
 	if number == nil {
 		return r.Client.HeaderByNumber(ctx, nil)
 	}
-	return shareRead(ctx, &r.reads, "header:"+number.String(), func(ctx context.Context) (*types.Header, error) {
+	return sharedread.Do(ctx, &r.reads, "header:"+number.String(), 0, func(ctx context.Context) (*types.Header, error) {
 		return r.Client.HeaderByNumber(ctx, number)
 	})
-}
-
-// shareRead runs read under key once for all the callers that ask while it runs. The read has a
-// context of its own (bounded by rpcTimeout), so a caller that gives up does not fail the others;
-// it stops waiting when its ctx ends.
-func shareRead[T any](ctx context.Context, g *singleflight.Group, key string, read func(context.Context) (T, error)) (T, error) {
-	ch := g.DoChan(key, func() (any, error) {
-		rctx, cancel := context.WithTimeout(context.Background(), rpcTimeout)
-		defer cancel()
-		return read(rctx)
-	})
-	var zero T
-	select {
-	case r := <-ch:
-		if r.Err != nil {
-			return zero, r.Err
-		}
-		return r.Val.(T), nil
-	case <-ctx.Done():
-		return zero, ctx.Err()
-	}
 }
 
 func (p *clientPool) close() {
