@@ -77,33 +77,20 @@ func (s *Scanner) follow(ctx context.Context, chainID uint64) {
 }
 
 // nextScan waits for the next scan of a chain: a block after the head the last scan started
-// from (heads, when the chain's client watches its head), or the next tick, whichever comes
-// first (the interval counts from the end of the last scan). Polling on a timer alone, a deposit waited half an interval on average before its
-// block was scanned (a second's interval: mined -> routed p50 about 1 s under load,
-// BENCHMARKS.md); woken by the head, a scan starts within the watcher's poll of the block.
-// It returns false once ctx ends.
+// from (heads, when the chain's client watches its head), or interval from now, whichever comes
+// first. Polling on a timer alone, a deposit waited half an interval on average before its block
+// was scanned (a second's interval: mined -> routed p50 about 1 s under load, BENCHMARKS.md);
+// woken by the head, a scan starts within the watcher's poll of the block. It returns false once
+// ctx ends.
 func nextScan(ctx context.Context, interval time.Duration, heads chains.HeadWatcher, after uint64) bool {
-	t := time.NewTimer(interval)
-	defer t.Stop()
-	var head <-chan struct{}
+	wait, cancel := context.WithTimeout(ctx, interval)
+	defer cancel()
 	if heads != nil {
-		wctx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		ch := make(chan struct{})
-		head = ch
-		go func() {
-			if _, err := heads.WaitHead(wctx, after); err == nil {
-				close(ch)
-			}
-		}()
+		_, _ = heads.WaitHead(wait, after) // a new head, or the interval or ctx has ended
+	} else {
+		<-wait.Done()
 	}
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C:
-	case <-head:
-	}
-	return true
+	return ctx.Err() == nil
 }
 
 // ScanOnce routes the deposits between the cursor and the head and advances the cursor. The
