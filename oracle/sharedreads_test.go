@@ -68,10 +68,18 @@ func TestAttestationsOfOneBlockShareTheirHeadAndHeaderReads(t *testing.T) {
 	cfg := mustConfig(t, map[string]string{EnvAPIKeys: testAPIKey + ":engine"})
 	_, hs := newTestServer(t, cfg, registry(t, conf), debugLogger(io.Discard))
 	const n = 20
+	user := crypto.PubkeyToAddress(tc.user.PublicKey)
+	first, err := tc.client.PendingNonceAt(t.Context(), user)
+	require.NoError(t, err)
 	var txs []common.Hash
 	for i := range n {
 		txs = append(txs, tc.depositNative(t, crypto.Keccak256Hash([]byte{byte(i)}), big.NewInt(1e15)))
 	}
+	// Every deposit in the node's pool before the block is sealed, so that one block holds them.
+	require.Eventually(t, func() bool {
+		pending, err := tc.client.PendingNonceAt(t.Context(), user)
+		return err == nil && pending == first+n
+	}, 10*time.Second, 5*time.Millisecond)
 	tc.commit(1)
 	client := oracleapi.NewClient(hs.URL, testAPIKey, nil)
 	heads, headers := counter.count("eth_blockNumber"), counter.count("eth_getBlockByNumber")
