@@ -322,6 +322,9 @@ func (s *System) ServeMetrics(ctx context.Context, role Role) error {
 	if role.api() {
 		register(s.Store.NewGauges(s.Config.StuckAfter))
 	}
+	if s.Pool != nil {
+		register(newPoolCollector(s.Pool))
+	}
 	if err := metrics.Serve(ctx, s.Config.MetricsAddr, s.Probes(role), s.Logger.With("component", "metrics")); err != nil {
 		return fmt.Errorf("METRICS_ADDR: %w", err)
 	}

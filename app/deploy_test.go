@@ -32,6 +32,7 @@ func TestDeployAlertsAndDashboardNameExportedMetrics(t *testing.T) {
 	collect(metrics.Registry)
 	collect((&store.Store{}).NewGauges(0))
 	collect(events.NewHub(nil, events.HubOptions{}).Collector())
+	collect(newPoolCollector(nil))
 
 	raw, err := os.ReadFile("../deploy/prometheus/alerts.yml")
 	if err != nil {
