@@ -2,6 +2,7 @@ package activities
 
 import (
 	"context"
+	"math/big"
 	"errors"
 	"testing"
 
@@ -15,7 +16,8 @@ import (
 	"github.com/intentd/intentd/intent"
 )
 
-// fakeSolverChain answers the calls before a signing with the test's errors; any other call
+// fakeSolverChain answers the calls before a signing (the gas estimate with the test's error,
+// the fees and balances with fixed values); any other call
 // panics (the embedded interface is nil).
 type fakeSolverChain struct {
 	solverChain
@@ -32,6 +34,12 @@ func (f *fakeSolverChain) EstimateGas(context.Context, ethereum.CallMsg) (uint64
 	return 0, f.estimate
 }
 func (f *fakeSolverChain) SendTransaction(context.Context, *types.Transaction) error { return f.send }
+func (f *fakeSolverChain) SuggestFees(context.Context) (chains.Fees, error) {
+	return chains.Fees{Tip: big.NewInt(1), BaseFee: big.NewInt(1)}, nil
+}
+func (f *fakeSolverChain) BalanceNow(context.Context, common.Address, common.Address) (*big.Int, error) {
+	return big.NewInt(1e18), nil
+}
 
 // noStoredTx is a store in which no transaction was signed yet.
 type noStoredTx struct{ SolverTxs }

@@ -131,7 +131,9 @@ func (s *Store) Record(ctx context.Context, requestID string) (*intent.Record, e
 // ApplyTransition writes a transition to the read model and an outbox row for
 // request.status.updated in one transaction. It is idempotent and ordered: a transition with a
 // version not newer than the stored one changes nothing (a retried write or a late replay).
-// Transactions are recorded even then, because they are facts, not state.
+// Transactions are recorded even then, because they are facts, not state. Transitions written
+// at the same time share their transaction (transitionbatch.go); when ctx ends first the write
+// may still commit, which a retry finds applied.
 func (s *Store) ApplyTransition(ctx context.Context, t intent.Transition) (applied bool, err error) {
 	if !t.Status.Valid() {
 		return false, fmt.Errorf("invalid status %q", t.Status)
@@ -140,37 +142,42 @@ func (s *Store) ApplyTransition(ctx context.Context, t intent.Transition) (appli
 		t.FailReason = intent.FailReasonNA
 	}
 	t.RefundFailReason = t.RefundFailReason.OrNA()
-	var seen observation
-	err = inPipeTx(ctx, s.pool, func(tx *pipeTx) error {
-		// One read under the row's lock, then every write in one pipeline: the transaction
-		// takes two round trips to Postgres (begin and the read, the writes and commit)
-		// whatever it writes, which under load is most of its time.
-		var (
-			raw          []byte
-			version      int64
-			in, out      []string
-			origin, dest int64
-			keyID        *string
-			depositSeen  *time.Time
-		)
-		read := &pgx.Batch{}
-		read.Queue(`SELECT record, version, in_tx_hashes, out_tx_hashes, origin_chain_id, destination_chain_id,
-				api_key_id::text, deposit_seen_at FROM requests WHERE id = $1 FOR UPDATE`, t.RequestID).
-			QueryRow(func(row pgx.Row) error {
-				return row.Scan(&raw, &version, &in, &out, &origin, &dest, &keyID, &depositSeen)
-			})
-		if err := tx.send(ctx, read); err != nil {
-			return notFound(err)
-		}
-		var rec intent.Record
-		if err := json.Unmarshal(raw, &rec); err != nil {
-			return err
-		}
-		prevStatus, prevRefundFail := rec.Status, rec.Data.RefundFailReason
-		writes := &pgx.Batch{}
-		for _, x := range t.Txs {
-			// Upserted by the item's key: a later fact (mined, its fee, its block) completes an
-			// earlier write; a pending write never takes back a mined status.
+	a := &transitionAsk{t: t, done: make(chan struct{})}
+	s.transitions.add(a)
+	select {
+	case <-a.done:
+		return a.applied, a.err
+	case <-ctx.Done():
+		return false, ctx.Err()
+	}
+}
+
+// requestRow is what a transition reads of its request, under the row's lock, and writes back.
+type requestRow struct {
+	raw          []byte
+	version      int64
+	in, out      []string
+	origin, dest int64
+	keyID        *string
+	depositSeen  *time.Time
+}
+
+// applyTransition queues the writes of t on row (read under its lock in this transaction, and
+// updated in memory so that a second transition of the request in the same transaction starts
+// from the first's result) and returns whether t's status applied and what it tells the metrics.
+func applyTransition(row *requestRow, t intent.Transition, writes *pgx.Batch) (applied bool, seen observation, err error) {
+	var rec intent.Record
+	if err := json.Unmarshal(row.raw, &rec); err != nil {
+		return false, seen, err
+	}
+	in, out := slices.Clone(row.in), slices.Clone(row.out)
+	prevStatus, prevRefundFail := rec.Status, rec.Data.RefundFailReason
+	var queued []func()
+	for _, x := range t.Txs {
+		x := x
+		// Upserted by the item's key: a later fact (mined, its fee, its block) completes an
+		// earlier write; a pending write never takes back a mined status.
+		queued = append(queued, func() {
 			writes.Queue(`INSERT INTO request_transactions
 				(request_id, direction, chain_id, tx_hash, log_index, block_number, status, kind)
 				VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
@@ -179,54 +186,64 @@ func (s *Store) ApplyTransition(ctx context.Context, t intent.Transition) (appli
 					status = CASE WHEN EXCLUDED.status = 'pending' THEN request_transactions.status ELSE EXCLUDED.status END`,
 				t.RequestID, x.Direction, int64(x.ChainID), x.Hash, x.LogIndex, int64(x.Block), string(txStatus(x.Status)),
 				string(txKind(x)))
-			rec.UpsertTx(x)
-			if x.Direction == intent.TxOut {
-				out = appendNew(out, x.Hash)
-			} else {
-				in = appendNew(in, x.Hash)
-			}
+		})
+		rec.UpsertTx(x)
+		if x.Direction == intent.TxOut {
+			out = appendNew(out, x.Hash)
+		} else {
+			in = appendNew(in, x.Hash)
 		}
-		if t.Version > version {
-			applied = true
-			rec.Status, rec.Data.FailReason, rec.Data.RefundFailReason = t.Status, t.FailReason, t.RefundFailReason
-			version = t.Version
-		}
-		rec.ApplyFacts(t)
-		if prev, err := time.Parse(time.RFC3339Nano, rec.UpdatedAt); err != nil || t.At.After(prev) {
-			rec.UpdatedAt = t.At.UTC().Format(time.RFC3339Nano)
-		}
-		body, err := json.Marshal(rec)
-		if err != nil {
-			return err
-		}
-		if depositSeen == nil && len(incoming(t)) > 0 {
-			at := t.At
-			depositSeen = &at
-		}
-		writes.Queue(`UPDATE requests SET status = $2, fail_reason = $3, refund_fail_reason = $4,
-			version = $5, updated_at = GREATEST(updated_at, $6), record = $7, in_tx_hashes = $8, out_tx_hashes = $9,
-			deposit_seen_at = COALESCE(deposit_seen_at, $10) WHERE id = $1`,
-			t.RequestID, string(rec.Status), string(rec.Data.FailReason), string(rec.Data.RefundFailReason),
-			version, t.At, body, orEmpty(in), orEmpty(out), depositSeen)
-		if applied {
-			seen = observe(&rec, t.At, depositSeen)
-			seen.changed = prevStatus != rec.Status
-			seen.newRefundFailReason = prevRefundFail != rec.Data.RefundFailReason
-			ev := intent.NewStatusEvent(t.RequestID, rec.Status, rec.Data.FailReason, rec.Data.RefundFailReason, in, out,
-				t.At.UnixMilli(), uint64(origin), uint64(dest))
-			if rec.Data.Referrer != "" {
-				ev.Referrer = &rec.Data.Referrer
-			}
-			if err := queueEvent(writes, ev, keyID); err != nil {
-				return err
-			}
-		}
-		return tx.commit(ctx, writes)
-	})
-	if err == nil && applied {
-		seen.record()
 	}
-	return applied, err
+	version := row.version
+	if t.Version > version {
+		applied = true
+		rec.Status, rec.Data.FailReason, rec.Data.RefundFailReason = t.Status, t.FailReason, t.RefundFailReason
+		version = t.Version
+	}
+	rec.ApplyFacts(t)
+	if prev, err := time.Parse(time.RFC3339Nano, rec.UpdatedAt); err != nil || t.At.After(prev) {
+		rec.UpdatedAt = t.At.UTC().Format(time.RFC3339Nano)
+	}
+	body, err := json.Marshal(rec)
+	if err != nil {
+		return false, seen, err
+	}
+	depositSeen := row.depositSeen
+	if depositSeen == nil && len(incoming(t)) > 0 {
+		at := t.At
+		depositSeen = &at
+	}
+	var ev *intent.StatusEvent
+	if applied {
+		seen = observe(&rec, t.At, depositSeen)
+		seen.changed = prevStatus != rec.Status
+		seen.newRefundFailReason = prevRefundFail != rec.Data.RefundFailReason
+		e := intent.NewStatusEvent(t.RequestID, rec.Status, rec.Data.FailReason, rec.Data.RefundFailReason, in, out,
+			t.At.UnixMilli(), uint64(row.origin), uint64(row.dest))
+		if rec.Data.Referrer != "" {
+			e.Referrer = &rec.Data.Referrer
+		}
+		ev = &e
+	}
+	// Nothing is queued until the transition is known to be whole, so that one that fails
+	// leaves its transaction's other writes as they are.
+	mark := len(writes.QueuedQueries)
+	for _, q := range queued {
+		q()
+	}
+	writes.Queue(`UPDATE requests SET status = $2, fail_reason = $3, refund_fail_reason = $4,
+		version = $5, updated_at = GREATEST(updated_at, $6), record = $7, in_tx_hashes = $8, out_tx_hashes = $9,
+		deposit_seen_at = COALESCE(deposit_seen_at, $10) WHERE id = $1`,
+		t.RequestID, string(rec.Status), string(rec.Data.FailReason), string(rec.Data.RefundFailReason),
+		version, t.At, body, orEmpty(in), orEmpty(out), depositSeen)
+	if ev != nil {
+		if err := queueEvent(writes, *ev, row.keyID); err != nil {
+			writes.QueuedQueries = writes.QueuedQueries[:mark]
+			return false, observation{}, err
+		}
+	}
+	row.raw, row.version, row.in, row.out, row.depositSeen = body, version, in, out, depositSeen
+	return applied, seen, nil
 }
 
 // appendNew appends h to hashes unless it is there.
