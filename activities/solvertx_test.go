@@ -2,8 +2,8 @@ package activities
 
 import (
 	"context"
-	"math/big"
 	"errors"
+	"math/big"
 	"testing"
 
 	ethereum "github.com/ethereum/go-ethereum"
