@@ -161,6 +161,13 @@ const (
 	// attributes are upserted once the run waits on anything but a local activity (and when it
 	// ends), not at every transition: the server would write the visibility record once per
 	// upsert although only the last of a workflow task is ever seen.
+	//
+	// Version 3 ("overlap"): once the deposit is attested, the write of the pending status and
+	// the fill's signing and broadcast (SubmitFill) run at the same time, two local activities
+	// where they ran one after the other; the submitted status is written once both are done, so
+	// the read model still goes pending, then submitted. A sponsored request, which reserves its
+	// sponsorship between the two, and one with an operator's refund pending keep the order of
+	// before.
 	changeLean = "lean"
 )
 
@@ -180,8 +187,8 @@ type intentRun struct {
 	state State
 	seq   int64
 	// lean is set for runs at changeLean version 1 or later: the older changes are all at their
-	// newest version without a GetVersion call each. inline is set at version 2.
-	lean, inline bool
+	// newest version without a GetVersion call each. inline is set at version 2, overlap at 3.
+	lean, inline, overlap bool
 	// attrs are the IntentStatus and FailReason search attributes last set; a lean run upserts
 	// them only when they change (its starter set waiting and N/A). An inline run keeps the
 	// latest in wantAttrs until publishAttrs.
@@ -252,8 +259,8 @@ func (r *intentRun) setup(ctx workflow.Context) error {
 		workflow.UpdateHandlerOptions{Validator: r.validateAdminRefund}); err != nil {
 		return err
 	}
-	v := workflow.GetVersion(ctx, changeLean, workflow.DefaultVersion, 2)
-	if r.lean, r.inline = v >= 1, v >= 2; r.lean {
+	v := workflow.GetVersion(ctx, changeLean, workflow.DefaultVersion, 3)
+	if r.lean, r.inline, r.overlap = v >= 1, v >= 2, v >= 3; r.lean {
 		// The door started the workflow with these search attributes (InitialSearchAttributes).
 		r.attrs = [2]string{string(intent.StatusWaiting), string(intent.FailReasonNA)}
 		r.wantAttrs = r.attrs
@@ -282,10 +289,15 @@ func (r *intentRun) run(ctx workflow.Context) (*IntentResult, error) {
 				return r.refund(ctx, reason)
 			}
 		}
+		if r.overlap && r.in.Execution.Sponsor == nil && !r.adminPending {
+			// changeLean 3: the fill is signed while pending is written; fill waits for the
+			// write before it writes anything else.
+			return r.fill(ctx, r.startWrite(ctx, intent.StatusPending, ""))
+		}
 		if err := r.write(ctx, intent.StatusPending, ""); err != nil {
 			return nil, err
 		}
-		return r.fill(ctx)
+		return r.fill(ctx, nil)
 	})
 }
 
@@ -467,7 +479,10 @@ func (r *intentRun) sendingLocalActivity(ctx workflow.Context) workflow.Context 
 // of up to 30 s with backoff capped at 10 s fit in it.
 const sendingWindow = 15 * time.Minute
 
-func (r *intentRun) fill(ctx workflow.Context) (*IntentResult, error) {
+// fill signs, broadcasts and waits for the fill, then writes its outcome. pending, when not nil,
+// is the write of the pending status under way (changeLean 3): it is waited for once the fill is
+// submitted or refused, before any other write.
+func (r *intentRun) fill(ctx workflow.Context, pending *startedWrite) (*IntentResult, error) {
 	ex := r.in.Execution
 	if r.adminPending {
 		// An operator's refund was accepted before the fill started: it wins.
@@ -497,7 +512,13 @@ func (r *intentRun) fill(ctx workflow.Context) (*IntentResult, error) {
 	} else {
 		submit = workflow.ExecuteActivity(r.sendingActivity(ctx), chainActs.SubmitFill, fillIn)
 	}
-	if err := submit.Get(ctx, &sub); err != nil {
+	err := submit.Get(ctx, &sub)
+	if pending != nil {
+		if err := r.finishWrite(ctx, pending); err != nil {
+			return nil, err
+		}
+	}
+	if err != nil {
 		if isNonRetryable(err) {
 			// Nothing was signed: the checks before signing refused the fill. An order another
 			// party already filled is not refunded (its recipient was paid).
@@ -567,8 +588,7 @@ func (r *intentRun) fill(ctx workflow.Context) (*IntentResult, error) {
 			return nil, err
 		}
 	}
-	err := r.write(ctx, intent.StatusSuccess, "", fillAttempts(ex.DestinationChainID, &inc, intent.TxSuccess)...)
-	if err != nil {
+	if err := r.write(ctx, intent.StatusSuccess, "", fillAttempts(ex.DestinationChainID, &inc, intent.TxSuccess)...); err != nil {
 		return nil, err
 	}
 	return &r.state, nil
@@ -597,6 +617,18 @@ var storeWriteOptions = workflow.LocalActivityOptions{
 // write records a transition in the read model (a local activity: short and idempotent) and in
 // the search attributes.
 func (r *intentRun) write(ctx workflow.Context, s intent.Status, reason intent.FailReason, txs ...intent.Tx) error {
+	return r.finishWrite(ctx, r.startWrite(ctx, s, reason, txs...))
+}
+
+// startedWrite is a read-model write under way (startWrite).
+type startedWrite struct {
+	status intent.Status
+	future workflow.Future
+}
+
+// startWrite starts the write of a transition; finishWrite waits for it. Nothing else may be
+// written in between.
+func (r *intentRun) startWrite(ctx workflow.Context, s intent.Status, reason intent.FailReason, txs ...intent.Tx) *startedWrite {
 	r.state.Status = s
 	if reason != "" {
 		r.state.FailReason = reason
@@ -608,11 +640,16 @@ func (r *intentRun) write(ctx workflow.Context, s intent.Status, reason intent.F
 		Txs: append(append([]intent.Tx{}, r.moreTxs...), txs...), At: now,
 		Deposit: r.state.Deposit, Attestation: r.attestation, FailedTx: r.failedFill}
 	lctx := workflow.WithLocalActivityOptions(ctx, storeWriteOptions)
-	if err := workflow.ExecuteLocalActivity(lctx, storeActs.ApplyTransition, t).Get(ctx, nil); err != nil {
+	r.moreTxs = nil
+	return &startedWrite{status: s, future: workflow.ExecuteLocalActivity(lctx, storeActs.ApplyTransition, t)}
+}
+
+// finishWrite waits for w and upserts the search attributes it changes.
+func (r *intentRun) finishWrite(ctx workflow.Context, w *startedWrite) error {
+	if err := w.future.Get(ctx, nil); err != nil {
 		return fmt.Errorf("write read model: %w", err)
 	}
-	r.moreTxs = nil
-	r.wantAttrs = [2]string{string(s), string(r.state.FailReason)}
+	r.wantAttrs = [2]string{string(w.status), string(r.state.FailReason)}
 	if r.inline {
 		return nil // upserted once the run waits (publishAttrs)
 	}

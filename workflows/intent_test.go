@@ -46,6 +46,9 @@ type harness struct {
 	// attest and mine at once).
 	attest  func(context.Context, activities.AttestInput) (*activities.AttestResult, error)
 	awaitTx func(context.Context, activities.AwaitTxInput) (*activities.TxIncluded, error)
+	// onWrite and onFill, when set, run at the start of each ApplyTransition and SubmitFill.
+	onWrite func(intent.Transition) error
+	onFill  func()
 }
 
 func newHarness(t *testing.T) *harness {
@@ -62,6 +65,11 @@ func newHarness(t *testing.T) *harness {
 		})
 	h.env.OnActivity(storeActs.ApplyTransition, mock.Anything, mock.Anything).Return(
 		func(_ context.Context, tr intent.Transition) error {
+			if h.onWrite != nil {
+				if err := h.onWrite(tr); err != nil {
+					return err
+				}
+			}
 			h.transitions = append(h.transitions, tr)
 			return nil
 		})
@@ -74,6 +82,9 @@ func newHarness(t *testing.T) *harness {
 		})
 	h.env.OnActivity(chainActs.SubmitFill, mock.Anything, mock.Anything).Return(
 		func(_ context.Context, in activities.FillInput) (*activities.FillSubmitted, error) {
+			if h.onFill != nil {
+				h.onFill()
+			}
 			h.fills = append(h.fills, in)
 			h.calls = append(h.calls, "fill")
 			return &activities.FillSubmitted{TxHash: "0xfill"}, nil
@@ -131,6 +142,46 @@ func (h *harness) statuses() []intent.Status {
 		out = append(out, tr.Status)
 	}
 	return out
+}
+
+// changeLean 3: "the write of the pending status and the fill's signing and broadcast run at the
+// same time; the submitted status is written once both are done". Here the pending write returns
+// only once the fill's signing has started (one after the other, the write would time out), and
+// the read model still goes waiting, pending, submitted, success, the fill made once.
+func TestThePendingWriteAndTheFillsSigningRunAtTheSameTime(t *testing.T) {
+	h := newHarness(t)
+	signing := make(chan struct{})
+	h.onFill = func() { close(signing) }
+	h.onWrite = func(tr intent.Transition) error {
+		if tr.Status != intent.StatusPending {
+			return nil
+		}
+		select {
+		case <-signing:
+			return nil
+		case <-time.After(5 * time.Second):
+			return temporal.NewNonRetryableApplicationError("the fill was not signed while pending was written", "test", nil)
+		}
+	}
+	res := h.run(t, deposit())
+	require.Equal(t, intent.StatusSuccess, res.Status)
+	require.Equal(t, []intent.Status{intent.StatusWaiting, intent.StatusPending, intent.StatusSubmitted, intent.StatusSuccess}, h.statuses())
+	require.Len(t, h.fills, 1)
+}
+
+// changeLean 3 keeps the order of before for a sponsored request: the sponsorship is reserved
+// between the pending write and the signing, so nothing is signed before pending is written.
+func TestASponsoredRequestWritesPendingBeforeItsFillIsSigned(t *testing.T) {
+	h := newSponsoredHarness(t, true)
+	var order []string
+	h.onWrite = func(tr intent.Transition) error {
+		order = append(order, string(tr.Status))
+		return nil
+	}
+	h.onFill = func() { order = append(order, "fill") }
+	res := h.run(t)
+	require.Equal(t, intent.StatusSuccess, res.Status)
+	require.Equal(t, []string{"waiting", "pending", "fill", "submitted", "success"}, order)
 }
 
 func TestIntentReportsWaitingPendingSubmittedSuccessAndFillsOnce(t *testing.T) {
