@@ -9,6 +9,8 @@
 //
 //   - the block that mined the deposit, and the block that mined the fill, as first seen by a
 //     watcher polling each chain's head every few milliseconds;
+//   - the fill's arrival in the destination node's transaction pool (its broadcast), from a
+//     pending-transaction filter the same watcher polls;
 //   - the transitions pending, submitted and success, from the status events of GET /ws (one
 //     connection following every request of the API key; updatedAt is the engine's clock, the
 //     same machine's).
@@ -194,7 +196,7 @@ func run(ctx context.Context, c config) error {
 		}
 		ec := ethclient.NewClient(rc)
 		l.clients[id] = ec
-		w := &watcher{ec: ec, blocks: map[uint64]time.Time{}, txs: map[common.Hash]uint64{}}
+		w := &watcher{ec: ec, blocks: map[uint64]time.Time{}, txs: map[common.Hash]uint64{}, pool: map[common.Hash]time.Time{}}
 		if err := w.start(ctx); err != nil {
 			return fmt.Errorf("chain %d: %w", id, err)
 		}
@@ -592,13 +594,14 @@ func (w *wallet) approve(ctx context.Context, token, spender common.Address) err
 	}
 }
 
-// watcher records when each block of a chain is first seen, and which block mined each
-// transaction.
+// watcher records when each block of a chain is first seen, which block mined each
+// transaction, and when each transaction reached the node's pool.
 type watcher struct {
 	ec     *ethclient.Client
 	mu     sync.Mutex
 	blocks map[uint64]time.Time
 	txs    map[common.Hash]uint64
+	pool   map[common.Hash]time.Time
 	next   uint64
 }
 
@@ -608,6 +611,33 @@ func (w *watcher) start(ctx context.Context) error {
 		return err
 	}
 	w.next = head + 1
+	var filter string
+	if err := w.ec.Client().CallContext(ctx, &filter, "eth_newPendingTransactionFilter"); err != nil {
+		return fmt.Errorf("pending transaction filter: %w", err)
+	}
+	go func() {
+		t := time.NewTicker(10 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			var hashes []common.Hash
+			if err := w.ec.Client().CallContext(ctx, &hashes, "eth_getFilterChanges", filter); err != nil {
+				continue
+			}
+			seen := time.Now()
+			w.mu.Lock()
+			for _, h := range hashes {
+				if _, ok := w.pool[h]; !ok {
+					w.pool[h] = seen
+				}
+			}
+			w.mu.Unlock()
+		}
+	}()
 	go func() {
 		t := time.NewTicker(20 * time.Millisecond)
 		defer t.Stop()
@@ -648,6 +678,14 @@ func (w *watcher) mined(h common.Hash) (uint64, time.Time, bool) {
 		return 0, time.Time{}, false
 	}
 	return n, w.blocks[n], true
+}
+
+// pooled returns when h was first seen in the node's pool.
+func (w *watcher) pooled(h common.Hash) (time.Time, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	t, ok := w.pool[h]
+	return t, ok
 }
 
 func (w *watcher) seen(n uint64) (time.Time, bool) {

@@ -55,7 +55,7 @@ func (l *load) summarise(cpu0, cpu1 cpuTimes, load0, load1 string) *summary {
 	s := &summary{Route: l.cfg.route, Wallets: l.cfg.wallets, Intents: len(l.runs), Rate: l.cfg.rate, Ended: map[string]int{},
 		CoresBusy: coresBusy(cpu0, cpu1), Cores: runtime.NumCPU(), LoadBefore: load0, LoadAfter: load1}
 	var minedRouted, routedPending []time.Duration
-	var sentMined, minedPending, pendingSubmitted, submittedFill, fillSuccess, minedSuccess, sentSuccess, engine, lag []time.Duration
+	var sentMined, minedPending, pendingSubmitted, submittedFill, fillSuccess, minedSuccess, sentSuccess, engine, enginePool, lag []time.Duration
 	var first, lastSent time.Time
 	var successes []time.Time
 	origin, dest := l.watch[l.cfg.origin], l.watch[l.cfg.dest]
@@ -93,9 +93,14 @@ func (l *load) summarise(cpu0, cpu1 cpuTimes, load0, load1 string) *summary {
 		if pOK && sOK {
 			pendingSubmitted = append(pendingSubmitted, submitted.Sub(pending))
 		}
-		if dOK && sOK {
+		if dOK {
 			if conf, ok := origin.seen(dBlock + max(l.cfg.confirmations, 1) - 1); ok {
-				engine = append(engine, submitted.Sub(conf))
+				if sOK {
+					engine = append(engine, submitted.Sub(conf))
+				}
+				if pooled, ok := dest.pooled(r.fillHash); ok {
+					enginePool = append(enginePool, pooled.Sub(conf))
+				}
 			}
 		}
 		_, fSeen, fOK := dest.mined(r.fillHash)
@@ -140,6 +145,7 @@ func (l *load) summarise(cpu0, cpu1 cpuTimes, load0, load1 string) *summary {
 		newSpan("deposit mined -> success", minedSuccess),
 		newSpan("deposit sent -> success", sentSuccess),
 		newSpan("engine share: last confirmation's block -> submitted", engine),
+		newSpan("engine share: last confirmation's block -> fill in the destination node's pool", enginePool),
 	}
 	return s
 }

@@ -24,13 +24,15 @@ func TestPercentile(t *testing.T) {
 
 // The anatomy is read off the chains' block times and the engine's transitions: each span is the
 // difference of the two ends it names, and the engine's share starts at the block of the last
-// required confirmation (the deposit's block + confirmations - 1).
+// required confirmation (the deposit's block + confirmations - 1) and ends at the submitted
+// status, or at the fill's arrival in the destination node's pool (its broadcast).
 func TestSummaryAnatomy(t *testing.T) {
 	t0 := time.Unix(1_800_000_000, 0)
 	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
 	dep, fill := common.HexToHash("0x01"), common.HexToHash("0x02")
 	origin := &watcher{blocks: map[uint64]time.Time{10: at(500), 11: at(1500)}, txs: map[common.Hash]uint64{dep: 10}}
-	dest := &watcher{blocks: map[uint64]time.Time{20: at(2600)}, txs: map[common.Hash]uint64{fill: 20}}
+	dest := &watcher{blocks: map[uint64]time.Time{20: at(2600)}, txs: map[common.Hash]uint64{fill: 20},
+		pool: map[common.Hash]time.Time{fill: at(1850)}}
 	r := &intentRun{due: at(0), quoted: at(10), sent: at(20), deposit: dep, fillHash: fill, final: "success",
 		status: map[string]time.Time{"routed": at(700), "pending": at(1800), "submitted": at(1900), "success": at(2900)}}
 	l := &load{cfg: config{origin: 1, dest: 2, confirmations: 2, route: "bridge", wallets: 1},
@@ -47,6 +49,7 @@ func TestSummaryAnatomy(t *testing.T) {
 		"deposit mined -> success":                                                       2400,
 		"deposit sent -> success":                                                        2880,
 		"engine share: last confirmation's block -> submitted":                           400,
+		"engine share: last confirmation's block -> fill in the destination node's pool": 350,
 	}
 	for _, sp := range s.Spans {
 		if w, ok := want[sp.Name]; !ok || sp.N != 1 || sp.P50ms != w {
