@@ -131,3 +131,56 @@ func TestHeadWatcherRidesOutFailures(t *testing.T) {
 		t.Fatal("the waiter did not wake once the node answered")
 	}
 }
+
+// The watcher learns the block time from the heads it sees and polls fast only around the next
+// block's due time: on a chain of 1 s blocks polled every 100 ms, it waits the interval while the
+// block is far, lands just before it is due, polls every 20 ms (a fiftieth of the block time)
+// until half a block after, and goes back to the interval when the block is that late.
+func TestBlockClockPollsFastOnlyAroundTheNextBlock(t *testing.T) {
+	var c blockClock
+	t0 := time.Unix(1_800_000_000, 0)
+	interval := 100 * time.Millisecond
+	if got := c.next(t0, interval); got != interval {
+		t.Fatalf("before any block: %v, want the interval", got)
+	}
+	c.saw(0, 10, t0) // the first read teaches nothing about the pace
+	if got := c.next(t0, interval); got != interval {
+		t.Fatalf("after the first read: %v, want the interval", got)
+	}
+	for i := uint64(1); i <= 3; i++ {
+		c.saw(10+i-1, 10+i, t0.Add(time.Duration(i)*time.Second))
+	}
+	if c.blockTime != time.Second {
+		t.Fatalf("block time %v, want 1s", c.blockTime)
+	}
+	last := t0.Add(3 * time.Second)
+	for _, tc := range []struct {
+		after, want time.Duration
+	}{
+		{0, interval},                                   // the block has just come
+		{850 * time.Millisecond, interval},              // still more than an interval before the due time
+		{900 * time.Millisecond, 80 * time.Millisecond}, // within one: land 20 ms before it
+		{985 * time.Millisecond, 20 * time.Millisecond}, // around the due time: fast
+		{1200 * time.Millisecond, 20 * time.Millisecond},
+		{1600 * time.Millisecond, interval}, // half a block late: the chain may have stalled
+	} {
+		if got := c.next(last.Add(tc.after), interval); got != tc.want {
+			t.Errorf("%v after the last block: next poll in %v, want %v", tc.after, got, tc.want)
+		}
+	}
+	// Two blocks at once (a poll that missed one) count as two block times.
+	c.saw(13, 15, last.Add(2*time.Second))
+	if c.blockTime != time.Second {
+		t.Errorf("block time %v after two blocks in 2 s, want 1s", c.blockTime)
+	}
+	// A reorg to a shorter chain forgets when the last block came.
+	c.saw(15, 14, last.Add(2500*time.Millisecond))
+	if got := c.next(last.Add(2600*time.Millisecond), interval); got != interval {
+		t.Errorf("after a reorg: %v, want the interval", got)
+	}
+	// A chain whose blocks come faster than the fast polls is polled at the interval.
+	fastChain := blockClock{last: t0, blockTime: 200 * time.Millisecond}
+	if got := fastChain.next(t0.Add(190*time.Millisecond), 5*time.Millisecond); got != 5*time.Millisecond {
+		t.Errorf("a chain polled faster than its fast polls: %v", got)
+	}
+}
