@@ -113,7 +113,7 @@ func (s *Store) ReleaseSponsorship(ctx context.Context, requestID string) error 
 func (s *Store) SettleFill(ctx context.Context, st intent.Settlement) error {
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		var raw []byte
-		if err := tx.QueryRow(ctx, `SELECT record FROM requests WHERE id = $1 FOR UPDATE`, st.RequestID).Scan(&raw); err != nil {
+		if err := tx.QueryRow(ctx, `SELECT record FROM requests WHERE id = $1 FOR NO KEY UPDATE`, st.RequestID).Scan(&raw); err != nil {
 			return notFound(err)
 		}
 		var rec intent.Record

@@ -23,7 +23,9 @@ import (
 // once, alone, as before; those that arrive while maxTransitionRounds transactions run queue in
 // memory, without a connection, and the next transaction takes up to maxTransitionBatch of them.
 // It locks their rows in one statement (in the order of their ids, so two groups never wait on
-// each other in a cycle), applies each transition to its row in order (two of one request in a
+// each other in a cycle; FOR NO KEY UPDATE, the lock of an update that changes no key, so that
+// the transactions that only reference a request, a solver transaction stored for it, neither
+// wait for it nor make it wait), applies each transition to its row in order (two of one request in a
 // group apply one after the other, the second from the first's result), and sends every write
 // with COMMIT in one round trip. A transition that cannot be applied (its request unknown, its
 // record unreadable) is answered alone and the others commit; a transaction that fails for a
@@ -92,7 +94,7 @@ func (s *Store) writeTransitions(ctx context.Context, batch []*transitionAsk) er
 		rows := make(map[string]*requestRow, len(ids))
 		read := &pgx.Batch{}
 		read.Queue(`SELECT id, record, version, in_tx_hashes, out_tx_hashes, origin_chain_id, destination_chain_id,
-				api_key_id::text, deposit_seen_at FROM requests WHERE id = ANY($1) ORDER BY id FOR UPDATE`, ids).
+				api_key_id::text, deposit_seen_at FROM requests WHERE id = ANY($1) ORDER BY id FOR NO KEY UPDATE`, ids).
 			Query(func(rs pgx.Rows) error {
 				for rs.Next() {
 					var id string

@@ -199,3 +199,29 @@ func TestALargeRecordIsCompressedWithLZ4(t *testing.T) {
 		t.Fatalf("a record of %d bytes compressed with %s, want lz4", size, got)
 	}
 }
+
+// A transition's lock on its request's row does not wait for, nor hold up, the transactions
+// that only reference the row: a solver transaction stored for the request takes the row's key
+// share lock (its foreign key), which FOR UPDATE would wait for, and a group of transitions
+// waiting on one group commit while that group waits on a row the transitions hold is a
+// deadlock that Postgres breaks only after a second (deadlock_timeout): fills were delayed by
+// a second and retried at 30 intents/s (BENCHMARKS.md). The transition locks FOR NO KEY UPDATE.
+func TestATransitionDoesNotWaitForATransactionThatReferencesItsRequest(t *testing.T) {
+	ctx := context.Background()
+	s := New(testenv.Pool(t))
+	id := newRequests(t, s, 1)[0]
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx) //nolint:errcheck
+	if _, err := tx.Exec(ctx, `INSERT INTO solver_transactions (request_id, kind, attempt, chain_id, from_address, nonce, tx_hash, raw_tx)
+		VALUES ($1, 'fill', 0, 31338, '0xsolver', 0, '0xfill', '\x00')`, id); err != nil {
+		t.Fatal(err)
+	}
+	wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if _, err := s.ApplyTransition(wctx, deposited(id, 10, time.Now())); err != nil {
+		t.Fatalf("the transition waited for the transaction that references its request: %v", err)
+	}
+}
