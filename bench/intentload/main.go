@@ -615,58 +615,54 @@ func (w *watcher) start(ctx context.Context) error {
 	if err := w.ec.Client().CallContext(ctx, &filter, "eth_newPendingTransactionFilter"); err != nil {
 		return fmt.Errorf("pending transaction filter: %w", err)
 	}
-	go func() {
-		t := time.NewTicker(10 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
+	go every(ctx, 10*time.Millisecond, func() {
+		var hashes []common.Hash
+		if err := w.ec.Client().CallContext(ctx, &hashes, "eth_getFilterChanges", filter); err != nil {
+			return
+		}
+		seen := time.Now()
+		w.mu.Lock()
+		for _, h := range hashes {
+			if _, ok := w.pool[h]; !ok {
+				w.pool[h] = seen
 			}
-			var hashes []common.Hash
-			if err := w.ec.Client().CallContext(ctx, &hashes, "eth_getFilterChanges", filter); err != nil {
-				continue
-			}
+		}
+		w.mu.Unlock()
+	})
+	go every(ctx, 20*time.Millisecond, func() {
+		head, err := w.ec.BlockNumber(ctx)
+		if err != nil {
+			return
+		}
+		for ; w.next <= head; w.next++ {
 			seen := time.Now()
+			b, err := w.ec.BlockByNumber(ctx, new(big.Int).SetUint64(w.next))
+			if err != nil {
+				return
+			}
 			w.mu.Lock()
-			for _, h := range hashes {
-				if _, ok := w.pool[h]; !ok {
-					w.pool[h] = seen
-				}
+			w.blocks[w.next] = seen
+			for _, tx := range b.Transactions() {
+				w.txs[tx.Hash()] = w.next
 			}
 			w.mu.Unlock()
 		}
-	}()
-	go func() {
-		t := time.NewTicker(20 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-			}
-			head, err := w.ec.BlockNumber(ctx)
-			if err != nil {
-				continue
-			}
-			for ; w.next <= head; w.next++ {
-				seen := time.Now()
-				b, err := w.ec.BlockByNumber(ctx, new(big.Int).SetUint64(w.next))
-				if err != nil {
-					break
-				}
-				w.mu.Lock()
-				w.blocks[w.next] = seen
-				for _, tx := range b.Transactions() {
-					w.txs[tx.Hash()] = w.next
-				}
-				w.mu.Unlock()
-			}
-		}
-	}()
+	})
 	return nil
+}
+
+// every runs fn every d until ctx ends.
+func every(ctx context.Context, d time.Duration, fn func()) {
+	t := time.NewTicker(d)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		fn()
+	}
 }
 
 // mined returns the block that mined h and when it was first seen.
