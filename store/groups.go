@@ -1,6 +1,9 @@
 package store
 
-import "sync"
+import (
+	"context"
+	"sync"
+)
 
 // groups runs work that callers ask for at the same time in shared rounds, for the paths where a
 // round costs about the same whatever it holds (a query, a transaction): a caller that finds fewer
@@ -19,6 +22,19 @@ type groups[T any] struct {
 	mu       sync.Mutex
 	pending  []T
 	inFlight int
+}
+
+// ask queues item and waits until its round has answered it (closed done) or ctx ends. A caller
+// that stops waiting leaves its item queued: the round still runs it, and the caller's retry
+// finds what it did.
+func (g *groups[T]) ask(ctx context.Context, item T, done <-chan struct{}) error {
+	g.add(item)
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // add queues item and, when a round may start, runs one in the caller's goroutine.

@@ -143,13 +143,10 @@ func (s *Store) ApplyTransition(ctx context.Context, t intent.Transition) (appli
 	}
 	t.RefundFailReason = t.RefundFailReason.OrNA()
 	a := &transitionAsk{t: t, done: make(chan struct{})}
-	s.transitions.add(a)
-	select {
-	case <-a.done:
-		return a.applied, a.err
-	case <-ctx.Done():
-		return false, ctx.Err()
+	if err := s.transitions.ask(ctx, a, a.done); err != nil {
+		return false, err
 	}
+	return a.applied, a.err
 }
 
 // requestRow is what a transition reads of its request, under the row's lock, and writes back.
@@ -172,21 +169,23 @@ func applyTransition(row *requestRow, t intent.Transition, writes *pgx.Batch) (a
 	}
 	in, out := slices.Clone(row.in), slices.Clone(row.out)
 	prevStatus, prevRefundFail := rec.Status, rec.Data.RefundFailReason
-	var queued []func()
+	// A transition that fails takes back what it queued, so the transaction's other writes stand.
+	mark := len(writes.QueuedQueries)
+	fail := func(err error) (bool, observation, error) {
+		writes.QueuedQueries = writes.QueuedQueries[:mark]
+		return false, observation{}, err
+	}
 	for _, x := range t.Txs {
-		x := x
 		// Upserted by the item's key: a later fact (mined, its fee, its block) completes an
 		// earlier write; a pending write never takes back a mined status.
-		queued = append(queued, func() {
-			writes.Queue(`INSERT INTO request_transactions
+		writes.Queue(`INSERT INTO request_transactions
 				(request_id, direction, chain_id, tx_hash, log_index, block_number, status, kind)
 				VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
 				ON CONFLICT (request_id, direction, chain_id, tx_hash, log_index) DO UPDATE SET
 					block_number = COALESCE(NULLIF(EXCLUDED.block_number, 0), request_transactions.block_number),
 					status = CASE WHEN EXCLUDED.status = 'pending' THEN request_transactions.status ELSE EXCLUDED.status END`,
-				t.RequestID, x.Direction, int64(x.ChainID), x.Hash, x.LogIndex, int64(x.Block), string(txStatus(x.Status)),
-				string(txKind(x)))
-		})
+			t.RequestID, x.Direction, int64(x.ChainID), x.Hash, x.LogIndex, int64(x.Block), string(txStatus(x.Status)),
+			string(txKind(x)))
 		rec.UpsertTx(x)
 		if x.Direction == intent.TxOut {
 			out = appendNew(out, x.Hash)
@@ -206,40 +205,29 @@ func applyTransition(row *requestRow, t intent.Transition, writes *pgx.Batch) (a
 	}
 	body, err := json.Marshal(rec)
 	if err != nil {
-		return false, seen, err
+		return fail(err)
 	}
 	depositSeen := row.depositSeen
 	if depositSeen == nil && len(incoming(t)) > 0 {
 		at := t.At
 		depositSeen = &at
 	}
-	var ev *intent.StatusEvent
-	if applied {
-		seen = observe(&rec, t.At, depositSeen)
-		seen.changed = prevStatus != rec.Status
-		seen.newRefundFailReason = prevRefundFail != rec.Data.RefundFailReason
-		e := intent.NewStatusEvent(t.RequestID, rec.Status, rec.Data.FailReason, rec.Data.RefundFailReason, in, out,
-			t.At.UnixMilli(), uint64(row.origin), uint64(row.dest))
-		if rec.Data.Referrer != "" {
-			e.Referrer = &rec.Data.Referrer
-		}
-		ev = &e
-	}
-	// Nothing is queued until the transition is known to be whole, so that one that fails
-	// leaves its transaction's other writes as they are.
-	mark := len(writes.QueuedQueries)
-	for _, q := range queued {
-		q()
-	}
 	writes.Queue(`UPDATE requests SET status = $2, fail_reason = $3, refund_fail_reason = $4,
 		version = $5, updated_at = GREATEST(updated_at, $6), record = $7, in_tx_hashes = $8, out_tx_hashes = $9,
 		deposit_seen_at = COALESCE(deposit_seen_at, $10) WHERE id = $1`,
 		t.RequestID, string(rec.Status), string(rec.Data.FailReason), string(rec.Data.RefundFailReason),
 		version, t.At, body, orEmpty(in), orEmpty(out), depositSeen)
-	if ev != nil {
-		if err := queueEvent(writes, *ev, row.keyID); err != nil {
-			writes.QueuedQueries = writes.QueuedQueries[:mark]
-			return false, observation{}, err
+	if applied {
+		seen = observe(&rec, t.At, depositSeen)
+		seen.changed = prevStatus != rec.Status
+		seen.newRefundFailReason = prevRefundFail != rec.Data.RefundFailReason
+		ev := intent.NewStatusEvent(t.RequestID, rec.Status, rec.Data.FailReason, rec.Data.RefundFailReason, in, out,
+			t.At.UnixMilli(), uint64(row.origin), uint64(row.dest))
+		if rec.Data.Referrer != "" {
+			ev.Referrer = &rec.Data.Referrer
+		}
+		if err := queueEvent(writes, ev, row.keyID); err != nil {
+			return fail(err)
 		}
 	}
 	row.raw, row.version, row.in, row.out, row.depositSeen = body, version, in, out, depositSeen

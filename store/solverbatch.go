@@ -67,13 +67,10 @@ func (s *Store) solverQueue(chainID uint64, from string) *groups[*solverAsk] {
 // prepareSolverTx queues a in its group commit and returns its answer, or ctx's error when ctx
 // ends first.
 func (s *Store) prepareSolverTx(ctx context.Context, chainID uint64, from string, a *solverAsk) (*intent.SolverTx, error) {
-	s.solverQueue(chainID, from).add(a)
-	select {
-	case <-a.done:
-		return a.tx, a.err
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	if err := s.solverQueue(chainID, from).ask(ctx, a, a.done); err != nil {
+		return nil, err
 	}
+	return a.tx, a.err
 }
 
 // runSolverBatch prepares one group and answers each of its callers. A failed Postgres

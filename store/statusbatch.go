@@ -42,13 +42,10 @@ func newStatusBatch(run func(ctx context.Context, ids []string) (map[string]*Sta
 // get reads one request's status row through the next batch.
 func (b *statusBatch) get(ctx context.Context, id string) (*StatusRow, error) {
 	a := &statusAsk{id: id, done: make(chan struct{})}
-	b.groups.add(a)
-	select {
-	case <-a.done:
-		return a.row, a.err
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	if err := b.groups.ask(ctx, a, a.done); err != nil {
+		return nil, err
 	}
+	return a.row, a.err
 }
 
 // flush runs one query for a batch and answers each read of it.

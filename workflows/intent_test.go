@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -174,11 +175,17 @@ func TestThePendingWriteAndTheFillsSigningRunAtTheSameTime(t *testing.T) {
 func TestASponsoredRequestWritesPendingBeforeItsFillIsSigned(t *testing.T) {
 	h := newSponsoredHarness(t, true)
 	var order []string
+	var mu sync.Mutex
+	log := func(what string) { mu.Lock(); order = append(order, what); mu.Unlock() }
 	h.onWrite = func(tr intent.Transition) error {
-		order = append(order, string(tr.Status))
+		if tr.Status == intent.StatusPending {
+			// A slow write: a fill signed beside it would be logged first.
+			time.Sleep(200 * time.Millisecond)
+		}
+		log(string(tr.Status))
 		return nil
 	}
-	h.onFill = func() { order = append(order, "fill") }
+	h.onFill = func() { log("fill") }
 	res := h.run(t)
 	require.Equal(t, intent.StatusSuccess, res.Status)
 	require.Equal(t, []string{"waiting", "pending", "fill", "submitted", "success"}, order)

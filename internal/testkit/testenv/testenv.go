@@ -103,3 +103,22 @@ func Pool(t testing.TB) *pgxpool.Pool {
 	t.Cleanup(pool.Close)
 	return pool
 }
+
+// MostAcquired watches how many connections pool has taken at once, sampling every 200 µs, until
+// the returned stop is called, which returns the most seen.
+func MostAcquired(pool *pgxpool.Pool) (stop func() int32) {
+	done, most := make(chan struct{}), make(chan int32, 1)
+	go func() {
+		m := int32(0)
+		for {
+			select {
+			case <-done:
+				most <- m
+				return
+			case <-time.After(200 * time.Microsecond):
+				m = max(m, pool.Stat().AcquiredConns())
+			}
+		}
+	}()
+	return func() int32 { close(done); return <-most }
+}
