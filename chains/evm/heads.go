@@ -130,14 +130,11 @@ type blockClock struct {
 
 // saw records that the head moved from prev to n at now.
 func (c *blockClock) saw(prev, n uint64, now time.Time) {
-	if n <= prev || prev == 0 {
-		c.last = time.Time{} // a reorg or the first read: start again
-		if n > prev {
-			c.last = now
-		}
+	switch {
+	case n <= prev: // a reorg to a shorter chain: start again
+		c.last = time.Time{}
 		return
-	}
-	if !c.last.IsZero() {
+	case prev != 0 && !c.last.IsZero(): // not the first move seen: it measures the pace
 		per := now.Sub(c.last) / time.Duration(n-prev)
 		if c.blockTime == 0 {
 			c.blockTime = per
