@@ -4,20 +4,22 @@
 #   oracle             the same binary, started as the attestation oracle, with its chain files.
 #   devnet             intentd-dev, the development launcher, for the local chains of
 #                      docker-compose.yml only (it embeds the Temporal server: never deploy it).
-# The build flags are the Makefile's. Secrets never enter an image: they are mounted files
+# The build flags are the Makefile's, with cgo (go-ethereum's libsecp256k1) linked statically:
+# netgo and osusergo keep glibc's resolver and user lookup out, so the binaries need no libc on
+# distroless/static. Secrets never enter an image: they are mounted files
 # (NAME_FILE variables, /vault/secrets for the oracle).
 FROM golang:1.26 AS build
 WORKDIR /src
-ENV CGO_ENABLED=0 GOFLAGS=-tags=nomsgpack
+ENV CGO_ENABLED=1 GOFLAGS=-tags=nomsgpack,netgo,osusergo
 COPY go.mod go.sum ./
 # go.mod replaces modules the development Temporal server leaves out with these (devstack/trim).
 COPY devstack/trim devstack/trim
 RUN go mod download
 COPY . .
-RUN go build -trimpath -o /out/intentd ./cmd/intentd
+RUN go build -trimpath -ldflags=-extldflags=-static -o /out/intentd ./cmd/intentd
 
 FROM build AS build-dev
-RUN go build -trimpath -o /out/intentd-dev ./cmd/intentd-dev
+RUN go build -trimpath -ldflags=-extldflags=-static -o /out/intentd-dev ./cmd/intentd-dev
 
 # The local chains (docker-compose.yml's devnet).
 FROM gcr.io/distroless/static-debian12:nonroot AS devnet

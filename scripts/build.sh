@@ -4,14 +4,14 @@
 # source size), each with an estimate of the time left. A first build on a new machine fetches
 # and compiles everything; later ones reuse the module and build caches and take seconds.
 #
-# The flags are the project's (Makefile): CGO_ENABLED=0 (no C toolchain, as in the container
-# image) and -tags=nomsgpack (Gin without MessagePack, which nothing uses).
+# The flags are the project's (Makefile): cgo where a C compiler is (Go's default; go-ethereum's
+# libsecp256k1) and -tags=nomsgpack (Gin without MessagePack, which nothing uses).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ $# -gt 0 ] || { echo "usage: scripts/build.sh ./cmd/NAME…" >&2; exit 2; }
 
 GO=${GO:-go}
-export CGO_ENABLED=${CGO_ENABLED:-0}
+export CGO_ENABLED=${CGO_ENABLED:-$($GO env CGO_ENABLED)}
 case " ${GOFLAGS:-} " in *nomsgpack*) ;; *) export GOFLAGS="${GOFLAGS:+$GOFLAGS }-tags=nomsgpack" ;; esac
 
 # Calibration for the first estimates, measured on 2 cores (BENCHMARKS.md, "First start"): source
