@@ -14,6 +14,7 @@ import (
 
 	ethereum "github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/lru"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
@@ -22,6 +23,7 @@ import (
 	"github.com/intentd/intentd/chains/evm/bindings"
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/internal/refresh"
+	"github.com/intentd/intentd/internal/sharedread"
 )
 
 // Contract ABIs, parsed once.
@@ -42,6 +44,9 @@ type Client struct {
 	balances  *refresh.Cache[balanceKey, *big.Int]
 	fillSims  *refresh.Cache[fillSimKey, error]
 	heads     *headWatcher
+
+	headers     *lru.Cache[common.Hash, *types.Header] // read by hash (HeaderByHash)
+	headerReads sharedread.Group
 }
 
 // The capabilities *Client has; callers ask chains.Capability for them.
@@ -85,6 +90,7 @@ func newClient(ch *chains.Chain, eth *ethclient.Client) *Client {
 	c.balances = refresh.New(c.loadBalance, refresh.Options{Fresh: 5 * time.Second, MaxAge: 30 * time.Second, ErrorTTL: time.Second})
 	c.fillSims = refresh.New(c.simulateFill, refresh.Options{Fresh: fillSimFresh, MaxAge: fillSimMaxAge, ErrorTTL: time.Second})
 	c.heads = newHeadWatcher(c.Head)
+	c.headers = lru.NewCache[common.Hash, *types.Header](headerCacheSize)
 	return c
 }
 

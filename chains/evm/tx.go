@@ -9,6 +9,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/internal/sharedread"
 )
 
 // Transactions: what the solver's fills and refunds read and send (chains.TxReader,
@@ -30,10 +31,26 @@ func (c *Client) TransactionKnown(ctx context.Context, tx common.Hash) (bool, er
 }
 
 // HeaderByHash returns a block's header; chains.ErrNotFound when the node has no such block.
+// A header is what its hash commits to, so a header read once is kept (the last
+// headerCacheSize of them) and concurrent reads of one hash share one call: the fifty fills a
+// block includes, each closing with its block's timestamp, read its header once, not fifty
+// times. The header is shared: callers only read it.
 func (c *Client) HeaderByHash(ctx context.Context, hash common.Hash) (*types.Header, error) {
-	h, err := c.eth.HeaderByHash(ctx, hash)
+	if h, ok := c.headers.Get(hash); ok {
+		return h, nil
+	}
+	h, err := sharedread.Do(ctx, &c.headerReads, hash.Hex(), 0, func(ctx context.Context) (*types.Header, error) {
+		h, err := c.eth.HeaderByHash(ctx, hash)
+		if err == nil && h.Hash() == hash {
+			c.headers.Add(hash, h)
+		}
+		return h, err
+	})
 	return h, c.classify("header by hash", err)
 }
+
+// headerCacheSize is how many headers read by hash a client keeps: a few minutes of blocks.
+const headerCacheSize = 256
 
 // NonceAt returns the account's nonce at the latest block.
 func (c *Client) NonceAt(ctx context.Context, account common.Address) (uint64, error) {

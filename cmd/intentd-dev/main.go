@@ -65,6 +65,8 @@ func run(ctx context.Context, cmd string) error {
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
 	if cmd == "dev" { // the engine's process; the chains run beside it with the same environment
+		percent, limit := tuneGC(os.LookupEnv)
+		logger.Debug("garbage collector", "gcPercentSet", percent, "memoryLimitSet", limit)
 		if err := pprofserver.Start(ctx, cfg.PprofAddr, cfg.PprofBlock, logger); err != nil {
 			return fmt.Errorf("PPROF_ADDR: %w", err)
 		}
