@@ -191,3 +191,35 @@ func TestABurstOfFillsSharesItsFeeAndHoldingsReads(t *testing.T) {
 	require.Less(t, calls["eth_maxPriorityFeePerGas"], float64(n/2), "tip reads")
 	require.Less(t, calls["eth_getTransactionCount"], float64(n), "nonce reads")
 }
+
+// A first signing asks Postgres once, in its group's transaction, which finds a transaction
+// already stored by itself: no lookup waits for a pooled connection before the reads are done.
+// A retry of a fill that went through still finds and broadcasts the stored transaction, even
+// when its reads now refuse it (the order is filled, by that very transaction: the gas estimate
+// reverts AlreadyFilled), and signs nothing new.
+func TestAFirstSigningAsksPostgresOnceAndARetryFindsItsTransaction(t *testing.T) {
+	ctx := context.Background()
+	a, chain, pool := solverOnDevnet(t, 100*time.Millisecond)
+	chain.Pause()
+	fill := fillsOf(t, pool, 1, common.HexToAddress(chains.NativeAddress), "1000")[0]
+
+	before := pool.Stat().AcquireCount()
+	first, err := runSubmitFill(a, fill)
+	require.NoError(t, err)
+	require.Equal(t, int64(1), pool.Stat().AcquireCount()-before, "pooled connections taken by a first signing")
+
+	c, err := a.chain(31338)
+	require.NoError(t, err)
+	require.Eventually(t, func() bool {
+		chain.Mine()
+		r, err := c.Receipt(ctx, common.HexToHash(first.TxHash))
+		return err == nil && r.Status == types.ReceiptStatusSuccessful
+	}, 10*time.Second, 20*time.Millisecond, "the fill is mined")
+
+	again, err := runSubmitFill(a, fill)
+	require.NoError(t, err, "a retry of a fill on chain")
+	require.Equal(t, first.TxHash, again.TxHash)
+	var rows int
+	require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FROM solver_transactions WHERE request_id = $1`, fill.RequestID).Scan(&rows))
+	require.Equal(t, 1, rows, "stored transactions of the fill")
+}
