@@ -45,6 +45,7 @@ type System struct {
 	doorOnce   sync.Once
 	door       *intents.Door
 	redis      *redis.Client // the rate limits' (APIServer), when REDIS_URL is set
+	signing    *pgxpool.Pool // the solver's signings' (store.SignOn)
 }
 
 // Open connects to Postgres and Temporal and loads the chain registry (from the environment's
@@ -61,15 +62,30 @@ func Open(ctx context.Context, cfg Config, registry *chains.Registry, logger *sl
 	if err != nil {
 		return nil, err
 	}
+	// The solver's signings have a pool of their own (store.SignOn), connected only once a
+	// worker signs.
+	sc := pool.Config().Copy()
+	sc.MaxConns, sc.MinConns = signingPoolConns, 0
+	signing, err := pgxpool.NewWithConfig(ctx, sc)
+	if err != nil { // the configuration was parsed once already: not expected
+		pool.Close()
+		return nil, fmt.Errorf("DATABASE_URL: %w", err)
+	}
 	tc, err := client.DialContext(ctx, client.Options{HostPort: cfg.TemporalAddress, Namespace: cfg.TemporalNamespace,
 		MetricsHandler: metrics.TemporalHandler(),
 		Logger:         sdklog.NewStructuredLogger(logger.With("component", "temporal-sdk"))})
 	if err != nil {
+		signing.Close()
 		pool.Close()
 		return nil, fmt.Errorf("temporal at TEMPORAL_ADDRESS %s: %w", cfg.TemporalAddress, err)
 	}
-	return &System{Config: cfg, Logger: logger, Pool: pool, Store: store.New(pool), Chains: chains.NewClients(registry, evm.VM()), Temporal: tc}, nil
+	return &System{Config: cfg, Logger: logger, Pool: pool, signing: signing, Store: store.New(pool).SignOn(signing),
+		Chains: chains.NewClients(registry, evm.VM()), Temporal: tc}, nil
 }
+
+// signingPoolConns is the size of a process's pool for the solver's signings: one group commit
+// runs at a time per chain and solver address.
+const signingPoolConns = 2
 
 // openPool connects to the Postgres at url and checks that it answers.
 func openPool(ctx context.Context, url string) (*pgxpool.Pool, error) {
@@ -116,6 +132,9 @@ func (s *System) Close() {
 		_ = s.redis.Close()
 	}
 	s.Temporal.Close()
+	if s.signing != nil {
+		s.signing.Close()
+	}
 	s.Pool.Close()
 }
 

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/internal/testkit/testenv"
 	"github.com/intentd/intentd/store"
@@ -176,5 +178,40 @@ func TestASignerThatPanicsFailsItsGroupOnly(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("the next signing waits behind the group that panicked")
+	}
+}
+
+// A signing on a pool of its own (SignOn) never waits for the store's pool: with every
+// connection of that pool held by others (a burst of read-model writes and reads), a fill is
+// still signed and stored at once.
+func TestASigningOnItsOwnPoolDoesNotWaitForTheStoresPool(t *testing.T) {
+	ctx := context.Background()
+	pool := testenv.Pool(t)
+	ids := insertRequests(t, pool, 1)
+	on := func(conns int32) *pgxpool.Pool { // a pool of conns connections on the test's database
+		cfg := pool.Config().Copy()
+		cfg.MaxConns = conns
+		p, err := pgxpool.NewWithConfig(ctx, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(p.Close)
+		return p
+	}
+	busy := on(1)
+	held, err := busy.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Release()
+	st := store.New(busy).SignOn(on(2))
+	sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	tx, err := st.PrepareSolverTx(sctx, ids[0], "fill", 31338, "0xSolver", 0, intent.Commitment{}, nil, signAs(ids[0]))
+	if err != nil {
+		t.Fatalf("signing while the store's pool is taken: %v", err)
+	}
+	if tx.Nonce != 0 {
+		t.Fatalf("nonce %d", tx.Nonce)
 	}
 }

@@ -24,8 +24,10 @@ var ErrNotFound = intent.ErrNotFound
 
 // Store wraps a pgx pool. It is safe for concurrent use.
 type Store struct {
-	pool   *pgxpool.Pool
-	status *statusBatch
+	pool *pgxpool.Pool
+	// signing, when set, is the pool of the solver transactions' group commits (SignOn).
+	signing *pgxpool.Pool
+	status  *statusBatch
 	// solverQueues are the group commits of solver transactions, by chain and address
 	// (*groups[*solverAsk], solverbatch.go).
 	solverQueues sync.Map
@@ -43,6 +45,26 @@ func New(pool *pgxpool.Pool) *Store {
 	s.status = newStatusBatch(s.statusRows, max(1, min(2, int(pool.Config().MaxConns)/2)), 64)
 	s.transitions = groups[*transitionAsk]{run: s.runTransitions, maxInFlight: maxTransitionRounds, maxBatch: maxTransitionBatch}
 	return s
+}
+
+// SignOn has the group commits that sign the solver's transactions (solverbatch.go) take their
+// connection from pool rather than from the store's, and returns s. A fill is signed in the
+// middle of a block's bursts: at 50 intents a second the read-model writes, the quotes and the
+// status reads of the same moment had half of the pool's acquires wait, 46 ms each, and the
+// group that signs the fills waited with them, before its lock and again before the next group
+// (BENCHMARKS.md). On a pool of their own, which they use one group at a time, the signings
+// never wait behind those. Call it before the store is used; the caller closes pool.
+func (s *Store) SignOn(pool *pgxpool.Pool) *Store {
+	s.signing = pool
+	return s
+}
+
+// signingPool is the pool of the solver transactions' group commits.
+func (s *Store) signingPool() *pgxpool.Pool {
+	if s.signing != nil {
+		return s.signing
+	}
+	return s.pool
 }
 
 // Pool exposes the pool for health checks and tests.

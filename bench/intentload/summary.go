@@ -59,6 +59,12 @@ func (l *load) summarise(cpu0, cpu1 cpuTimes, load0, load1 string) *summary {
 	var first, lastSent time.Time
 	var successes []time.Time
 	origin, dest := l.watch[l.cfg.origin], l.watch[l.cfg.dest]
+	// The steady window is that of the steady rate: from the 10th to the 90th success. The
+	// intents that succeed in it are measured again apart, away from the run's first seconds
+	// (cold connections, caches and heap: the engine of a deployment has run for days) and its
+	// last (the load tailing off).
+	lo, hi, windowed := steadyWindow(l.runs)
+	var steadyMinedSuccess, steadyEngine, steadyEnginePool []time.Duration
 	for _, r := range l.runs {
 		if first.IsZero() || r.due.Before(first) {
 			first = r.due
@@ -79,7 +85,6 @@ func (l *load) summarise(cpu0, cpu1 cpuTimes, load0, load1 string) *summary {
 		dBlock, dSeen, dOK := origin.mined(r.deposit)
 		pending, pOK := r.status["pending"]
 		submitted, sOK := r.status["submitted"]
-		success, okS := r.status["success"]
 		if dOK {
 			sentMined = append(sentMined, dSeen.Sub(r.sent))
 		}
@@ -93,13 +98,21 @@ func (l *load) summarise(cpu0, cpu1 cpuTimes, load0, load1 string) *summary {
 		if pOK && sOK {
 			pendingSubmitted = append(pendingSubmitted, submitted.Sub(pending))
 		}
+		success, okS := r.status["success"]
+		steady := okS && windowed && !success.Before(lo) && !success.After(hi)
 		if dOK {
 			if conf, ok := origin.seen(dBlock + max(l.cfg.confirmations, 1) - 1); ok {
 				if sOK {
 					engine = append(engine, submitted.Sub(conf))
+					if steady {
+						steadyEngine = append(steadyEngine, submitted.Sub(conf))
+					}
 				}
 				if pooled, ok := dest.pooled(r.fillHash); ok {
 					enginePool = append(enginePool, pooled.Sub(conf))
+					if steady {
+						steadyEnginePool = append(steadyEnginePool, pooled.Sub(conf))
+					}
 				}
 			}
 		}
@@ -115,6 +128,9 @@ func (l *load) summarise(cpu0, cpu1 cpuTimes, load0, load1 string) *summary {
 			sentSuccess = append(sentSuccess, success.Sub(r.sent))
 			if dOK {
 				minedSuccess = append(minedSuccess, success.Sub(dSeen))
+				if steady {
+					steadyMinedSuccess = append(steadyMinedSuccess, success.Sub(dSeen))
+				}
 			}
 		}
 	}
@@ -123,11 +139,8 @@ func (l *load) summarise(cpu0, cpu1 cpuTimes, load0, load1 string) *summary {
 		wall := successes[n-1].Sub(first)
 		s.WallSeconds = wall.Seconds()
 		s.Throughput = float64(n) / wall.Seconds()
-		if n >= 10 {
-			lo, hi := successes[n/10], successes[n*9/10]
-			if d := hi.Sub(lo).Seconds(); d > 0 {
-				s.Steady = float64(n*9/10-n/10) / d
-			}
+		if d := hi.Sub(lo).Seconds(); windowed && d > 0 {
+			s.Steady = float64(n*9/10-n/10) / d
 		}
 	}
 	if !lastSent.IsZero() {
@@ -147,7 +160,29 @@ func (l *load) summarise(cpu0, cpu1 cpuTimes, load0, load1 string) *summary {
 		newSpan("engine share: last confirmation's block -> submitted", engine),
 		newSpan("engine share: last confirmation's block -> fill in the destination node's pool", enginePool),
 	}
+	if windowed {
+		s.Spans = append(s.Spans,
+			newSpan("steady window (10th to 90th success): deposit mined -> success", steadyMinedSuccess),
+			newSpan("steady window: engine share, last confirmation's block -> submitted", steadyEngine),
+			newSpan("steady window: engine share, last confirmation's block -> fill in the destination node's pool", steadyEnginePool))
+	}
 	return s
+}
+
+// steadyWindow returns the times of the 10th and the 90th percentile of the runs' successes;
+// false with fewer than ten successes.
+func steadyWindow(runs []*intentRun) (lo, hi time.Time, ok bool) {
+	var at []time.Time
+	for _, r := range runs {
+		if t, ok := r.status["success"]; ok && r.err == nil {
+			at = append(at, t)
+		}
+	}
+	if len(at) < 10 {
+		return lo, hi, false
+	}
+	slices.SortFunc(at, func(a, b time.Time) int { return a.Compare(b) })
+	return at[len(at)/10], at[len(at)*9/10], true
 }
 
 func (s *summary) print(w io.Writer) {

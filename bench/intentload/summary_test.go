@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math/big"
 	"testing"
 	"time"
 
@@ -58,5 +59,42 @@ func TestSummaryAnatomy(t *testing.T) {
 	}
 	if s.Ended["success"] != 1 {
 		t.Errorf("ended %v", s.Ended)
+	}
+}
+
+// The steady window's spans count only the intents that succeed between the 10th and the 90th
+// success, as the steady rate does: a slow first burst shows in the run's percentiles, not in
+// the window's.
+func TestSteadyWindowLeavesTheFirstAndLastSuccessesOut(t *testing.T) {
+	t0 := time.Unix(1_800_000_000, 0)
+	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+	origin := &watcher{blocks: map[uint64]time.Time{}, txs: map[common.Hash]uint64{}}
+	dest := &watcher{blocks: map[uint64]time.Time{}, txs: map[common.Hash]uint64{}, pool: map[common.Hash]time.Time{}}
+	var runs []*intentRun
+	for i := range 20 {
+		dep, fill := common.BigToHash(big.NewInt(int64(2*i+1))), common.BigToHash(big.NewInt(int64(2*i+2)))
+		base := 1000 * i
+		origin.blocks[uint64(2*i)], origin.blocks[uint64(2*i+1)] = at(base), at(base+100)
+		origin.txs[dep] = uint64(2 * i)
+		share := 200
+		if i == 0 {
+			share = 900 // the cold first burst
+		}
+		dest.pool[fill] = at(base + 100 + share)
+		runs = append(runs, &intentRun{due: at(base), sent: at(base), deposit: dep, fillHash: fill, final: "success",
+			status: map[string]time.Time{"submitted": at(base + 100 + share), "success": at(base + 2000)}})
+	}
+	l := &load{cfg: config{origin: 1, dest: 2, confirmations: 2, route: "bridge", wallets: 1},
+		watch: map[uint64]*watcher{1: origin, 2: dest}, runs: runs}
+	s := l.summarise(cpuTimes{}, cpuTimes{}, "", "")
+	got := map[string]span{}
+	for _, sp := range s.Spans {
+		got[sp.Name] = sp
+	}
+	if sp := got["engine share: last confirmation's block -> fill in the destination node's pool"]; sp.N != 20 || sp.MaxMs != 900 {
+		t.Errorf("the run's share: %+v", sp)
+	}
+	if sp := got["steady window: engine share, last confirmation's block -> fill in the destination node's pool"]; sp.N != 17 || sp.MaxMs != 200 {
+		t.Errorf("the window's share: %+v", sp)
 	}
 }
