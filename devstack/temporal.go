@@ -447,7 +447,7 @@ func temporalDynamicConfig() dynamicconfig.StaticClient {
 		// Timer tasks due sooner than this are held back to it: with the
 		// default of 1 s, a retry or a timer of 300 ms fired after 1.008 s.
 		// One host has no clock skew between writers of timers to allow for.
-		dynamicconfig.TimerProcessorMaxTimeShift.Key():          100 * time.Millisecond,
+		dynamicconfig.TimerProcessorMaxTimeShift.Key(): 100 * time.Millisecond,
 		// One partition per task queue: the default four spread a queue's polls and tasks over
 		// partitions that forward to each other, which a server of one host with a worker or
 		// two does not need; at 50 intents a second it took a tenth of a core
