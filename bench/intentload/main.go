@@ -636,14 +636,18 @@ func (w *watcher) start(ctx context.Context) error {
 		}
 		for ; w.next <= head; w.next++ {
 			seen := time.Now()
-			b, err := w.ec.BlockByNumber(ctx, new(big.Int).SetUint64(w.next))
-			if err != nil {
-				return
+			// The block's transaction hashes only: the full transactions would have the node
+			// encode (and recover the sender of) every one, on the cores the engine runs on.
+			var b *struct {
+				Transactions []common.Hash `json:"transactions"`
+			}
+			if err := w.ec.Client().CallContext(ctx, &b, "eth_getBlockByNumber", hexutil.EncodeUint64(w.next), false); err != nil || b == nil {
+				return // not served yet: read again on the next tick
 			}
 			w.mu.Lock()
 			w.blocks[w.next] = seen
-			for _, tx := range b.Transactions() {
-				w.txs[tx.Hash()] = w.next
+			for _, h := range b.Transactions {
+				w.txs[h] = w.next
 			}
 			w.mu.Unlock()
 		}
