@@ -62,9 +62,7 @@ type solverCall struct {
 // one, means something only when nothing is stored, and a retry of a signing that went through
 // broadcasts its transaction instead.
 func (a *ChainActivities) send(ctx context.Context, c solverChain, call solverCall) (*intent.SolverTx, error) {
-	rctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	stored, err := a.sign(ctx, c, call, a.readForSigning(rctx, patientReads{c}, call).wait(ctx))
+	stored, err := a.sign(ctx, c, call, a.readForSigning(ctx, patientReads{c}, call))
 	if err != nil {
 		prev, lerr := a.Store.SolverTx(ctx, call.requestID, call.kind)
 		switch {
@@ -81,7 +79,6 @@ func (a *ChainActivities) send(ctx context.Context, c solverChain, call solverCa
 
 // signingReads are the chain reads a signing starts from, read at the same time.
 type signingReads struct {
-	done                      chan struct{}
 	gas                       uint64
 	gasErr, feesErr, nonceErr error
 	fees                      chains.Fees
@@ -89,11 +86,11 @@ type signingReads struct {
 	held                      *intent.Holdings
 }
 
-// readForSigning starts call's reads on c: the gas estimate, the fees and, for a call checked
-// against the solver's inventory, the holdings with the nonce they were read at (otherwise the
-// nonce alone).
+// readForSigning makes call's reads on c at once and returns when all have answered (each ends
+// with ctx): the gas estimate, the fees and, for a call checked against the solver's inventory,
+// the holdings with the nonce they were read at (otherwise the nonce alone).
 func (a *ChainActivities) readForSigning(ctx context.Context, c patientReads, call solverCall) *signingReads {
-	r := &signingReads{done: make(chan struct{})}
+	r := &signingReads{}
 	var wg sync.WaitGroup
 	wg.Add(3)
 	go func() {
@@ -112,18 +109,8 @@ func (a *ChainActivities) readForSigning(ctx context.Context, c patientReads, ca
 			r.chainNonce, r.nonceErr = c.NonceAt(ctx, a.solverAddress())
 		}
 	}()
-	go func() { wg.Wait(); close(r.done) }()
+	wg.Wait()
 	return r
-}
-
-// wait returns r once every read has answered, or nil when ctx ends first.
-func (r *signingReads) wait(ctx context.Context) *signingReads {
-	select {
-	case <-r.done:
-		return r
-	case <-ctx.Done():
-		return nil
-	}
 }
 
 // broadcast sends a stored transaction's bytes; a failure is retryable (the same bytes go out
@@ -153,8 +140,8 @@ func sendTx(ctx context.Context, c chains.TxSender, tx *types.Transaction) error
 }
 
 func (a *ChainActivities) sign(ctx context.Context, chain solverChain, call solverCall, r *signingReads) (*intent.SolverTx, error) {
-	if r == nil {
-		return nil, ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	from := a.solverAddress()
 	gas, err := r.gas, r.gasErr

@@ -64,10 +64,8 @@ func Open(ctx context.Context, cfg Config, registry *chains.Registry, logger *sl
 	}
 	// The solver's signings have a pool of their own (store.SignOn), connected only once a
 	// worker signs.
-	sc := pool.Config().Copy()
-	sc.MaxConns, sc.MinConns = signingPoolConns, 0
-	signing, err := pgxpool.NewWithConfig(ctx, sc)
-	if err != nil { // the configuration was parsed once already: not expected
+	signing, err := poolBeside(ctx, pool, signingPoolConns)
+	if err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("DATABASE_URL: %w", err)
 	}
@@ -86,6 +84,18 @@ func Open(ctx context.Context, cfg Config, registry *chains.Registry, logger *sl
 // signingPoolConns is the size of a process's pool for the solver's signings: one group commit
 // runs at a time per chain and solver address.
 const signingPoolConns = 2
+
+// poolBeside opens a pool of up to conns connections on pool's database, none opened before
+// they are used: for a part of the process that must not wait for the main pool's connections.
+func poolBeside(ctx context.Context, pool *pgxpool.Pool, conns int32) (*pgxpool.Pool, error) {
+	cfg := pool.Config().Copy()
+	cfg.MaxConns, cfg.MinConns = conns, 0
+	p, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil { // the configuration was parsed once already: not expected
+		return nil, fmt.Errorf("DATABASE_URL: %w", err)
+	}
+	return p, nil
+}
 
 // openPool connects to the Postgres at url and checks that it answers.
 func openPool(ctx context.Context, url string) (*pgxpool.Pool, error) {
@@ -196,10 +206,8 @@ func (s *System) stream(ctx context.Context) *events.Hub {
 	if s.Pool == nil {
 		return nil
 	}
-	cfg := s.Pool.Config().Copy()
-	cfg.MaxConns, cfg.MinConns = streamPoolConns, 0
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
-	if err != nil { // the configuration was parsed once already: not expected
+	pool, err := poolBeside(ctx, s.Pool, streamPoolConns)
+	if err != nil {
 		s.Logger.Error("websocket stream not started: its pool", "error", err)
 		return nil
 	}

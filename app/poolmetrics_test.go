@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
@@ -17,16 +16,7 @@ import (
 // two acquires waited (the first for the connection to open, the second for it to be released),
 // together for at least as long as the connection was held.
 func TestThePoolMetricsCountAWaitForAConnection(t *testing.T) {
-	cfg, err := pgxpool.ParseConfig(testenv.DatabaseURL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.MaxConns = 1
-	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
+	pool := testenv.PoolOn(t, testenv.Pool(t), 1)
 	ctx := context.Background()
 	held, err := pool.Acquire(ctx)
 	if err != nil {

@@ -79,7 +79,7 @@ func (s *Store) prepareSolverTx(ctx context.Context, chainID uint64, from string
 func (s *Store) runSolverBatch(chainID uint64, from string, batch []*solverAsk) {
 	ctx, cancel := context.WithTimeout(context.Background(), solverBatchTimeout)
 	defer cancel()
-	err := inPipeTx(ctx, s.signingPool(), func(tx *pipeTx) (err error) {
+	err := inPipeTx(ctx, s.signing, func(tx *pipeTx) (err error) {
 		// A signer that panics fails its group, not the queue: every caller is answered and the
 		// next group runs.
 		defer func() {

@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
-
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/internal/testkit/testenv"
 	"github.com/intentd/intentd/store"
@@ -188,23 +186,13 @@ func TestASigningOnItsOwnPoolDoesNotWaitForTheStoresPool(t *testing.T) {
 	ctx := context.Background()
 	pool := testenv.Pool(t)
 	ids := insertRequests(t, pool, 1)
-	on := func(conns int32) *pgxpool.Pool { // a pool of conns connections on the test's database
-		cfg := pool.Config().Copy()
-		cfg.MaxConns = conns
-		p, err := pgxpool.NewWithConfig(ctx, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(p.Close)
-		return p
-	}
-	busy := on(1)
+	busy := testenv.PoolOn(t, pool, 1)
 	held, err := busy.Acquire(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer held.Release()
-	st := store.New(busy).SignOn(on(2))
+	st := store.New(busy).SignOn(testenv.PoolOn(t, pool, 2))
 	sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	tx, err := st.PrepareSolverTx(sctx, ids[0], "fill", 31338, "0xSolver", 0, intent.Commitment{}, nil, signAs(ids[0]))

@@ -289,10 +289,5 @@ func TestFillsInFlightCommitInventoryOncePerNonce(t *testing.T) {
 // worker processes have.
 func twoWorkers(t *testing.T) (*pgxpool.Pool, []*store.Store) {
 	pool := testenv.Pool(t)
-	other, err := pgxpool.New(context.Background(), pool.Config().ConnString())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(other.Close)
-	return pool, []*store.Store{store.New(pool), store.New(other)}
+	return pool, []*store.Store{store.New(pool), store.New(testenv.PoolOn(t, pool, 0))}
 }

@@ -25,7 +25,7 @@ var ErrNotFound = intent.ErrNotFound
 // Store wraps a pgx pool. It is safe for concurrent use.
 type Store struct {
 	pool *pgxpool.Pool
-	// signing, when set, is the pool of the solver transactions' group commits (SignOn).
+	// signing is the pool of the solver transactions' group commits: pool unless SignOn.
 	signing *pgxpool.Pool
 	status  *statusBatch
 	// solverQueues are the group commits of solver transactions, by chain and address
@@ -37,7 +37,7 @@ type Store struct {
 
 // New returns a store over an open pool.
 func New(pool *pgxpool.Pool) *Store {
-	s := &Store{pool: pool}
+	s := &Store{pool: pool, signing: pool}
 	// At most two status queries run at once (one on a pool of two or three): a query costs
 	// Postgres about the same whatever its size, so fewer in flight means larger batches and
 	// less work per read. Measured at one million requests under wrk (BENCHMARKS.md): one in
@@ -57,14 +57,6 @@ func New(pool *pgxpool.Pool) *Store {
 func (s *Store) SignOn(pool *pgxpool.Pool) *Store {
 	s.signing = pool
 	return s
-}
-
-// signingPool is the pool of the solver transactions' group commits.
-func (s *Store) signingPool() *pgxpool.Pool {
-	if s.signing != nil {
-		return s.signing
-	}
-	return s.pool
 }
 
 // Pool exposes the pool for health checks and tests.

@@ -104,18 +104,36 @@ func Pool(t testing.TB) *pgxpool.Pool {
 	return pool
 }
 
+// PoolOn opens another pool on pool's database, of up to conns connections (0: as many as
+// pool), closed when the test ends: a second process's pool, or one of a set size.
+func PoolOn(t testing.TB, pool *pgxpool.Pool, conns int32) *pgxpool.Pool {
+	t.Helper()
+	cfg := pool.Config().Copy()
+	if conns > 0 {
+		cfg.MaxConns = conns
+	}
+	p, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Close)
+	return p
+}
+
 // MostAcquired watches how many connections pool has taken at once, sampling every 200 µs, until
 // the returned stop is called, which returns the most seen.
 func MostAcquired(pool *pgxpool.Pool) (stop func() int32) {
 	done, most := make(chan struct{}), make(chan int32, 1)
 	go func() {
+		tick := time.NewTicker(200 * time.Microsecond)
+		defer tick.Stop()
 		m := int32(0)
 		for {
 			select {
 			case <-done:
 				most <- m
 				return
-			case <-time.After(200 * time.Microsecond):
+			case <-tick.C:
 				m = max(m, pool.Stat().AcquiredConns())
 			}
 		}
