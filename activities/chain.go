@@ -191,7 +191,9 @@ func (a *ChainActivities) AwaitTx(ctx context.Context, in AwaitTxInput) (*TxIncl
 		sent     = time.Now() // the caller has just broadcast the latest attempt
 		out      *TxIncluded
 	)
-	spec := waitSpec{what: "inclusion", chain: c, heartbeat: func() { heartbeat(ctx, nil) },
+	// deferred: a block's receipts are read once its fills' window has passed, so that a mined
+	// fill's success does not hold up the fills that block's confirmations start.
+	spec := waitSpec{what: "inclusion", chain: c, heartbeat: func() { heartbeat(ctx, nil) }, deferred: true,
 		attrs: []any{"requestId", in.RequestID, "kind", in.Kind, "chainId", in.ChainID, "tx", in.TxHash}}
 	started := time.Now()
 	checks, err := await(ctx, spec, func(ctx context.Context) (bool, error) {

@@ -83,6 +83,9 @@ type waitSpec struct {
 	attrs []any
 	// log receives the wait's lines; nil means the activity's logger.
 	log waitLogger
+	// deferred makes the wait check a new block after its fills' window (chains.DeferredHeads),
+	// when chain has one: for waits that no fill waits for.
+	deferred bool
 }
 
 // await runs check once per new head of w.chain, and at least every waitRecheck, until check
@@ -143,7 +146,7 @@ func await(ctx context.Context, w waitSpec, check func(ctx context.Context) (don
 			log.Info(w.what+" check works again", with(w.attrs, "failures", failing)...)
 			failing, backoff = 0, 0
 		}
-		if nextHead(ctx, w.chain, after) != nil {
+		if nextHead(ctx, w.chain, w.deferred, after) != nil {
 			return checks, ended(ctx)
 		}
 	}
@@ -219,16 +222,27 @@ func ended(ctx context.Context) error {
 	return ctx.Err()
 }
 
-// nextHead returns once chain's head is above after, or waitRecheck has passed.
-func nextHead(ctx context.Context, chain headWaiter, after uint64) error {
+// nextHead returns once chain's head is above after (and past its fills' window when deferred),
+// or waitRecheck has passed.
+func nextHead(ctx context.Context, chain headWaiter, deferred bool, after uint64) error {
 	wctx, cancel := context.WithTimeout(ctx, waitRecheck)
 	defer cancel()
-	if chain == nil {
+	d, canDefer := chain.(deferredHeads)
+	switch {
+	case chain == nil:
 		<-wctx.Done()
-	} else {
+	case deferred && canDefer:
+		_, _ = d.WaitHeadDeferred(wctx, after)
+	default:
 		_, _ = chain.WaitHead(wctx, after)
 	}
 	return ctx.Err()
+}
+
+// deferredHeads is a headWaiter that can let a new block's fills go first
+// (chains.DeferredHeads).
+type deferredHeads interface {
+	WaitHeadDeferred(ctx context.Context, after uint64) (uint64, error)
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) error {

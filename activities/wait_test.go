@@ -280,3 +280,37 @@ func TestALocalWaitEndsBeforeItsDeadline(t *testing.T) {
 	require.False(t, app.NonRetryable())
 	require.Equal(t, temporal.ApplicationErrorCategoryBenign, app.Category())
 }
+
+// deferringHeads is testHeads that counts its deferred waits (chains.DeferredHeads).
+type deferringHeads struct {
+	*testHeads
+	deferred atomic.Int64
+}
+
+func (h *deferringHeads) WaitHeadDeferred(ctx context.Context, after uint64) (uint64, error) {
+	h.deferred.Add(1)
+	return h.WaitHead(ctx, after)
+}
+
+// A wait no fill waits for (a transaction's inclusion) checks each new block after the block's
+// fills' window; the confirmations' wait, which a fill does wait for, checks at once.
+func TestOnlyADeferredWaitLetsANewBlocksFillsGoFirst(t *testing.T) {
+	for _, deferred := range []bool{false, true} {
+		heads := &deferringHeads{testHeads: newTestHeads(1)}
+		var checks atomic.Int64
+		go func() {
+			for checks.Load() < 2 {
+				time.Sleep(5 * time.Millisecond)
+				heads.next()
+			}
+		}()
+		_, err := await(context.Background(), waitSpec{what: "test", chain: heads, deferred: deferred, log: &countingLogger{}},
+			func(context.Context) (bool, error) { return checks.Add(1) >= 2, nil })
+		require.NoError(t, err)
+		want := int64(0)
+		if deferred {
+			want = 1
+		}
+		require.Equal(t, want, heads.deferred.Load(), "deferred waits of a wait with deferred %v", deferred)
+	}
+}

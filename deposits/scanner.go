@@ -62,6 +62,7 @@ func (s *Scanner) follow(ctx context.Context, chainID uint64) {
 		interval = time.Second
 	}
 	heads, _ := chains.Capability[chains.HeadWatcher](s.Chains, chainID)
+	wake := waker(heads, s.Chains.Registry(), chainID)
 	for {
 		var after uint64
 		if heads != nil {
@@ -70,23 +71,45 @@ func (s *Scanner) follow(ctx context.Context, chainID uint64) {
 		if err := s.ScanOnce(ctx, chainID); err != nil && ctx.Err() == nil {
 			s.Logger.Warn("deposit scan failed; retrying", "chainId", chainID, "error", err)
 		}
-		if !nextScan(ctx, interval, heads, after) {
+		if !nextScan(ctx, interval, wake, after) {
 			return
 		}
 	}
 }
 
+// headWake is how a scan waits for a chain's next block: the head watcher's WaitHead or
+// WaitHeadDeferred.
+type headWake func(ctx context.Context, after uint64) (uint64, error)
+
+// waker returns how the scans of a chain wait for its next block, nil when the chain's client
+// does not watch its head. On a chain that needs two or more confirmations, the deposits of a
+// new block cannot be attested before the next one, so their routing waits for the block's
+// fills' window (chains.DeferredHeads): the block's arrival also confirms the deposits of the
+// blocks before, whose fills then have the machine first. With one confirmation a deposit is
+// attestable in its own block and its routing is the first step of its fill: it starts at once.
+func waker(heads chains.HeadWatcher, reg *chains.Registry, chainID uint64) headWake {
+	if heads == nil {
+		return nil
+	}
+	if d, ok := heads.(chains.DeferredHeads); ok {
+		if c, err := reg.Get(chainID); err == nil && c.Confirmations >= 2 {
+			return d.WaitHeadDeferred
+		}
+	}
+	return heads.WaitHead
+}
+
 // nextScan waits for the next scan of a chain: a block after the head the last scan started
-// from (heads, when the chain's client watches its head), or interval from now, whichever comes
+// from (wake, when the chain's client watches its head), or interval from now, whichever comes
 // first. Polling on a timer alone, a deposit waited half an interval on average before its block
 // was scanned (a second's interval: mined -> routed p50 about 1 s under load, BENCHMARKS.md);
-// woken by the head, a scan starts within the watcher's poll of the block. It returns false once
-// ctx ends.
-func nextScan(ctx context.Context, interval time.Duration, heads chains.HeadWatcher, after uint64) bool {
+// woken by the head, a scan starts within the watcher's poll of the block (and its fills'
+// window, see waker). It returns false once ctx ends.
+func nextScan(ctx context.Context, interval time.Duration, wake headWake, after uint64) bool {
 	wait, cancel := context.WithTimeout(ctx, interval)
 	defer cancel()
-	if heads != nil {
-		_, _ = heads.WaitHead(wait, after) // a new head, or the interval or ctx has ended
+	if wake != nil {
+		_, _ = wake(wait, after) // a new head, or the interval or ctx has ended
 	} else {
 		<-wait.Done()
 	}

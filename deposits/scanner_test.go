@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/intent"
 )
 
@@ -89,4 +90,47 @@ func mustOrder(t *testing.T, o string) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// waitingHeads is a head watcher that records which wait the scan used.
+type waitingHeads struct{ plain, deferred int }
+
+func (h *waitingHeads) SeenHead() uint64 { return 1 }
+func (h *waitingHeads) WaitHead(context.Context, uint64) (uint64, error) {
+	h.plain++
+	return 2, nil
+}
+func (h *waitingHeads) WaitHeadDeferred(context.Context, uint64) (uint64, error) {
+	h.deferred++
+	return 2, nil
+}
+
+// "A deposit must have the chain's confirmations before it is attested": with two or more, the
+// deposits of a new block wait for the next one anyway, so their scan lets the block's fills go
+// first (chains.DeferredHeads); with one, a deposit is attestable in its own block and its scan
+// starts at once.
+func TestTheScanOfANewBlockLetsItsFillsGoFirstOnlyWhenItsDepositsMustWaitForMoreBlocks(t *testing.T) {
+	cur := chains.Currency{Symbol: "ETH", Decimals: 18}
+	reg, err := chains.NewRegistry([]chains.Chain{
+		{ID: 1, HTTPRPCURL: "http://127.0.0.1:1", Confirmations: 1, Currency: cur},
+		{ID: 2, HTTPRPCURL: "http://127.0.0.1:1", Confirmations: 2, Currency: cur},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		chain         uint64
+		plain, defers int
+	}{{1, 1, 0}, {2, 0, 1}} {
+		h := &waitingHeads{}
+		if !nextScan(context.Background(), time.Second, waker(h, reg, tc.chain), 1) {
+			t.Fatal("nextScan ended")
+		}
+		if h.plain != tc.plain || h.deferred != tc.defers {
+			t.Errorf("chain %d: %d plain and %d deferred waits, want %d and %d", tc.chain, h.plain, h.deferred, tc.plain, tc.defers)
+		}
+	}
+	if waker(nil, reg, 2) != nil {
+		t.Error("a chain without a head watcher has a waker")
+	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"runtime"
@@ -35,7 +36,41 @@ type summary struct {
 	LoadAfter    string         `json:"loadAfter"`
 	SendLagP99ms float64        `json:"sendLagP99Ms"`
 	Spans        []span         `json:"spans"`
-	Problems     []string       `json:"problems"`
+	// SlowBlocks are the confirming blocks whose fills reached the destination node's pool
+	// latest, slowest first (at most slowBlocks): a run's p99 is its slowest blocks, since a
+	// block's fills go out together.
+	SlowBlocks []blockShare `json:"slowBlocks"`
+	Problems   []string     `json:"problems"`
+}
+
+// blockShare is the engine's share, to the destination node's pool, of the fills one block
+// confirmed.
+type blockShare struct {
+	Block uint64 `json:"block"`
+	// AtSeconds is when the engine's load tool saw the block, from the run's first send.
+	AtSeconds float64 `json:"atSeconds"`
+	Fills     int     `json:"fills"`
+	FirstMs   float64 `json:"firstMs"`
+	LastMs    float64 `json:"lastMs"`
+}
+
+// slowBlocks is how many of the slowest confirming blocks a summary lists.
+const slowBlocks = 5
+
+// slowest returns the n blocks of byBlock whose last fill was latest, slowest first.
+func slowest(byBlock map[uint64][]time.Duration, seen func(uint64) time.Time, first time.Time, n int) []blockShare {
+	var out []blockShare
+	for b, d := range byBlock {
+		out = append(out, blockShare{Block: b, AtSeconds: seen(b).Sub(first).Seconds(), Fills: len(d),
+			FirstMs: ms(slices.Min(d)), LastMs: ms(slices.Max(d))})
+	}
+	slices.SortFunc(out, func(a, b blockShare) int {
+		if a.LastMs != b.LastMs {
+			return cmp.Compare(b.LastMs, a.LastMs)
+		}
+		return cmp.Compare(a.Block, b.Block)
+	})
+	return out[:min(n, len(out))]
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -65,6 +100,7 @@ func (l *load) summarise(cpu0, cpu1 cpuTimes, load0, load1 string) *summary {
 	// last (the load tailing off).
 	lo, hi, windowed := steadyWindow(l.runs)
 	var steadyMinedSuccess, steadyEngine, steadyEnginePool []time.Duration
+	byBlock := map[uint64][]time.Duration{}
 	for _, r := range l.runs {
 		if first.IsZero() || r.due.Before(first) {
 			first = r.due
@@ -101,7 +137,8 @@ func (l *load) summarise(cpu0, cpu1 cpuTimes, load0, load1 string) *summary {
 		success, okS := r.status["success"]
 		steady := okS && windowed && !success.Before(lo) && !success.After(hi)
 		if dOK {
-			if conf, ok := origin.seen(dBlock + max(l.cfg.confirmations, 1) - 1); ok {
+			confBlock := dBlock + max(l.cfg.confirmations, 1) - 1
+			if conf, ok := origin.seen(confBlock); ok {
 				if sOK {
 					engine = append(engine, submitted.Sub(conf))
 					if steady {
@@ -110,6 +147,7 @@ func (l *load) summarise(cpu0, cpu1 cpuTimes, load0, load1 string) *summary {
 				}
 				if pooled, ok := dest.pooled(r.fillHash); ok {
 					enginePool = append(enginePool, pooled.Sub(conf))
+					byBlock[confBlock] = append(byBlock[confBlock], pooled.Sub(conf))
 					if steady {
 						steadyEnginePool = append(steadyEnginePool, pooled.Sub(conf))
 					}
@@ -160,6 +198,7 @@ func (l *load) summarise(cpu0, cpu1 cpuTimes, load0, load1 string) *summary {
 		newSpan("engine share: last confirmation's block -> submitted", engine),
 		newSpan("engine share: last confirmation's block -> fill in the destination node's pool", enginePool),
 	}
+	s.SlowBlocks = slowest(byBlock, func(b uint64) time.Time { t, _ := origin.seen(b); return t }, first, slowBlocks)
 	if windowed {
 		s.Spans = append(s.Spans,
 			newSpan("steady window (10th to 90th success): deposit mined -> success", steadyMinedSuccess),
@@ -201,6 +240,14 @@ func (s *summary) print(w io.Writer) {
 	fmt.Fprintln(w, "| --- | ---: | ---: | ---: | ---: | ---: |")
 	for _, sp := range s.Spans {
 		fmt.Fprintf(w, "| %s | %d | %.0f | %.0f | %.0f | %.0f |\n", sp.Name, sp.N, sp.P50ms, sp.P90ms, sp.P99ms, sp.MaxMs)
+	}
+	if len(s.SlowBlocks) > 0 {
+		fmt.Fprintln(w, "the confirming blocks whose fills reached the destination node's pool latest:")
+		fmt.Fprintln(w, "| block | seen at s | fills | first fill ms | last fill ms |")
+		fmt.Fprintln(w, "| ---: | ---: | ---: | ---: | ---: |")
+		for _, b := range s.SlowBlocks {
+			fmt.Fprintf(w, "| %d | %.1f | %d | %.0f | %.0f |\n", b.Block, b.AtSeconds, b.Fills, b.FirstMs, b.LastMs)
+		}
 	}
 	if len(s.Problems) == 0 {
 		fmt.Fprintln(w, "checked on chain: every intent ended correctly; each filled recipient holds exactly its quoted output, each refunded one nothing")

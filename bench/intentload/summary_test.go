@@ -2,6 +2,7 @@ package main
 
 import (
 	"math/big"
+	"slices"
 	"testing"
 	"time"
 
@@ -96,5 +97,23 @@ func TestSteadyWindowLeavesTheFirstAndLastSuccessesOut(t *testing.T) {
 	}
 	if sp := got["steady window: engine share, last confirmation's block -> fill in the destination node's pool"]; sp.N != 17 || sp.MaxMs != 200 {
 		t.Errorf("the window's share: %+v", sp)
+	}
+}
+
+// A run's p99 is its slowest blocks: the summary names them, slowest first, with when they came.
+func TestTheSummaryNamesTheSlowestConfirmingBlocks(t *testing.T) {
+	t0 := time.Unix(1_800_000_000, 0)
+	d := func(v ...int) []time.Duration {
+		var out []time.Duration
+		for _, x := range v {
+			out = append(out, time.Duration(x)*time.Millisecond)
+		}
+		return out
+	}
+	byBlock := map[uint64][]time.Duration{10: d(100, 150), 11: d(120, 400, 130), 12: d(90), 13: d(300)}
+	got := slowest(byBlock, func(b uint64) time.Time { return t0.Add(time.Duration(b) * time.Second) }, t0, 2)
+	want := []blockShare{{Block: 11, AtSeconds: 11, Fills: 3, FirstMs: 120, LastMs: 400}, {Block: 13, AtSeconds: 13, Fills: 1, FirstMs: 300, LastMs: 300}}
+	if !slices.Equal(got, want) {
+		t.Fatalf("slowest = %+v, want %+v", got, want)
 	}
 }

@@ -27,6 +27,8 @@ const (
 	headWatchLinger     = 5 * time.Second
 	// headPollFastest bounds the polls around a block's due time.
 	headPollFastest = 10 * time.Millisecond
+	// fillWindowMax bounds the fills' window of a new block (blockClock.window).
+	fillWindowMax = 500 * time.Millisecond
 )
 
 // headWatcher polls a chain's head while it has waiters and wakes them when it changes.
@@ -37,6 +39,7 @@ type headWatcher struct {
 
 	mu        sync.Mutex
 	head      uint64        // the last head read; 0 before the first read
+	headAt    time.Time     // when head was read
 	changed   chan struct{} // closed (and replaced) when head changes
 	clock     blockClock
 	waiters   int
@@ -87,6 +90,29 @@ func (w *headWatcher) wait(ctx context.Context, after uint64) (uint64, error) {
 	}
 }
 
+// waitDeferred is wait, returning once the fills' window of the head it returns has passed
+// (blockClock.window): at once when the head was seen earlier than that.
+func (w *headWatcher) waitDeferred(ctx context.Context, after uint64) (uint64, error) {
+	h, err := w.wait(ctx, after)
+	if err != nil {
+		return 0, err
+	}
+	w.mu.Lock()
+	rest := time.Until(w.headAt.Add(w.clock.window()))
+	w.mu.Unlock()
+	if rest <= 0 {
+		return h, nil
+	}
+	t := time.NewTimer(rest)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	case <-t.C:
+		return h, nil
+	}
+}
+
 // run is the polling goroutine: it reads the head at the interval (slower while reads fail)
 // until nobody has waited for linger.
 func (w *headWatcher) run() {
@@ -99,8 +125,9 @@ func (w *headWatcher) run() {
 		if err == nil {
 			interval = w.interval
 			if n != w.head { // lower after a reorg to a shorter chain: waiters keep waiting
-				w.clock.saw(w.head, n, time.Now())
-				w.head = n
+				now := time.Now()
+				w.clock.saw(w.head, n, now)
+				w.head, w.headAt = n, now
 				close(w.changed)
 				w.changed = make(chan struct{})
 			}
@@ -167,12 +194,25 @@ func (c *blockClock) next(now time.Time, interval time.Duration) time.Duration {
 	}
 }
 
+// window is the fills' window of a new block: the first three tenths of the block time, at most
+// fillWindowMax; none until the block time is learnt.
+func (c *blockClock) window() time.Duration {
+	return min(c.blockTime*3/10, fillWindowMax)
+}
+
 // WaitHead blocks until the chain's head is above after and returns it; it returns ctx's error
 // when ctx ends first. All waits on one client share one poll of the head (see
 // headPollInterval), so a wait hears of a new block at most about 100 ms after the node has it.
 // While the node cannot be read, WaitHead keeps waiting: bound ctx to look again yourself.
 func (c *Client) WaitHead(ctx context.Context, after uint64) (uint64, error) {
 	return c.heads.wait(ctx, after)
+}
+
+// WaitHeadDeferred is WaitHead for work that a new block brings but that no fill waits for: it
+// returns once the block's first moments, its fills' window (three tenths of the chain's block
+// time, at most half a second), have passed. See chains.DeferredHeads.
+func (c *Client) WaitHeadDeferred(ctx context.Context, after uint64) (uint64, error) {
+	return c.heads.waitDeferred(ctx, after)
 }
 
 // SeenHead returns the head the client's head watcher last read (0 when it has read none):

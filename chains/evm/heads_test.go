@@ -184,3 +184,58 @@ func TestBlockClockPollsFastOnlyAroundTheNextBlock(t *testing.T) {
 		t.Errorf("a chain polled faster than its fast polls: %v", got)
 	}
 }
+
+// A new block's fills go first: a deferred wait returns three tenths of the block time after
+// the head was seen (at most fillWindowMax), a plain wait at once, and a deferred wait on a head
+// seen longer ago than that at once too.
+func TestADeferredWaitLetsTheNewBlocksFillsGoFirst(t *testing.T) {
+	if got := (&blockClock{}).window(); got != 0 {
+		t.Fatalf("window before the block time is learnt = %v, want 0", got)
+	}
+	if got := (&blockClock{blockTime: time.Second}).window(); got != 300*time.Millisecond {
+		t.Fatalf("window of 1 s blocks = %v, want 300ms", got)
+	}
+	if got := (&blockClock{blockTime: 12 * time.Second}).window(); got != fillWindowMax {
+		t.Fatalf("window of 12 s blocks = %v, want %v", got, fillWindowMax)
+	}
+
+	f := &fakeHead{}
+	f.head.Store(11)
+	w := testWatcher(f)
+	w.interval = time.Hour // one read, of the head the test sets below
+	w.mu.Lock()
+	w.head, w.headAt, w.clock.blockTime = 11, time.Now(), time.Second
+	w.mu.Unlock()
+	start := time.Now()
+	if h, err := w.wait(context.Background(), 10); err != nil || h != 11 {
+		t.Fatalf("wait = %d, %v", h, err)
+	}
+	plain := time.Since(start)
+	if h, err := w.waitDeferred(context.Background(), 10); err != nil || h != 11 {
+		t.Fatalf("waitDeferred = %d, %v", h, err)
+	}
+	deferred := time.Since(start)
+	if plain > 100*time.Millisecond || deferred < 290*time.Millisecond {
+		t.Fatalf("a plain wait returned after %v, a deferred one after %v: want at once, and after the 300 ms window", plain, deferred)
+	}
+
+	w.mu.Lock()
+	w.headAt = time.Now().Add(-time.Second)
+	w.mu.Unlock()
+	start = time.Now()
+	if _, err := w.waitDeferred(context.Background(), 10); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 200*time.Millisecond {
+		t.Fatalf("a deferred wait on a head seen a second ago took %v, want at once", took)
+	}
+
+	w.mu.Lock()
+	w.headAt = time.Now()
+	w.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if _, err := w.waitDeferred(ctx, 10); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("a deferred wait whose context ends in its window = %v, want the context's error", err)
+	}
+}
