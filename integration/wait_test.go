@@ -25,7 +25,9 @@ const waitMargin = 150 * time.Millisecond
 
 // A wait ends within one block of the block that ends it, however long it has lasted: the
 // attestation within one block time of the block that gives the deposit its confirmations,
-// the fill's wait within one block time of the block that mines it. Both chains are paused so
+// the fill's wait within one block time of the block that mines it (the block's fills' window
+// included: the fill's wait reads the block's receipts three tenths of a block time after it,
+// chains.DeferredHeads, and a stalled chain does not stretch that). Both chains are paused so
 // that the test seals the ending block itself, after each wait has gone on for waitFor (long
 // enough for a retry backoff to have grown to seconds), and knows when it was sealed. The
 // moment each wait ended is its activity's completion in the workflow's history.

@@ -179,7 +179,16 @@ func (tc *testChain) requireStatus(t testing.TB, h common.Hash, status uint64) {
 // depositNative sends depositNative(orderID) with amount; the caller decides when to Commit.
 func (tc *testChain) depositNative(t testing.TB, orderID common.Hash, amount *big.Int) common.Hash {
 	t.Helper()
+	return tc.depositNativeAt(t, orderID, amount, nil)
+}
+
+// depositNativeAt is depositNative with the user's nonce, for deposits sent in a row: the node's
+// pending nonce may not count the one sent just before yet (its pool promotes transactions in the
+// background), and a nonce read twice would replace the first deposit.
+func (tc *testChain) depositNativeAt(t testing.TB, orderID common.Hash, amount *big.Int, nonce *big.Int) common.Hash {
+	t.Helper()
 	o := tc.opts(amount)
+	o.Nonce = nonce
 	if amount.Sign() == 0 {
 		o.GasLimit = 200_000 // the call reverts; skip estimation, which would refuse it
 	}

@@ -73,7 +73,7 @@ func TestAttestationsOfOneBlockShareTheirHeadAndHeaderReads(t *testing.T) {
 	require.NoError(t, err)
 	var txs []common.Hash
 	for i := range n {
-		txs = append(txs, tc.depositNative(t, crypto.Keccak256Hash([]byte{byte(i)}), big.NewInt(1e15)))
+		txs = append(txs, tc.depositNativeAt(t, crypto.Keccak256Hash([]byte{byte(i)}), big.NewInt(1e15), new(big.Int).SetUint64(first+uint64(i))))
 	}
 	// Every deposit in the node's pool before the block is sealed, so that one block holds them.
 	require.Eventually(t, func() bool {

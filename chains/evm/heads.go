@@ -64,6 +64,8 @@ func (w *headWatcher) wait(ctx context.Context, after uint64) (uint64, error) {
 	w.waiters++
 	if !w.running {
 		w.running = true
+		// The head was not watched meanwhile: the time since its last move is no block time.
+		w.clock.last = time.Time{}
 		go w.run()
 	}
 	defer func() {
@@ -153,6 +155,7 @@ func (w *headWatcher) run() {
 type blockClock struct {
 	last      time.Time     // when the head last moved on by one or more blocks
 	blockTime time.Duration // moving average of the time per block; 0 until learnt
+	samples   int           // how many moves blockTime was learnt from
 }
 
 // saw records that the head moved from prev to n at now.
@@ -166,8 +169,12 @@ func (c *blockClock) saw(prev, n uint64, now time.Time) {
 		if c.blockTime == 0 {
 			c.blockTime = per
 		} else {
-			c.blockTime = (3*c.blockTime + per) / 4
+			// A block that came late (the chain or the watcher's reads stalled) counts as at most
+			// twice the pace: one stall does not stretch the fills' window of the blocks after it,
+			// and a chain whose pace really slows is followed within a few blocks.
+			c.blockTime = (3*c.blockTime + min(per, 2*c.blockTime)) / 4
 		}
+		c.samples++
 	}
 	c.last = now
 }
@@ -195,10 +202,18 @@ func (c *blockClock) next(now time.Time, interval time.Duration) time.Duration {
 }
 
 // window is the fills' window of a new block: the first three tenths of the block time, at most
-// fillWindowMax; none until the block time is learnt.
+// fillWindowMax; none until the block time is learnt from windowSamples moves (a first one may
+// be a stall: a chain paused, a test's chain mined by hand).
 func (c *blockClock) window() time.Duration {
+	if c.samples < windowSamples {
+		return 0
+	}
 	return min(c.blockTime*3/10, fillWindowMax)
 }
+
+// windowSamples is how many moves of the head the block time must be learnt from before blocks
+// have a fills' window.
+const windowSamples = 3
 
 // WaitHead blocks until the chain's head is above after and returns it; it returns ctx's error
 // when ctx ends first. All waits on one client share one poll of the head (see

@@ -173,6 +173,12 @@ func TestBlockClockPollsFastOnlyAroundTheNextBlock(t *testing.T) {
 	if c.blockTime != time.Second {
 		t.Errorf("block time %v after two blocks in 2 s, want 1s", c.blockTime)
 	}
+	// A block 8 s late (a stall) counts as two block times, not eight.
+	c.saw(15, 16, last.Add(10*time.Second))
+	if c.blockTime != 1250*time.Millisecond {
+		t.Errorf("block time %v after a block 8 s late, want 1.25s", c.blockTime)
+	}
+	c.blockTime = time.Second
 	// A reorg to a shorter chain forgets when the last block came.
 	c.saw(15, 14, last.Add(2500*time.Millisecond))
 	if got := c.next(last.Add(2600*time.Millisecond), interval); got != interval {
@@ -192,10 +198,13 @@ func TestADeferredWaitLetsTheNewBlocksFillsGoFirst(t *testing.T) {
 	if got := (&blockClock{}).window(); got != 0 {
 		t.Fatalf("window before the block time is learnt = %v, want 0", got)
 	}
-	if got := (&blockClock{blockTime: time.Second}).window(); got != 300*time.Millisecond {
+	if got := (&blockClock{blockTime: time.Second, samples: windowSamples - 1}).window(); got != 0 {
+		t.Fatalf("window of a block time learnt from %d moves = %v, want 0", windowSamples-1, got)
+	}
+	if got := (&blockClock{blockTime: time.Second, samples: windowSamples}).window(); got != 300*time.Millisecond {
 		t.Fatalf("window of 1 s blocks = %v, want 300ms", got)
 	}
-	if got := (&blockClock{blockTime: 12 * time.Second}).window(); got != fillWindowMax {
+	if got := (&blockClock{blockTime: 12 * time.Second, samples: windowSamples}).window(); got != fillWindowMax {
 		t.Fatalf("window of 12 s blocks = %v, want %v", got, fillWindowMax)
 	}
 
@@ -204,7 +213,7 @@ func TestADeferredWaitLetsTheNewBlocksFillsGoFirst(t *testing.T) {
 	w := testWatcher(f)
 	w.interval = time.Hour // one read, of the head the test sets below
 	w.mu.Lock()
-	w.head, w.headAt, w.clock.blockTime = 11, time.Now(), time.Second
+	w.head, w.headAt, w.clock.blockTime, w.clock.samples = 11, time.Now(), time.Second, windowSamples
 	w.mu.Unlock()
 	start := time.Now()
 	if h, err := w.wait(context.Background(), 10); err != nil || h != 11 {
@@ -237,5 +246,24 @@ func TestADeferredWaitLetsTheNewBlocksFillsGoFirst(t *testing.T) {
 	defer cancel()
 	if _, err := w.waitDeferred(ctx, 10); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("a deferred wait whose context ends in its window = %v, want the context's error", err)
+	}
+}
+
+// A watcher that stopped for lack of waiters did not see the head meanwhile: its first read
+// after a restart teaches nothing about the block time.
+func TestARestartedWatcherDoesNotTakeItsIdleTimeForABlockTime(t *testing.T) {
+	f := &fakeHead{}
+	f.head.Store(21)
+	w := testWatcher(f)
+	w.mu.Lock()
+	w.head, w.clock = 20, blockClock{last: time.Now().Add(-10 * time.Second), blockTime: time.Second, samples: windowSamples}
+	w.mu.Unlock()
+	if h, err := w.wait(context.Background(), 20); err != nil || h != 21 {
+		t.Fatalf("wait = %d, %v", h, err)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.clock.blockTime != time.Second || w.clock.samples != windowSamples {
+		t.Fatalf("after a restart: block time %v from %d moves, want 1s from %d", w.clock.blockTime, w.clock.samples, windowSamples)
 	}
 }
