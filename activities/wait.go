@@ -8,6 +8,8 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/worker"
+
+	"github.com/intentd/intentd/chains"
 )
 
 // Waiting inside an activity. A wait for a deposit's confirmations (AttestDeposit) or for a
@@ -227,7 +229,7 @@ func ended(ctx context.Context) error {
 func nextHead(ctx context.Context, chain headWaiter, deferred bool, after uint64) error {
 	wctx, cancel := context.WithTimeout(ctx, waitRecheck)
 	defer cancel()
-	d, canDefer := chain.(deferredHeads)
+	d, canDefer := chain.(chains.DeferredHeads)
 	switch {
 	case chain == nil:
 		<-wctx.Done()
@@ -237,12 +239,6 @@ func nextHead(ctx context.Context, chain headWaiter, deferred bool, after uint64
 		_, _ = chain.WaitHead(wctx, after)
 	}
 	return ctx.Err()
-}
-
-// deferredHeads is a headWaiter that can let a new block's fills go first
-// (chains.DeferredHeads).
-type deferredHeads interface {
-	WaitHeadDeferred(ctx context.Context, after uint64) (uint64, error)
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) error {

@@ -45,7 +45,9 @@ type HeadWatcher interface {
 // for starts once the block's fills are on their way.
 type DeferredHeads interface {
 	HeadWatcher
-	// WaitHeadDeferred is WaitHead returning once the new head's fills' window has passed.
+	// WaitHeadDeferred is WaitHead returning once the new head's fills' window has passed, or at
+	// once when the head is above after already: a caller that a block overtook while it worked
+	// (a scan that ran past the next block) is behind, and a window would only add to its backlog.
 	WaitHeadDeferred(ctx context.Context, after uint64) (uint64, error)
 }
 

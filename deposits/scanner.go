@@ -87,21 +87,15 @@ type headWake func(ctx context.Context, after uint64) (uint64, error)
 // fills' window (chains.DeferredHeads): the block's arrival also confirms the deposits of the
 // blocks before, whose fills then have the machine first. With one confirmation a deposit is
 // attestable in its own block and its routing is the first step of its fill: it starts at once.
-// So does the scan after one that a new block overtook (the head moved on while it ran): the
-// scanner is behind, the deposits it has not routed yet may be confirmed already, and a window
-// given at every scan would only lengthen the backlog.
+// So does the scan after one that a new block overtook (WaitHeadDeferred: the scanner is behind,
+// and the deposits it has not routed yet may be confirmed already).
 func waker(heads chains.HeadWatcher, reg *chains.Registry, chainID uint64) headWake {
 	if heads == nil {
 		return nil
 	}
 	if d, ok := heads.(chains.DeferredHeads); ok {
 		if c, err := reg.Get(chainID); err == nil && c.Confirmations >= 2 {
-			return func(ctx context.Context, after uint64) (uint64, error) {
-				if h := heads.SeenHead(); h > after {
-					return h, nil // overtaken: behind
-				}
-				return d.WaitHeadDeferred(ctx, after)
-			}
+			return d.WaitHeadDeferred
 		}
 	}
 	return heads.WaitHead

@@ -39,7 +39,6 @@ type headWatcher struct {
 
 	mu        sync.Mutex
 	head      uint64        // the last head read; 0 before the first read
-	headAt    time.Time     // when head was read
 	changed   chan struct{} // closed (and replaced) when head changes
 	clock     blockClock
 	waiters   int
@@ -93,14 +92,21 @@ func (w *headWatcher) wait(ctx context.Context, after uint64) (uint64, error) {
 }
 
 // waitDeferred is wait, returning once the fills' window of the head it returns has passed
-// (blockClock.window): at once when the head was seen earlier than that.
+// (blockClock.window). A caller whose after the head has passed already was overtaken while it
+// worked: it is behind, and gets the head at once.
 func (w *headWatcher) waitDeferred(ctx context.Context, after uint64) (uint64, error) {
+	w.mu.Lock()
+	h := w.head
+	w.mu.Unlock()
+	if h > after {
+		return h, nil
+	}
 	h, err := w.wait(ctx, after)
 	if err != nil {
 		return 0, err
 	}
 	w.mu.Lock()
-	rest := time.Until(w.headAt.Add(w.clock.window()))
+	rest := time.Until(w.clock.last.Add(w.clock.window())) // last: when the head moved to h or beyond
 	w.mu.Unlock()
 	if rest <= 0 {
 		return h, nil
@@ -127,9 +133,8 @@ func (w *headWatcher) run() {
 		if err == nil {
 			interval = w.interval
 			if n != w.head { // lower after a reorg to a shorter chain: waiters keep waiting
-				now := time.Now()
-				w.clock.saw(w.head, n, now)
-				w.head, w.headAt = n, now
+				w.clock.saw(w.head, n, time.Now())
+				w.head = n
 				close(w.changed)
 				w.changed = make(chan struct{})
 			}
@@ -225,7 +230,8 @@ func (c *Client) WaitHead(ctx context.Context, after uint64) (uint64, error) {
 
 // WaitHeadDeferred is WaitHead for work that a new block brings but that no fill waits for: it
 // returns once the block's first moments, its fills' window (three tenths of the chain's block
-// time, at most half a second), have passed. See chains.DeferredHeads.
+// time, at most half a second), have passed; at once when the head is above after already (the
+// caller is behind). See chains.DeferredHeads.
 func (c *Client) WaitHeadDeferred(ctx context.Context, after uint64) (uint64, error) {
 	return c.heads.waitDeferred(ctx, after)
 }

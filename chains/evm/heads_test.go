@@ -192,8 +192,8 @@ func TestBlockClockPollsFastOnlyAroundTheNextBlock(t *testing.T) {
 }
 
 // A new block's fills go first: a deferred wait returns three tenths of the block time after
-// the head was seen (at most fillWindowMax), a plain wait at once, and a deferred wait on a head
-// seen longer ago than that at once too.
+// the head was seen (at most fillWindowMax), a plain wait at once, and a deferred wait that the
+// head had passed already (its caller is behind) at once too.
 func TestADeferredWaitLetsTheNewBlocksFillsGoFirst(t *testing.T) {
 	if got := (&blockClock{}).window(); got != 0 {
 		t.Fatalf("window before the block time is learnt = %v, want 0", got)
@@ -208,43 +208,53 @@ func TestADeferredWaitLetsTheNewBlocksFillsGoFirst(t *testing.T) {
 		t.Fatalf("window of 12 s blocks = %v, want %v", got, fillWindowMax)
 	}
 
+	// Waiters on head 11, with the block time learnt (1 s): the head moves to 12.
 	f := &fakeHead{}
 	f.head.Store(11)
 	w := testWatcher(f)
-	w.interval = time.Hour // one read, of the head the test sets below
 	w.mu.Lock()
-	w.head, w.headAt, w.clock.blockTime, w.clock.samples = 11, time.Now(), time.Second, windowSamples
+	w.head, w.clock = 11, blockClock{blockTime: time.Second, samples: windowSamples}
 	w.mu.Unlock()
+	type woke struct {
+		after time.Duration
+		err   error
+	}
+	plain, deferred := make(chan woke, 1), make(chan woke, 1)
+	var moved time.Time
+	var movedMu sync.Mutex
+	since := func() time.Duration { movedMu.Lock(); defer movedMu.Unlock(); return time.Since(moved) }
+	go func() { _, err := w.wait(context.Background(), 11); plain <- woke{since(), err} }()
+	go func() { _, err := w.waitDeferred(context.Background(), 11); deferred <- woke{since(), err} }()
+	time.Sleep(50 * time.Millisecond)
+	movedMu.Lock()
+	moved = time.Now()
+	f.head.Store(12)
+	movedMu.Unlock()
+	p, d := <-plain, <-deferred
+	if p.err != nil || d.err != nil || p.after > 100*time.Millisecond || d.after < 290*time.Millisecond {
+		t.Fatalf("a plain wait returned %v after the block (%v), a deferred one %v (%v): want at once, and after the 300 ms window",
+			p.after, p.err, d.after, d.err)
+	}
+
+	// A caller that the head passed while it worked (it asks for the block after 12, the head
+	// has just moved to 13) is behind: at once, inside the new block's window.
+	f.head.Store(13)
+	if h, err := w.wait(context.Background(), 12); err != nil || h != 13 {
+		t.Fatalf("wait(12) = %d, %v", h, err)
+	}
 	start := time.Now()
-	if h, err := w.wait(context.Background(), 10); err != nil || h != 11 {
-		t.Fatalf("wait = %d, %v", h, err)
+	if h, err := w.waitDeferred(context.Background(), 12); err != nil || h != 13 {
+		t.Fatalf("waitDeferred(12) = %d, %v", h, err)
 	}
-	plain := time.Since(start)
-	if h, err := w.waitDeferred(context.Background(), 10); err != nil || h != 11 {
-		t.Fatalf("waitDeferred = %d, %v", h, err)
-	}
-	deferred := time.Since(start)
-	if plain > 100*time.Millisecond || deferred < 290*time.Millisecond {
-		t.Fatalf("a plain wait returned after %v, a deferred one after %v: want at once, and after the 300 ms window", plain, deferred)
+	if took := time.Since(start); took > 100*time.Millisecond {
+		t.Fatalf("a deferred wait overtaken by the head took %v, want at once", took)
 	}
 
-	w.mu.Lock()
-	w.headAt = time.Now().Add(-time.Second)
-	w.mu.Unlock()
-	start = time.Now()
-	if _, err := w.waitDeferred(context.Background(), 10); err != nil {
-		t.Fatal(err)
-	}
-	if took := time.Since(start); took > 200*time.Millisecond {
-		t.Fatalf("a deferred wait on a head seen a second ago took %v, want at once", took)
-	}
-
-	w.mu.Lock()
-	w.headAt = time.Now()
-	w.mu.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	// A context that ends inside the window ends the wait.
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
-	if _, err := w.waitDeferred(ctx, 10); !errors.Is(err, context.DeadlineExceeded) {
+	f.head.Store(14)
+	if _, err := w.waitDeferred(ctx, 13); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("a deferred wait whose context ends in its window = %v, want the context's error", err)
 	}
 }
