@@ -9,6 +9,7 @@ import (
 	"math/big"
 	"reflect"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -252,7 +253,7 @@ func (c *Chain) reorgLocked(ctx context.Context, plan func(head uint64) (ReorgOp
 		// what waited in the pool may wait on (a queued transaction waits for its nonce gap).
 		var sent, must []common.Hash
 		for _, tx := range txs {
-			if err := cl.SendTransaction(ctx, tx); err != nil {
+			if err := sendToPool(ctx, cl, tx); err != nil {
 				if replacement[tx.Hash()] {
 					return nil, fmt.Errorf("send replacement %s: %w", tx.Hash().Hex(), err)
 				}
@@ -346,6 +347,27 @@ func (c *Chain) poolContent(ctx context.Context) ([]*types.Transaction, error) {
 		return cmp.Compare(a.Nonce(), b.Nonce())
 	})
 	return out, nil
+}
+
+// sendToPool sends tx, and sends it again while the pool refuses it for insufficient funds:
+// the pool checks a transaction against its own view of the head, which it moves to a new
+// block asynchronously, so right after the block that funded an account it may still see the
+// account empty. A transaction still refused after two seconds is refused for good.
+func sendToPool(ctx context.Context, cl interface {
+	SendTransaction(context.Context, *types.Transaction) error
+}, tx *types.Transaction) error {
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		err := cl.SendTransaction(ctx, tx)
+		if err == nil || !strings.Contains(err.Error(), "insufficient funds") || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
 }
 
 // awaitPool waits until the pool holds every one of txs (pending or queued).

@@ -53,7 +53,7 @@ func sendTx(t *testing.T, ctx context.Context, cl *ethclient.Client, key *ecdsa.
 		GasTipCap: tip, GasFeeCap: new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip), Gas: gas * 12 / 10,
 		To: &to, Value: value, Data: data})
 	require.NoError(t, err)
-	require.NoError(t, cl.SendTransaction(ctx, tx))
+	require.NoError(t, sendToPool(ctx, cl, tx))
 	return tx
 }
 
