@@ -78,6 +78,7 @@ type config struct {
 	jsonOut           bool
 	allowRefunds      bool
 	currencyIn, outCu common.Address
+	targets           targets
 }
 
 func main() {
@@ -96,6 +97,10 @@ func main() {
 	flag.BoolVar(&c.jsonOut, "json", false, "print the summary as JSON too")
 	flag.BoolVar(&c.allowRefunds, "allow-refunds", false, "a refund is a correct end (a burst larger than the solver's inventory): "+
 		"its recipient must then hold nothing")
+	flag.Float64Var(&c.targets.steady, "want-steady", 0, "target: the steady rate at least this many intents a second (0: no target)")
+	flag.DurationVar(&c.targets.successP99, "want-success-p99", 0, "target: deposit mined -> success p99 at most this (0: no target)")
+	flag.DurationVar(&c.targets.engineP99, "want-engine-p99", 0,
+		"target: the engine's share (last confirmation's block -> fill in the destination node's pool) p99 at most this (0: no target)")
 	flag.Parse()
 	c.origin, c.dest = 31337, 31338
 	c.rpcs = map[uint64]string{}
@@ -279,6 +284,7 @@ wait:
 	problems := l.verify(ctx)
 	s := l.summarise(cpu0, cpu1, load0, load1)
 	s.Problems = problems
+	s.Targets = c.targets.check(s.Steady, s.successP99, s.engineP99, len(problems))
 	s.print(os.Stdout)
 	if c.jsonOut {
 		b, _ := json.MarshalIndent(s, "", "  ")

@@ -41,6 +41,56 @@ type summary struct {
 	// block's fills go out together.
 	SlowBlocks []blockShare `json:"slowBlocks"`
 	Problems   []string     `json:"problems"`
+	// Targets are the run's figures against the targets it was given (none: not checked).
+	Targets []verdict `json:"targets,omitempty"`
+
+	// The whole run's p99s the targets are checked against.
+	successP99, engineP99 time.Duration
+}
+
+// targets are what a run is to reach (-want-*); a zero field is not checked.
+type targets struct {
+	steady     float64
+	successP99 time.Duration
+	engineP99  time.Duration
+}
+
+// steadyTolerance is the share of a steady-rate target a run may fall short of and still meet
+// it: the measure's own spread (targets.check).
+const steadyTolerance = 0.02
+
+// verdict is one target against the run's figure.
+type verdict struct {
+	Target string `json:"target"`
+	Got    string `json:"got"`
+	Met    bool   `json:"met"`
+}
+
+// check returns the verdicts of the targets set in t, for a run whose steady rate, deposit
+// mined -> success p99 and engine share to the pool p99 are given, over the whole run (not only
+// its steady window). Every intent correct and paid once is a target of every run with targets.
+func (t targets) check(steady float64, successP99, engineP99 time.Duration, problems int) []verdict {
+	if t == (targets{}) {
+		return nil
+	}
+	var out []verdict
+	if t.steady > 0 {
+		// Successes come in lumps, a block's at a time, so a rate over the window between two of
+		// them reads up to a couple of percent off the rate the engine keeps up with (49.9 to
+		// 50.6/s for a steady 50): the target allows steadyTolerance for it.
+		out = append(out, verdict{fmt.Sprintf("steady rate >= %g/s (less %g%%: successes come a block at a time)", t.steady, 100*steadyTolerance),
+			fmt.Sprintf("%.1f/s", steady), steady >= t.steady*(1-steadyTolerance)})
+	}
+	if t.successP99 > 0 {
+		out = append(out, verdict{"deposit mined -> success p99 <= " + t.successP99.String(), fmt.Sprintf("%.0f ms", ms(successP99)),
+			successP99 > 0 && successP99 <= t.successP99})
+	}
+	if t.engineP99 > 0 {
+		out = append(out, verdict{"engine share (last confirmation's block -> fill in the node's pool) p99 <= " + t.engineP99.String(),
+			fmt.Sprintf("%.0f ms", ms(engineP99)), engineP99 > 0 && engineP99 <= t.engineP99})
+	}
+	out = append(out, verdict{"every intent ended correctly, each paid once", fmt.Sprintf("%d problems", problems), problems == 0})
+	return out
 }
 
 // blockShare is the engine's share, to the destination node's pool, of the fills one block
@@ -198,6 +248,7 @@ func (l *load) summarise(cpu0, cpu1 cpuTimes, load0, load1 string) *summary {
 		newSpan("engine share: last confirmation's block -> submitted", engine),
 		newSpan("engine share: last confirmation's block -> fill in the destination node's pool", enginePool),
 	}
+	s.successP99, s.engineP99 = percentile(minedSuccess, 99), percentile(enginePool, 99)
 	s.SlowBlocks = slowest(byBlock, func(b uint64) time.Time { t, _ := origin.seen(b); return t }, first, slowBlocks)
 	if windowed {
 		s.Spans = append(s.Spans,
@@ -251,15 +302,27 @@ func (s *summary) print(w io.Writer) {
 	}
 	if len(s.Problems) == 0 {
 		fmt.Fprintln(w, "checked on chain: every intent ended correctly; each filled recipient holds exactly its quoted output, each refunded one nothing")
-		return
-	}
-	fmt.Fprintf(w, "%d PROBLEMS:\n", len(s.Problems))
-	for i, p := range s.Problems {
-		if i == 20 {
-			fmt.Fprintf(w, "  … and %d more\n", len(s.Problems)-20)
-			break
+	} else {
+		fmt.Fprintf(w, "%d PROBLEMS:\n", len(s.Problems))
+		for i, p := range s.Problems {
+			if i == 20 {
+				fmt.Fprintf(w, "  … and %d more\n", len(s.Problems)-20)
+				break
+			}
+			fmt.Fprintln(w, "  "+p)
 		}
-		fmt.Fprintln(w, "  "+p)
+	}
+	if len(s.Targets) > 0 {
+		met := 0
+		for _, v := range s.Targets {
+			if v.Met {
+				met++
+			}
+		}
+		fmt.Fprintf(w, "targets: %d of %d met\n", met, len(s.Targets))
+		for _, v := range s.Targets {
+			fmt.Fprintf(w, "  %-6s %s: %s\n", map[bool]string{true: "met", false: "MISSED"}[v.Met], v.Target, v.Got)
+		}
 	}
 }
 

@@ -117,3 +117,72 @@ func TestTheSummaryNamesTheSlowestConfirmingBlocks(t *testing.T) {
 		t.Fatalf("slowest = %+v, want %+v", got, want)
 	}
 }
+
+// The targets of issue 18 (`make bench-intents`): at least 50 intents a second steady, deposit
+// mined -> success p99 at most 5 s, the engine's share p99 at most 300 ms, every intent paid once;
+// each verdict names its target and the run's figure, and a run without targets gets none.
+func TestTargetsAreMetOrMissedEachOnItsOwn(t *testing.T) {
+	want := targets{steady: 50, successP99: 5 * time.Second, engineP99: 300 * time.Millisecond}
+	met := func(vs []verdict) []bool {
+		var out []bool
+		for _, v := range vs {
+			out = append(out, v.Met)
+		}
+		return out
+	}
+	if got := met(want.check(50.3, 2500*time.Millisecond, 300*time.Millisecond, 0)); !slices.Equal(got, []bool{true, true, true, true}) {
+		t.Errorf("a run on every target: %v", got)
+	}
+	if got := met(want.check(48.9, 5001*time.Millisecond, 301*time.Millisecond, 1)); !slices.Equal(got, []bool{false, false, false, false}) {
+		t.Errorf("a run off every target: %v", got)
+	}
+	// A span nobody reached (no fill seen in the pool) is no figure, and misses its target.
+	if got := met(want.check(50, 0, 0, 0)); !slices.Equal(got, []bool{true, false, false, true}) {
+		t.Errorf("a run without latencies: %v", got)
+	}
+	if !want.check(49.0, time.Second, time.Millisecond, 0)[0].Met {
+		t.Error("49/s, within 2% of 50/s, misses the steady target")
+	}
+	vs := want.check(50.3, 2500*time.Millisecond, 254*time.Millisecond, 0)
+	if vs[2].Got != "254 ms" || vs[0].Got != "50.3/s" {
+		t.Errorf("figures: %+v", vs)
+	}
+	if (targets{}).check(10, time.Second, time.Second, 3) != nil {
+		t.Error("a run without targets has verdicts")
+	}
+}
+
+// The targets are checked against the whole run, not only its steady window: a slow first
+// block counts.
+func TestTargetsSeeTheWholeRun(t *testing.T) {
+	t0 := time.Unix(1_800_000_000, 0)
+	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+	origin := &watcher{blocks: map[uint64]time.Time{}, txs: map[common.Hash]uint64{}}
+	dest := &watcher{blocks: map[uint64]time.Time{}, txs: map[common.Hash]uint64{}, pool: map[common.Hash]time.Time{}}
+	var runs []*intentRun
+	for i := range 100 {
+		dep, fill := common.BigToHash(big.NewInt(int64(2*i+1))), common.BigToHash(big.NewInt(int64(2*i+2)))
+		b := uint64(10 + 2*i)
+		origin.blocks[b], origin.blocks[b+1] = at(1000*i), at(1000*i+1000)
+		origin.txs[dep] = b
+		share := 100
+		if i < 2 {
+			share = 900 // the first blocks are slow
+		}
+		dest.pool[fill] = at(1000*i + 1000 + share)
+		runs = append(runs, &intentRun{due: at(1000 * i), quoted: at(1000 * i), sent: at(1000 * i), deposit: dep, fillHash: fill,
+			final: "success", status: map[string]time.Time{"success": at(1000*i + 2500)}})
+	}
+	l := &load{cfg: config{origin: 1, dest: 2, confirmations: 2, route: "bridge", wallets: 1},
+		watch: map[uint64]*watcher{1: origin, 2: dest}, runs: runs}
+	s := l.summarise(cpuTimes{}, cpuTimes{}, "", "")
+	if s.engineP99 != 900*time.Millisecond {
+		t.Errorf("engine share p99 %v, want the first blocks' 900ms", s.engineP99)
+	}
+	if s.successP99 != 2500*time.Millisecond {
+		t.Errorf("success p99 %v", s.successP99)
+	}
+	if sp := s.Spans[len(s.Spans)-1]; sp.P99ms != 100 {
+		t.Errorf("%s: p99 %v ms, want the steady window's 100", sp.Name, sp.P99ms)
+	}
+}
