@@ -526,6 +526,12 @@ func newBackend(id uint64, host string, port int) (b *simulated.Backend, err err
 		nc.HTTPModules = []string{"eth", "net", "web3"}
 		nc.HTTPCors = []string{"*"}
 		nc.HTTPVirtualHosts = []string{"*"}
+		// Websocket subscriptions (eth_subscribe) on the same port, for clients that follow heads
+		// and the pool without polling (bench/intentload).
+		nc.WSHost = host
+		nc.WSPort = port
+		nc.WSModules = nc.HTTPModules
+		nc.WSOrigins = []string{"*"}
 
 		cfg := *params.AllDevChainProtocolChanges
 		cfg.ChainID = new(big.Int).SetUint64(id)

@@ -544,3 +544,41 @@ func TestPriceFeedHeartbeatOff(t *testing.T) {
 	require.Equal(t, stale.Unix(), r.UpdatedAt.Int64())
 	require.Equal(t, new(big.Int).Add(round, big.NewInt(1)), r.RoundId)
 }
+
+// The chain's RPC port also serves websocket subscriptions: a client follows new heads and the
+// transactions entering the pool without polling.
+func TestTheRPCPortServesSubscriptions(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	c, cl := startPaused(t, ctx)
+	ws, err := rpc.DialContext(ctx, "ws://"+strings.TrimPrefix(c.RPCURL, "http://"))
+	require.NoError(t, err)
+	defer ws.Close()
+	heads := make(chan *types.Header, 4)
+	hs, err := ws.EthSubscribe(ctx, heads, "newHeads")
+	require.NoError(t, err)
+	defer hs.Unsubscribe()
+	pooled := make(chan common.Hash, 4)
+	ps, err := ws.EthSubscribe(ctx, pooled, "newPendingTransactions")
+	require.NoError(t, err)
+	defer ps.Unsubscribe()
+
+	tx := sendTx(t, ctx, cl, TestAccounts()[1].Key, TestAccounts()[2].Address, big.NewInt(1), nil)
+	select {
+	case h := <-pooled:
+		require.Equal(t, tx.Hash(), h)
+	case <-ctx.Done():
+		t.Fatal("no pool notification")
+	}
+	r := mineUntil(t, ctx, c, cl, tx.Hash())
+	for {
+		select {
+		case h := <-heads:
+			if h.Number.Cmp(r.BlockNumber) == 0 {
+				return
+			}
+		case <-ctx.Done():
+			t.Fatalf("no head notification of block %v", r.BlockNumber)
+		}
+	}
+}
