@@ -202,7 +202,7 @@ func run(ctx context.Context, c config) error {
 		ec := ethclient.NewClient(rc)
 		l.clients[id] = ec
 		w := &watcher{ec: ec, blocks: map[uint64]time.Time{}, txs: map[common.Hash]uint64{}, pool: map[common.Hash]time.Time{}}
-		if err := w.start(ctx); err != nil {
+		if err := w.start(ctx, u); err != nil {
 			return fmt.Errorf("chain %d: %w", id, err)
 		}
 		l.watch[id] = w
@@ -611,12 +611,94 @@ type watcher struct {
 	next   uint64
 }
 
-func (w *watcher) start(ctx context.Context) error {
+func (w *watcher) start(ctx context.Context, rpcURL string) error {
 	head, err := w.ec.BlockNumber(ctx)
 	if err != nil {
 		return err
 	}
 	w.next = head + 1
+	if u, ok := websocketURL(rpcURL); ok {
+		err := w.subscribe(ctx, u)
+		if err == nil {
+			return nil
+		}
+		fmt.Fprintf(os.Stderr, "intentload: %s: no subscriptions (%v); polling the node instead\n", u, err)
+	}
+	return w.poll(ctx)
+}
+
+// websocketURL is the websocket endpoint beside an HTTP JSON-RPC URL (the devnet serves both on
+// one port); false for a URL that is not HTTP.
+func websocketURL(rpcURL string) (string, bool) {
+	switch {
+	case strings.HasPrefix(rpcURL, "http://"):
+		return "ws://" + strings.TrimPrefix(rpcURL, "http://"), true
+	case strings.HasPrefix(rpcURL, "https://"):
+		return "wss://" + strings.TrimPrefix(rpcURL, "https://"), true
+	}
+	return "", false
+}
+
+// subscribe follows the chain's new heads and the transactions entering its pool by websocket
+// subscriptions (eth_subscribe newHeads, newPendingTransactions): the node tells the watcher at
+// once, instead of being asked a few hundred times a second on the cores the engine runs on.
+func (w *watcher) subscribe(ctx context.Context, wsURL string) error {
+	rc, err := rpc.DialContext(ctx, wsURL)
+	if err != nil {
+		return err
+	}
+	heads := make(chan *types.Header, 64)
+	hs, err := rc.EthSubscribe(ctx, heads, "newHeads")
+	if err != nil {
+		rc.Close()
+		return err
+	}
+	pooled := make(chan common.Hash, 4096)
+	ps, err := rc.EthSubscribe(ctx, pooled, "newPendingTransactions")
+	if err != nil {
+		hs.Unsubscribe()
+		rc.Close()
+		return err
+	}
+	ec := ethclient.NewClient(rc)
+	// Two readers, so that a block's read never holds back the pool's notifications' times.
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case h := <-pooled:
+				w.pooledAt(time.Now(), h)
+			}
+		}
+	}()
+	go func() {
+		defer rc.Close()
+		defer hs.Unsubscribe()
+		defer ps.Unsubscribe()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case err := <-hs.Err():
+				fmt.Fprintf(os.Stderr, "intentload: %s: head subscription ended (%v); polling the node instead\n", wsURL, err)
+				_ = w.poll(ctx)
+				return
+			case err := <-ps.Err():
+				fmt.Fprintf(os.Stderr, "intentload: %s: pool subscription ended (%v); polling the node instead\n", wsURL, err)
+				_ = w.poll(ctx)
+				return
+			case h := <-heads:
+				w.readBlocks(ctx, ec, h.Number.Uint64(), time.Now())
+			}
+		}
+	}()
+	return nil
+}
+
+// poll follows the chain by asking: its pool's new transactions every 10 ms (a pending
+// transaction filter), its head every 20 ms.
+func (w *watcher) poll(ctx context.Context) error {
 	var filter string
 	if err := w.ec.Client().CallContext(ctx, &filter, "eth_newPendingTransactionFilter"); err != nil {
 		return fmt.Errorf("pending transaction filter: %w", err)
@@ -626,39 +708,48 @@ func (w *watcher) start(ctx context.Context) error {
 		if err := w.ec.Client().CallContext(ctx, &hashes, "eth_getFilterChanges", filter); err != nil {
 			return
 		}
-		seen := time.Now()
-		w.mu.Lock()
-		for _, h := range hashes {
-			if _, ok := w.pool[h]; !ok {
-				w.pool[h] = seen
-			}
-		}
-		w.mu.Unlock()
+		w.pooledAt(time.Now(), hashes...)
 	})
 	go every(ctx, 20*time.Millisecond, func() {
 		head, err := w.ec.BlockNumber(ctx)
 		if err != nil {
 			return
 		}
-		for ; w.next <= head; w.next++ {
-			seen := time.Now()
-			// The block's transaction hashes only: the full transactions would have the node
-			// encode (and recover the sender of) every one, on the cores the engine runs on.
-			var b *struct {
-				Transactions []common.Hash `json:"transactions"`
-			}
-			if err := w.ec.Client().CallContext(ctx, &b, "eth_getBlockByNumber", hexutil.EncodeUint64(w.next), false); err != nil || b == nil {
-				return // not served yet: read again on the next tick
-			}
-			w.mu.Lock()
-			w.blocks[w.next] = seen
-			for _, h := range b.Transactions {
-				w.txs[h] = w.next
-			}
-			w.mu.Unlock()
-		}
+		w.readBlocks(ctx, w.ec, head, time.Now())
 	})
 	return nil
+}
+
+// pooledAt records the hashes as seen in the node's pool at seen, unless seen before.
+func (w *watcher) pooledAt(seen time.Time, hashes ...common.Hash) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, h := range hashes {
+		if _, ok := w.pool[h]; !ok {
+			w.pool[h] = seen
+		}
+	}
+}
+
+// readBlocks records the blocks up to head not yet read as seen at seen, with the transactions
+// each mined; a block the node does not serve yet is read on the next call.
+func (w *watcher) readBlocks(ctx context.Context, ec *ethclient.Client, head uint64, seen time.Time) {
+	for ; w.next <= head; w.next++ {
+		// The block's transaction hashes only: the full transactions would have the node
+		// encode (and recover the sender of) every one, on the cores the engine runs on.
+		var b *struct {
+			Transactions []common.Hash `json:"transactions"`
+		}
+		if err := ec.Client().CallContext(ctx, &b, "eth_getBlockByNumber", hexutil.EncodeUint64(w.next), false); err != nil || b == nil {
+			return
+		}
+		w.mu.Lock()
+		w.blocks[w.next] = seen
+		for _, h := range b.Transactions {
+			w.txs[h] = w.next
+		}
+		w.mu.Unlock()
+	}
 }
 
 // every runs fn every d until ctx ends.

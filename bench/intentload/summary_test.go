@@ -186,3 +186,41 @@ func TestTargetsSeeTheWholeRun(t *testing.T) {
 		t.Errorf("%s: p99 %v ms, want the steady window's 100", sp.Name, sp.P99ms)
 	}
 }
+
+// The steady rate is the slope through the window's successes: fifty a second in lumps, a
+// block's at a time, reads 50/s within the target's 2% wherever the window's ends fall in their
+// lumps and wherever one lump missed its block (so that the next brings a hundred); the rate
+// from the window's two ends read anything from 48.0 to 53.3/s on the same lumps.
+func TestTheSteadyRateIsTheSlopeThroughTheSuccesses(t *testing.T) {
+	t0 := time.Unix(1_800_000_000, 0)
+	lumps := func(late int) []time.Time {
+		var out []time.Time
+		for b := range 24 {
+			at := b
+			if b == late {
+				at++ // missed its block
+			}
+			for i := range 50 {
+				// A lump's successes spread over 60 ms.
+				out = append(out, t0.Add(time.Duration(at)*time.Second+time.Duration(i*60/50)*time.Millisecond))
+			}
+		}
+		slices.SortFunc(out, func(a, b time.Time) int { return a.Compare(b) })
+		return out
+	}
+	for _, late := range []int{-1, 2, 3, 12, 20, 21, 22} {
+		if got := steadyRate(lumps(late)); got < 50*(1-steadyTolerance) || got > 50*(1+steadyTolerance) {
+			t.Errorf("lump %d late: steady %.2f/s, want 50 within 2%%", late, got)
+		}
+	}
+	even := make([]time.Time, 1000)
+	for i := range even {
+		even[i] = t0.Add(time.Duration(i) * 20 * time.Millisecond)
+	}
+	if got := steadyRate(even); got < 49.99 || got > 50.01 {
+		t.Errorf("one success every 20 ms: %.3f/s", got)
+	}
+	if steadyRate(even[:9]) != 0 {
+		t.Error("a rate from fewer than ten successes")
+	}
+}
