@@ -64,7 +64,7 @@ func (w *headWatcher) wait(ctx context.Context, after uint64) (uint64, error) {
 	if !w.running {
 		w.running = true
 		// The head was not watched meanwhile: the time since its last move is no block time.
-		w.clock.last = time.Time{}
+		w.clock.last, w.clock.asked = time.Time{}, time.Time{}
 		go w.run()
 	}
 	defer func() {
@@ -127,13 +127,14 @@ func (w *headWatcher) run() {
 	interval := w.interval
 	for {
 		ctx, cancel := context.WithTimeout(context.Background(), headPollTimeout)
+		sent := time.Now()
 		n, err := w.poll(ctx)
 		cancel()
 		w.mu.Lock()
 		if err == nil {
 			interval = w.interval
+			w.clock.read(w.head, n, sent)
 			if n != w.head { // lower after a reorg to a shorter chain: waiters keep waiting
-				w.clock.saw(w.head, n, time.Now())
 				w.head = n
 				close(w.changed)
 				w.changed = make(chan struct{})
@@ -161,6 +162,24 @@ type blockClock struct {
 	last      time.Time     // when the head last moved on by one or more blocks
 	blockTime time.Duration // moving average of the time per block; 0 until learnt
 	samples   int           // how many moves blockTime was learnt from
+	asked     time.Time     // when the last read that answered was sent
+}
+
+// read records a read of the head, sent at sent, that answered n when the last answered prev.
+// A new head came after the read before it was sent: that is when the head moved, as near as
+// the reads can tell and never later than it did. Taking the time the new head was read
+// instead would carry one slow read (a busy moment, a collection of the garbage) into the
+// next block's due time, and the fast polls around it would start after that block had come:
+// each later block heard of late by what the slow read took, less one fast poll per block.
+func (c *blockClock) read(prev, n uint64, sent time.Time) {
+	if n != prev {
+		at := c.asked
+		if at.IsZero() {
+			at = sent
+		}
+		c.saw(prev, n, at)
+	}
+	c.asked = sent
 }
 
 // saw records that the head moved from prev to n at now.

@@ -277,3 +277,40 @@ func TestARestartedWatcherDoesNotTakeItsIdleTimeForABlockTime(t *testing.T) {
 		t.Fatalf("after a restart: block time %v from %d moves, want 1s from %d", w.clock.blockTime, w.clock.samples, windowSamples)
 	}
 }
+
+// One slow read must not make the blocks after it late: the watcher's reads run on the engine's
+// busy cores, and a read that takes 150 ms (a burst, a collection of the garbage) once set the
+// next block's due time 150 ms late, so the fast polls around it began after it had come and
+// each later block was heard of late by what was left of the 150 ms (less one fast poll a block).
+// The test drives the block clock as the watcher's loop does, on a chain with a block every
+// second exactly and reads that take 2 ms, but one of 150 ms, which hears of block 10.
+func TestOneSlowReadDoesNotMakeTheNextBlocksLate(t *testing.T) {
+	t0 := time.Unix(1_800_000_000, 0)
+	var c blockClock
+	now, prev := t0.Add(300*time.Millisecond), uint64(0)
+	heardAt := map[uint64]time.Duration{} // how long after the block came the watcher heard of it
+	for now.Before(t0.Add(20 * time.Second)) {
+		sent := now
+		n := uint64(sent.Sub(t0) / time.Second) // the node answers as of when the read arrives
+		took := 2 * time.Millisecond
+		if n == 10 && prev == 9 {
+			took = 150 * time.Millisecond
+		}
+		now = sent.Add(took)
+		c.read(prev, n, sent)
+		if n != prev {
+			heardAt[n] = now.Sub(t0.Add(time.Duration(n) * time.Second))
+			prev = n
+		}
+		now = now.Add(c.next(now, headPollInterval))
+	}
+	if heardAt[10] < 150*time.Millisecond {
+		t.Fatalf("block 10 heard of after %v, want the slow read's 150 ms or more", heardAt[10])
+	}
+	fast := time.Second/50 + 2*time.Millisecond // one fast poll and its read
+	for n := uint64(11); n <= 19; n++ {
+		if d, ok := heardAt[n]; !ok || d > fast {
+			t.Errorf("block %d heard of after %v (seen %v), want within %v", n, d, ok, fast)
+		}
+	}
+}
