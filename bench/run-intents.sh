@@ -22,8 +22,12 @@ exec bench/with-dev.sh bash -c '
   echo "machine: $(nproc) CPUs, $(grep -m1 "model name" /proc/cpuinfo | cut -d: -f2 | xargs); load before: $(cut -d" " -f1-3 /proc/loadavg)"
   # WORKER_CPU caps each worker process at that many cores (bench/cap-workers.sh).
   [ -z "${WORKER_CPU:-}" ] || bench/cap-workers.sh "$WORKER_CPU"
-  # A warm-up of a few intents pays for first connections and cold caches.
-  bin/intentload -api "$API" -wallets 2 -intents 2 -route "$INTENTS_ROUTE" > /dev/null
+  # A warm-up pays for first connections and cold caches: about one block of the load, every
+  # wallet at the offered rate, so that the pools open the connections a block of fills needs
+  # (the first full block of a fresh engine took 300 to 480 ms to its fills, the next 200 to 300).
+  warm=$(( (${INTENTS_RATE%.*} + INTENTS_WALLETS - 1) / INTENTS_WALLETS ))
+  bin/intentload -api "$API" -wallets "$INTENTS_WALLETS" -intents "$(( warm > 0 ? warm : 1 ))" -rate "$INTENTS_RATE" \
+    -route "$INTENTS_ROUTE" > /dev/null
   # The arguments are split into words on purpose.
   # shellcheck disable=SC2086
   bin/intentload -api "$API" -wallets "$INTENTS_WALLETS" -intents "$INTENTS_PER_WALLET" -rate "$INTENTS_RATE" \
