@@ -9,11 +9,15 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/gorilla/websocket"
+	enumspb "go.temporal.io/api/enums/v1"
+	historypb "go.temporal.io/api/history/v1"
 
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/events"
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/internal/testkit/e2e"
+	"github.com/intentd/intentd/quote"
+	"github.com/intentd/intentd/workflows"
 )
 
 // streamSubscribe opens GET /ws on the stack's API and subscribes to requestID; it returns the
@@ -55,19 +59,12 @@ func TestStreamSubscriberSeesEveryTransitionOfARealIntent(t *testing.T) {
 	s := startStack(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	acct := devnet.TestAccounts()[6]
-	q, err := s.API.Quote(ctx, map[string]any{"user": acct.Address.Hex(), "originChainId": 31337, "destinationChainId": 31338,
-		"originCurrency": common.Address{}.Hex(), "destinationCurrency": common.Address{}.Hex(),
-		"amount": "100000000000000000", "tradeType": "EXACT_INPUT"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	q, wallet := s.streamBridge(t, ctx)
 	ws := streamSubscribe(t, s, q.RequestID)
 	if m := streamNext(t, ws, 5*time.Second); m.Event != "request.status.updated" || m.Data.Status != "waiting" ||
 		m.Data.RequestID != q.RequestID || m.PublishedAt == 0 {
 		t.Fatalf("current state after the quote: %+v", m)
 	}
-	wallet := &e2e.Wallet{Key: acct.Key, RPCs: s.RPCs}
 	receipt, err := wallet.ExecuteSteps(ctx, q)
 	if err != nil {
 		t.Fatal(err)
@@ -89,19 +86,7 @@ func TestStreamSubscriberSeesEveryTransitionOfARealIntent(t *testing.T) {
 		t.Fatalf("success without both transactions: %+v", last.Data)
 	}
 	// Every transition the outbox recorded, none more, in its order.
-	rows, err := s.Sys.Pool.Query(ctx, `SELECT payload->>'status' FROM outbox WHERE request_id = $1 ORDER BY id`, q.RequestID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var want []string
-	for rows.Next() {
-		var st string
-		if err := rows.Scan(&st); err != nil {
-			t.Fatal(err)
-		}
-		want = append(want, st)
-	}
-	if strings.Join(got, ",") != strings.Join(want, ",") {
+	if want := s.outboxStatuses(t, ctx, q.RequestID); strings.Join(got, ",") != want {
 		t.Fatalf("the stream sent %v, the outbox recorded %v", got, want)
 	}
 	t.Logf("the stream sent %v", got)
@@ -111,4 +96,147 @@ func TestStreamSubscriberSeesEveryTransitionOfARealIntent(t *testing.T) {
 	if m := streamNext(t, late, 5*time.Second); m.Data.Status != "success" || time.Since(start) > time.Second {
 		t.Fatalf("a late subscriber got %+v after %s", m, time.Since(start))
 	}
+}
+
+// A deposit reaches its workflow once however many routers deliver it: a client's hint, then
+// the deposit scanner, then the hint again while the run is under way. A signal in the middle of
+// a run made the server refuse to complete the run's workflow task, and the run was done again
+// from its start: its transitions were written a second time, so the stream and the webhooks
+// told a client waiting, pending, submitted and success again after its success.
+func TestADepositDeliveredAgainMidRunIsNotSignalledAgain(t *testing.T) {
+	s := startStack(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	q, wallet := s.streamBridge(t, ctx)
+	receipt, err := wallet.ExecuteSteps(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hint := func() {
+		t.Helper()
+		if code, err := s.API.Do(ctx, http.MethodPost, "/transactions/index",
+			map[string]any{"chainId": 31337, "txHash": receipt.TxHash.Hex()}, nil); err != nil || code != http.StatusOK {
+			t.Fatalf("transaction hint: %d %v", code, err)
+		}
+	}
+	hint()
+	// Once the workflow holds the deposit, its run is under way (attestation, fill, inclusion).
+	s.awaitDepositHeld(t, ctx, q.RequestID)
+	held := time.Now()
+	hint()
+	if err := s.Sys.Temporal.GetWorkflow(ctx, workflows.IntentWorkflowID(q.RequestID), "").Get(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	// No signal after the workflow held its deposit: neither the second hint nor the scanner.
+	var late int
+	for _, ev := range s.history(t, ctx, q.RequestID) {
+		if ev.GetEventType() == enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED && ev.GetEventTime().AsTime().After(held) {
+			late++
+		}
+	}
+	if got := s.outboxStatuses(t, ctx, q.RequestID); got != "waiting,pending,submitted,success" || late != 0 {
+		t.Fatalf("the outbox recorded %s and the workflow got %d signals after it held its deposit; want each status once and none", got, late)
+	}
+}
+
+// An extra deposit for an order whose run is under way is signalled to it (the workflow refunds
+// it as a request of its own), so the run's workflow task is done again from its start; its
+// transitions, written again, change nothing: the client is told each status once.
+func TestARunDoneAgainTellsEachStatusOnce(t *testing.T) {
+	s := startStack(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	q, wallet := s.streamBridge(t, ctx)
+	if _, err := wallet.ExecuteSteps(ctx, q); err != nil {
+		t.Fatal(err)
+	}
+	s.awaitDepositHeld(t, ctx, q.RequestID)
+	// The same deposit again: a second Deposit event for the order, in a transaction of its own.
+	if _, err := wallet.ExecuteSteps(ctx, q); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Sys.Temporal.GetWorkflow(ctx, workflows.IntentWorkflowID(q.RequestID), "").Get(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	var redone int
+	for _, ev := range s.history(t, ctx, q.RequestID) {
+		if ev.GetEventType() == enumspb.EVENT_TYPE_WORKFLOW_TASK_FAILED {
+			redone++
+		}
+	}
+	t.Logf("workflow tasks done again: %d", redone)
+	if got := s.outboxStatuses(t, ctx, q.RequestID); got != "waiting,pending,submitted,success" {
+		t.Fatalf("the outbox recorded %s; want each status once", got)
+	}
+}
+
+// streamBridge quotes an ETH bridge 31337 -> 31338 for the devnet's test account 6 and returns
+// the quote with the account's wallet.
+func (s *stack) streamBridge(t *testing.T, ctx context.Context) (*quote.Response, *e2e.Wallet) {
+	t.Helper()
+	acct := devnet.TestAccounts()[6]
+	q, err := s.API.Quote(ctx, map[string]any{"user": acct.Address.Hex(), "originChainId": 31337, "destinationChainId": 31338,
+		"originCurrency": common.Address{}.Hex(), "destinationCurrency": common.Address{}.Hex(),
+		"amount": "100000000000000000", "tradeType": "EXACT_INPUT"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q, &e2e.Wallet{Key: acct.Key, RPCs: s.RPCs}
+}
+
+// awaitDepositHeld waits until the request's workflow has recorded its deposit in the read model.
+func (s *stack) awaitDepositHeld(t *testing.T, ctx context.Context, requestID string) {
+	t.Helper()
+	for {
+		var n int
+		if err := s.Sys.Pool.QueryRow(ctx, `SELECT count(*) FROM request_transactions WHERE request_id = $1 AND direction = 'in'`,
+			requestID).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n > 0 {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatal("the workflow never took the deposit")
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// history returns the events of the request's workflow.
+func (s *stack) history(t *testing.T, ctx context.Context, requestID string) []*historypb.HistoryEvent {
+	t.Helper()
+	var out []*historypb.HistoryEvent
+	it := s.Sys.Temporal.GetWorkflowHistory(ctx, workflows.IntentWorkflowID(requestID), "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	for it.HasNext() {
+		ev, err := it.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, ev)
+	}
+	return out
+}
+
+// outboxStatuses are the statuses of the request's events in the outbox, in its order.
+func (s *stack) outboxStatuses(t *testing.T, ctx context.Context, requestID string) string {
+	t.Helper()
+	rows, err := s.Sys.Pool.Query(ctx, `SELECT payload->>'status' FROM outbox WHERE request_id = $1 ORDER BY id`, requestID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var statuses []string
+	for rows.Next() {
+		var st string
+		if err := rows.Scan(&st); err != nil {
+			t.Fatal(err)
+		}
+		statuses = append(statuses, st)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(statuses, ",")
 }

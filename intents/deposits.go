@@ -34,6 +34,16 @@ func (d *Door) Deliver(ctx context.Context, dep intent.Deposit) error {
 		return err
 	}
 	exec := q.Execution
+	// A deposit its workflow already holds is not signalled again (the scanner after a client's
+	// hint, a rescan): a signal that reaches a workflow in the middle of its run costs it the
+	// run's workflow task, which the server refuses to complete while a new event waits, so the
+	// run is done again from its start (its local activities too: a second attestation, its
+	// transitions written twice). The check is a read: a deposit two routers deliver at the
+	// same moment is still signalled twice, which the workflow takes as the same deposit.
+	if has, err := d.Requests.HasDeposit(ctx, q.RequestID, dep); err == nil && has {
+		d.logger().Debug("deposit already with its workflow", "requestId", q.RequestID, "tx", dep.TxHash)
+		return nil
+	}
 	_, err = d.Temporal.SignalWithStartWorkflow(ctx, workflows.IntentWorkflowID(q.RequestID), workflows.SignalDeposit, dep,
 		client.StartWorkflowOptions{
 			TaskQueue:             workflows.TaskQueue,

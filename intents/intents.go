@@ -14,6 +14,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/store"
 	"github.com/intentd/intentd/workflows"
 )
@@ -32,6 +33,7 @@ type Temporal interface {
 type Requests interface {
 	QuoteByOrderID(ctx context.Context, orderID string) (*store.StoredQuote, error)
 	Status(ctx context.Context, requestID string) (*store.StatusRow, error)
+	HasDeposit(ctx context.Context, requestID string, d intent.Deposit) (bool, error)
 }
 
 // Door acts on the intent workflows. It is built once per process (app.System.Intents).

@@ -115,6 +115,17 @@ func (s *Store) Status(ctx context.Context, requestID string) (*StatusRow, error
 	return s.status.get(ctx, requestID)
 }
 
+// HasDeposit reports whether the request's workflow has recorded d as its deposit (the chain,
+// transaction and log of the event): the workflow writes it in the read model the moment it
+// takes the deposit.
+func (s *Store) HasDeposit(ctx context.Context, requestID string, d intent.Deposit) (bool, error) {
+	var has bool
+	err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM request_transactions
+		WHERE request_id = $1 AND direction = $2 AND chain_id = $3 AND lower(tx_hash) = lower($4) AND log_index = $5)`,
+		requestID, intent.TxIn, int64(d.ChainID), d.TxHash, int(d.LogIndex)).Scan(&has)
+	return has, err
+}
+
 // Record reads a request's full v3 record.
 func (s *Store) Record(ctx context.Context, requestID string) (*intent.Record, error) {
 	var raw []byte

@@ -168,6 +168,14 @@ const (
 	// the read model still goes pending, then submitted. A sponsored request, which reserves its
 	// sponsorship between the two, and one with an operator's refund pending keep the order of
 	// before.
+	//
+	// Version 4 ("stable"): a transition's version is the run's start time and the transition's
+	// place in the run (startWrite), where it was the time of the workflow task that wrote it.
+	// A run whose workflow task is done again from its start (the server refuses to complete a
+	// task a signal reached in the middle of, or a worker died in the middle of it) writes its
+	// transitions again with the same versions, which change nothing: with the task's time,
+	// they were newer than the run's last, and the read model, the stream and the webhooks went
+	// from success back to waiting and through every status again.
 	changeLean = "lean"
 )
 
@@ -187,8 +195,9 @@ type intentRun struct {
 	state State
 	seq   int64
 	// lean is set for runs at changeLean version 1 or later: the older changes are all at their
-	// newest version without a GetVersion call each. inline is set at version 2, overlap at 3.
-	lean, inline, overlap bool
+	// newest version without a GetVersion call each. inline is set at version 2, overlap at 3,
+	// stable at 4.
+	lean, inline, overlap, stable bool
 	// attrs are the IntentStatus and FailReason search attributes last set; a lean run upserts
 	// them only when they change (its starter set waiting and N/A). An inline run keeps the
 	// latest in wantAttrs until publishAttrs.
@@ -259,7 +268,8 @@ func (r *intentRun) setup(ctx workflow.Context) error {
 		workflow.UpdateHandlerOptions{Validator: r.validateAdminRefund}); err != nil {
 		return err
 	}
-	v := workflow.GetVersion(ctx, changeLean, workflow.DefaultVersion, 3)
+	v := workflow.GetVersion(ctx, changeLean, workflow.DefaultVersion, 4)
+	r.stable = v >= 4
 	if r.lean, r.inline, r.overlap = v >= 1, v >= 2, v >= 3; r.lean {
 		// The door started the workflow with these search attributes (InitialSearchAttributes).
 		r.attrs = [2]string{string(intent.StatusWaiting), string(intent.FailReasonNA)}
@@ -635,7 +645,12 @@ func (r *intentRun) startWrite(ctx workflow.Context, s intent.Status, reason int
 	}
 	r.seq++
 	now := workflow.Now(ctx)
-	t := intent.Transition{RequestID: r.in.Execution.RequestID, Version: now.UnixMicro()*1000 + r.seq%1000,
+	version := now.UnixMicro()*1000 + r.seq%1000
+	if r.stable {
+		// The same in a run done again: its writes of the transitions it had written change nothing.
+		version = workflow.GetInfo(ctx).WorkflowStartTime.UnixMicro()*1000 + r.seq
+	}
+	t := intent.Transition{RequestID: r.in.Execution.RequestID, Version: version,
 		Status: s, FailReason: r.state.FailReason, RefundFailReason: r.state.RefundFailReason,
 		Txs: append(append([]intent.Tx{}, r.moreTxs...), txs...), At: now,
 		Deposit: r.state.Deposit, Attestation: r.attestation, FailedTx: r.failedFill}
