@@ -40,7 +40,7 @@ func (d *Door) Deliver(ctx context.Context, dep intent.Deposit) error {
 	// run is done again from its start (its local activities too: a second attestation, its
 	// transitions written twice). The check is a read: a deposit two routers deliver at the
 	// same moment is still signalled twice, which the workflow takes as the same deposit.
-	if has, err := d.Requests.HasDeposit(ctx, q.RequestID, dep); err == nil && has {
+	if d.holds(ctx, q.RequestID, dep) {
 		d.logger().Debug("deposit already with its workflow", "requestId", q.RequestID, "tx", dep.TxHash)
 		return nil
 	}
@@ -68,6 +68,20 @@ func (d *Door) Deliver(ctx context.Context, dep intent.Deposit) error {
 	}
 	d.logger().Info("deposit routed", "requestId", q.RequestID, "chainId", dep.ChainID, "tx", dep.TxHash)
 	return nil
+}
+
+// holds reports whether the request's workflow has taken dep. The status read is shared with
+// the reads of the moment (a block's deposits are routed together), and only a request that
+// names the deposit's transaction is asked about the deposit itself (its log: one transaction
+// can hold two deposits for one order, and the second is an extra one to refund). A failed read
+// says no: the deposit is signalled, as before.
+func (d *Door) holds(ctx context.Context, requestID string, dep intent.Deposit) bool {
+	st, err := d.Requests.Status(ctx, requestID)
+	if err != nil || !slices.ContainsFunc(st.InTxHashes, func(h string) bool { return strings.EqualFold(h, dep.TxHash) }) {
+		return false
+	}
+	has, err := d.Requests.HasDeposit(ctx, requestID, dep)
+	return err == nil && has
 }
 
 // startRefund starts the DepositRefund of one deposit, once: its workflow id derives from the
