@@ -64,7 +64,7 @@ func (w *headWatcher) wait(ctx context.Context, after uint64) (uint64, error) {
 	if !w.running {
 		w.running = true
 		// The head was not watched meanwhile: the time since its last move is no block time.
-		w.clock.last, w.clock.asked = time.Time{}, time.Time{}
+		w.clock.last, w.clock.asked, w.clock.heard = time.Time{}, time.Time{}, time.Time{}
 		go w.run()
 	}
 	defer func() {
@@ -106,7 +106,7 @@ func (w *headWatcher) waitDeferred(ctx context.Context, after uint64) (uint64, e
 		return 0, err
 	}
 	w.mu.Lock()
-	rest := time.Until(w.clock.last.Add(w.clock.window())) // last: when the head moved to h or beyond
+	rest := time.Until(w.clock.heard.Add(w.clock.window())) // heard: when the watcher read h or beyond
 	w.mu.Unlock()
 	if rest <= 0 {
 		return h, nil
@@ -133,7 +133,7 @@ func (w *headWatcher) run() {
 		w.mu.Lock()
 		if err == nil {
 			interval = w.interval
-			w.clock.read(w.head, n, sent)
+			w.clock.read(w.head, n, sent, time.Now())
 			if n != w.head { // lower after a reorg to a shorter chain: waiters keep waiting
 				w.head = n
 				close(w.changed)
@@ -163,21 +163,25 @@ type blockClock struct {
 	blockTime time.Duration // moving average of the time per block; 0 until learnt
 	samples   int           // how many moves blockTime was learnt from
 	asked     time.Time     // when the last read that answered was sent
+	heard     time.Time     // when the read that saw the head's last move answered
 }
 
-// read records a read of the head, sent at sent, that answered n when the last answered prev.
-// A new head came after the read before it was sent: that is when the head moved, as near as
-// the reads can tell and never later than it did. Taking the time the new head was read
-// instead would carry one slow read (a busy moment, a collection of the garbage) into the
-// next block's due time, and the fast polls around it would start after that block had come:
-// each later block heard of late by what the slow read took, less one fast poll per block.
-func (c *blockClock) read(prev, n uint64, sent time.Time) {
+// read records a read of the head, sent at sent and answered at answered, that answered n when
+// the last answered prev. A new head came after the read before it was sent: that is when the
+// head moved, as near as the reads can tell and never later than it did, and the block clock
+// dates it so. Taking the time the new head was read instead would carry one slow read (a busy
+// moment, a collection of the garbage) into the next block's due time, and the fast polls
+// around it would start after that block had come: each later block heard of late by what the
+// slow read took, less one fast poll per block. The fills' window is still counted from when
+// the watcher heard of the block, when the fills it wakes start.
+func (c *blockClock) read(prev, n uint64, sent, answered time.Time) {
 	if n != prev {
 		at := c.asked
 		if at.IsZero() {
 			at = sent
 		}
 		c.saw(prev, n, at)
+		c.heard = answered
 	}
 	c.asked = sent
 }

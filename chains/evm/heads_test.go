@@ -297,7 +297,7 @@ func TestOneSlowReadDoesNotMakeTheNextBlocksLate(t *testing.T) {
 			took = 150 * time.Millisecond
 		}
 		now = sent.Add(took)
-		c.read(prev, n, sent)
+		c.read(prev, n, sent, now)
 		if n != prev {
 			heardAt[n] = now.Sub(t0.Add(time.Duration(n) * time.Second))
 			prev = n
