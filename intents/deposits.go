@@ -39,8 +39,9 @@ func (d *Door) Deliver(ctx context.Context, dep intent.Deposit) error {
 	// run's workflow task, which the server refuses to complete while a new event waits, so the
 	// run is done again from its start (its local activities too: a second attestation, its
 	// transitions written twice). The check is a read: a deposit two routers deliver at the
-	// same moment is still signalled twice, which the workflow takes as the same deposit.
-	if d.holds(ctx, q.RequestID, dep) {
+	// same moment is still signalled twice, which the workflow takes as the same deposit. A
+	// failed read signals, as before.
+	if held, err := d.holds(ctx, q.RequestID, dep); err == nil && held {
 		d.logger().Debug("deposit already with its workflow", "requestId", q.RequestID, "tx", dep.TxHash)
 		return nil
 	}
@@ -52,11 +53,11 @@ func (d *Door) Deliver(ctx context.Context, dep intent.Deposit) error {
 		}, workflows.Intent, workflows.IntentInput{Execution: exec, APIKeyID: q.APIKeyID, Policy: d.Policy})
 	var already *serviceerror.WorkflowExecutionAlreadyStarted
 	if errors.As(err, &already) {
-		st, err := d.Requests.Status(ctx, q.RequestID)
+		held, err := d.holds(ctx, q.RequestID, dep)
 		if err != nil {
-			return fmt.Errorf("status of closed request %s: %w", q.RequestID, err)
+			return fmt.Errorf("deposits of closed request %s: %w", q.RequestID, err)
 		}
-		if slices.ContainsFunc(st.InTxHashes, func(h string) bool { return strings.EqualFold(h, dep.TxHash) }) {
+		if held {
 			d.logger().Debug("deposit of a closed request seen again", "requestId", q.RequestID, "tx", dep.TxHash)
 			return nil
 		}
@@ -73,15 +74,13 @@ func (d *Door) Deliver(ctx context.Context, dep intent.Deposit) error {
 // holds reports whether the request's workflow has taken dep. The status read is shared with
 // the reads of the moment (a block's deposits are routed together), and only a request that
 // names the deposit's transaction is asked about the deposit itself (its log: one transaction
-// can hold two deposits for one order, and the second is an extra one to refund). A failed read
-// says no: the deposit is signalled, as before.
-func (d *Door) holds(ctx context.Context, requestID string, dep intent.Deposit) bool {
+// can hold two deposits for one order, and the second is an extra one to refund).
+func (d *Door) holds(ctx context.Context, requestID string, dep intent.Deposit) (bool, error) {
 	st, err := d.Requests.Status(ctx, requestID)
 	if err != nil || !slices.ContainsFunc(st.InTxHashes, func(h string) bool { return strings.EqualFold(h, dep.TxHash) }) {
-		return false
+		return false, err
 	}
-	has, err := d.Requests.HasDeposit(ctx, requestID, dep)
-	return err == nil && has
+	return d.Requests.HasDeposit(ctx, requestID, dep)
 }
 
 // startRefund starts the DepositRefund of one deposit, once: its workflow id derives from the
