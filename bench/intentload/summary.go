@@ -231,9 +231,7 @@ func (l *load) summarise(cpu0, cpu1 cpuTimes, load0, load1 string) *summary {
 		wall := successes[n-1].Sub(first)
 		s.WallSeconds = wall.Seconds()
 		s.Throughput = float64(n) / wall.Seconds()
-		if windowed {
-			s.Steady = steadyRate(successes)
-		}
+		s.Steady = steadyRate(successes)
 	}
 	if !lastSent.IsZero() {
 		s.SendRate = float64(len(l.runs)-s.Ended["not sent"]) / lastSent.Sub(first).Seconds()

@@ -67,26 +67,12 @@ func TestSummaryAnatomy(t *testing.T) {
 // success, as the steady rate does: a slow first burst shows in the run's percentiles, not in
 // the window's.
 func TestSteadyWindowLeavesTheFirstAndLastSuccessesOut(t *testing.T) {
-	t0 := time.Unix(1_800_000_000, 0)
-	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
-	origin := &watcher{blocks: map[uint64]time.Time{}, txs: map[common.Hash]uint64{}}
-	dest := &watcher{blocks: map[uint64]time.Time{}, txs: map[common.Hash]uint64{}, pool: map[common.Hash]time.Time{}}
-	var runs []*intentRun
-	for i := range 20 {
-		dep, fill := common.BigToHash(big.NewInt(int64(2*i+1))), common.BigToHash(big.NewInt(int64(2*i+2)))
-		base := 1000 * i
-		origin.blocks[uint64(2*i)], origin.blocks[uint64(2*i+1)] = at(base), at(base+100)
-		origin.txs[dep] = uint64(2 * i)
-		share := 200
+	l := oneIntentABlock(20, 100, 2000, func(i int) int {
 		if i == 0 {
-			share = 900 // the cold first burst
+			return 900 // the cold first burst
 		}
-		dest.pool[fill] = at(base + 100 + share)
-		runs = append(runs, &intentRun{due: at(base), sent: at(base), deposit: dep, fillHash: fill, final: "success",
-			status: map[string]time.Time{"submitted": at(base + 100 + share), "success": at(base + 2000)}})
-	}
-	l := &load{cfg: config{origin: 1, dest: 2, confirmations: 2, route: "bridge", wallets: 1},
-		watch: map[uint64]*watcher{1: origin, 2: dest}, runs: runs}
+		return 200
+	})
 	s := l.summarise(cpuTimes{}, cpuTimes{}, "", "")
 	got := map[string]span{}
 	for _, sp := range s.Spans {
@@ -155,26 +141,12 @@ func TestTargetsAreMetOrMissedEachOnItsOwn(t *testing.T) {
 // The targets are checked against the whole run, not only its steady window: a slow first
 // block counts.
 func TestTargetsSeeTheWholeRun(t *testing.T) {
-	t0 := time.Unix(1_800_000_000, 0)
-	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
-	origin := &watcher{blocks: map[uint64]time.Time{}, txs: map[common.Hash]uint64{}}
-	dest := &watcher{blocks: map[uint64]time.Time{}, txs: map[common.Hash]uint64{}, pool: map[common.Hash]time.Time{}}
-	var runs []*intentRun
-	for i := range 100 {
-		dep, fill := common.BigToHash(big.NewInt(int64(2*i+1))), common.BigToHash(big.NewInt(int64(2*i+2)))
-		b := uint64(10 + 2*i)
-		origin.blocks[b], origin.blocks[b+1] = at(1000*i), at(1000*i+1000)
-		origin.txs[dep] = b
-		share := 100
+	l := oneIntentABlock(100, 1000, 2500, func(i int) int {
 		if i < 2 {
-			share = 900 // the first blocks are slow
+			return 900 // the first blocks are slow
 		}
-		dest.pool[fill] = at(1000*i + 1000 + share)
-		runs = append(runs, &intentRun{due: at(1000 * i), quoted: at(1000 * i), sent: at(1000 * i), deposit: dep, fillHash: fill,
-			final: "success", status: map[string]time.Time{"success": at(1000*i + 2500)}})
-	}
-	l := &load{cfg: config{origin: 1, dest: 2, confirmations: 2, route: "bridge", wallets: 1},
-		watch: map[uint64]*watcher{1: origin, 2: dest}, runs: runs}
+		return 100
+	})
 	s := l.summarise(cpuTimes{}, cpuTimes{}, "", "")
 	if s.engineP99 != 900*time.Millisecond {
 		t.Errorf("engine share p99 %v, want the first blocks' 900ms", s.engineP99)
@@ -223,4 +195,27 @@ func TestTheSteadyRateIsTheSlopeThroughTheSuccesses(t *testing.T) {
 	if steadyRate(even[:9]) != 0 {
 		t.Error("a rate from fewer than ten successes")
 	}
+}
+
+// oneIntentABlock is a load of n intents, one a second: intent i's deposit is mined at i s, its
+// last confirmation comes confirmAfter ms later, its fill reaches the destination node's pool
+// (and is submitted) share(i) ms after that, and it succeeds successAfter ms after its deposit.
+func oneIntentABlock(n, confirmAfter, successAfter int, share func(i int) int) *load {
+	t0 := time.Unix(1_800_000_000, 0)
+	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+	origin := &watcher{blocks: map[uint64]time.Time{}, txs: map[common.Hash]uint64{}}
+	dest := &watcher{blocks: map[uint64]time.Time{}, txs: map[common.Hash]uint64{}, pool: map[common.Hash]time.Time{}}
+	var runs []*intentRun
+	for i := range n {
+		dep, fill := common.BigToHash(big.NewInt(int64(2*i+1))), common.BigToHash(big.NewInt(int64(2*i+2)))
+		base, b := 1000*i, uint64(2*i)
+		origin.blocks[b], origin.blocks[b+1] = at(base), at(base+confirmAfter)
+		origin.txs[dep] = b
+		pooled := at(base + confirmAfter + share(i))
+		dest.pool[fill] = pooled
+		runs = append(runs, &intentRun{due: at(base), quoted: at(base), sent: at(base), deposit: dep, fillHash: fill, final: "success",
+			status: map[string]time.Time{"submitted": pooled, "success": at(base + successAfter)}})
+	}
+	return &load{cfg: config{origin: 1, dest: 2, confirmations: 2, route: "bridge", wallets: 1},
+		watch: map[uint64]*watcher{1: origin, 2: dest}, runs: runs}
 }
