@@ -179,7 +179,7 @@ func (s *Scanner) ScanOnce(ctx context.Context, chainID uint64) error {
 }
 
 // DefaultParallel is how many orders' deposits a scan routes at once. Routing one deposit is a
-// round trip to Temporal (signal-with-start) of a few to tens of milliseconds; one at a time,
+// round trip to Temporal (the workflow's start) of a few to tens of milliseconds; one at a time,
 // a block of a busy chain waited for the deposits before it (13 to 17 a second under a burst,
 // BENCHMARKS.md "Intents under load").
 const DefaultParallel = 32

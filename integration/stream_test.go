@@ -2,8 +2,10 @@ package integration
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -11,6 +13,7 @@ import (
 	"github.com/gorilla/websocket"
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
+	"go.temporal.io/sdk/converter"
 
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/events"
@@ -114,9 +117,8 @@ func TestADepositDeliveredAgainMidRunIsNotSignalledAgain(t *testing.T) {
 	}
 	hint := func() {
 		t.Helper()
-		if code, err := s.API.Do(ctx, http.MethodPost, "/transactions/index",
-			map[string]any{"chainId": 31337, "txHash": receipt.TxHash.Hex()}, nil); err != nil || code != http.StatusOK {
-			t.Fatalf("transaction hint: %d %v", code, err)
+		if err := s.hint(ctx, receipt.TxHash); err != nil {
+			t.Fatal(err)
 		}
 	}
 	hint()
@@ -136,6 +138,61 @@ func TestADepositDeliveredAgainMidRunIsNotSignalledAgain(t *testing.T) {
 	}
 	if got := s.outboxStatuses(t, ctx, q.RequestID); got != "waiting,pending,submitted,success" || late != 0 {
 		t.Fatalf("the outbox recorded %s and the workflow got %d signals after it held its deposit; want each status once and none", got, late)
+	}
+}
+
+// A deposit starts its request's workflow with the deposit in the input, eagerly: the server
+// answers the start with the first workflow task, which this process's worker runs at once
+// (no trip through matching, no signal). A second router's delivery of the same deposit finds
+// the workflow started with it and signals nothing. The run is the same: each status told once.
+func TestADepositStartsItsWorkflowEagerlyWithTheDepositInItsInput(t *testing.T) {
+	s := startStack(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	q, wallet := s.streamBridge(t, ctx)
+	receipt, err := wallet.ExecuteSteps(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Three routers at once: two hints (as a client's SDK sends) and the scanner. The first
+	// starts the workflow; the others find it started with their deposit and signal nothing.
+	var hints sync.WaitGroup
+	for range 2 {
+		hints.Go(func() {
+			if err := s.hint(ctx, receipt.TxHash); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	hints.Wait()
+	s.awaitDepositHeld(t, ctx, q.RequestID)
+	if err := s.Sys.Temporal.GetWorkflow(ctx, workflows.IntentWorkflowID(q.RequestID), "").Get(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	evs := s.history(t, ctx, q.RequestID)
+	started := evs[0].GetWorkflowExecutionStartedEventAttributes()
+	if !started.GetEagerExecutionAccepted() {
+		t.Fatal("the workflow's start was not eager")
+	}
+	var in workflows.IntentInput
+	if err := converter.GetDefaultDataConverter().FromPayload(started.GetInput().GetPayloads()[0], &in); err != nil {
+		t.Fatal(err)
+	}
+	if in.Deposit == nil || !strings.EqualFold(in.Deposit.TxHash, receipt.TxHash.Hex()) {
+		t.Fatalf("the start's input holds deposit %+v; want the order's deposit", in.Deposit)
+	}
+	for _, ev := range evs {
+		switch ev.GetEventType() {
+		case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED:
+			t.Fatalf("event %d: a signal %q; the deposit came with the start", ev.GetEventId(),
+				ev.GetWorkflowExecutionSignaledEventAttributes().GetSignalName())
+		case enumspb.EVENT_TYPE_WORKFLOW_TASK_FAILED:
+			t.Fatalf("event %d: the run's workflow task failed (%s)", ev.GetEventId(),
+				ev.GetWorkflowTaskFailedEventAttributes().GetCause())
+		}
+	}
+	if got := s.outboxStatuses(t, ctx, q.RequestID); got != "waiting,pending,submitted,success" {
+		t.Fatalf("the outbox recorded %s; want each status once", got)
 	}
 }
 
@@ -168,6 +225,19 @@ func TestARunDoneAgainTellsEachStatusOnce(t *testing.T) {
 	if got := s.outboxStatuses(t, ctx, q.RequestID); got != "waiting,pending,submitted,success" {
 		t.Fatalf("the outbox recorded %s; want each status once", got)
 	}
+}
+
+// hint reports a deposit's transaction on chain 31337 as a client's SDK does
+// (POST /transactions/index).
+func (s *stack) hint(ctx context.Context, tx common.Hash) error {
+	code, err := s.API.Do(ctx, http.MethodPost, "/transactions/index", map[string]any{"chainId": 31337, "txHash": tx.Hex()}, nil)
+	if err == nil && code != http.StatusOK {
+		err = fmt.Errorf("status %d", code)
+	}
+	if err != nil {
+		return fmt.Errorf("transaction hint: %w", err)
+	}
+	return nil
 }
 
 // streamBridge quotes an ETH bridge 31337 -> 31338 for the devnet's test account 6 and returns

@@ -11,6 +11,7 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
 
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/intent"
@@ -18,8 +19,9 @@ import (
 	"github.com/intentd/intentd/workflows"
 )
 
-// Deliver hands one deposit to its request's workflow, starting it if needed (signal-with-start,
-// so the scanner, a client's hint and a retry all land on one workflow per request). No deposit
+// Deliver hands one deposit to its request's workflow, starting it with the deposit if there is
+// none (one workflow id per request, so the scanner, a client's hint and a retry all land on one
+// workflow), signalling it otherwise. No deposit
 // is left behind: a deposit for an unknown order is refunded as an orphaned deposit, and a
 // deposit for a request whose workflow has closed is refunded as a duplicate unless it is that
 // request's own deposit (a rescan or a client's hint); an open workflow refunds extra deposits
@@ -45,30 +47,79 @@ func (d *Door) Deliver(ctx context.Context, dep intent.Deposit) error {
 		d.logger().Debug("deposit already with its workflow", "requestId", q.RequestID, "tx", dep.TxHash)
 		return nil
 	}
-	_, err = d.Temporal.SignalWithStartWorkflow(ctx, workflows.IntentWorkflowID(q.RequestID), workflows.SignalDeposit, dep,
-		client.StartWorkflowOptions{
-			TaskQueue:             workflows.TaskQueue,
-			WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
-			TypedSearchAttributes: workflows.InitialSearchAttributes(exec, q.APIKeyID),
-		}, workflows.Intent, workflows.IntentInput{Execution: exec, APIKeyID: q.APIKeyID, Policy: d.Policy})
+	// The workflow starts with the deposit in its input, eagerly: a worker of this process
+	// runs its first workflow task from the start's answer (no trip through matching, one
+	// write fewer on the server). A workflow already there takes the deposit as a signal,
+	// unless it has closed.
+	id := workflows.IntentWorkflowID(q.RequestID)
+	_, err = d.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+		ID:                                       id,
+		TaskQueue:                                workflows.TaskQueue,
+		WorkflowIDReusePolicy:                    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+		WorkflowExecutionErrorWhenAlreadyStarted: true,
+		EnableEagerStart:                         true,
+		TypedSearchAttributes:                    workflows.InitialSearchAttributes(exec, q.APIKeyID),
+	}, workflows.Intent, workflows.IntentInput{Execution: exec, APIKeyID: q.APIKeyID, Policy: d.Policy, Deposit: &dep})
 	var already *serviceerror.WorkflowExecutionAlreadyStarted
 	if errors.As(err, &already) {
-		held, err := d.holds(ctx, q.RequestID, dep)
-		if err != nil {
-			return fmt.Errorf("deposits of closed request %s: %w", q.RequestID, err)
-		}
-		if held {
-			d.logger().Debug("deposit of a closed request seen again", "requestId", q.RequestID, "tx", dep.TxHash)
+		// Two routers delivering one deposit at the same moment (a client's hint and the
+		// scanner): the workflow one of them started holds it already, before the read model
+		// says so, and a signal would cost the run its workflow task.
+		if first, err := d.startedWith(ctx, id); err == nil && first != nil && first.SameEvent(dep) {
+			d.logger().Debug("deposit started its workflow already", "requestId", q.RequestID, "tx", dep.TxHash)
 			return nil
 		}
-		d.logger().Warn("another deposit for a closed request: refunding it", "requestId", q.RequestID, "tx", dep.TxHash)
-		return d.startRefund(ctx, workflows.NewDepositRefund(dep, q.RequestID, exec.RefundTo, d.Policy))
-	}
-	if err != nil {
-		return fmt.Errorf("signal-with-start %s: %w", q.RequestID, err)
+		err = d.Temporal.SignalWorkflow(ctx, id, "", workflows.SignalDeposit, dep)
+		var closed *serviceerror.NotFound
+		if errors.As(err, &closed) {
+			return d.closedRequestDeposit(ctx, q, dep)
+		}
+		if err != nil {
+			return fmt.Errorf("signal deposit %s: %w", q.RequestID, err)
+		}
+	} else if err != nil {
+		return fmt.Errorf("start %s: %w", q.RequestID, err)
 	}
 	d.logger().Info("deposit routed", "requestId", q.RequestID, "chainId", dep.ChainID, "tx", dep.TxHash)
 	return nil
+}
+
+// startedWith returns the deposit a workflow was started with (nil for a workflow started by a
+// signal, before the deposit came in the input): the input of its first event.
+func (d *Door) startedWith(ctx context.Context, workflowID string) (*intent.Deposit, error) {
+	it := d.Temporal.GetWorkflowHistory(ctx, workflowID, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	if !it.HasNext() {
+		return nil, nil
+	}
+	ev, err := it.Next()
+	if err != nil {
+		return nil, err
+	}
+	payloads := ev.GetWorkflowExecutionStartedEventAttributes().GetInput().GetPayloads()
+	if len(payloads) == 0 {
+		return nil, nil
+	}
+	var in workflows.IntentInput
+	if err := converter.GetDefaultDataConverter().FromPayload(payloads[0], &in); err != nil {
+		return nil, err
+	}
+	return in.Deposit, nil
+}
+
+// closedRequestDeposit settles a deposit for a request whose workflow has closed: its own
+// deposit seen again (a rescan, a client's hint) is nothing to do, any other is refunded as a
+// request of its own.
+func (d *Door) closedRequestDeposit(ctx context.Context, q *store.StoredQuote, dep intent.Deposit) error {
+	held, err := d.holds(ctx, q.RequestID, dep)
+	if err != nil {
+		return fmt.Errorf("deposits of closed request %s: %w", q.RequestID, err)
+	}
+	if held {
+		d.logger().Debug("deposit of a closed request seen again", "requestId", q.RequestID, "tx", dep.TxHash)
+		return nil
+	}
+	d.logger().Warn("another deposit for a closed request: refunding it", "requestId", q.RequestID, "tx", dep.TxHash)
+	return d.startRefund(ctx, workflows.NewDepositRefund(dep, q.RequestID, q.Execution.RefundTo, d.Policy))
 }
 
 // holds reports whether the request's workflow has taken dep. The status read is shared with

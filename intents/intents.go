@@ -10,6 +10,7 @@ import (
 	"context"
 	"log/slog"
 
+	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 
@@ -21,8 +22,9 @@ import (
 
 // Temporal is the part of the Temporal client the door uses (client.Client has it).
 type Temporal interface {
-	SignalWithStartWorkflow(ctx context.Context, workflowID string, signalName string, signalArg any,
-		options client.StartWorkflowOptions, workflow any, workflowArgs ...any) (client.WorkflowRun, error)
+	SignalWorkflow(ctx context.Context, workflowID string, runID string, signalName string, arg any) error
+	GetWorkflowHistory(ctx context.Context, workflowID string, runID string, isLongPoll bool,
+		filterType enumspb.HistoryEventFilterType) client.HistoryEventIterator
 	ExecuteWorkflow(ctx context.Context, options client.StartWorkflowOptions, workflow any, args ...any) (client.WorkflowRun, error)
 	UpdateWorkflow(ctx context.Context, options client.UpdateWorkflowOptions) (client.WorkflowUpdateHandle, error)
 	DescribeWorkflowExecution(ctx context.Context, workflowID, runID string) (*workflowservice.DescribeWorkflowExecutionResponse, error)

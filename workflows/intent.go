@@ -25,7 +25,7 @@ const (
 	QueryState    = "state"
 )
 
-// IntentWorkflowID derives the workflow id from the requestId, so signal-with-start from the
+// IntentWorkflowID derives the workflow id from the requestId, so the start (or signal) from the
 // scanner, the hint endpoint and a retry all land on one workflow per request.
 func IntentWorkflowID(requestID string) string { return "intent-" + requestID }
 
@@ -46,6 +46,12 @@ type IntentInput struct {
 	APIKeyID  string
 	// Policy is the operator's configuration for this intent, fixed when it starts.
 	Policy Policy
+	// Deposit is the deposit the workflow was started for. The door starts a workflow with its
+	// first deposit in the input, not a signal, so that the start can be eager: the worker
+	// that starts it runs its first workflow task from the start's answer, without the trip
+	// through matching. Nil in the inputs of runs started by signal-with-start; a deposit for
+	// a workflow already open is still a signal.
+	Deposit *intent.Deposit `json:",omitempty"`
 }
 
 // Policy holds the configured limits an intent runs under; zero values take the defaults.
@@ -340,8 +346,14 @@ func (r *intentRun) awaitDeposit(ctx workflow.Context) (*intent.Deposit, error) 
 	if wait < time.Minute {
 		wait = time.Minute
 	}
-	// A lean run started with its deposit (signal-with-start) takes it without a timer.
-	ok := r.lean && ch.ReceiveAsync(&dep)
+	// A lean run started with its deposit (in its input, or by signal-with-start) takes it
+	// without a timer.
+	ok := r.lean && r.in.Deposit != nil
+	if ok {
+		dep = *r.in.Deposit
+	} else {
+		ok = r.lean && ch.ReceiveAsync(&dep)
+	}
 	if !ok {
 		ok, _ = ch.ReceiveWithTimeout(ctx, wait, &dep)
 	}
