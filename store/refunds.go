@@ -39,9 +39,12 @@ func (s *Store) InsertRefundRequest(ctx context.Context, r intent.RefundRequest)
 		if r.ParentID == "" {
 			return nil
 		}
+		// parent_request_id is the record's duplicateDeposits.parentRequestId (migration 0014):
+		// this is the one statement that changes it after the insert.
 		_, err := tx.Exec(ctx, `UPDATE requests SET record = jsonb_set(record, '{duplicateDeposits}', jsonb_build_object(
 				'parentRequestId', id::text,
-				'refundRequestIds', COALESCE(record->'duplicateDeposits'->'refundRequestIds', '[]'::jsonb) || to_jsonb($2::text)))
+				'refundRequestIds', COALESCE(record->'duplicateDeposits'->'refundRequestIds', '[]'::jsonb) || to_jsonb($2::text))),
+				parent_request_id = id::text
 			WHERE id = $1 AND NOT COALESCE(record->'duplicateDeposits'->'refundRequestIds', '[]'::jsonb) ? $2`, r.ParentID, r.ID)
 		return err
 	})

@@ -6,7 +6,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/internal/testkit/testenv"
+	"github.com/intentd/intentd/store"
 )
 
 // Transaction item (spec): status is success or failure. A fill written pending at submitted is
@@ -112,5 +116,56 @@ func TestRevertedFillIsRecordedAsFailedTx(t *testing.T) {
 	}
 	if rec.Protocol.IsWithdrawable || len(rec.Protocol.Settlement.Destination.Refunds) != 1 || rec.Data.FailedTxHash != "0xbad" {
 		t.Fatalf("after the refund: %+v, failedTxHash %q", rec.Protocol, rec.Data.FailedTxHash)
+	}
+}
+
+// The columns the request lists filter on (referrer, type, currencies, parent) agree with the
+// record after every write that can touch what they read: the quote's insert, a transition, a
+// refund request's insert and the duplicate deposit that names its parent. They are filled at
+// the insert, not generated: Postgres computes generated columns again at every UPDATE, and a
+// transition is an UPDATE of the whole record (migration 0014).
+func TestTheColumnsListsFilterOnAgreeWithTheRecordAndAreNotGenerated(t *testing.T) {
+	ctx := context.Background()
+	pool := testenv.Pool(t)
+	st := store.New(pool)
+	cur := func(chain uint64, addr, sym string) *intent.AmountObject {
+		return &intent.AmountObject{Currency: intent.Currency{ChainID: chain, Address: addr, Symbol: sym}, Amount: "1"}
+	}
+	rec := intent.Record{ID: testRequestID, Status: intent.StatusWaiting, User: "0xu", Recipient: "0xr", RequestType: "swap",
+		Data: intent.RecordData{Referrer: "app.example", CurrencyIn: cur(31337, "0xAbC", "USDC"), CurrencyOut: cur(31338, "0xDeF", "WETH")}}
+	if err := st.InsertQuote(ctx, intent.NewQuote{Record: rec, OrderID: "0xorder", ExpiresAt: time.Now().Add(time.Minute),
+		Origin: 31337, Dest: 31338, VolumeUSD: decimal.NewFromInt(1)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.ApplyTransition(ctx, intent.Transition{RequestID: testRequestID, Version: 1, Status: intent.StatusPending,
+		At: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	refund := intent.RefundRequest{ID: "0xrefund", ParentID: testRequestID, Depositor: "0xu", RefundTo: "0xu", ChainID: 31337, At: time.Now()}
+	if err := st.InsertRefundRequest(ctx, refund); err != nil {
+		t.Fatal(err)
+	}
+	var got [3]string
+	if err := pool.QueryRow(ctx, `SELECT referrer || ' ' || request_type || ' ' || currency_in_chain_id || ' ' || currency_in_address
+			|| ' ' || currency_in_symbol || ' ' || currency_out_chain_id || ' ' || currency_out_address || ' ' || currency_out_symbol
+			|| ' ' || parent_request_id FROM requests WHERE id = $1`, testRequestID).Scan(&got[0]); err != nil {
+		t.Fatal(err)
+	}
+	if want := "app.example swap 31337 0xabc usdc 31338 0xdef weth " + testRequestID; got[0] != want {
+		t.Fatalf("the parent's columns: %q, want %q", got[0], want)
+	}
+	if err := pool.QueryRow(ctx, `SELECT request_type || ' ' || parent_request_id || ' ' || (referrer IS NULL)::text
+			FROM requests WHERE id = '0xrefund'`).Scan(&got[1]); err != nil {
+		t.Fatal(err)
+	}
+	if want := "refund " + testRequestID + " true"; got[1] != want {
+		t.Fatalf("the refund request's columns: %q, want %q", got[1], want)
+	}
+	if err := pool.QueryRow(ctx, `SELECT coalesce(string_agg(attname, ','), '') FROM pg_attribute
+			WHERE attrelid = 'requests'::regclass AND attgenerated <> ''`).Scan(&got[2]); err != nil {
+		t.Fatal(err)
+	}
+	if got[2] != "" {
+		t.Fatalf("generated columns of requests: %s; each UPDATE computes them again", got[2])
 	}
 }

@@ -8,9 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"go.temporal.io/server/temporaltest"
-
 	"github.com/intentd/intentd/devnet"
+	"github.com/intentd/intentd/internal/testkit"
 	"github.com/intentd/intentd/internal/testkit/testenv"
 )
 
@@ -36,7 +35,7 @@ func TestRolesStartWithoutTheSolverKey(t *testing.T) {
 		t.Fatalf("worker without the key: %v", err)
 	}
 
-	ts := temporaltest.NewServer(temporaltest.WithT(t))
+	ts := testkit.TemporalServer(t)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

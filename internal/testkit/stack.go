@@ -26,7 +26,6 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"go.temporal.io/api/operatorservice/v1"
-	"go.temporal.io/server/temporaltest"
 
 	"github.com/intentd/intentd/app"
 	"github.com/intentd/intentd/chains"
@@ -164,7 +163,7 @@ func Start(t *testing.T, o Options) *Stack {
 	u := s.chainURLs(t, o)
 	s.RPCs = u.direct
 
-	ts := temporaltest.NewServer(temporaltest.WithT(t))
+	ts := TemporalServer(t)
 	if _, err := ts.GetDefaultClient().OperatorService().AddSearchAttributes(ctx, &operatorservice.AddSearchAttributesRequest{
 		Namespace: ts.GetDefaultNamespace(), SearchAttributes: workflows.SearchAttributeTypes()}); err != nil {
 		t.Fatalf("search attributes: %v", err)
