@@ -388,8 +388,11 @@ func TestRequestsV3IncludeChildRequestsReturnsTheRefundRequestsOfDuplicateDeposi
 	base := time.Now().Add(-time.Minute)
 	parent := seedRequest(t, rig.st, seedReq{user: addrN(300), origin: 1, dest: 10, created: base})
 	child := seedRequest(t, rig.st, seedReq{user: addrN(300), origin: 1, dest: 10, status: intent.StatusRefund, created: base.Add(time.Second)})
+	// As store.InsertRefundRequest writes a duplicate deposit's link: the record and the column
+	// the lists filter on, together (migration 0014).
 	if _, err := rig.st.Pool().Exec(context.Background(), `UPDATE requests SET record = jsonb_set(record, '{duplicateDeposits}',
-		jsonb_build_object('parentRequestId', $2::text, 'refundRequestIds', jsonb_build_array($1::text))) WHERE id = $1`, child, parent); err != nil {
+		jsonb_build_object('parentRequestId', $2::text, 'refundRequestIds', jsonb_build_array($1::text))),
+		parent_request_id = $2 WHERE id = $1`, child, parent); err != nil {
 		t.Fatal(err)
 	}
 	_, ids, _ := search(t, rig, "id="+parent, rig.a1)

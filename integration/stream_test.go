@@ -13,7 +13,6 @@ import (
 	"github.com/gorilla/websocket"
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
-	"go.temporal.io/sdk/converter"
 
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/events"
@@ -174,11 +173,7 @@ func TestADepositStartsItsWorkflowEagerlyWithTheDepositInItsInput(t *testing.T) 
 	if !started.GetEagerExecutionAccepted() {
 		t.Fatal("the workflow's start was not eager")
 	}
-	var in workflows.IntentInput
-	if err := converter.GetDefaultDataConverter().FromPayload(started.GetInput().GetPayloads()[0], &in); err != nil {
-		t.Fatal(err)
-	}
-	if in.Deposit == nil || !strings.EqualFold(in.Deposit.TxHash, receipt.TxHash.Hex()) {
+	if in := startInput(t, evs[0]); in.Deposit == nil || !strings.EqualFold(in.Deposit.TxHash, receipt.TxHash.Hex()) {
 		t.Fatalf("the start's input holds deposit %+v; want the order's deposit", in.Deposit)
 	}
 	for _, ev := range evs {

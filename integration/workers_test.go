@@ -6,6 +6,8 @@ import (
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
+	historypb "go.temporal.io/api/history/v1"
+	"go.temporal.io/sdk/converter"
 
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/internal/testkit/e2e"
@@ -52,25 +54,39 @@ func TestTwoWorkersRouteEachDepositOnce(t *testing.T) {
 		if final.Status != "success" {
 			t.Fatalf("%s: final %+v (seen %v), want success", id, final, seen)
 		}
-		if n := s.signals(t, ctx, id, workflows.SignalDeposit); n != 1 {
-			t.Errorf("%s: its deposit was signalled %d times, want once", id, n)
+		if n := s.depositDeliveries(t, ctx, id); n != 1 {
+			t.Errorf("%s: its deposit reached its workflow %d times, want once", id, n)
 		}
 	}
 }
 
-// signals counts the signals of that name in the request's workflow history.
-func (s *stack) signals(t *testing.T, ctx context.Context, requestID, name string) int {
+// depositDeliveries counts the deposits the request's workflow was given: in its start's input
+// (the door's start) and by signal.
+func (s *stack) depositDeliveries(t *testing.T, ctx context.Context, requestID string) int {
 	t.Helper()
 	n := 0
-	it := s.Sys.Temporal.GetWorkflowHistory(ctx, workflows.IntentWorkflowID(requestID), "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
-	for it.HasNext() {
-		e, err := it.Next()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if e.GetEventType() == enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED && e.GetWorkflowExecutionSignaledEventAttributes().GetSignalName() == name {
-			n++
+	for _, e := range s.history(t, ctx, requestID) {
+		switch e.GetEventType() {
+		case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED:
+			if startInput(t, e).Deposit != nil {
+				n++
+			}
+		case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED:
+			if e.GetWorkflowExecutionSignaledEventAttributes().GetSignalName() == workflows.SignalDeposit {
+				n++
+			}
 		}
 	}
 	return n
+}
+
+// startInput is the input an Intent workflow was started with, from its first event.
+func startInput(t *testing.T, started *historypb.HistoryEvent) workflows.IntentInput {
+	t.Helper()
+	var in workflows.IntentInput
+	if err := converter.GetDefaultDataConverter().FromPayload(
+		started.GetWorkflowExecutionStartedEventAttributes().GetInput().GetPayloads()[0], &in); err != nil {
+		t.Fatal(err)
+	}
+	return in
 }
