@@ -15,6 +15,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
+	"go.temporal.io/server/common/dynamicconfig"
 )
 
 var testSearchAttributes = map[string]enumspb.IndexedValueType{
@@ -156,4 +157,13 @@ func TestTemporalInMemory(t *testing.T) {
 	c := dialTest(t, tmp)
 	defer c.Close()
 	requireSearchAttributes(t, ctx, c, tmp.Namespace(), testSearchAttributes)
+}
+
+// The embedded server does not size external payloads (the SDK's external storage, unused
+// here) at every history write: history.externalPayloadsEnabled is off in its dynamic
+// configuration, where Temporal's default is on.
+func TestTheEmbeddedServerDoesNotSizeExternalPayloads(t *testing.T) {
+	v, ok := temporalDynamicConfig()[dynamicconfig.ExternalPayloadsEnabled.Key()]
+	require.True(t, ok, "history.externalPayloadsEnabled is not set")
+	require.Equal(t, false, v)
 }
