@@ -17,7 +17,7 @@ import (
 // InsertQuote stores a quote and its request row in one transaction. A database it could not
 // reach is intent.ErrUnavailable (see unavailable).
 func (s *Store) InsertQuote(ctx context.Context, q intent.NewQuote) error {
-	rec, err := json.Marshal(q.Record)
+	rec, err := encodeRecord(&q.Record)
 	if err != nil {
 		return err
 	}
@@ -175,7 +175,7 @@ type requestRow struct {
 // from the first's result) and returns whether t's status applied and what it tells the metrics.
 func applyTransition(row *requestRow, t intent.Transition, writes *pgx.Batch) (applied bool, seen observation, err error) {
 	var rec intent.Record
-	if err := json.Unmarshal(row.raw, &rec); err != nil {
+	if err := decodeRecord(row.raw, &rec); err != nil {
 		return false, seen, err
 	}
 	in, out := slices.Clone(row.in), slices.Clone(row.out)
@@ -214,7 +214,7 @@ func applyTransition(row *requestRow, t intent.Transition, writes *pgx.Batch) (a
 	if prev, err := time.Parse(time.RFC3339Nano, rec.UpdatedAt); err != nil || t.At.After(prev) {
 		rec.UpdatedAt = t.At.UTC().Format(time.RFC3339Nano)
 	}
-	body, err := json.Marshal(rec)
+	body, err := encodeRecord(&rec)
 	if err != nil {
 		return fail(err)
 	}

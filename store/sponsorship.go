@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
@@ -117,7 +116,7 @@ func (s *Store) SettleFill(ctx context.Context, st intent.Settlement) error {
 			return notFound(err)
 		}
 		var rec intent.Record
-		if err := json.Unmarshal(raw, &rec); err != nil {
+		if err := decodeRecord(raw, &rec); err != nil {
 			return err
 		}
 		var payment *intent.SponsorPayment
@@ -135,7 +134,7 @@ func (s *Store) SettleFill(ctx context.Context, st intent.Settlement) error {
 				return err
 			}
 		}
-		body, err := json.Marshal(rec)
+		body, err := encodeRecord(&rec)
 		if err != nil {
 			return err
 		}
