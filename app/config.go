@@ -87,6 +87,13 @@ type Config struct {
 	SwapCostBps            int64
 	QuoteTTL               time.Duration
 	ScanInterval           time.Duration
+	// EagerStart (EAGER_START, default true) starts a deposit's workflow eagerly: a worker of
+	// the process that routes the deposit runs its first workflow task from the start's
+	// answer, without the trip through matching. Deposits are routed by the scanner of the one
+	// worker that holds a chain's scan lock, so with eager starts that worker runs every
+	// workflow of the chain's deposits: a fleet of workers that is to share one origin chain's
+	// intents turns it off (docs/operations.md).
+	EagerStart bool
 	// SolverMaxFill is the solver's capacity per fill by symbol, whole units (SOLVER_MAX_FILL,
 	// e.g. "ETH=100,USDC=250000"; empty: no limit).
 	SolverMaxFill map[string]decimal.Decimal
@@ -250,6 +257,7 @@ func (c *Config) loadEngine(v *envconf.Vars) {
 		v.Bad("QUOTE_TTL", "must be a duration of at least 1m, like 10m")
 	}
 	c.ScanInterval = v.PositiveDuration("SCAN_INTERVAL", "1s")
+	c.EagerStart = v.Bool("EAGER_START", "true")
 	// The worker refuses a fill over it; the API serves it (GET /config/v2's capacityPerRequest).
 	if s := v.Get("SOLVER_MAX_FILL", ""); strings.TrimSpace(s) != "" {
 		if c.SolverMaxFill, err = envconf.SymbolAmounts(s, "maximum fill", "whole units"); err != nil {

@@ -146,7 +146,7 @@ func TestLoadDefaults(t *testing.T) {
 		cfg.TemporalNamespace != "default" || cfg.APIAddr != "127.0.0.1:8080" || cfg.OracleURL != "http://127.0.0.1:3000" ||
 		cfg.OracleAPIKey != "" || cfg.PriceSource != "table" || len(cfg.Prices) != 2 || cfg.PriceMaxAge != time.Hour ||
 		cfg.PriceCacheTTL != 10*time.Second || cfg.SwapCostBps != 10 || cfg.QuoteTTL != 10*time.Minute ||
-		cfg.ScanInterval != time.Second || cfg.SolverMaxFill != nil || cfg.LogLevel != slog.LevelInfo || cfg.AdminTokenSHA256 != nil {
+		cfg.ScanInterval != time.Second || !cfg.EagerStart || cfg.SolverMaxFill != nil || cfg.LogLevel != slog.LevelInfo || cfg.AdminTokenSHA256 != nil {
 		t.Fatalf("defaults: %+v", cfg)
 	}
 	if m, ok := cfg.QuoteLimits.Max("ETH", "USDC"); !ok || !m.Equal(decimal.NewFromInt(1_000_000)) {
@@ -164,7 +164,7 @@ func TestLoadReadsEveryVariable(t *testing.T) {
 		"TEMPORAL_NAMESPACE": "intents", "API_ADDR": "0.0.0.0:8080", "ORACLE_URL": "http://oracle:3000/", "ORACLE_API_KEY": "k",
 		"ORACLE_SIGNERS": " " + testOracle.Hex() + " ;; " + other.Hex() + ";", "PRICES_USD": "eth=2500", "PRICE_MAX_AGE": "5m",
 		"PRICE_CACHE_TTL": "1s", "QUOTE_MAX_USD": "ETH/USDC=5, */*=10", "SWAP_COST_BPS": "25", "QUOTE_TTL": "2m",
-		"SCAN_INTERVAL": "250ms", "SOLVER_MAX_FILL": "eth=100, USDC=250000", "DEPOSIT_CONFIRMATION_TIMEOUT": "1h",
+		"SCAN_INTERVAL": "250ms", "EAGER_START": "false", "SOLVER_MAX_FILL": "eth=100, USDC=250000", "DEPOSIT_CONFIRMATION_TIMEOUT": "1h",
 		"FILL_BUMP_AFTER": "10s", "FILL_MAX_BUMPS": "5", "FILL_SUBMIT_ATTEMPTS": "7", "LOG_LEVEL": "debug",
 	})), nil)
 	if err != nil {
@@ -174,7 +174,7 @@ func TestLoadReadsEveryVariable(t *testing.T) {
 		cfg.APIAddr != "0.0.0.0:8080" || cfg.OracleURL != "http://oracle:3000" || cfg.OracleAPIKey != "k" ||
 		len(cfg.OracleSigners) != 2 || cfg.OracleSigners[1] != other || !cfg.Prices["ETH"].Equal(decimal.NewFromInt(2500)) ||
 		cfg.PriceMaxAge != 5*time.Minute || cfg.PriceCacheTTL != time.Second || cfg.SwapCostBps != 25 || cfg.QuoteTTL != 2*time.Minute ||
-		cfg.ScanInterval != 250*time.Millisecond || !cfg.SolverMaxFill["ETH"].Equal(decimal.NewFromInt(100)) || len(cfg.SolverMaxFill) != 2 ||
+		cfg.ScanInterval != 250*time.Millisecond || cfg.EagerStart || !cfg.SolverMaxFill["ETH"].Equal(decimal.NewFromInt(100)) || len(cfg.SolverMaxFill) != 2 ||
 		cfg.LogLevel != slog.LevelDebug {
 		t.Fatalf("config: %+v", cfg)
 	}

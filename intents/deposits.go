@@ -47,17 +47,17 @@ func (d *Door) Deliver(ctx context.Context, dep intent.Deposit) error {
 		d.logger().Debug("deposit already with its workflow", "requestId", q.RequestID, "tx", dep.TxHash)
 		return nil
 	}
-	// The workflow starts with the deposit in its input, eagerly: a worker of this process
-	// runs its first workflow task from the start's answer (no trip through matching, one
-	// write fewer on the server). A workflow already there takes the deposit as a signal,
-	// unless it has closed.
+	// The workflow starts with the deposit in its input, eagerly unless configured otherwise:
+	// a worker of this process runs its first workflow task from the start's answer (no trip
+	// through matching, one write fewer on the server). A workflow already there takes the
+	// deposit as a signal, unless it has closed.
 	id := workflows.IntentWorkflowID(q.RequestID)
 	_, err = d.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
 		ID:                                       id,
 		TaskQueue:                                workflows.TaskQueue,
 		WorkflowIDReusePolicy:                    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
 		WorkflowExecutionErrorWhenAlreadyStarted: true,
-		EnableEagerStart:                         true,
+		EnableEagerStart:                         d.EagerStart,
 		TypedSearchAttributes:                    workflows.InitialSearchAttributes(exec, q.APIKeyID),
 	}, workflows.Intent, workflows.IntentInput{Execution: exec, APIKeyID: q.APIKeyID, Policy: d.Policy, Deposit: &dep})
 	var already *serviceerror.WorkflowExecutionAlreadyStarted

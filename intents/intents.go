@@ -46,7 +46,9 @@ type Door struct {
 	Chains *chains.Clients
 	// Policy is handed to every intent the door starts.
 	Policy workflows.Policy
-	Logger *slog.Logger
+	// EagerStart asks for eager starts (app.Config.EagerStart).
+	EagerStart bool
+	Logger     *slog.Logger
 }
 
 func (d *Door) logger() *slog.Logger {
