@@ -191,6 +191,30 @@ func TestADepositStartsItsWorkflowEagerlyWithTheDepositInItsInput(t *testing.T) 
 	}
 }
 
+// EAGER_START=false (a fleet of workers sharing one chain's intents): the workflow still starts
+// with its deposit in the input, but through the task queue, which any worker polls.
+func TestEagerStartOffLeavesTheStartToTheTaskQueue(t *testing.T) {
+	s := startStackWith(t, stackOptions{env: map[string]string{"EAGER_START": "false"}})
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	q, wallet := s.streamBridge(t, ctx)
+	if _, err := wallet.ExecuteSteps(ctx, q); err != nil {
+		t.Fatal(err)
+	}
+	s.awaitDepositHeld(t, ctx, q.RequestID)
+	if err := s.Sys.Temporal.GetWorkflow(ctx, workflows.IntentWorkflowID(q.RequestID), "").Get(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	evs := s.history(t, ctx, q.RequestID)
+	eager, dep := evs[0].GetWorkflowExecutionStartedEventAttributes().GetEagerExecutionAccepted(), startInput(t, evs[0]).Deposit
+	if eager || dep == nil {
+		t.Fatalf("start: eager %v, deposit in the input %+v; want a start through the task queue with the deposit", eager, dep)
+	}
+	if got := s.outboxStatuses(t, ctx, q.RequestID); got != "waiting,pending,submitted,success" {
+		t.Fatalf("the outbox recorded %s; want each status once", got)
+	}
+}
+
 // An extra deposit for an order whose run is under way is signalled to it (the workflow refunds
 // it as a request of its own), so the run's workflow task is done again from its start; its
 // transitions, written again, change nothing: the client is told each status once.
