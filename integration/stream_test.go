@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/gorilla/websocket"
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
@@ -109,11 +110,7 @@ func TestADepositDeliveredAgainMidRunIsNotSignalledAgain(t *testing.T) {
 	s := startStack(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	q, wallet := s.streamBridge(t, ctx)
-	receipt, err := wallet.ExecuteSteps(ctx, q)
-	if err != nil {
-		t.Fatal(err)
-	}
+	q, _, receipt := s.sendBridge(t, ctx)
 	hint := func() {
 		t.Helper()
 		if err := s.hint(ctx, receipt.TxHash); err != nil {
@@ -125,9 +122,7 @@ func TestADepositDeliveredAgainMidRunIsNotSignalledAgain(t *testing.T) {
 	s.awaitDepositHeld(t, ctx, q.RequestID)
 	held := time.Now()
 	hint()
-	if err := s.Sys.Temporal.GetWorkflow(ctx, workflows.IntentWorkflowID(q.RequestID), "").Get(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
+	s.awaitWorkflowEnd(t, ctx, q.RequestID)
 	// No signal after the workflow held its deposit: neither the second hint nor the scanner.
 	var late int
 	for _, ev := range s.history(t, ctx, q.RequestID) {
@@ -148,11 +143,7 @@ func TestADepositStartsItsWorkflowEagerlyWithTheDepositInItsInput(t *testing.T) 
 	s := startStack(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	q, wallet := s.streamBridge(t, ctx)
-	receipt, err := wallet.ExecuteSteps(ctx, q)
-	if err != nil {
-		t.Fatal(err)
-	}
+	q, _, receipt := s.sendBridge(t, ctx)
 	// Three routers at once: two hints (as a client's SDK sends) and the scanner. The first
 	// starts the workflow; the others find it started with their deposit and signal nothing.
 	var hints sync.WaitGroup
@@ -165,9 +156,7 @@ func TestADepositStartsItsWorkflowEagerlyWithTheDepositInItsInput(t *testing.T) 
 	}
 	hints.Wait()
 	s.awaitDepositHeld(t, ctx, q.RequestID)
-	if err := s.Sys.Temporal.GetWorkflow(ctx, workflows.IntentWorkflowID(q.RequestID), "").Get(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
+	s.awaitWorkflowEnd(t, ctx, q.RequestID)
 	evs := s.history(t, ctx, q.RequestID)
 	started := evs[0].GetWorkflowExecutionStartedEventAttributes()
 	if !started.GetEagerExecutionAccepted() {
@@ -197,14 +186,9 @@ func TestEagerStartOffLeavesTheStartToTheTaskQueue(t *testing.T) {
 	s := startStackWith(t, stackOptions{env: map[string]string{"EAGER_START": "false"}})
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	q, wallet := s.streamBridge(t, ctx)
-	if _, err := wallet.ExecuteSteps(ctx, q); err != nil {
-		t.Fatal(err)
-	}
+	q, _, _ := s.sendBridge(t, ctx)
 	s.awaitDepositHeld(t, ctx, q.RequestID)
-	if err := s.Sys.Temporal.GetWorkflow(ctx, workflows.IntentWorkflowID(q.RequestID), "").Get(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
+	s.awaitWorkflowEnd(t, ctx, q.RequestID)
 	evs := s.history(t, ctx, q.RequestID)
 	eager, dep := evs[0].GetWorkflowExecutionStartedEventAttributes().GetEagerExecutionAccepted(), startInput(t, evs[0]).Deposit
 	if eager || dep == nil {
@@ -222,18 +206,13 @@ func TestARunDoneAgainTellsEachStatusOnce(t *testing.T) {
 	s := startStack(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	q, wallet := s.streamBridge(t, ctx)
-	if _, err := wallet.ExecuteSteps(ctx, q); err != nil {
-		t.Fatal(err)
-	}
+	q, wallet, _ := s.sendBridge(t, ctx)
 	s.awaitDepositHeld(t, ctx, q.RequestID)
 	// The same deposit again: a second Deposit event for the order, in a transaction of its own.
 	if _, err := wallet.ExecuteSteps(ctx, q); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Sys.Temporal.GetWorkflow(ctx, workflows.IntentWorkflowID(q.RequestID), "").Get(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
+	s.awaitWorkflowEnd(t, ctx, q.RequestID)
 	var redone int
 	for _, ev := range s.history(t, ctx, q.RequestID) {
 		if ev.GetEventType() == enumspb.EVENT_TYPE_WORKFLOW_TASK_FAILED {
@@ -271,6 +250,26 @@ func (s *stack) streamBridge(t *testing.T, ctx context.Context) (*quote.Response
 		t.Fatal(err)
 	}
 	return q, &e2e.Wallet{Key: acct.Key, RPCs: s.RPCs}
+}
+
+// sendBridge quotes streamBridge and sends its deposit; it returns the quote, the wallet and the
+// deposit's receipt.
+func (s *stack) sendBridge(t *testing.T, ctx context.Context) (*quote.Response, *e2e.Wallet, *types.Receipt) {
+	t.Helper()
+	q, wallet := s.streamBridge(t, ctx)
+	receipt, err := wallet.ExecuteSteps(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q, wallet, receipt
+}
+
+// awaitWorkflowEnd waits until the request's workflow has closed, successfully.
+func (s *stack) awaitWorkflowEnd(t *testing.T, ctx context.Context, requestID string) {
+	t.Helper()
+	if err := s.Sys.Temporal.GetWorkflow(ctx, workflows.IntentWorkflowID(requestID), "").Get(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // awaitDepositHeld waits until the request's workflow has recorded its deposit in the read model.

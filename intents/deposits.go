@@ -40,9 +40,10 @@ func (d *Door) Deliver(ctx context.Context, dep intent.Deposit) error {
 	// hint, a rescan): a signal that reaches a workflow in the middle of its run costs it the
 	// run's workflow task, which the server refuses to complete while a new event waits, so the
 	// run is done again from its start (its local activities too: a second attestation, its
-	// transitions written twice). The check is a read: a deposit two routers deliver at the
-	// same moment is still signalled twice, which the workflow takes as the same deposit. A
-	// failed read signals, as before.
+	// transitions written twice). The check is a read of the read model, which a workflow
+	// started a moment ago has not written yet: a second router at that moment finds the
+	// deposit in the started workflow's input instead (startedWith, below). A failed read
+	// goes on to the start.
 	if held, err := d.holds(ctx, q.RequestID, dep); err == nil && held {
 		d.logger().Debug("deposit already with its workflow", "requestId", q.RequestID, "tx", dep.TxHash)
 		return nil
