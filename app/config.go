@@ -89,10 +89,10 @@ type Config struct {
 	ScanInterval           time.Duration
 	// EagerStart (EAGER_START, default true) starts a deposit's workflow eagerly: a worker of
 	// the process that routes the deposit runs its first workflow task from the start's
-	// answer, without the trip through matching. Deposits are routed by the scanner of the one
-	// worker that holds a chain's scan lock, so with eager starts that worker runs every
-	// workflow of the chain's deposits: a fleet of workers that is to share one origin chain's
-	// intents turns it off (docs/operations.md).
+	// answer, without the trip through matching. A chain's deposits are routed by the scanner
+	// of the worker that holds its scan lock, and a fleet's scanners take the blocks in turn
+	// (deposits.turns), so each worker runs the workflows of the blocks it routed. false
+	// leaves every start to the task queue (docs/operations.md).
 	EagerStart bool
 	// SolverMaxFill is the solver's capacity per fill by symbol, whole units (SOLVER_MAX_FILL,
 	// e.g. "ETH=100,USDC=250000"; empty: no limit).

@@ -13,10 +13,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WORKERS=${WORKERS:-1}
-# With more than one worker the deposits' workflows start through the task queue, so that every
-# worker takes its share (EAGER_START: an eager start runs on the routing worker, the one whose
-# scanner holds the chain's scan lock); set EAGER_START to measure otherwise.
-if [ "$WORKERS" -gt 1 ]; then export EAGER_START=${EAGER_START:-false}; fi
+# The workers' scanners take a chain's blocks in turn and each starts the workflows of the
+# deposits it routed eagerly; EAGER_START=false measures every start through the task queue.
 SCALE_DATA_DIR=${SCALE_DATA_DIR:-.data/bench-scale}
 scripts/build.sh ./cmd/intentd ./cmd/intentd-dev
 

@@ -63,17 +63,96 @@ func (s *Scanner) follow(ctx context.Context, chainID uint64) {
 	}
 	heads, _ := chains.Capability[chains.HeadWatcher](s.Chains, chainID)
 	wake := waker(heads, s.Chains.Registry(), chainID)
+	var t turns
 	for {
 		var after uint64
 		if heads != nil {
 			after = heads.SeenHead()
 		}
-		if err := s.ScanOnce(ctx, chainID); err != nil && ctx.Err() == nil {
+		if d := t.yieldFor(time.Now()); d > 0 && !sleep(ctx, d) {
+			return
+		}
+		p, err := s.scan(ctx, chainID, t.wrote)
+		if err != nil && ctx.Err() == nil {
 			s.Logger.Warn("deposit scan failed; retrying", "chainId", chainID, "error", err)
+		}
+		t.record(p, time.Now())
+		if err == nil && !p.locked {
+			// Another scanner holds the chain: this one tries again shortly rather than on the
+			// next block, so that when the holder is behind (its pass outlasted a block) the
+			// blocks it has not reached yet are this one's turn.
+			if !sleep(ctx, lockRetry) {
+				return
+			}
+			continue
 		}
 		if !nextScan(ctx, interval, wake, after) {
 			return
 		}
+	}
+}
+
+// peerYield is how long a scanner that routed a chain's last pass waits before its next one
+// while other workers scan the chain too (turns): the time a peer woken by the same block needs
+// to take the scan lock. peerMemory is how long one sign of a peer (a scan lock it held, a
+// cursor it moved) counts: a fleet whose other workers stopped stops yielding after it.
+// lockRetry is how soon a scanner tries again after finding the chain's scan lock held.
+const (
+	peerYield  = 100 * time.Millisecond
+	peerMemory = 30 * time.Second
+	lockRetry  = 25 * time.Millisecond
+)
+
+// turns is one scanner's share of a chain's scans in a fleet. Every worker's scanner wakes on
+// the same block and one of them wins the chain's scan lock (store.TryScanLock); the winner
+// routes the block's deposits, and with eager starts (intents.Door.EagerStart) it runs their
+// workflows too. Left to the race, the same worker kept winning (one of two workers ran 723
+// of 960 intents, BENCHMARKS.md "Scale-out"), so a scanner that routed the last pass lets the
+// others try first on the next block: the workers take the blocks in turn, and one that is
+// busier (slower to wake) takes fewer. A scanner alone never yields: it has seen no peer.
+type turns struct {
+	routedLast bool      // this scanner's last pass routed deposits
+	peerSeen   time.Time // the last sign of another scanner of the chain
+	wrote      uint64    // the cursor block this scanner's last pass wrote (0: none)
+}
+
+// pass is what one scan did: whether it held the chain's scan lock, whether the cursor it found
+// was not the one this scanner left (another scanner moved it), how many deposits it routed
+// and the cursor block it wrote.
+type pass struct {
+	locked, moved bool
+	routed        int
+	wrote         uint64
+}
+
+// yieldFor is how long to wait before the next pass at now.
+func (t *turns) yieldFor(now time.Time) time.Duration {
+	if t.routedLast && !t.peerSeen.IsZero() && now.Sub(t.peerSeen) < peerMemory {
+		return peerYield
+	}
+	return 0
+}
+
+// record takes a pass's outcome at now.
+func (t *turns) record(p pass, now time.Time) {
+	if !p.locked || p.moved {
+		t.peerSeen = now
+	}
+	t.routedLast = p.locked && p.routed > 0
+	if p.wrote > 0 {
+		t.wrote = p.wrote
+	}
+}
+
+// sleep waits d, or until ctx ends (false).
+func sleep(ctx context.Context, d time.Duration) bool {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return true
+	case <-ctx.Done():
+		return false
 	}
 }
 
@@ -123,27 +202,37 @@ func nextScan(ctx context.Context, interval time.Duration, wake headWake, after 
 // One scanner of all the workers' scans a chain at a time (store.TryScanLock): while another
 // holds the chain, ScanOnce does nothing, so a deposit is routed once however many workers run.
 func (s *Scanner) ScanOnce(ctx context.Context, chainID uint64) error {
+	_, err := s.scan(ctx, chainID, 0)
+	return err
+}
+
+// scan is ScanOnce, and says what the pass did (turns). wrote is the cursor block this
+// scanner's last pass wrote (0: none), to tell whether another scanner moved the cursor since.
+func (s *Scanner) scan(ctx context.Context, chainID, wrote uint64) (p pass, err error) {
 	c, err := chains.Capability[scannedChain](s.Chains, chainID)
 	if err != nil {
-		return err
+		return p, err
 	}
 	release, ok, err := s.Store.TryScanLock(ctx, chainID)
 	if err != nil || !ok {
-		return err
+		// An error is no sign of a peer: the pass counts as held, routing nothing.
+		return pass{locked: err != nil}, err
 	}
 	defer release()
+	p.locked = true
 	head, err := c.Head(ctx)
 	if err != nil {
-		return err
+		return p, err
 	}
 	genesis, err := c.BlockHash(ctx, 0)
 	if err != nil {
-		return err
+		return p, err
 	}
 	from, err := s.resume(ctx, c, chainID, head, genesis.Hex())
 	if err != nil {
-		return err
+		return p, err
 	}
+	p.moved = wrote > 0 && from != wrote+1
 	maxRange := s.MaxRange
 	if maxRange == 0 {
 		maxRange = 2000
@@ -155,27 +244,29 @@ func (s *Scanner) ScanOnce(ctx context.Context, chainID uint64) error {
 		// scanned again (routing a deposit twice is harmless).
 		hash, err := c.BlockHash(ctx, to)
 		if err != nil {
-			return err
+			return p, err
 		}
 		deps, err := c.Deposits(ctx, from, to)
 		if err != nil {
-			return err
+			return p, err
 		}
 		if err := s.route(ctx, deps); err != nil {
-			return err
+			return p, err
 		}
+		p.routed += len(deps)
 		if again, err := c.BlockHash(ctx, to); err != nil {
-			return err
+			return p, err
 		} else if again != hash {
 			s.Logger.Warn("reorg during a scan: scanning the range again", "chainId", chainID, "from", from, "to", to)
-			return nil
+			return p, nil
 		}
 		if err := s.Store.SetCursor(ctx, store.Cursor{ChainID: chainID, GenesisHash: genesis.Hex(), Block: to, BlockHash: hash.Hex()}); err != nil {
-			return err
+			return p, err
 		}
+		p.wrote = to
 		from = to + 1
 	}
-	return nil
+	return p, nil
 }
 
 // DefaultParallel is how many orders' deposits a scan routes at once. Routing one deposit is a

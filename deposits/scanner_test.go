@@ -135,3 +135,46 @@ func TestTheScanOfANewBlockLetsItsFillsGoFirstOnlyWhenItsDepositsMustWaitForMore
 		t.Error("a chain without a head watcher has a waker")
 	}
 }
+
+// "One worker scans a chain at a time", and in a fleet they take the blocks in turn: a scanner
+// that routed the last pass yields the next block's scan lock to its peers for peerYield, once
+// it has seen one (a lock it could not take, a cursor it did not leave), for peerMemory. A
+// scanner alone never waits.
+func TestAScannerThatRoutedTheLastPassLetsItsPeersScanTheNextBlockFirst(t *testing.T) {
+	t0 := time.Unix(1_700_000_000, 0)
+	var alone turns
+	for i := range 5 {
+		alone.record(pass{locked: true, routed: 50, wrote: uint64(10 + i)}, t0.Add(time.Duration(i)*time.Second))
+		if d := alone.yieldFor(t0.Add(time.Duration(i) * time.Second)); d != 0 {
+			t.Fatalf("a scanner that has seen no peer waits %v after pass %d", d, i)
+		}
+	}
+
+	var a turns
+	a.record(pass{locked: false}, t0) // a peer held the lock
+	if d := a.yieldFor(t0); d != 0 {
+		t.Errorf("after a pass it did not route, the scanner waits %v; want none", d)
+	}
+	a.record(pass{locked: true, routed: 50, wrote: 11}, t0.Add(time.Second))
+	if d := a.yieldFor(t0.Add(time.Second)); d != peerYield {
+		t.Errorf("after routing a pass with a peer about, the scanner waits %v; want %v", d, peerYield)
+	}
+	a.record(pass{locked: true, routed: 0, wrote: 12}, t0.Add(2*time.Second))
+	if d := a.yieldFor(t0.Add(2 * time.Second)); d != 0 {
+		t.Errorf("after an empty pass the scanner waits %v; want none", d)
+	}
+	a.record(pass{locked: true, routed: 3, wrote: 13}, t0.Add(3*time.Second))
+	if d := a.yieldFor(t0.Add(3*time.Second + peerMemory)); d != 0 {
+		t.Errorf("with no sign of a peer for %v the scanner still waits %v", peerMemory, d)
+	}
+	if a.wrote != 13 {
+		t.Errorf("the scanner remembers cursor block %d as its last; want 13", a.wrote)
+	}
+
+	// A cursor another scanner moved is a sign of a peer as good as a lock it held.
+	var b turns
+	b.record(pass{locked: true, moved: true, routed: 50, wrote: 20}, t0)
+	if d := b.yieldFor(t0.Add(time.Second)); d != peerYield {
+		t.Errorf("after a pass that found the cursor moved by another, the scanner waits %v; want %v", d, peerYield)
+	}
+}
