@@ -76,6 +76,7 @@ type config struct {
 	confirmations     uint64
 	timeout           time.Duration
 	jsonOut           bool
+	trace             string
 	allowRefunds      bool
 	currencyIn, outCu common.Address
 	targets           targets
@@ -95,6 +96,7 @@ func main() {
 	flag.Uint64Var(&c.confirmations, "confirmations", 2, "confirmations the origin chain requires (configs/chains.dev.json)")
 	flag.DurationVar(&c.timeout, "timeout", 10*time.Minute, "give up on intents not ended after this long")
 	flag.BoolVar(&c.jsonOut, "json", false, "print the summary as JSON too")
+	flag.StringVar(&c.trace, "trace", "", "write each intent's timings to this CSV file (ms from its last confirmation's block)")
 	flag.BoolVar(&c.allowRefunds, "allow-refunds", false, "a refund is a correct end (a burst larger than the solver's inventory): "+
 		"its recipient must then hold nothing")
 	flag.Float64Var(&c.targets.steady, "want-steady", 0, "target: the steady rate at least this many intents a second (0: no target)")
@@ -289,6 +291,11 @@ wait:
 	if c.jsonOut {
 		b, _ := json.MarshalIndent(s, "", "  ")
 		fmt.Println(string(b))
+	}
+	if c.trace != "" {
+		if err := l.writeTrace(c.trace); err != nil {
+			return err
+		}
 	}
 	if len(problems) > 0 {
 		return fmt.Errorf("%d intents are wrong (see above)", len(problems))

@@ -2,10 +2,13 @@ package main
 
 import (
 	"cmp"
+	"encoding/csv"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -358,4 +361,50 @@ func rateString(r float64) string {
 		return "unbounded"
 	}
 	return fmt.Sprintf("%g/s", r)
+}
+
+// writeTrace writes one CSV row per intent to path: its deposit's block, the block that gave its
+// last confirmation, and the milliseconds from that block's arrival to the deposit's routing,
+// pending, submitted, the fill in the destination node's pool and success (empty: not seen), to
+// find where a slow block's time went.
+func (l *load) writeTrace(path string) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := csv.NewWriter(f)
+	_ = w.Write([]string{"requestId", "depositBlock", "confirmingBlock", "routed", "pending", "submitted", "pooled", "success"})
+	origin, dest := l.watch[l.cfg.origin], l.watch[l.cfg.dest]
+	for _, r := range l.runs {
+		dBlock, _, ok := origin.mined(r.deposit)
+		if !ok {
+			continue
+		}
+		confBlock := dBlock + max(l.cfg.confirmations, 1) - 1
+		conf, ok := origin.seen(confBlock)
+		if !ok {
+			continue
+		}
+		since := func(t time.Time, ok bool) string {
+			if !ok {
+				return ""
+			}
+			return strconv.FormatFloat(ms(t.Sub(conf)), 'f', 1, 64)
+		}
+		routed, rOK := r.status["routed"]
+		pending, pOK := r.status["pending"]
+		submitted, sOK := r.status["submitted"]
+		success, okS := r.status["success"]
+		pooled, poolOK := dest.pooled(r.fillHash)
+		_ = w.Write([]string{r.requestID, strconv.FormatUint(dBlock, 10), strconv.FormatUint(confBlock, 10),
+			since(routed, rOK), since(pending, pOK), since(submitted, sOK), since(pooled, poolOK), since(success, okS)})
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		_ = f.Close()
+		return err
+	}
+	return f.Close()
 }

@@ -4,10 +4,20 @@ import (
 	"sync"
 
 	otelprom "go.opentelemetry.io/otel/exporters/prometheus"
+	"go.opentelemetry.io/otel/sdk/instrumentation"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.temporal.io/sdk/client"
 	temporalotel "go.temporal.io/sdk/contrib/opentelemetry"
 )
+
+// temporalScope is the OpenTelemetry scope of the SDK's metrics.
+const temporalScope = "temporal-sdk"
+
+// temporalLatencyBuckets are the buckets of the SDK's latencies, which it records in seconds:
+// 1 ms to a minute (schedule-to-start under a backlog runs to tens of seconds). OpenTelemetry's
+// default buckets (0, 5, 10, 25 … 10000) are meant for milliseconds: in seconds every latency of
+// a healthy worker fell in the first one, and the histograms said nothing.
+var temporalLatencyBuckets = []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60}
 
 var (
 	temporalOnce    sync.Once
@@ -25,8 +35,10 @@ func TemporalHandler() client.MetricsHandler {
 		if err != nil {
 			return
 		}
-		provider := sdkmetric.NewMeterProvider(sdkmetric.WithReader(exp))
-		temporalHandler = temporalotel.NewMetricsHandler(temporalotel.MetricsHandlerOptions{Meter: provider.Meter("temporal-sdk")})
+		provider := sdkmetric.NewMeterProvider(sdkmetric.WithReader(exp), sdkmetric.WithView(sdkmetric.NewView(
+			sdkmetric.Instrument{Kind: sdkmetric.InstrumentKindHistogram, Unit: "s", Scope: instrumentation.Scope{Name: temporalScope}},
+			sdkmetric.Stream{Aggregation: sdkmetric.AggregationExplicitBucketHistogram{Boundaries: temporalLatencyBuckets}})))
+		temporalHandler = temporalotel.NewMetricsHandler(temporalotel.MetricsHandlerOptions{Meter: provider.Meter(temporalScope)})
 	})
 	return temporalHandler
 }
