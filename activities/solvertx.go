@@ -17,6 +17,7 @@ import (
 
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/internal/metrics"
 )
 
 // solverCall is one transaction the solver sends for a request: a fill or a refund.
@@ -62,8 +63,14 @@ type solverCall struct {
 // one, means something only when nothing is stored, and a retry of a signing that went through
 // broadcasts its transaction instead.
 func (a *ChainActivities) send(ctx context.Context, c solverChain, call solverCall) (*intent.SolverTx, error) {
-	stored, err := a.sign(ctx, c, call, a.readForSigning(ctx, patientReads{c}, call))
-	if err != nil {
+	start := time.Now()
+	reads := a.readForSigning(ctx, patientReads{c}, call)
+	read := time.Now()
+	metrics.SolverSigning.WithLabelValues("reads").Observe(read.Sub(start).Seconds())
+	stored, err := a.sign(ctx, c, call, reads)
+	if err == nil {
+		metrics.SolverSigning.WithLabelValues("prepare").Observe(time.Since(read).Seconds())
+	} else {
 		prev, lerr := a.Store.SolverTx(ctx, call.requestID, call.kind)
 		switch {
 		case lerr == nil:
@@ -74,7 +81,10 @@ func (a *ChainActivities) send(ctx context.Context, c solverChain, call solverCa
 			return nil, lerr // unknown whether it is stored: retried, never refused
 		}
 	}
-	return stored, broadcast(ctx, c, stored)
+	sent := time.Now()
+	err = broadcast(ctx, c, stored)
+	metrics.SolverSigning.WithLabelValues("broadcast").Observe(time.Since(sent).Seconds())
+	return stored, err
 }
 
 // signingReads are the chain reads a signing starts from, read at the same time.

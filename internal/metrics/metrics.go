@@ -62,6 +62,15 @@ var (
 		Buckets: []float64{.5, 1, 2, 3, 5, 8, 13, 21, 34, 60, 120, 300, 600}}, []string{"phase"})
 )
 
+// SolverSigning is the time of each phase of a solver transaction's sending (a fill, a refund,
+// a cancellation): "reads" (the gas estimate, the fees and the holdings or nonce, read at once),
+// "prepare" (the nonce allocated, the transaction signed and stored: the group commit, its wait
+// for the round before included) and "broadcast" (the node's answer). A block's burst of fills
+// shows here where its signings wait.
+var SolverSigning = f.NewHistogramVec(prometheus.HistogramOpts{Namespace: "intentd", Name: "solver_signing_seconds",
+	Help:    "Time of each phase of sending a solver transaction: reads, prepare (nonce, signing, storing) and broadcast.",
+	Buckets: []float64{.001, .0025, .005, .01, .02, .03, .05, .075, .1, .15, .2, .3, .5, 1, 2.5, 5}}, []string{"phase"})
+
 // ChainRPCRequests counts the JSON-RPC requests the engine sends to each chain's node, by
 // method ("batch" for a batch), whether or not they succeed.
 var ChainRPCRequests = f.NewCounterVec(prometheus.CounterOpts{Namespace: "intentd", Name: "chain_rpc_requests_total",
