@@ -45,10 +45,15 @@ func TestMetricsShowARealIntent(t *testing.T) {
 	grew(`intentd_intent_transitions_total{fail_reason="N/A",status="success"}`)
 	grew(`intentd_fill_latency_seconds_count{phase="broadcast"}`)
 	grew(`intentd_fill_latency_seconds_count{phase="mined"}`)
+	for _, phase := range []string{"reads", "prepare", "broadcast"} {
+		grew(`intentd_solver_signing_seconds_count{phase="` + phase + `"}`)
+	}
 	grew(`intentd_oracle_attestations_total{endpoint="/attestations/depository-deposits/v1",outcome="ok"}`)
 	for _, present := range []string{`intentd_solver_balance{chain_id="31338",symbol="ETH"}`, `intentd_requests_in_flight{status="pending"}`,
-		`intentd_webhook_deliveries{state="dead"}`, "temporal_request", "temporal_workflow_task_schedule_to_start_latency",
-		"temporal_activity_execution_latency", `intentd_read_model_up 1`} {
+		`intentd_webhook_deliveries{state="dead"}`, "temporal_request",
+		// An intent alone, its start eager and its activities local, schedules no task on a
+		// queue: these two are what it does record.
+		"temporal_workflow_task_execution_latency", "temporal_local_activity_execution_latency", `intentd_read_model_up 1`} {
 		if !strings.Contains(after, present) {
 			t.Errorf("/metrics has no %s", present)
 		}
