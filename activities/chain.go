@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -35,6 +36,9 @@ type ChainActivities struct {
 
 	// reads are the reads the signings share (solverreads.go).
 	reads sharedread.Group
+	// broadcasts sends the first broadcasts of each chain and sender in rounds, in nonce order
+	// (broadcasts.go).
+	broadcasts sync.Map
 }
 
 // solverChain is what the solver's transactions need of a chain's client.

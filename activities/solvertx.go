@@ -82,7 +82,7 @@ func (a *ChainActivities) send(ctx context.Context, c solverChain, call solverCa
 		}
 	}
 	sent := time.Now()
-	err = broadcast(ctx, c, stored)
+	err = a.firstBroadcast(ctx, c, stored)
 	metrics.SolverSigning.WithLabelValues("broadcast").Observe(time.Since(sent).Seconds())
 	return stored, err
 }
@@ -131,18 +131,27 @@ func broadcast(ctx context.Context, c chains.TxSender, stored *intent.SolverTx) 
 		return failure(intent.FailReasonUnknown, "stored transaction does not decode", err)
 	}
 	if err := sendTx(ctx, c, &tx); err != nil {
-		activity.GetLogger(ctx).Warn("broadcast failed; will retry", "requestId", stored.RequestID, "kind", stored.Kind,
-			"attempt", stored.Attempt, "tx", stored.Hash, "error", err)
-		return fmt.Errorf("%w: broadcast: %v", chains.ErrUnavailable, err)
+		return broadcastFailed(ctx, stored, err)
 	}
 	return nil
+}
+
+// broadcastFailed logs a failed broadcast of stored and returns it as retryable.
+func broadcastFailed(ctx context.Context, stored *intent.SolverTx, err error) error {
+	activity.GetLogger(ctx).Warn("broadcast failed; will retry", "requestId", stored.RequestID, "kind", stored.Kind,
+		"attempt", stored.Attempt, "tx", stored.Hash, "error", err)
+	return fmt.Errorf("%w: broadcast: %v", chains.ErrUnavailable, err)
 }
 
 // sendTx broadcasts tx. A node that already has it, or whose chain has used its nonce already
 // (this transaction or another attempt of it was mined), counts as sent: the wait for
 // inclusion finds out which attempt was mined.
 func sendTx(ctx context.Context, c chains.TxSender, tx *types.Transaction) error {
-	err := c.SendTransaction(ctx, tx)
+	return sentOrErr(c.SendTransaction(ctx, tx))
+}
+
+// sentOrErr is a broadcast's error, nil when it means the transaction is out.
+func sentOrErr(err error) error {
 	if errors.Is(err, chains.ErrAlreadyKnown) || errors.Is(err, chains.ErrNonceTooLow) {
 		return nil
 	}

@@ -120,6 +120,14 @@ type TxSender interface {
 	SendTransaction(ctx context.Context, tx *types.Transaction) error
 }
 
+// TxBatchSender broadcasts several signed transactions in one request (a JSON-RPC batch), which
+// the node takes in the order given: the transactions of one sender, sorted by nonce, reach its
+// pool each next in line rather than ahead of a gap. The error at i is txs[i]'s, as
+// SendTransaction's; a failure of the request is every transaction's.
+type TxBatchSender interface {
+	SendTransactions(ctx context.Context, txs []*types.Transaction) []error
+}
+
 // Fees is an EIP-1559 fee suggestion: the priority fee the node suggests and the base fee of
 // its latest block.
 type Fees struct {

@@ -154,7 +154,7 @@ func (s *Store) ApplyTransition(ctx context.Context, t intent.Transition) (appli
 	}
 	t.RefundFailReason = t.RefundFailReason.OrNA()
 	a := &transitionAsk{t: t, done: make(chan struct{})}
-	if err := s.transitions.ask(ctx, a, a.done); err != nil {
+	if err := s.transitions.Ask(ctx, a, a.done); err != nil {
 		return false, err
 	}
 	return a.applied, a.err

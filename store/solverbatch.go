@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/internal/groupcommit"
 )
 
 // Solver transactions are prepared in groups. Every fill, refund and cancellation of one solver
@@ -54,20 +55,20 @@ type solverAsk struct {
 
 // solverQueue returns the group commit of (chainID, from), from lower-cased: one round in flight
 // at a time (a second would only wait on the row's lock holding a connection).
-func (s *Store) solverQueue(chainID uint64, from string) *groups[*solverAsk] {
+func (s *Store) solverQueue(chainID uint64, from string) *groupcommit.Rounds[*solverAsk] {
 	key := fmt.Sprintf("%d:%s", chainID, from)
 	if q, ok := s.solverQueues.Load(key); ok {
-		return q.(*groups[*solverAsk])
+		return q.(*groupcommit.Rounds[*solverAsk])
 	}
-	q, _ := s.solverQueues.LoadOrStore(key, &groups[*solverAsk]{maxInFlight: 1, maxBatch: maxSolverBatch,
-		run: func(batch []*solverAsk) { s.runSolverBatch(chainID, from, batch) }})
-	return q.(*groups[*solverAsk])
+	q, _ := s.solverQueues.LoadOrStore(key, &groupcommit.Rounds[*solverAsk]{MaxInFlight: 1, MaxBatch: maxSolverBatch,
+		Run: func(batch []*solverAsk) { s.runSolverBatch(chainID, from, batch) }})
+	return q.(*groupcommit.Rounds[*solverAsk])
 }
 
 // prepareSolverTx queues a in its group commit and returns its answer, or ctx's error when ctx
 // ends first.
 func (s *Store) prepareSolverTx(ctx context.Context, chainID uint64, from string, a *solverAsk) (*intent.SolverTx, error) {
-	if err := s.solverQueue(chainID, from).ask(ctx, a, a.done); err != nil {
+	if err := s.solverQueue(chainID, from).Ask(ctx, a, a.done); err != nil {
 		return nil, err
 	}
 	return a.tx, a.err

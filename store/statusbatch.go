@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/internal/groupcommit"
 )
 
 // statusBatch coalesces concurrent status reads into one indexed query (`id = ANY($1)` over the
@@ -14,11 +15,11 @@ import (
 // at a time, and at thousands of requests a second the cost of a query is the round trip (a
 // write and a read on the socket, a backend's parse, bind and execute), not the row. A read
 // that finds no query in flight goes out at once, alone; reads that arrive while maxInFlight
-// queries are running wait for the next one and share it (groups). So a quiet API answers as
+// queries are running wait for the next one and share it (groupcommit.Rounds). So a quiet API answers as
 // fast as a single lookup, and a busy one sends one query per batch instead of one per request.
 type statusBatch struct {
 	run    func(ctx context.Context, ids []string) (map[string]*StatusRow, error)
-	groups groups[*statusAsk]
+	groups groupcommit.Rounds[*statusAsk]
 }
 
 // statusAsk is one caller's read, answered when done is closed.
@@ -35,14 +36,14 @@ const statusBatchTimeout = 5 * time.Second
 
 func newStatusBatch(run func(ctx context.Context, ids []string) (map[string]*StatusRow, error), maxInFlight, maxBatch int) *statusBatch {
 	b := &statusBatch{run: run}
-	b.groups = groups[*statusAsk]{run: b.flush, maxInFlight: maxInFlight, maxBatch: maxBatch}
+	b.groups = groupcommit.Rounds[*statusAsk]{Run: b.flush, MaxInFlight: maxInFlight, MaxBatch: maxBatch}
 	return b
 }
 
 // get reads one request's status row through the next batch.
 func (b *statusBatch) get(ctx context.Context, id string) (*StatusRow, error) {
 	a := &statusAsk{id: id, done: make(chan struct{})}
-	if err := b.groups.ask(ctx, a, a.done); err != nil {
+	if err := b.groups.Ask(ctx, a, a.done); err != nil {
 		return nil, err
 	}
 	return a.row, a.err

@@ -80,10 +80,8 @@ func TestStatusBatchCoalescesConcurrentReadsAndAnswersEachItsOwnRow(t *testing.T
 	if sizes[0] != 1 || len(sizes) != 2 || sizes[1] != 40 {
 		t.Fatalf("query sizes %v, want [1 40]: the first read alone, the 40 queued behind it in one query", sizes)
 	}
-	b.groups.mu.Lock()
-	defer b.groups.mu.Unlock()
-	if b.groups.inFlight != 0 || len(b.groups.pending) != 0 {
-		t.Fatalf("after the reads: %d in flight, %d pending", b.groups.inFlight, len(b.groups.pending))
+	if inFlight, pending := b.groups.State(); inFlight != 0 || pending != 0 {
+		t.Fatalf("after the reads: %d in flight, %d pending", inFlight, pending)
 	}
 }
 
@@ -176,9 +174,7 @@ func waitQueued(t *testing.T, b *statusBatch, n int) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		b.groups.mu.Lock()
-		queued := len(b.groups.pending)
-		b.groups.mu.Unlock()
+		_, queued := b.groups.State()
 		if queued >= n {
 			return
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/internal/groupcommit"
 )
 
 // ErrNotFound is returned when a row asked for by key does not exist (intent.ErrNotFound, so
@@ -29,10 +30,10 @@ type Store struct {
 	signing *pgxpool.Pool
 	status  *statusBatch
 	// solverQueues are the group commits of solver transactions, by chain and address
-	// (*groups[*solverAsk], solverbatch.go).
+	// (*groupcommit.Rounds[*solverAsk], solverbatch.go).
 	solverQueues sync.Map
 	// transitions is the group commit of read-model writes (transitionbatch.go).
-	transitions groups[*transitionAsk]
+	transitions groupcommit.Rounds[*transitionAsk]
 }
 
 // New returns a store over an open pool.
@@ -43,7 +44,7 @@ func New(pool *pgxpool.Pool) *Store {
 	// less work per read. Measured at one million requests under wrk (BENCHMARKS.md): one in
 	// flight 5.5k reads/s (p99 38 ms), two 9.9k (p99 15 ms), four 7.8k (p99 20 ms).
 	s.status = newStatusBatch(s.statusRows, max(1, min(2, int(pool.Config().MaxConns)/2)), 64)
-	s.transitions = groups[*transitionAsk]{run: s.runTransitions, maxInFlight: maxTransitionRounds, maxBatch: maxTransitionBatch}
+	s.transitions = groupcommit.Rounds[*transitionAsk]{Run: s.runTransitions, MaxInFlight: maxTransitionRounds, MaxBatch: maxTransitionBatch}
 	return s
 }
 

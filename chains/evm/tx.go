@@ -6,7 +6,9 @@ import (
 
 	ethereum "github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/internal/sharedread"
@@ -81,6 +83,35 @@ func (c *Client) SuggestFees(ctx context.Context) (chains.Fees, error) {
 			Err: errors.New("the latest block has no base fee")}
 	}
 	return chains.Fees{Tip: tip, BaseFee: head.BaseFee}, nil
+}
+
+// SendTransactions broadcasts txs in one JSON-RPC batch, in their order (chains.TxBatchSender).
+func (c *Client) SendTransactions(ctx context.Context, txs []*types.Transaction) []error {
+	errs := make([]error, len(txs))
+	elems := make([]rpc.BatchElem, 0, len(txs))
+	at := make([]int, 0, len(txs)) // elems[k] is txs[at[k]]
+	for i, tx := range txs {
+		raw, err := tx.MarshalBinary()
+		if err != nil {
+			errs[i] = err
+			continue
+		}
+		elems = append(elems, rpc.BatchElem{Method: "eth_sendRawTransaction", Args: []any{hexutil.Encode(raw)}, Result: new(common.Hash)})
+		at = append(at, i)
+	}
+	if len(elems) == 0 {
+		return errs
+	}
+	if err := c.eth.Client().BatchCallContext(ctx, elems); err != nil {
+		for _, i := range at {
+			errs[i] = c.classify("send transactions", err)
+		}
+		return errs
+	}
+	for k, e := range elems {
+		errs[at[k]] = c.classify("send transaction", e.Error)
+	}
+	return errs
 }
 
 // SendTransaction broadcasts a signed transaction. Whether a refusal means the transaction is
