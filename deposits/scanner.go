@@ -81,7 +81,7 @@ func (s *Scanner) follow(ctx context.Context, chainID uint64) {
 			// Another scanner holds the chain: this one tries again shortly rather than on the
 			// next block, so that when the holder is behind (its pass outlasted a block) the
 			// blocks it has not reached yet are this one's turn.
-			if !sleep(ctx, lockRetry) {
+			if !sleep(ctx, t.lockWait()) {
 				return
 			}
 			continue
@@ -96,11 +96,14 @@ func (s *Scanner) follow(ctx context.Context, chainID uint64) {
 // while other workers scan the chain too (turns): the time a peer woken by the same block needs
 // to take the scan lock. peerMemory is how long one sign of a peer (a scan lock it held, a
 // cursor it moved) counts: a fleet whose other workers stopped stops yielding after it.
-// lockRetry is how soon a scanner tries again after finding the chain's scan lock held.
+// lockRetry is how soon a scanner tries again after finding the chain's scan lock held, doubling
+// up to maxLockRetry while it stays held (a holder stuck on a slow node is asked a few times a
+// second, not forty).
 const (
-	peerYield  = 100 * time.Millisecond
-	peerMemory = 30 * time.Second
-	lockRetry  = 25 * time.Millisecond
+	peerYield    = 100 * time.Millisecond
+	peerMemory   = 30 * time.Second
+	lockRetry    = 25 * time.Millisecond
+	maxLockRetry = 200 * time.Millisecond
 )
 
 // turns is one scanner's share of a chain's scans in a fleet. Every worker's scanner wakes on
@@ -111,9 +114,10 @@ const (
 // others try first on the next block: the workers take the blocks in turn, and one that is
 // busier (slower to wake) takes fewer. A scanner alone never yields: it has seen no peer.
 type turns struct {
-	routedLast bool      // this scanner's last pass routed deposits
-	peerSeen   time.Time // the last sign of another scanner of the chain
-	wrote      uint64    // the cursor block this scanner's last pass wrote (0: none)
+	routedLast bool          // this scanner's last pass routed deposits
+	peerSeen   time.Time     // the last sign of another scanner of the chain
+	wrote      uint64        // the cursor block this scanner's last pass wrote (0: none)
+	retry      time.Duration // the last wait for a held lock (0: the lock was not held)
 }
 
 // pass is what one scan did: whether it held the chain's scan lock, whether the cursor it found
@@ -139,9 +143,23 @@ func (t *turns) record(p pass, now time.Time) {
 		t.peerSeen = now
 	}
 	t.routedLast = p.locked && p.routed > 0
+	if p.locked {
+		t.retry = 0
+	}
 	if p.wrote > 0 {
 		t.wrote = p.wrote
 	}
+}
+
+// lockWait is how long to wait before trying a held lock again: lockRetry at first, twice the
+// last wait while it stays held, at most maxLockRetry.
+func (t *turns) lockWait() time.Duration {
+	if t.retry == 0 {
+		t.retry = lockRetry
+	} else {
+		t.retry = min(2*t.retry, maxLockRetry)
+	}
+	return t.retry
 }
 
 // sleep waits d, or until ctx ends (false).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -176,5 +177,25 @@ func TestAScannerThatRoutedTheLastPassLetsItsPeersScanTheNextBlockFirst(t *testi
 	b.record(pass{locked: true, moved: true, routed: 50, wrote: 20}, t0)
 	if d := b.yieldFor(t0.Add(time.Second)); d != peerYield {
 		t.Errorf("after a pass that found the cursor moved by another, the scanner waits %v; want %v", d, peerYield)
+	}
+}
+
+// A scanner that finds the chain's scan lock held tries again in 25 ms, then 50, 100 and 200 ms
+// while it stays held, and in 25 ms again once it has held the lock.
+func TestAHeldScanLockIsTriedAgainSoonThenLessOften(t *testing.T) {
+	var tr turns
+	var waits []time.Duration
+	for range 6 {
+		tr.record(pass{locked: false}, time.Now())
+		waits = append(waits, tr.lockWait())
+	}
+	want := []time.Duration{25 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond, 200 * time.Millisecond, 200 * time.Millisecond, 200 * time.Millisecond}
+	if !slices.Equal(waits, want) {
+		t.Errorf("waits %v, want %v", waits, want)
+	}
+	tr.record(pass{locked: true}, time.Now())
+	tr.record(pass{locked: false}, time.Now())
+	if d := tr.lockWait(); d != lockRetry {
+		t.Errorf("after holding the lock, the first wait for it is %v, want %v", d, lockRetry)
 	}
 }
