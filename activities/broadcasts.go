@@ -25,7 +25,7 @@ import (
 // sender are a group commit (groupcommit.Rounds, one round at a time): a broadcast that finds
 // none under way goes out at once, alone; those that arrive meanwhile go out next, together,
 // sorted by nonce, in one request (a JSON-RPC batch, chains.TxBatchSender, which the node takes
-// in order). A retry's broadcast and a replacement's go out on their own, as before.
+// in order). AwaitTx's resends and the replacements (ReplaceTx) go out on their own, as before.
 
 // broadcastRoundTimeout bounds one round's request: it is no one caller's, so a caller that
 // gives up does not cancel the others' broadcasts.
@@ -36,6 +36,7 @@ const maxBroadcastBatch = 128
 
 // broadcastAsk is one transaction to broadcast, answered when done is closed.
 type broadcastAsk struct {
+	c    chains.TxSender
 	tx   *types.Transaction
 	err  error
 	done chan struct{}
@@ -48,7 +49,7 @@ func (a *ChainActivities) firstBroadcast(ctx context.Context, c solverChain, sto
 	if err := tx.UnmarshalBinary(stored.Raw); err != nil {
 		return failure(intent.FailReasonUnknown, "stored transaction does not decode", err)
 	}
-	ask := &broadcastAsk{tx: &tx, done: make(chan struct{})}
+	ask := &broadcastAsk{c: c, tx: &tx, done: make(chan struct{})}
 	if err := a.broadcastRounds(c, stored.From).Ask(ctx, ask, ask.done); err != nil {
 		return err
 	}
@@ -65,13 +66,15 @@ func (a *ChainActivities) broadcastRounds(c solverChain, from string) *groupcomm
 		return r.(*groupcommit.Rounds[*broadcastAsk])
 	}
 	r, _ := a.broadcasts.LoadOrStore(key, &groupcommit.Rounds[*broadcastAsk]{MaxInFlight: 1, MaxBatch: maxBroadcastBatch,
-		Run: func(batch []*broadcastAsk) { sendRound(c, batch) }})
+		Run: sendRound})
 	return r.(*groupcommit.Rounds[*broadcastAsk])
 }
 
-// sendRound broadcasts a round's transactions in nonce order and answers each caller: a node that
-// has one already, or whose chain used its nonce, counts as sent (sendTx).
-func sendRound(c chains.TxSender, batch []*broadcastAsk) {
+// sendRound broadcasts a round's transactions in nonce order, through the client of the round's
+// first ask (all of one chain), and answers each caller: a node that has one already, or whose
+// chain used its nonce, counts as sent (sendTx).
+func sendRound(batch []*broadcastAsk) {
+	c := batch[0].c
 	ctx, cancel := context.WithTimeout(context.Background(), broadcastRoundTimeout)
 	defer cancel()
 	slices.SortFunc(batch, func(x, y *broadcastAsk) int { return cmp.Compare(x.tx.Nonce(), y.tx.Nonce()) })
