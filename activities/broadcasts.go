@@ -26,6 +26,9 @@ import (
 // none under way goes out at once, alone; those that arrive meanwhile go out next, together,
 // sorted by nonce, in one request (a JSON-RPC batch, chains.TxBatchSender, which the node takes
 // in order). AwaitTx's resends and the replacements (ReplaceTx) go out on their own, as before.
+// Rounds are a process's: the workers of a fleet take turns on the nonce row one group each, so
+// another worker's group (at most 64 nonces) may reach the node ahead of this one's, which stays
+// within the node's queue.
 
 // broadcastRoundTimeout bounds one round's request: it is no one caller's, so a caller that
 // gives up does not cancel the others' broadcasts.
