@@ -10,6 +10,7 @@ import (
 	"go.temporal.io/sdk/worker"
 
 	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/internal/pause"
 )
 
 // Waiting inside an activity. A wait for a deposit's confirmations (AttestDeposit) or for a
@@ -139,7 +140,7 @@ func await(ctx context.Context, w waitSpec, check func(ctx context.Context) (don
 				log.Warn(w.what+" check failed; retrying", with(w.attrs, "failures", failing, "error", err)...)
 			}
 			backoff = min(max(2*backoff, waitBackoffMin), waitBackoffMax)
-			if sleepCtx(ctx, backoff) != nil {
+			if pause.For(ctx, backoff) != nil {
 				return checks, ended(ctx)
 			}
 			continue
@@ -239,17 +240,6 @@ func nextHead(ctx context.Context, chain headWaiter, deferred bool, after uint64
 		_, _ = chain.WaitHead(wctx, after)
 	}
 	return ctx.Err()
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
 
 // heartbeat records an activity heartbeat with details (none when details is nil); outside an

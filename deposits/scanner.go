@@ -14,6 +14,7 @@ import (
 
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/internal/pause"
 	"github.com/intentd/intentd/store"
 )
 
@@ -69,7 +70,7 @@ func (s *Scanner) follow(ctx context.Context, chainID uint64) {
 		if heads != nil {
 			after = heads.SeenHead()
 		}
-		if d := t.yieldFor(time.Now()); d > 0 && !sleep(ctx, d) {
+		if d := t.yieldFor(time.Now()); d > 0 && pause.For(ctx, d) != nil {
 			return
 		}
 		p, err := s.scan(ctx, chainID, t.wrote)
@@ -81,7 +82,7 @@ func (s *Scanner) follow(ctx context.Context, chainID uint64) {
 			// Another scanner holds the chain: this one tries again shortly rather than on the
 			// next block, so that when the holder is behind (its pass outlasted a block) the
 			// blocks it has not reached yet are this one's turn.
-			if !sleep(ctx, t.lockWait()) {
+			if pause.For(ctx, t.lockWait()) != nil {
 				return
 			}
 			continue
@@ -160,18 +161,6 @@ func (t *turns) lockWait() time.Duration {
 		t.retry = min(2*t.retry, maxLockRetry)
 	}
 	return t.retry
-}
-
-// sleep waits d, or until ctx ends (false).
-func sleep(ctx context.Context, d time.Duration) bool {
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	select {
-	case <-timer.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
 }
 
 // headWake is how a scan waits for a chain's next block: the head watcher's WaitHead or

@@ -20,6 +20,7 @@ import (
 	"github.com/cenkalti/backoff/v4"
 
 	"github.com/intentd/intentd/internal/metrics"
+	"github.com/intentd/intentd/internal/pause"
 	"github.com/intentd/intentd/store"
 )
 
@@ -170,7 +171,7 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 		// Under a stream of events, one pass every passInterval at most: the events and
 		// finished deliveries of that time are fanned out and claimed together.
 		if wait := passInterval - time.Since(lastPass); wait > 0 {
-			sleep(ctx, wait)
+			_ = pause.For(ctx, wait) // an ended ctx ends the loop at its next check
 		}
 		lastPass = time.Now()
 		d.fanOut(ctx, o)
@@ -210,15 +211,6 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 
 // passInterval is the shortest time between two passes of the dispatcher's loop.
 const passInterval = 10 * time.Millisecond
-
-func sleep(ctx context.Context, d time.Duration) {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-	case <-t.C:
-	}
-}
 
 // poke wakes the loop (a new event, a finished delivery).
 func (d *Dispatcher) poke() {
