@@ -3,7 +3,6 @@ package activities
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"slices"
 	"time"
 
@@ -48,29 +47,24 @@ type broadcastAsk struct {
 // firstBroadcast broadcasts the stored transaction in its chain and sender's rounds; a failure
 // is retryable, as broadcast's.
 func (a *ChainActivities) firstBroadcast(ctx context.Context, c solverChain, stored *intent.SolverTx) error {
-	var tx types.Transaction
-	if err := tx.UnmarshalBinary(stored.Raw); err != nil {
-		return failure(intent.FailReasonUnknown, "stored transaction does not decode", err)
-	}
-	ask := &broadcastAsk{c: c, tx: &tx, done: make(chan struct{})}
-	if err := a.broadcastRounds(c, stored.From).Ask(ctx, ask, ask.done); err != nil {
-		return err
-	}
-	if ask.err != nil {
-		return broadcastFailed(ctx, stored, ask.err)
-	}
-	return nil
+	return broadcastStored(ctx, stored, func(tx *types.Transaction) error {
+		ask := &broadcastAsk{c: c, tx: tx, done: make(chan struct{})}
+		if err := a.broadcasts.Of(senderKey{c.Chain().ID, stored.From}, newBroadcastRounds).Ask(ctx, ask, ask.done); err != nil {
+			return err
+		}
+		return ask.err
+	})
 }
 
-// broadcastRounds returns the rounds of c's broadcasts from the address from.
-func (a *ChainActivities) broadcastRounds(c solverChain, from string) *groupcommit.Rounds[*broadcastAsk] {
-	key := fmt.Sprintf("%d:%s", c.Chain().ID, from)
-	if r, ok := a.broadcasts.Load(key); ok {
-		return r.(*groupcommit.Rounds[*broadcastAsk])
-	}
-	r, _ := a.broadcasts.LoadOrStore(key, &groupcommit.Rounds[*broadcastAsk]{MaxInFlight: 1, MaxBatch: maxBroadcastBatch,
-		Run: sendRound})
-	return r.(*groupcommit.Rounds[*broadcastAsk])
+// senderKey names the broadcast rounds of one chain and sender.
+type senderKey struct {
+	chainID uint64
+	from    string
+}
+
+// newBroadcastRounds is the group commit of one chain and sender's first broadcasts.
+func newBroadcastRounds(senderKey) *groupcommit.Rounds[*broadcastAsk] {
+	return &groupcommit.Rounds[*broadcastAsk]{MaxInFlight: 1, MaxBatch: maxBroadcastBatch, Run: sendRound}
 }
 
 // sendRound broadcasts a round's transactions in nonce order, through the client of the round's

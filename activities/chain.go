@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -19,6 +18,7 @@ import (
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/internal/groupcommit"
 	"github.com/intentd/intentd/internal/sharedread"
 	"github.com/intentd/intentd/prices"
 )
@@ -38,7 +38,7 @@ type ChainActivities struct {
 	reads sharedread.Group
 	// broadcasts sends the first broadcasts of each chain and sender in rounds, in nonce order
 	// (broadcasts.go).
-	broadcasts sync.Map
+	broadcasts groupcommit.Keyed[senderKey, *broadcastAsk]
 }
 
 // solverChain is what the solver's transactions need of a chain's client.

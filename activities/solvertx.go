@@ -66,10 +66,10 @@ func (a *ChainActivities) send(ctx context.Context, c solverChain, call solverCa
 	start := time.Now()
 	reads := a.readForSigning(ctx, patientReads{c}, call)
 	read := time.Now()
-	metrics.SolverSigning.WithLabelValues("reads").Observe(read.Sub(start).Seconds())
+	observeReads.Observe(read.Sub(start).Seconds())
 	stored, err := a.sign(ctx, c, call, reads)
 	if err == nil {
-		metrics.SolverSigning.WithLabelValues("prepare").Observe(time.Since(read).Seconds())
+		observePrepare.Observe(time.Since(read).Seconds())
 	} else {
 		prev, lerr := a.Store.SolverTx(ctx, call.requestID, call.kind)
 		switch {
@@ -83,9 +83,16 @@ func (a *ChainActivities) send(ctx context.Context, c solverChain, call solverCa
 	}
 	sent := time.Now()
 	err = a.firstBroadcast(ctx, c, stored)
-	metrics.SolverSigning.WithLabelValues("broadcast").Observe(time.Since(sent).Seconds())
+	observeBroadcast.Observe(time.Since(sent).Seconds())
 	return stored, err
 }
+
+// The phases of intentd_solver_signing_seconds, resolved once.
+var (
+	observeReads     = metrics.SolverSigning.WithLabelValues("reads")
+	observePrepare   = metrics.SolverSigning.WithLabelValues("prepare")
+	observeBroadcast = metrics.SolverSigning.WithLabelValues("broadcast")
+)
 
 // signingReads are the chain reads a signing starts from, read at the same time.
 type signingReads struct {
@@ -126,21 +133,22 @@ func (a *ChainActivities) readForSigning(ctx context.Context, c patientReads, ca
 // broadcast sends a stored transaction's bytes; a failure is retryable (the same bytes go out
 // again on the next attempt).
 func broadcast(ctx context.Context, c chains.TxSender, stored *intent.SolverTx) error {
+	return broadcastStored(ctx, stored, func(tx *types.Transaction) error { return sendTx(ctx, c, tx) })
+}
+
+// broadcastStored decodes stored and sends it with send; a failure to send is logged and
+// retryable.
+func broadcastStored(ctx context.Context, stored *intent.SolverTx, send func(*types.Transaction) error) error {
 	var tx types.Transaction
 	if err := tx.UnmarshalBinary(stored.Raw); err != nil {
 		return failure(intent.FailReasonUnknown, "stored transaction does not decode", err)
 	}
-	if err := sendTx(ctx, c, &tx); err != nil {
-		return broadcastFailed(ctx, stored, err)
+	if err := send(&tx); err != nil {
+		activity.GetLogger(ctx).Warn("broadcast failed; will retry", "requestId", stored.RequestID, "kind", stored.Kind,
+			"attempt", stored.Attempt, "tx", stored.Hash, "error", err)
+		return fmt.Errorf("%w: broadcast: %v", chains.ErrUnavailable, err)
 	}
 	return nil
-}
-
-// broadcastFailed logs a failed broadcast of stored and returns it as retryable.
-func broadcastFailed(ctx context.Context, stored *intent.SolverTx, err error) error {
-	activity.GetLogger(ctx).Warn("broadcast failed; will retry", "requestId", stored.RequestID, "kind", stored.Kind,
-		"attempt", stored.Attempt, "tx", stored.Hash, "error", err)
-	return fmt.Errorf("%w: broadcast: %v", chains.ErrUnavailable, err)
 }
 
 // sendTx broadcasts tx. A node that already has it, or whose chain has used its nonce already

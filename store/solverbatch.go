@@ -56,13 +56,19 @@ type solverAsk struct {
 // solverQueue returns the group commit of (chainID, from), from lower-cased: one round in flight
 // at a time (a second would only wait on the row's lock holding a connection).
 func (s *Store) solverQueue(chainID uint64, from string) *groupcommit.Rounds[*solverAsk] {
-	key := fmt.Sprintf("%d:%s", chainID, from)
-	if q, ok := s.solverQueues.Load(key); ok {
-		return q.(*groupcommit.Rounds[*solverAsk])
-	}
-	q, _ := s.solverQueues.LoadOrStore(key, &groupcommit.Rounds[*solverAsk]{MaxInFlight: 1, MaxBatch: maxSolverBatch,
-		Run: func(batch []*solverAsk) { s.runSolverBatch(chainID, from, batch) }})
-	return q.(*groupcommit.Rounds[*solverAsk])
+	return s.solverQueues.Of(solverKey{chainID, from}, s.newSolverQueue)
+}
+
+// solverKey names the group commit of one chain and solver address.
+type solverKey struct {
+	chainID uint64
+	from    string
+}
+
+// newSolverQueue is the group commit of key's solver transactions.
+func (s *Store) newSolverQueue(key solverKey) *groupcommit.Rounds[*solverAsk] {
+	return &groupcommit.Rounds[*solverAsk]{MaxInFlight: 1, MaxBatch: maxSolverBatch,
+		Run: func(batch []*solverAsk) { s.runSolverBatch(key.chainID, key.from, batch) }}
 }
 
 // prepareSolverTx queues a in its group commit and returns its answer, or ctx's error when ctx

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -30,8 +29,8 @@ type Store struct {
 	signing *pgxpool.Pool
 	status  *statusBatch
 	// solverQueues are the group commits of solver transactions, by chain and address
-	// (*groupcommit.Rounds[*solverAsk], solverbatch.go).
-	solverQueues sync.Map
+	// (solverbatch.go).
+	solverQueues groupcommit.Keyed[solverKey, *solverAsk]
 	// transitions is the group commit of read-model writes (transitionbatch.go).
 	transitions groupcommit.Rounds[*transitionAsk]
 }

@@ -97,3 +97,16 @@ func (g *Rounds[T]) State() (inFlight, pending int) {
 	defer g.mu.Unlock()
 	return g.inFlight, len(g.pending)
 }
+
+// Keyed holds one Rounds per key: the group commits of each chain and address, say. The zero
+// value is ready.
+type Keyed[K comparable, T any] struct{ m sync.Map }
+
+// Of returns key's rounds, made by newRounds the first time key is asked for.
+func (k *Keyed[K, T]) Of(key K, newRounds func(K) *Rounds[T]) *Rounds[T] {
+	if r, ok := k.m.Load(key); ok {
+		return r.(*Rounds[T])
+	}
+	r, _ := k.m.LoadOrStore(key, newRounds(key))
+	return r.(*Rounds[T])
+}

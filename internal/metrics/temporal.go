@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"slices"
 	"sync"
 
 	otelprom "go.opentelemetry.io/otel/exporters/prometheus"
@@ -14,10 +15,11 @@ import (
 const temporalScope = "temporal-sdk"
 
 // temporalLatencyBuckets are the buckets of the SDK's latencies, which it records in seconds:
-// 1 ms to a minute (schedule-to-start under a backlog runs to tens of seconds). OpenTelemetry's
-// default buckets (0, 5, 10, 25 … 10000) are meant for milliseconds: in seconds every latency of
-// a healthy worker fell in the first one, and the histograms said nothing.
-var temporalLatencyBuckets = []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60}
+// the HTTP latencies' (1 ms to 10 s) and 30 s and a minute (schedule-to-start under a backlog
+// runs to tens of seconds). OpenTelemetry's default buckets (0, 5, 10, 25 … 10000) are meant for
+// milliseconds: in seconds every latency of a healthy worker fell in the first one, and the
+// histograms said nothing.
+var temporalLatencyBuckets = append(slices.Clone(latencyBuckets), 30, 60)
 
 var (
 	temporalOnce    sync.Once
