@@ -180,8 +180,9 @@ func TestADepositStartsItsWorkflowEagerlyWithTheDepositInItsInput(t *testing.T) 
 	}
 }
 
-// EAGER_START=false (a fleet of workers sharing one chain's intents): the workflow still starts
-// with its deposit in the input, but through the task queue, which any worker polls.
+// EAGER_START=false (a process that routes deposits but should not run their workflows): the
+// workflow still starts with its deposit in the input, but through the task queue, which any
+// worker polls.
 func TestEagerStartOffLeavesTheStartToTheTaskQueue(t *testing.T) {
 	s := startStackWith(t, stackOptions{env: map[string]string{"EAGER_START": "false"}})
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
