@@ -45,9 +45,10 @@ type HeadWatcher interface {
 // for starts once the block's fills are on their way.
 type DeferredHeads interface {
 	HeadWatcher
-	// WaitHeadDeferred is WaitHead returning once the new head's fills' window has passed, or at
-	// once when the head is above after already: a caller that a block overtook while it worked
-	// (a scan that ran past the next block) is behind, and a window would only add to its backlog.
+	// WaitHeadDeferred is WaitHead returning once the new head's fills' window has passed; when
+	// the head is above after already (a caller that a block overtook while it worked), once
+	// what is left of the head's window has passed: at once when the head came before the
+	// window's length ago.
 	WaitHeadDeferred(ctx context.Context, after uint64) (uint64, error)
 }
 

@@ -73,7 +73,7 @@ func (s *Scanner) follow(ctx context.Context, chainID uint64) {
 		if d := t.yieldFor(time.Now()); d > 0 && pause.For(ctx, d) != nil {
 			return
 		}
-		p, err := s.scan(ctx, chainID, t.wrote)
+		p, err := s.scan(ctx, chainID, t.wrote, wake.upTo())
 		if err != nil && ctx.Err() == nil {
 			s.Logger.Warn("deposit scan failed; retrying", "chainId", chainID, "error", err)
 		}
@@ -164,8 +164,25 @@ func (t *turns) lockWait() time.Duration {
 }
 
 // headWake is how a scan waits for a chain's next block: the head watcher's WaitHead or
-// WaitHeadDeferred.
-type headWake func(ctx context.Context, after uint64) (uint64, error)
+// WaitHeadDeferred (wait, deferred), and the head the watcher has seen (seen).
+type headWake struct {
+	seen     func() uint64
+	wait     func(ctx context.Context, after uint64) (uint64, error)
+	deferred bool
+}
+
+// upTo is the last block a scan routes, 0 for the chain's head: on a chain whose scans wait
+// for the fills' window, the head the watcher has seen. A scan that the interval started (no
+// new head within it) read the chain's head itself, and when a block had just come that the
+// watcher had not heard of yet, routed that block's deposits at once, beside the fills the
+// block woke: the watcher's head is the one whose window the scans wait for. A block the watcher
+// hears of later is routed by the scan that hearing wakes, after its window.
+func (w *headWake) upTo() uint64 {
+	if w == nil || !w.deferred {
+		return 0
+	}
+	return w.seen()
+}
 
 // waker returns how the scans of a chain wait for its next block, nil when the chain's client
 // does not watch its head. On a chain that needs two or more confirmations, the deposits of a
@@ -173,18 +190,19 @@ type headWake func(ctx context.Context, after uint64) (uint64, error)
 // fills' window (chains.DeferredHeads): the block's arrival also confirms the deposits of the
 // blocks before, whose fills then have the machine first. With one confirmation a deposit is
 // attestable in its own block and its routing is the first step of its fill: it starts at once.
-// So does the scan after one that a new block overtook (WaitHeadDeferred: the scanner is behind,
-// and the deposits it has not routed yet may be confirmed already).
-func waker(heads chains.HeadWatcher, reg *chains.Registry, chainID uint64) headWake {
+// The scan after one that a new block overtook starts once what is left of that block's window
+// has passed (WaitHeadDeferred), at once when it came before.
+func waker(heads chains.HeadWatcher, reg *chains.Registry, chainID uint64) *headWake {
 	if heads == nil {
 		return nil
 	}
+	w := &headWake{seen: heads.SeenHead, wait: heads.WaitHead}
 	if d, ok := heads.(chains.DeferredHeads); ok {
 		if c, err := reg.Get(chainID); err == nil && c.Confirmations >= 2 {
-			return d.WaitHeadDeferred
+			w.wait, w.deferred = d.WaitHeadDeferred, true
 		}
 	}
-	return heads.WaitHead
+	return w
 }
 
 // nextScan waits for the next scan of a chain: a block after the head the last scan started
@@ -193,14 +211,27 @@ func waker(heads chains.HeadWatcher, reg *chains.Registry, chainID uint64) headW
 // was scanned (a second's interval: mined -> routed p50 about 1 s under load, BENCHMARKS.md);
 // woken by the head, a scan starts within the watcher's poll of the block (and its fills'
 // window, see waker). It returns false once ctx ends.
-func nextScan(ctx context.Context, interval time.Duration, wake headWake, after uint64) bool {
-	wait, cancel := context.WithTimeout(ctx, interval)
-	defer cancel()
-	if wake != nil {
-		_, _ = wake(wait, after) // a new head, or the interval or ctx has ended
-	} else {
-		<-wait.Done()
+//
+// The interval is for a head that does not come (a stalled chain, a watcher that cannot read
+// it): once the watcher has seen a new head, the wait for its fills' window is not cut short.
+// A scan ends a few hundred milliseconds into a block and the interval, counted from then,
+// ran out inside the next block's window whenever the watcher heard of that block a little
+// late; the scan then routed the block's deposits beside its fills, and that block's fills
+// reached the node 100 to 200 ms later than the others' (in two blocks of five at 50 intents a
+// second, BENCHMARKS.md).
+func nextScan(ctx context.Context, interval time.Duration, wake *headWake, after uint64) bool {
+	if wake == nil {
+		return pause.For(ctx, interval) == nil
 	}
+	wait, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stall := time.AfterFunc(interval, func() {
+		if wake.seen() <= after {
+			cancel()
+		}
+	})
+	defer stall.Stop()
+	_, _ = wake.wait(wait, after) // a new head (and its window), or no head within the interval, or ctx has ended
 	return ctx.Err() == nil
 }
 
@@ -209,13 +240,14 @@ func nextScan(ctx context.Context, interval time.Duration, wake headWake, after 
 // One scanner of all the workers' scans a chain at a time (store.TryScanLock): while another
 // holds the chain, ScanOnce does nothing, so a deposit is routed once however many workers run.
 func (s *Scanner) ScanOnce(ctx context.Context, chainID uint64) error {
-	_, err := s.scan(ctx, chainID, 0)
+	_, err := s.scan(ctx, chainID, 0, 0)
 	return err
 }
 
 // scan is ScanOnce, and says what the pass did (turns). wrote is the cursor block this
-// scanner's last pass wrote (0: none), to tell whether another scanner moved the cursor since.
-func (s *Scanner) scan(ctx context.Context, chainID, wrote uint64) (p pass, err error) {
+// scanner's last pass wrote (0: none), to tell whether another scanner moved the cursor since;
+// upTo, when not 0, is the last block the pass routes (headWake.upTo).
+func (s *Scanner) scan(ctx context.Context, chainID, wrote, upTo uint64) (p pass, err error) {
 	c, err := chains.Capability[scannedChain](s.Chains, chainID)
 	if err != nil {
 		return p, err
@@ -240,6 +272,11 @@ func (s *Scanner) scan(ctx context.Context, chainID, wrote uint64) (p pass, err 
 		return p, err
 	}
 	p.moved = wrote > 0 && from != wrote+1
+	if upTo > 0 {
+		// After resume, which checks the cursor against the chain's own head: another worker's
+		// watcher may have heard of a block this one's has not, and moved the cursor past upTo.
+		head = min(head, upTo)
+	}
 	maxRange := s.MaxRange
 	if maxRange == 0 {
 		maxRange = 2000

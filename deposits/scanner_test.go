@@ -93,6 +93,21 @@ func mustOrder(t *testing.T, o string) int {
 	return n
 }
 
+// confirmations is a registry of chain 1, which needs one confirmation, and chain 2, which
+// needs two.
+func confirmations(t *testing.T) *chains.Registry {
+	t.Helper()
+	cur := chains.Currency{Symbol: "ETH", Decimals: 18}
+	reg, err := chains.NewRegistry([]chains.Chain{
+		{ID: 1, HTTPRPCURL: "http://127.0.0.1:1", Confirmations: 1, Currency: cur},
+		{ID: 2, HTTPRPCURL: "http://127.0.0.1:1", Confirmations: 2, Currency: cur},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
 // waitingHeads is a head watcher that records which wait the scan used.
 type waitingHeads struct{ plain, deferred int }
 
@@ -109,17 +124,10 @@ func (h *waitingHeads) WaitHeadDeferred(context.Context, uint64) (uint64, error)
 // "A deposit must have the chain's confirmations before it is attested": with two or more, the
 // deposits of a new block wait for the next one anyway, so their scan lets the block's fills go
 // first (chains.DeferredHeads); with one, a deposit is attestable in its own block and its scan
-// starts at once. (A scanner that a block overtook scans again at once: WaitHeadDeferred,
-// chains/evm TestADeferredWaitLetsTheNewBlocksFillsGoFirst.)
+// starts at once. (A scanner that a block overtook scans again once what is left of the block's
+// window has passed: WaitHeadDeferred, chains/evm TestADeferredWaitLetsTheNewBlocksFillsGoFirst.)
 func TestTheScanOfANewBlockLetsItsFillsGoFirstOnlyWhenItsDepositsMustWaitForMoreBlocks(t *testing.T) {
-	cur := chains.Currency{Symbol: "ETH", Decimals: 18}
-	reg, err := chains.NewRegistry([]chains.Chain{
-		{ID: 1, HTTPRPCURL: "http://127.0.0.1:1", Confirmations: 1, Currency: cur},
-		{ID: 2, HTTPRPCURL: "http://127.0.0.1:1", Confirmations: 2, Currency: cur},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg := confirmations(t)
 	for _, tc := range []struct {
 		chain         uint64
 		plain, defers int
@@ -134,6 +142,72 @@ func TestTheScanOfANewBlockLetsItsFillsGoFirstOnlyWhenItsDepositsMustWaitForMore
 	}
 	if waker(nil, reg, 2) != nil {
 		t.Error("a chain without a head watcher has a waker")
+	}
+}
+
+// windowHeads is a head watcher on a chain needing two confirmations whose head is seen at seen
+// and whose wait returns when release closes: until then the head is in its fills' window (or,
+// when seen is not above the wait's after, no new head has come). cut records a wait that
+// ended with its context instead.
+type windowHeads struct {
+	seen    uint64
+	release chan struct{}
+	cut     bool
+}
+
+func (h *windowHeads) SeenHead() uint64 { return h.seen }
+func (h *windowHeads) WaitHead(ctx context.Context, after uint64) (uint64, error) {
+	return h.WaitHeadDeferred(ctx, after)
+}
+func (h *windowHeads) WaitHeadDeferred(ctx context.Context, _ uint64) (uint64, error) {
+	select {
+	case <-ctx.Done():
+		h.cut = true
+		return 0, ctx.Err()
+	case <-h.release:
+		return h.seen, nil
+	}
+}
+
+// "The scan interval is for a head that does not come": once the watcher has seen a new block,
+// the scan waits for the block's fills' window in full, however soon the interval runs out (it
+// ran out inside the window and the block's deposits were routed beside its fills); while no new
+// head comes, the interval still starts a scan.
+func TestTheScanIntervalNeverCutsANewBlocksFillsWindowShort(t *testing.T) {
+	reg := confirmations(t)
+	moved := &windowHeads{seen: 2, release: make(chan struct{})}
+	time.AfterFunc(20*time.Millisecond, func() { close(moved.release) })
+	if !nextScan(context.Background(), time.Millisecond, waker(moved, reg, 2), 1) {
+		t.Fatal("nextScan ended")
+	}
+	if moved.cut {
+		t.Error("the interval cut the new block's fills' window short")
+	}
+	stalled := &windowHeads{seen: 1, release: make(chan struct{})}
+	if !nextScan(context.Background(), time.Millisecond, waker(stalled, reg, 2), 1) {
+		t.Fatal("nextScan ended")
+	}
+	if !stalled.cut {
+		t.Error("with no new head, nextScan returned before its interval")
+	}
+}
+
+// "A new block's deposits are routed after its fills' window", also by a scan the interval
+// started: on a chain whose scans wait for the window, a scan routes no block beyond the head
+// the watcher has seen (a scan that read the chain's head itself routed a block the watcher had
+// not heard of yet at once, beside the fills it woke); on a chain needing one confirmation, and
+// without a watcher, a scan routes up to the chain's head.
+func TestAScanRoutesNoBlockItsHeadWatcherHasNotSeen(t *testing.T) {
+	reg := confirmations(t)
+	h := &windowHeads{seen: 7}
+	if got := waker(h, reg, 2).upTo(); got != 7 {
+		t.Errorf("two confirmations: a scan routes up to block %d, want the watcher's head 7", got)
+	}
+	if got := waker(h, reg, 1).upTo(); got != 0 {
+		t.Errorf("one confirmation: a scan routes up to block %d, want the chain's head (0)", got)
+	}
+	if got := waker(nil, reg, 2).upTo(); got != 0 {
+		t.Errorf("no head watcher: a scan routes up to block %d, want the chain's head (0)", got)
 	}
 }
 

@@ -93,17 +93,19 @@ func (w *headWatcher) wait(ctx context.Context, after uint64) (uint64, error) {
 
 // waitDeferred is wait, returning once the fills' window of the head it returns has passed
 // (blockClock.window). A caller whose after the head has passed already was overtaken while it
-// worked: it is behind, and gets the head at once.
+// worked: it gets the head at once when that head's window has passed, else when it does. A
+// caller just behind the head is no backlog: a scan that the interval started just before a
+// block came (it found nothing new) was overtaken by that block, and routed the block's deposits
+// beside its fills when "behind" meant "at once".
 func (w *headWatcher) waitDeferred(ctx context.Context, after uint64) (uint64, error) {
 	w.mu.Lock()
 	h := w.head
 	w.mu.Unlock()
-	if h > after {
-		return h, nil
-	}
-	h, err := w.wait(ctx, after)
-	if err != nil {
-		return 0, err
+	if h <= after {
+		var err error
+		if h, err = w.wait(ctx, after); err != nil {
+			return 0, err
+		}
 	}
 	w.mu.Lock()
 	rest := time.Until(w.clock.heard.Add(w.clock.window())) // heard: when the watcher read h or beyond
@@ -253,8 +255,8 @@ func (c *Client) WaitHead(ctx context.Context, after uint64) (uint64, error) {
 
 // WaitHeadDeferred is WaitHead for work that a new block brings but that no fill waits for: it
 // returns once the block's first moments, its fills' window (three tenths of the chain's block
-// time, at most half a second), have passed; at once when the head is above after already (the
-// caller is behind). See chains.DeferredHeads.
+// time, at most half a second), have passed; when the head is above after already (the caller
+// is behind), once what is left of the head's window has. See chains.DeferredHeads.
 func (c *Client) WaitHeadDeferred(ctx context.Context, after uint64) (uint64, error) {
 	return c.heads.waitDeferred(ctx, after)
 }

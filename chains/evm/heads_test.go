@@ -237,7 +237,9 @@ func TestADeferredWaitLetsTheNewBlocksFillsGoFirst(t *testing.T) {
 	}
 
 	// A caller that the head passed while it worked (it asks for the block after 12, the head
-	// has just moved to 13) is behind: at once, inside the new block's window.
+	// has just moved to 13) waits for what is left of the new block's window (a scan that the
+	// interval started just before the block came routed the block's deposits beside its fills
+	// when this was at once); asked again once the window has passed, it returns at once.
 	f.head.Store(13)
 	if h, err := w.wait(context.Background(), 12); err != nil || h != 13 {
 		t.Fatalf("wait(12) = %d, %v", h, err)
@@ -246,8 +248,15 @@ func TestADeferredWaitLetsTheNewBlocksFillsGoFirst(t *testing.T) {
 	if h, err := w.waitDeferred(context.Background(), 12); err != nil || h != 13 {
 		t.Fatalf("waitDeferred(12) = %d, %v", h, err)
 	}
+	if took := time.Since(start); took < 150*time.Millisecond {
+		t.Fatalf("a deferred wait overtaken by a head heard just now took %v, want the rest of its 300 ms window", took)
+	}
+	start = time.Now()
+	if h, err := w.waitDeferred(context.Background(), 12); err != nil || h != 13 {
+		t.Fatalf("waitDeferred(12) = %d, %v", h, err)
+	}
 	if took := time.Since(start); took > 100*time.Millisecond {
-		t.Fatalf("a deferred wait overtaken by the head took %v, want at once", took)
+		t.Fatalf("a deferred wait overtaken by a head whose window has passed took %v, want at once", took)
 	}
 
 	// A context that ends inside the window ends the wait.
