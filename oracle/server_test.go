@@ -3,6 +3,7 @@ package oracle
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -10,11 +11,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/gin-gonic/gin"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/internal/metrics"
 	"github.com/intentd/intentd/oracle/oracleapi"
 )
 
@@ -287,4 +291,48 @@ func TestEveryConnectionIsBounded(t *testing.T) {
 		t.Fatalf("read header %s, read %s, write %s (rpc %s), idle %s", hs.ReadHeaderTimeout, hs.ReadTimeout,
 			hs.WriteTimeout, rpcTimeout, hs.IdleTimeout)
 	}
+}
+
+// An attestation whose caller went away before the answer (an aggregating peer that had its
+// signatures and cancelled the rest) is counted as cancelled (HTTP 499, outcome "canceled"),
+// not as the CHAIN_UNAVAILABLE its interrupted chain read would name: at 50 intents a second on
+// a healthy devnet those were one attestation in fifteen.
+func TestAnAttestationWhoseCallerWentAwayIsCountedAsCancelledNotAsTheChainsFailure(t *testing.T) {
+	reads, stop := make(chan struct{}, 1), make(chan struct{})
+	node := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select { // a node that answers nothing until the oracle gives up on it (or the test ends)
+		case reads <- struct{}{}:
+		default:
+		}
+		select {
+		case <-r.Context().Done():
+		case <-stop:
+		}
+	}))
+	t.Cleanup(func() { close(stop); node.Close() })
+	eth := chains.Currency{Symbol: "ETH", Name: "Ether", Decimals: 18}
+	reg := registry(t, chains.Chain{ID: 31337, Name: "devnet-a", VMType: chains.VMTypeEVM, HTTPRPCURL: node.URL,
+		Confirmations: 1, Depository: "0x00000000000000000000000000000000000000a0", Currency: eth})
+	cfg := mustConfig(t, map[string]string{EnvAPIKeys: testAPIKey + ":engine"})
+	_, hs := newTestServer(t, cfg, reg, debugLogger(io.Discard))
+
+	route := oracleapi.PathDepositAttestation
+	cancelled := metrics.OracleAttestations.WithLabelValues(route, "canceled")
+	unavailable := metrics.OracleAttestations.WithLabelValues(route, oracleapi.CodeChainUnavailable)
+	closed := metrics.HTTPRequests.WithLabelValues("oracle", route, http.MethodPost, "499", "")
+	before, beforeUnavailable, beforeClosed := testutil.ToFloat64(cancelled), testutil.ToFloat64(unavailable), testutil.ToFloat64(closed)
+
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() {
+		_, err := oracleapi.NewClient(hs.URL, testAPIKey, nil).AttestDeposit(ctx, 31337, common.HexToHash("0x01"))
+		done <- err
+	}()
+	<-reads // the oracle is reading the chain
+	cancel()
+	require.ErrorContains(t, <-done, "context canceled")
+	require.Eventually(t, func() bool { return testutil.ToFloat64(cancelled) == before+1 }, 5*time.Second, 10*time.Millisecond,
+		"the cancelled attestation is counted as canceled")
+	assert.Equal(t, beforeUnavailable, testutil.ToFloat64(unavailable), "counted as CHAIN_UNAVAILABLE")
+	assert.Equal(t, beforeClosed+1, testutil.ToFloat64(closed), "its HTTP answer counted as 499")
 }
