@@ -214,11 +214,11 @@ func waker(heads chains.HeadWatcher, reg *chains.Registry, chainID uint64) *head
 //
 // The interval is for a head that does not come (a stalled chain, a watcher that cannot read
 // it): once the watcher has seen a new head, the wait for its fills' window is not cut short.
-// A scan ends a few hundred milliseconds into a block and the interval, counted from then,
-// ran out inside the next block's window whenever the watcher heard of that block a little
-// late; the scan then routed the block's deposits beside its fills, and that block's fills
-// reached the node 100 to 200 ms later than the others' (in two blocks of five at 50 intents a
-// second, BENCHMARKS.md).
+// Counted from the end of a scan a few hundred milliseconds into a block, the interval (the
+// devnet's is 500 ms) ran out around the next block's arrival, often inside its window; the
+// scan then routed the block's deposits beside its fills, and those fills reached the node 100
+// to 200 ms later than other blocks' (about one block in three at 50 intents a second,
+// BENCHMARKS.md).
 func nextScan(ctx context.Context, interval time.Duration, wake *headWake, after uint64) bool {
 	if wake == nil {
 		return pause.For(ctx, interval) == nil
