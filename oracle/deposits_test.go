@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -125,8 +126,19 @@ func TestDepositAttestationErrors(t *testing.T) {
 	_, hs := newTestServer(t, cfg, registry(t, tc.chainConfig(1), dead, wrongID, disabled), nil)
 	url := hs.URL + oracleapi.PathDepositAttestation
 
+	// Both from the test user, in a row: the deposit takes the nonce after the transfer's, which
+	// the node's pending nonce may not count yet (depositNativeAt), and the block is sealed once
+	// the node's pool has promoted both (it does so in the background: a block sealed at once
+	// sometimes held the transfer alone, and the deposit was never mined).
+	user := crypto.PubkeyToAddress(tc.user.PublicKey)
+	first, err := tc.client.PendingNonceAt(t.Context(), user)
+	require.NoError(t, err)
 	transfer := tc.transfer(t, common.HexToAddress("0x000000000000000000000000000000000000dEaD"), big.NewInt(1))
-	reverted := tc.depositNative(t, crypto.Keccak256Hash([]byte("order-0")), big.NewInt(0))
+	reverted := tc.depositNativeAt(t, crypto.Keccak256Hash([]byte("order-0")), big.NewInt(0), new(big.Int).SetUint64(first+1))
+	require.Eventually(t, func() bool {
+		pending, err := tc.client.PendingNonceAt(t.Context(), user)
+		return err == nil && pending == first+2
+	}, 10*time.Second, 5*time.Millisecond, "both transactions in the node's pool")
 	tc.commit(1)
 	tc.requireStatus(t, reverted, types.ReceiptStatusFailed)
 
