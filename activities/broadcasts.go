@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/intentd/intentd/chains"
@@ -24,7 +25,10 @@ import (
 // sender are a group commit (groupcommit.Rounds, one round at a time): a broadcast that finds
 // none under way goes out at once, alone; those that arrive meanwhile go out next, together,
 // sorted by nonce, in one request (a JSON-RPC batch, chains.TxBatchSender, which the node takes
-// in order). AwaitTx's resends and the replacements (ReplaceTx) go out on their own, as before.
+// in order). A round also sends every transaction signed in its callers' signing groups that no
+// round has sent yet (intent.SolverTx.Group), so the first caller of a group back from the
+// signing sends the whole group in order, and the rest find theirs sent. AwaitTx's resends and
+// the replacements (ReplaceTx) go out on their own, as before.
 // Rounds are a process's: the workers of a fleet take turns on the nonce row one group each, so
 // another worker's group (at most 64 nonces) may reach the node ahead of this one's, which stays
 // within the node's queue.
@@ -36,19 +40,21 @@ const broadcastRoundTimeout = 15 * time.Second
 // maxBroadcastBatch bounds the transactions of one round.
 const maxBroadcastBatch = 128
 
-// broadcastAsk is one transaction to broadcast, answered when done is closed.
+// broadcastAsk is one transaction to broadcast, answered when done is closed; group is every
+// transaction signed with it (intent.SolverTx.Group), sent in the same round when not sent yet.
 type broadcastAsk struct {
-	c    chains.TxSender
-	tx   *types.Transaction
-	err  error
-	done chan struct{}
+	c     chains.TxSender
+	tx    *types.Transaction
+	group []*intent.SolverTx
+	err   error
+	done  chan struct{}
 }
 
 // firstBroadcast broadcasts the stored transaction in its chain and sender's rounds; a failure
 // is retryable, as broadcast's.
 func (a *ChainActivities) firstBroadcast(ctx context.Context, c solverChain, stored *intent.SolverTx) error {
 	return broadcastStored(ctx, stored, func(tx *types.Transaction) error {
-		ask := &broadcastAsk{c: c, tx: tx, done: make(chan struct{})}
+		ask := &broadcastAsk{c: c, tx: tx, group: stored.Group, done: make(chan struct{})}
 		if err := a.broadcasts.Of(senderKey{c.Chain().ID, stored.From}, newBroadcastRounds).Ask(ctx, ask, ask.done); err != nil {
 			return err
 		}
@@ -62,33 +68,96 @@ type senderKey struct {
 	from    string
 }
 
-// newBroadcastRounds is the group commit of one chain and sender's first broadcasts.
+// newBroadcastRounds is the group commit of one chain and sender's first broadcasts. Its rounds
+// run one at a time, so what they remember of the transactions sent needs no lock.
 func newBroadcastRounds(senderKey) *groupcommit.Rounds[*broadcastAsk] {
-	return &groupcommit.Rounds[*broadcastAsk]{MaxInFlight: 1, MaxBatch: maxBroadcastBatch, Run: sendRound}
+	sent := &sentTxs{}
+	return &groupcommit.Rounds[*broadcastAsk]{MaxInFlight: 1, MaxBatch: maxBroadcastBatch,
+		Run: func(batch []*broadcastAsk) { sendRound(batch, sent) }}
+}
+
+// sentTxs remembers the last sentMemory transactions a sender's rounds sent, by hash, so that a
+// caller whose transaction went out with its group's first broadcast is answered without a send.
+type sentTxs struct {
+	hashes map[common.Hash]struct{}
+	order  []common.Hash
+}
+
+// sentMemory is how many sent transactions a sender's rounds remember: several groups' worth.
+const sentMemory = 1024
+
+func (s *sentTxs) has(h common.Hash) bool {
+	_, ok := s.hashes[h]
+	return ok
+}
+
+func (s *sentTxs) add(h common.Hash) {
+	if s.hashes == nil {
+		s.hashes = map[common.Hash]struct{}{}
+	}
+	if s.has(h) {
+		return
+	}
+	if len(s.order) == sentMemory {
+		delete(s.hashes, s.order[0])
+		s.order = s.order[1:]
+	}
+	s.hashes[h] = struct{}{}
+	s.order = append(s.order, h)
 }
 
 // sendRound broadcasts a round's transactions in nonce order, through the client of the round's
 // first ask (all of one chain), and answers each caller: a node that has one already, or whose
-// chain used its nonce, counts as sent (sendTx).
-func sendRound(batch []*broadcastAsk) {
+// chain used its nonce, counts as sent (sendTx). With them go the transactions signed in their
+// groups that no round has sent yet: a group's callers come back from the signing one by one,
+// and on a busy machine some came so late that the node had more than its 64 of the sender's
+// later nonces queued behind them and dropped the rest (TestABurstsBroadcastsReachTheNodeInNonceOrder
+// failed in one run of three with two at once). A caller whose transaction went out so is
+// answered without a send; one whose send failed sends again.
+func sendRound(batch []*broadcastAsk, sent *sentTxs) {
 	c := batch[0].c
 	ctx, cancel := context.WithTimeout(context.Background(), broadcastRoundTimeout)
 	defer cancel()
-	slices.SortFunc(batch, func(x, y *broadcastAsk) int { return cmp.Compare(x.tx.Nonce(), y.tx.Nonce()) })
-	bs, ok := c.(chains.TxBatchSender)
-	if len(batch) == 1 || !ok {
-		for _, ask := range batch {
-			ask.err = sendTx(ctx, c, ask.tx)
-			close(ask.done)
+	var txs []*types.Transaction
+	mine := map[common.Hash]bool{}
+	for _, ask := range batch {
+		if h := ask.tx.Hash(); !sent.has(h) && !mine[h] {
+			mine[h] = true
+			txs = append(txs, ask.tx)
 		}
-		return
 	}
-	txs := make([]*types.Transaction, len(batch))
-	for i, ask := range batch {
-		txs[i] = ask.tx
+	for _, ask := range batch {
+		for _, st := range ask.group {
+			h := common.HexToHash(st.Hash)
+			if sent.has(h) || mine[h] {
+				continue
+			}
+			var tx types.Transaction
+			if tx.UnmarshalBinary(st.Raw) != nil {
+				continue // its own caller reports it
+			}
+			mine[h] = true
+			txs = append(txs, &tx)
+		}
 	}
-	for i, err := range bs.SendTransactions(ctx, txs) {
-		batch[i].err = sentOrErr(err)
-		close(batch[i].done)
+	slices.SortFunc(txs, func(x, y *types.Transaction) int { return cmp.Compare(x.Nonce(), y.Nonce()) })
+	errs := make(map[common.Hash]error, len(txs))
+	if bs, ok := c.(chains.TxBatchSender); ok && len(txs) > 1 {
+		for i, err := range bs.SendTransactions(ctx, txs) {
+			errs[txs[i].Hash()] = sentOrErr(err)
+		}
+	} else {
+		for _, tx := range txs {
+			errs[tx.Hash()] = sendTx(ctx, c, tx)
+		}
+	}
+	for _, tx := range txs {
+		if errs[tx.Hash()] == nil {
+			sent.add(tx.Hash())
+		}
+	}
+	for _, ask := range batch {
+		ask.err = errs[ask.tx.Hash()] // nil when sent in an earlier round
+		close(ask.done)
 	}
 }

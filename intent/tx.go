@@ -119,4 +119,8 @@ type SolverTx struct {
 	Nonce     uint64
 	Hash      string
 	Raw       []byte
+	// Group, on a transaction just signed, is every transaction its group commit signed with
+	// it (itself included), in nonce order: whichever of their callers broadcasts first sends
+	// them all, in order (activities.firstBroadcast). Not stored; nil when read back.
+	Group []*SolverTx `json:"-"`
 }

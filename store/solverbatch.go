@@ -158,6 +158,13 @@ func prepareGroup(ctx context.Context, tx *pipeTx, chainID uint64, from string, 
 		news = append(news, a)
 		commit(signed, a.pays)
 	}
+	group := make([]*intent.SolverTx, len(news))
+	for i, a := range news {
+		group[i] = a.tx
+	}
+	for _, a := range news {
+		a.tx.Group = group
+	}
 	for _, p := range twice {
 		p[0].tx, p[0].err = p[1].tx, p[1].err
 	}
