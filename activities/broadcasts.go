@@ -8,6 +8,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/intent"
@@ -68,43 +69,18 @@ type senderKey struct {
 	from    string
 }
 
-// newBroadcastRounds is the group commit of one chain and sender's first broadcasts. Its rounds
-// run one at a time, so what they remember of the transactions sent needs no lock.
+// newBroadcastRounds is the group commit of one chain and sender's first broadcasts, with what
+// its rounds remember of the transactions they sent.
 func newBroadcastRounds(senderKey) *groupcommit.Rounds[*broadcastAsk] {
-	sent := &sentTxs{}
+	sent, _ := lru.New[common.Hash, struct{}](sentMemory) // only a size below 1 fails
 	return &groupcommit.Rounds[*broadcastAsk]{MaxInFlight: 1, MaxBatch: maxBroadcastBatch,
 		Run: func(batch []*broadcastAsk) { sendRound(batch, sent) }}
 }
 
-// sentTxs remembers the last sentMemory transactions a sender's rounds sent, by hash, so that a
-// caller whose transaction went out with its group's first broadcast is answered without a send.
-type sentTxs struct {
-	hashes map[common.Hash]struct{}
-	order  []common.Hash
-}
-
-// sentMemory is how many sent transactions a sender's rounds remember: several groups' worth.
+// sentMemory is how many of the transactions a sender's rounds sent they remember, by hash, so
+// that a caller whose transaction went out with its group's first broadcast is answered without
+// a send: several groups' worth.
 const sentMemory = 1024
-
-func (s *sentTxs) has(h common.Hash) bool {
-	_, ok := s.hashes[h]
-	return ok
-}
-
-func (s *sentTxs) add(h common.Hash) {
-	if s.hashes == nil {
-		s.hashes = map[common.Hash]struct{}{}
-	}
-	if s.has(h) {
-		return
-	}
-	if len(s.order) == sentMemory {
-		delete(s.hashes, s.order[0])
-		s.order = s.order[1:]
-	}
-	s.hashes[h] = struct{}{}
-	s.order = append(s.order, h)
-}
 
 // sendRound broadcasts a round's transactions in nonce order, through the client of the round's
 // first ask (all of one chain), and answers each caller: a node that has one already, or whose
@@ -114,22 +90,32 @@ func (s *sentTxs) add(h common.Hash) {
 // later nonces queued behind them and dropped the rest (TestABurstsBroadcastsReachTheNodeInNonceOrder
 // failed in one run of three with two at once). A caller whose transaction went out so is
 // answered without a send; one whose send failed sends again.
-func sendRound(batch []*broadcastAsk, sent *sentTxs) {
+func sendRound(batch []*broadcastAsk, sent *lru.Cache[common.Hash, struct{}]) {
 	c := batch[0].c
 	ctx, cancel := context.WithTimeout(context.Background(), broadcastRoundTimeout)
 	defer cancel()
 	var txs []*types.Transaction
+	var groups [][]*intent.SolverTx
+	grouped := map[*intent.SolverTx]bool{} // by a group's first transaction: the callers of one group share it
 	mine := map[common.Hash]bool{}
 	for _, ask := range batch {
-		if h := ask.tx.Hash(); !sent.has(h) && !mine[h] {
+		h := ask.tx.Hash()
+		if sent.Contains(h) {
+			continue // sent with its group, by the round that sent the group's first
+		}
+		if len(ask.group) > 0 && !grouped[ask.group[0]] {
+			grouped[ask.group[0]] = true
+			groups = append(groups, ask.group)
+		}
+		if !mine[h] {
 			mine[h] = true
 			txs = append(txs, ask.tx)
 		}
 	}
-	for _, ask := range batch {
-		for _, st := range ask.group {
+	for _, group := range groups {
+		for _, st := range group {
 			h := common.HexToHash(st.Hash)
-			if sent.has(h) || mine[h] {
+			if sent.Contains(h) || mine[h] {
 				continue
 			}
 			var tx types.Transaction
@@ -153,7 +139,7 @@ func sendRound(batch []*broadcastAsk, sent *sentTxs) {
 	}
 	for _, tx := range txs {
 		if errs[tx.Hash()] == nil {
-			sent.add(tx.Hash())
+			sent.Add(tx.Hash(), struct{}{})
 		}
 	}
 	for _, ask := range batch {
