@@ -182,6 +182,10 @@ const (
 	// transitions again with the same versions, which change nothing: with the task's time,
 	// they were newer than the run's last, and the read model, the stream and the webhooks went
 	// from success back to waiting and through every status again.
+	//
+	// Version 5 ("guarded"): the money-safety rules of docs/operations.md, "Money safety": every
+	// new step they add to a run (a check, a wait, a reservation) is taken only by runs at this
+	// version (intentRun.guarded), so intents in flight before it replay unchanged.
 	changeLean = "lean"
 )
 
@@ -202,8 +206,10 @@ type intentRun struct {
 	seq   int64
 	// lean is set for runs at changeLean version 1 or later: the older changes are all at their
 	// newest version without a GetVersion call each. inline is set at version 2, overlap at 3,
-	// stable at 4.
+	// stable at 4, guarded at 5.
 	lean, inline, overlap, stable bool
+	// guarded is set at changeLean version 5: the money-safety steps (see changeLean).
+	guarded bool
 	// attrs are the IntentStatus and FailReason search attributes last set; a lean run upserts
 	// them only when they change (its starter set waiting and N/A). An inline run keeps the
 	// latest in wantAttrs until publishAttrs.
@@ -274,8 +280,8 @@ func (r *intentRun) setup(ctx workflow.Context) error {
 		workflow.UpdateHandlerOptions{Validator: r.validateAdminRefund}); err != nil {
 		return err
 	}
-	v := workflow.GetVersion(ctx, changeLean, workflow.DefaultVersion, 4)
-	r.stable = v >= 4
+	v := workflow.GetVersion(ctx, changeLean, workflow.DefaultVersion, 5)
+	r.stable, r.guarded = v >= 4, v >= 5
 	if r.lean, r.inline, r.overlap = v >= 1, v >= 2, v >= 3; r.lean {
 		// The door started the workflow with these search attributes (InitialSearchAttributes).
 		r.attrs = [2]string{string(intent.StatusWaiting), string(intent.FailReasonNA)}
