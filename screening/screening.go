@@ -29,6 +29,7 @@ import (
 
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/internal/metrics"
+	"github.com/intentd/intentd/internal/pause"
 )
 
 // Place is where an address is screened: the label of intentd_screening_hits_total.
@@ -233,15 +234,8 @@ func (l *List) Watch(ctx context.Context, every time.Duration) {
 	if l == nil {
 		return
 	}
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			_ = l.Reload()
-		}
+	for pause.For(ctx, every) == nil {
+		_ = l.Reload()
 	}
 }
 
