@@ -4,10 +4,10 @@
 // address, and leaves each such request to an operator (docs/operations.md, "Screening").
 //
 // The list is a file, one address a line, read at start (a configured file that is absent or
-// malformed stops the process) and polled for changes while the process runs (Watch): a file
-// that changed is read again and, when it parses, replaces the list at once; one that does not
-// parse, or has gone, leaves the last good list in force and is logged and counted
-// (intentd_screening_reload_failing). Addresses are compared in their chain family's canonical
+// malformed stops the process) and checked for changes while the process runs (Watch): a file
+// that changed, once it has stayed the same for one check, is read again and, when it parses,
+// replaces the list; one that does not parse, or has gone, leaves the last good list in force
+// and is logged and counted (intentd_screening_reload_failing). Addresses are compared in their chain family's canonical
 // spelling (Normalize): EVM addresses without regard to case, the families whose addresses are
 // case-sensitive (Solana's base58) exactly as written.
 package screening
@@ -167,9 +167,10 @@ type List struct {
 	logger *slog.Logger
 	cur    atomic.Pointer[entries]
 
-	mu      sync.Mutex // serialises Reload
-	seen    stamp      // the file as last read, whether it parsed or not
-	lastErr string     // the last reload's error, logged once until it changes
+	mu       sync.Mutex // serialises Reload
+	loaded   stamp      // the file the list in force was read from
+	settling stamp      // the file changed as the last check saw it
+	lastErr  string     // why the file is not the list in force, logged once until it changes
 }
 
 // Open reads the blocklist at path; a file that is absent or does not parse is an error (the
@@ -179,7 +180,7 @@ func Open(path string, logger *slog.Logger) (*List, error) {
 	if err != nil {
 		return nil, fmt.Errorf("screening blocklist: %w", err)
 	}
-	l := &List{path: path, logger: logger, seen: st}
+	l := &List{path: path, logger: logger, loaded: st}
 	l.cur.Store(e)
 	metrics.ScreeningAddresses.Set(float64(e.n))
 	metrics.ScreeningReloadFailing.Set(0)
@@ -194,30 +195,55 @@ func (l *List) Len() int {
 	return l.cur.Load().n
 }
 
-// Reload reads the file again when it changed since it was last read (its stamp), and makes it
-// the list in force when it parses. A file that does not parse, or cannot be read, leaves the
-// last good list in force: the error is returned, logged at ERROR once until it changes, and
-// intentd_screening_reload_failing is 1 until a good file is read.
+// Reload checks the file and, when it changed, makes it the list in force once it parses. A
+// change is taken at the check after the one that first saw it, if the file stayed the same in
+// between (and while it was read): a file caught half written, or truncated before it is written
+// again, is never taken, so an edit in place cannot leave the engine with a part of its list.
+// A file that does not parse, or cannot be read, leaves the last good list in force: the error
+// is returned, logged at ERROR once until it changes, and intentd_screening_reload_failing is 1
+// until a good file is read.
 func (l *List) Reload() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	fi, err := os.Stat(l.path)
 	if err == nil {
-		if (stamp{mod: fi.ModTime(), size: fi.Size()}) == l.seen && l.lastErr == "" {
-			return nil // unchanged
+		now := stamp{mod: fi.ModTime(), size: fi.Size()}
+		switch {
+		case now == l.loaded:
+			l.settling = stamp{}
+			l.failing(nil)
+			return nil
+		case now != l.settling:
+			l.settling = now
+			return nil // changed: taken at the next check if it stays so
 		}
 		var e *entries
 		var st stamp
 		if e, st, err = read(l.path); err == nil {
-			l.seen = st
+			if st != now {
+				l.settling = st // written again while it was read
+				return nil
+			}
 			prev := l.cur.Swap(e)
+			l.loaded, l.settling = st, stamp{}
 			metrics.ScreeningAddresses.Set(float64(e.n))
 			metrics.ScreeningReloads.WithLabelValues("ok").Inc()
-			metrics.ScreeningReloadFailing.Set(0)
-			l.lastErr = ""
+			l.failing(nil)
 			l.logger.Info("screening blocklist reloaded", "file", l.path, "addresses", e.n, "before", prev.n)
 			return nil
 		}
+	}
+	l.failing(err)
+	return err
+}
+
+// failing records the outcome of a check: err, the reason the file is not the list in force
+// (logged and counted once until it changes), or nil.
+func (l *List) failing(err error) {
+	if err == nil {
+		l.lastErr = ""
+		metrics.ScreeningReloadFailing.Set(0)
+		return
 	}
 	if msg := err.Error(); msg != l.lastErr {
 		l.lastErr = msg
@@ -226,7 +252,6 @@ func (l *List) Reload() error {
 			"addresses", l.cur.Load().n, "error", err)
 	}
 	metrics.ScreeningReloadFailing.Set(1)
-	return err
 }
 
 // Watch reloads the list every interval (Reload) until ctx ends. A nil list returns at once.

@@ -95,16 +95,23 @@ func TestAnAbsentFileAtStartIsAnError(t *testing.T) {
 	}
 }
 
+// settle checks the file twice, as two polls of Watch would: a change is taken once the file has
+// stayed the same for a check.
+func settle(l *List) error {
+	_ = l.Reload()
+	return l.Reload()
+}
+
 // "Reloaded without a restart" (issue 33, point 6): a changed file replaces the list; a bad or
 // vanished file keeps the last good list in force, and says so in the log and the metrics.
 func TestReloadTakesAChangedFileAndKeepsTheLastGoodListOnABadOne(t *testing.T) {
 	l, path := open(t, listed+"\n")
-	if err := l.Reload(); err != nil || !l.Blocked(chains.VMTypeEVM, listed) || l.Blocked(chains.VMTypeEVM, unlisted) {
+	if err := settle(l); err != nil || !l.Blocked(chains.VMTypeEVM, listed) || l.Blocked(chains.VMTypeEVM, unlisted) {
 		t.Fatalf("an unchanged file: %v", err)
 	}
 
 	write(t, path, listed+"\n"+unlisted+"\n", time.Unix(1_700_000_100, 0))
-	if err := l.Reload(); err != nil || !l.Blocked(chains.VMTypeEVM, unlisted) {
+	if err := settle(l); err != nil || !l.Blocked(chains.VMTypeEVM, unlisted) {
 		t.Fatalf("the address added to the file is not blocked after a reload: %v", err)
 	}
 	if got := testutil.ToFloat64(metrics.ScreeningAddresses); got != 2 {
@@ -113,7 +120,7 @@ func TestReloadTakesAChangedFileAndKeepsTheLastGoodListOnABadOne(t *testing.T) {
 
 	errorsBefore := testutil.ToFloat64(metrics.ScreeningReloads.WithLabelValues("error"))
 	write(t, path, "0xnot-an-address\n", time.Unix(1_700_000_200, 0))
-	if err := l.Reload(); err == nil {
+	if err := settle(l); err == nil {
 		t.Fatal("a malformed file reloaded")
 	}
 	if !l.Blocked(chains.VMTypeEVM, listed) || !l.Blocked(chains.VMTypeEVM, unlisted) || l.Len() != 2 {
@@ -131,16 +138,33 @@ func TestReloadTakesAChangedFileAndKeepsTheLastGoodListOnABadOne(t *testing.T) {
 	if err := os.Remove(path); err != nil {
 		t.Fatal(err)
 	}
-	if err := l.Reload(); err == nil || !l.Blocked(chains.VMTypeEVM, listed) {
+	if err := settle(l); err == nil || !l.Blocked(chains.VMTypeEVM, listed) {
 		t.Fatalf("a removed file: %v; the last good list must stay in force", err)
 	}
 
 	write(t, path, unlisted+"\n", time.Unix(1_700_000_300, 0))
-	if err := l.Reload(); err != nil || l.Blocked(chains.VMTypeEVM, listed) || !l.Blocked(chains.VMTypeEVM, unlisted) {
+	if err := settle(l); err != nil || l.Blocked(chains.VMTypeEVM, listed) || !l.Blocked(chains.VMTypeEVM, unlisted) {
 		t.Fatalf("the good file written back is not the list: %v", err)
 	}
 	if testutil.ToFloat64(metrics.ScreeningReloadFailing) != 0 {
 		t.Fatal("intentd_screening_reload_failing stays 1 after a good reload")
+	}
+}
+
+// A file caught while it is rewritten in place (truncated, then written) is not taken: the list
+// in force never loses its addresses to a half-written file.
+func TestAFileCaughtWhileItIsWrittenIsNotTaken(t *testing.T) {
+	l, path := open(t, listed+"\n")
+	write(t, path, "", time.Unix(1_700_000_100, 0)) // truncated: the poll sees an empty file
+	if err := l.Reload(); err != nil || !l.Blocked(chains.VMTypeEVM, listed) {
+		t.Fatalf("the list in force after a check that saw the file truncated: %v", err)
+	}
+	write(t, path, listed+"\n"+unlisted+"\n", time.Unix(1_700_000_101, 0)) // then written
+	if err := l.Reload(); err != nil || !l.Blocked(chains.VMTypeEVM, listed) || l.Blocked(chains.VMTypeEVM, unlisted) {
+		t.Fatalf("the list after a check that saw the file change again: %v", err)
+	}
+	if err := l.Reload(); err != nil || !l.Blocked(chains.VMTypeEVM, listed) || !l.Blocked(chains.VMTypeEVM, unlisted) {
+		t.Fatalf("the file, unchanged for a check, is not the list: %v", err)
 	}
 }
 
