@@ -21,6 +21,7 @@ import (
 	"github.com/intentd/intentd/internal/groupcommit"
 	"github.com/intentd/intentd/internal/sharedread"
 	"github.com/intentd/intentd/prices"
+	"github.com/intentd/intentd/screening"
 )
 
 // ChainActivities act on chains with the solver's key.
@@ -33,6 +34,9 @@ type ChainActivities struct {
 	// MaxFill is the solver's capacity: the most it pays in one fill, by currency symbol, in
 	// whole units (SOLVER_MAX_FILL); a currency not listed has no limit.
 	MaxFill map[string]decimal.Decimal
+	// Screening is the blocklist a fill's recipient and depositor and a refund's recipient are
+	// checked against before they are signed (screening.go); nil screens nothing.
+	Screening *screening.List
 
 	// reads are the reads the signings share (solverreads.go).
 	reads sharedread.Group
@@ -69,6 +73,9 @@ type FillInput struct {
 	Currency  string
 	Recipient string
 	Amount    string
+	// Depositor paid the deposit the fill answers: screened with the recipient before the fill is
+	// signed. Empty in inputs recorded before it was passed.
+	Depositor string `json:",omitempty"`
 }
 
 // FillSubmitted is the fill transaction as signed, stored and broadcast.
@@ -85,7 +92,8 @@ type FillSubmitted struct {
 // (SOLVER_CAPACITY_EXCEEDED); the solver holds too little (SOLVER_BALANCE_TOO_LOW), counting as
 // spent what its fills and refunds signed but not yet mined on the chain commit, so a burst
 // larger than the inventory signs only the fills it can pay and refunds the rest without
-// allocating them a nonce; the token refuses the recipient
+// allocating them a nonce; the recipient or the depositor is on the screening blocklist
+// (BLOCKED_WALLET, screenFill); the token refuses the recipient
 // (DESTINATION_TOKEN_TRANSFER_REJECTED); or the fill would revert for another reason
 // (EXECUTION_REVERTED).
 func (a *ChainActivities) SubmitFill(ctx context.Context, in FillInput) (*FillSubmitted, error) {
@@ -102,6 +110,9 @@ func (a *ChainActivities) SubmitFill(ctx context.Context, in FillInput) (*FillSu
 	stored, err := a.send(ctx, c, solverCall{requestID: in.RequestID, kind: intent.TxKindFill, to: common.HexToAddress(c.Chain().OutputSettler),
 		data: data, value: value, payCurrency: currency, payAmount: amount,
 		preflight: func(ctx context.Context, gas uint64, feeCap *big.Int) error {
+			if err := a.screenFill(c.Chain(), in); err != nil {
+				return err
+			}
 			return a.checkCapacity(c.Chain(), currency, amount)
 		},
 		onShortfall: func(s *intent.InventoryShortfall) error {

@@ -16,6 +16,7 @@ import (
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/oracle/oracleapi"
+	"github.com/intentd/intentd/screening"
 )
 
 // OracleActivities ask the attestation oracle to sign on-chain facts and check its answers.
@@ -35,6 +36,10 @@ type OracleActivities struct {
 	// reorg removed (DEPOSIT_REORGED) from one still waiting for its confirmations. Nil turns
 	// that check off: a removed deposit then waits until the attestation times out.
 	Chains *chains.Clients
+
+	// Screening is the blocklist an attested deposit's depositor is checked against
+	// (AttestResult.Blocked); nil screens nothing.
+	Screening *screening.List
 
 	// chain replaces Chains in tests.
 	chain func(chainID uint64) (depositChain, error)
@@ -60,6 +65,10 @@ type AttestResult struct {
 	// recorded before they were returned.
 	ChainID    uint64
 	Depository string
+	// Blocked is the depositor when the screening blocklist holds it as the deposit is
+	// attested: a run at changeLean 5 then ends the request in failure with BLOCKED_WALLET and
+	// fills and refunds nothing on its own (screening.go).
+	Blocked []string `json:",omitempty"`
 }
 
 // AttestDeposit returns once the oracle has attested the deposit. The oracle refuses until the
@@ -111,6 +120,7 @@ func (a *OracleActivities) AttestDeposit(ctx context.Context, in AttestInput) (*
 		return nil, err
 	}
 	logger(ctx).Info("deposit attested", with(spec.attrs, "checks", checks, "waited", time.Since(started).Round(time.Millisecond))...)
+	res.Blocked = a.screenDepositor(in.Deposit)
 	return res, nil
 }
 

@@ -62,6 +62,10 @@ func (a *ChainActivities) SubmitRefund(ctx context.Context, in RefundInput) (*Re
 	stored, err := a.send(ctx, c, solverCall{requestID: in.RequestID, kind: in.Kind, to: common.HexToAddress(c.Chain().Depository),
 		data: data, value: new(big.Int),
 		preflight: func(ctx context.Context, gas uint64, feeCap *big.Int) error {
+			// A recipient on the screening blocklist, an operator's too: REFUND_RECIPIENT_IS_BLOCKED.
+			if err := a.screenRefund(c.Chain(), in.Recipient); err != nil {
+				return err
+			}
 			return a.checkRefundWorthIt(ctx, c.Chain(), currency, amount, gas, feeCap)
 		},
 		onRevert: func(r *chains.RevertError) error {

@@ -79,6 +79,9 @@ var statuses = map[string]int{
 	// SPONSOR_BALANCE_TOO_LOW is the spec's failReason; as a quote answer it is 400, like the
 	// other requests that cannot be served as posed.
 	quote.CodeSponsorBalanceTooLow: http.StatusBadRequest,
+	// SANCTIONED_WALLET_ADDRESS: an address on the screening blocklist; the public service's
+	// code (the spec names none), 400 like the other addresses a quote cannot be made for.
+	quote.CodeSanctionedWalletAddress: http.StatusBadRequest,
 }
 
 // Error is every failed answer of the API, rendered as {message, errorCode} with the status the

@@ -86,7 +86,7 @@ func ops() []operation {
 			answers: []docAnswer{{status: 200, desc: "the quote", ref: "QuoteResponse"}},
 			errors: []string{quote.CodeInvalidAddress, quote.CodeInvalidRecipient, quote.CodeUnsupportedChain, quote.CodeUnsupportedCurr,
 				quote.CodeAmountTooLow, quote.CodeAmountTooHigh, quote.CodeDestinationTxFailed, quote.CodeSponsorBalanceTooLow,
-				quote.CodeUnauthorizedQuote, quote.CodeServiceUnavailable, quote.CodePriceFetchFailed}}
+				quote.CodeSanctionedWalletAddress, quote.CodeUnauthorizedQuote, quote.CodeServiceUnavailable, quote.CodePriceFetchFailed}}
 	}
 	status := func(path, summary string, body any, deprecated bool) operation {
 		return operation{method: "GET", path: path, tag: "status", summary: summary, query: statusParams, deprecated: deprecated,
@@ -345,7 +345,7 @@ func recordV3Schema() (*openapi3.Schema, error) {
 	nullable, omitted := records.V3NullableData()
 	for _, k := range nullable {
 		p, ok := data.Properties[k]
-		if !ok { // written by the view only (blockedAddresses): any value
+		if !ok { // a field the record type does not hold, written by the view only: any value
 			p = openapi3.NewSchemaRef("", schemas.MustSchema(struct {
 				V any `json:"v"`
 			}{}).Properties["v"].Value)

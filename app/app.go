@@ -27,6 +27,7 @@ import (
 	"github.com/intentd/intentd/prices"
 	"github.com/intentd/intentd/quote"
 	"github.com/intentd/intentd/ratelimit"
+	"github.com/intentd/intentd/screening"
 	"github.com/intentd/intentd/store"
 	"github.com/intentd/intentd/worker"
 )
@@ -39,6 +40,9 @@ type System struct {
 	Store    *store.Store
 	Chains   *chains.Clients
 	Temporal client.Client
+	// Screening is the blocklist (SCREENING_BLOCKLIST_FILE), watched for changes until Close;
+	// nil when none is configured.
+	Screening *screening.List
 
 	pricesOnce sync.Once
 	prices     *prices.Cached
@@ -46,6 +50,7 @@ type System struct {
 	door       *intents.Door
 	redis      *redis.Client // the rate limits' (APIServer), when REDIS_URL is set
 	signing    *pgxpool.Pool // the solver's signings' (store.SignOn)
+	stopWatch  context.CancelFunc
 }
 
 // Open connects to Postgres and Temporal and loads the chain registry (from the environment's
@@ -57,6 +62,14 @@ func Open(ctx context.Context, cfg Config, registry *chains.Registry, logger *sl
 			return nil, err
 		}
 		registry = r
+	}
+	var list *screening.List
+	if cfg.ScreeningFile != "" {
+		var err error
+		if list, err = screening.Open(cfg.ScreeningFile, logger.With("component", "screening")); err != nil {
+			return nil, fmt.Errorf("SCREENING_BLOCKLIST_FILE: %w", err)
+		}
+		logger.Info("screening blocklist loaded", "file", cfg.ScreeningFile, "addresses", list.Len())
 	}
 	pool, err := openPool(ctx, cfg.DatabaseURL)
 	if err != nil {
@@ -77,8 +90,10 @@ func Open(ctx context.Context, cfg Config, registry *chains.Registry, logger *sl
 		pool.Close()
 		return nil, fmt.Errorf("temporal at TEMPORAL_ADDRESS %s: %w", cfg.TemporalAddress, err)
 	}
+	watch, stop := context.WithCancel(ctx)
+	go list.Watch(watch, cfg.ScreeningReloadInterval)
 	return &System{Config: cfg, Logger: logger, Pool: pool, signing: signing, Store: store.New(pool).SignOn(signing),
-		Chains: chains.NewClients(registry, evm.VM()), Temporal: tc}, nil
+		Chains: chains.NewClients(registry, evm.VM()), Temporal: tc, Screening: list, stopWatch: stop}, nil
 }
 
 // signingPoolConns is the size of a process's pool for the solver's signings: one group commit
@@ -138,6 +153,9 @@ func Migrate(ctx context.Context, cfg Config) ([]string, error) {
 
 // Close releases the clients.
 func (s *System) Close() {
+	if s.stopWatch != nil {
+		s.stopWatch()
+	}
 	if s.redis != nil {
 		_ = s.redis.Close()
 	}
@@ -167,7 +185,7 @@ func (s *System) WorkerDeps() worker.Deps {
 		Oracle:        oracleapi.NewClient(s.Config.OracleURL, s.Config.OracleAPIKey, httpclient.New(20*time.Second)),
 		OracleSigners: s.Config.OracleSigners, OracleThreshold: s.Config.OracleSignersThreshold, Environment: s.Config.Environment,
 		SolverKey: s.Config.SolverKey(), Prices: s.PriceSource(), ScanInterval: s.Config.ScanInterval,
-		MaxFill: s.Config.SolverMaxFill, InventoryFloor: s.Config.SolverInventoryFloor, Intents: s.Intents(),
+		MaxFill: s.Config.SolverMaxFill, InventoryFloor: s.Config.SolverInventoryFloor, Screening: s.Screening, Intents: s.Intents(),
 		Logger: s.Logger.With("component", "worker")}
 }
 
@@ -184,7 +202,7 @@ func (s *System) APIServer(ctx context.Context) *api.Server {
 		}
 	}()
 	engine := &quote.Engine{Chains: s.Chains, Prices: prices, Store: s.Store, Solver: s.Config.SolverAddress(),
-		TTL: s.Config.QuoteTTL, Limits: s.Config.QuoteLimits, SwapCostBps: s.Config.SwapCostBps}
+		TTL: s.Config.QuoteTTL, Limits: s.Config.QuoteLimits, SwapCostBps: s.Config.SwapCostBps, Screening: s.Screening}
 	return &api.Server{Store: s.Store, Chains: s.Chains.Registry(), Indexer: s.Intents(), Logger: s.Logger.With("component", "api"),
 		Stream: s.stream(ctx),
 		Quotes: engine, Admin: s.Intents(), AdminTokenSHA256: s.Config.AdminTokenSHA256,

@@ -27,6 +27,7 @@ import (
 	"github.com/intentd/intentd/prices"
 	"github.com/intentd/intentd/quote"
 	"github.com/intentd/intentd/ratelimit"
+	"github.com/intentd/intentd/screening"
 	"github.com/intentd/intentd/workflows"
 )
 
@@ -100,6 +101,13 @@ type Config struct {
 	// SolverInventoryFloor is the solver's balance per symbol, whole units, below which the
 	// inventory alert fires (SOLVER_INVENTORY_FLOOR, e.g. "ETH=10,USDC=20000"; empty: none).
 	SolverInventoryFloor map[string]decimal.Decimal
+	// ScreeningFile (SCREENING_BLOCKLIST_FILE; default none: no screening) is the blocklist of
+	// addresses the API refuses to quote for and the worker refuses to fill for or refund to
+	// (package screening, docs/operations.md "Screening"); it must exist and parse at start.
+	// ScreeningReloadInterval (SCREENING_RELOAD_INTERVAL, 10s) is how often the file is checked
+	// for a change, which is then in force without a restart.
+	ScreeningFile           string
+	ScreeningReloadInterval time.Duration
 	// Policy is what every new intent runs under: DEPOSIT_CONFIRMATION_TIMEOUT (30m),
 	// FILL_BUMP_AFTER (30s), FILL_MAX_BUMPS (3) and FILL_SUBMIT_ATTEMPTS (20).
 	Policy   workflows.Policy
@@ -156,7 +164,8 @@ func (c Config) ChainsFile() string {
 func (c Config) LogValue() slog.Value {
 	return slog.GroupValue(slog.String("role", string(c.Role)), slog.String("environment", c.Environment), slog.String("temporal", c.TemporalAddress),
 		slog.String("api", c.APIAddr), slog.String("oracle", c.OracleURL), slog.String("solver", c.SolverAddress().Hex()),
-		slog.Bool("adminRefunds", len(c.AdminTokenSHA256) > 0), slog.Bool("sharedRateLimits", c.RedisURL != ""))
+		slog.Bool("adminRefunds", len(c.AdminTokenSHA256) > 0), slog.Bool("sharedRateLimits", c.RedisURL != ""),
+		slog.String("screening", c.ScreeningFile))
 }
 
 // String keeps secrets out of %v.
@@ -262,6 +271,13 @@ func (c *Config) loadEngine(v *envconf.Vars) {
 	if s := v.Get("SOLVER_MAX_FILL", ""); strings.TrimSpace(s) != "" {
 		if c.SolverMaxFill, err = envconf.SymbolAmounts(s, "maximum fill", "whole units"); err != nil {
 			v.Bad("SOLVER_MAX_FILL", "%v", err)
+		}
+	}
+	c.ScreeningFile = strings.TrimSpace(v.Get("SCREENING_BLOCKLIST_FILE", ""))
+	c.ScreeningReloadInterval = v.PositiveDuration("SCREENING_RELOAD_INTERVAL", "10s")
+	if c.ScreeningFile != "" {
+		if _, err := screening.ReadFile(c.ScreeningFile); err != nil {
+			v.Bad("SCREENING_BLOCKLIST_FILE", "%v", err)
 		}
 	}
 	c.Policy.ConfirmationTimeout = v.PositiveDuration("DEPOSIT_CONFIRMATION_TIMEOUT", "30m")

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -264,5 +266,40 @@ func TestRolesHoldOnlyTheirSecrets(t *testing.T) {
 	}
 	if cfg, err := Load(env(required(map[string]string{"SOLVER_ADDRESS": solver.Hex()})), nil); err != nil || cfg.SolverAddress() != solver {
 		t.Fatalf("dev mode: a SOLVER_ADDRESS that matches the key: %v", err)
+	}
+}
+
+// SCREENING_BLOCKLIST_FILE (issue 33, point 6: "an absent file at start is an error when
+// configured"): off by default; a configured file must exist and parse for the api and the
+// worker to start, and the reload interval defaults to 10s.
+func TestScreeningBlocklistFileMustExistAndParseWhenSet(t *testing.T) {
+	cfg, err := Load(env(required(nil)), nil)
+	if err != nil || cfg.ScreeningFile != "" || cfg.ScreeningReloadInterval != 10*time.Second {
+		t.Fatalf("defaults: %q %v, %v", cfg.ScreeningFile, cfg.ScreeningReloadInterval, err)
+	}
+	dir := t.TempDir()
+	good, bad := filepath.Join(dir, "good.txt"), filepath.Join(dir, "bad.txt")
+	if err := os.WriteFile(good, []byte("# listed\n0x8589427373D6D84E98730D7795D8f6f8731FDA16\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bad, []byte("0x1234\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, role := range []Role{RoleAPI, RoleWorker, RoleAll} {
+		vars := required(map[string]string{"SCREENING_BLOCKLIST_FILE": good, "SCREENING_RELOAD_INTERVAL": "1m",
+			"SOLVER_ADDRESS": crypto.PubkeyToAddress(testSolverKey.PublicKey).Hex()})
+		if role == RoleAPI {
+			delete(vars, "SOLVER_PRIVATE_KEY")
+		}
+		cfg, err := LoadRole(role, env(vars), nil)
+		if err != nil || cfg.ScreeningFile != good || cfg.ScreeningReloadInterval != time.Minute {
+			t.Fatalf("%s with a good file: %q %v, %v", role, cfg.ScreeningFile, cfg.ScreeningReloadInterval, err)
+		}
+		for _, path := range []string{filepath.Join(dir, "missing.txt"), bad} {
+			vars["SCREENING_BLOCKLIST_FILE"] = path
+			if _, err := LoadRole(role, env(vars), nil); err == nil || !strings.Contains(err.Error(), "SCREENING_BLOCKLIST_FILE") {
+				t.Fatalf("%s with %s: %v, want an error naming SCREENING_BLOCKLIST_FILE", role, path, err)
+			}
+		}
 	}
 }

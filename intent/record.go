@@ -55,6 +55,9 @@ type RecordData struct {
 	// APIKeyName is the label of the API key the quote was made with, as it was then
 	// (owner-only); nil for a quote made without a key or with an unnamed key.
 	APIKeyName *string `json:"apiKeyName,omitempty"`
+	// BlockedAddresses are the addresses whose screening failed the request, while its failReason
+	// is BLOCKED_WALLET (owner-only; the spec: never scores or reasons).
+	BlockedAddresses []string `json:"blockedAddresses,omitempty"`
 }
 
 // CallData is a transaction's call: who sent it, to what, with which data and value (wei).

@@ -3,6 +3,7 @@ package intent
 import (
 	"fmt"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -65,7 +66,8 @@ func (r *Record) UpsertTx(x Tx) bool {
 // ApplyFacts writes on the record what a transition knows beyond its status: the deposit
 // (protocol.deposit.origin, route.actual before a fill), the oracle's attestation, the landed
 // fill (fees.actual, route.actual, protocol.settlement fills), landed refunds, a reverted fill
-// (failedTxHash, failedTxBlockNumber, failedCallData), and protocol.isWithdrawable. Every
+// (failedTxHash, failedTxBlockNumber, failedCallData), the screened addresses of a BLOCKED_WALLET
+// failure (blockedAddresses), and protocol.isWithdrawable. Every
 // write is idempotent: applying a transition twice gives the same record.
 func (r *Record) ApplyFacts(t Transition) {
 	if d := t.Deposit; d != nil {
@@ -120,6 +122,14 @@ func (r *Record) ApplyFacts(t Transition) {
 			c := *f.Call
 			r.Data.FailedCallData = &c
 		}
+	}
+	// The spec: the addresses whose screening caused the failure, for failReason BLOCKED_WALLET
+	// only (null once an operator's refund has ended the request with another).
+	switch {
+	case r.Data.FailReason != FailReasonBlockedWallet:
+		r.Data.BlockedAddresses = nil
+	case len(t.BlockedAddresses) > 0:
+		r.Data.BlockedAddresses = slices.Clone(t.BlockedAddresses)
 	}
 	r.Protocol.IsWithdrawable = r.Status == StatusFailure && r.Protocol.Deposit != nil &&
 		r.Protocol.Deposit.Attestation != nil && !r.settled()

@@ -81,6 +81,9 @@ type Transition struct {
 	Attestation *Attestation
 	// FailedTx is a fill that was mined and reverted.
 	FailedTx *FailedTx
+	// BlockedAddresses are the addresses whose screening ended the request with BLOCKED_WALLET
+	// (data.blockedAddresses, owner-only).
+	BlockedAddresses []string `json:",omitempty"`
 }
 
 // Attestation is one accepted oracle signature over a deposit.

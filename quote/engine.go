@@ -27,6 +27,7 @@ import (
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/internal/refresh"
 	"github.com/intentd/intentd/prices"
+	"github.com/intentd/intentd/screening"
 )
 
 // PriceSource gives the USD price of one whole unit of a currency, by symbol.
@@ -86,6 +87,9 @@ type Engine struct {
 	Limits      PairLimits       // per-pair maximum input; none means no maximum
 	SwapCostBps int64            // swap cost of cross-asset routes; 0 means DefaultSwapCostBps
 	Now         func() time.Time // injectable clock
+	// Screening is the blocklist a quote's user, recipient and refundTo must not be on
+	// (SANCTIONED_WALLET_ADDRESS); nil screens nothing.
+	Screening *screening.List
 
 	volumesOnce sync.Once
 	volumes     *refresh.Cache[string, decimal.Decimal]
@@ -241,6 +245,9 @@ func (e *Engine) price(ctx context.Context, req *Request, caller Caller) (*quote
 	out, verr := e.leg(ctx, v.DestChainID, "destinationChainId", v.DestCurrency)
 	if verr != nil {
 		return nil, verr
+	}
+	if qerr := e.screen(v, in.chain, out.chain); qerr != nil {
+		return nil, qerr
 	}
 	if !in.chain.DepositEnabled {
 		return nil, invalid(CodeUnsupportedChain, "deposits are not enabled on chain %d", in.chain.ID)

@@ -25,6 +25,10 @@ const (
 	// integrator has no sponsorship wallet, or its balance does not cover the sponsored amount;
 	// the spec's failReason of the same name is the fill-time answer.
 	CodeSponsorBalanceTooLow = "SPONSOR_BALANCE_TOO_LOW"
+	// CodeSanctionedWalletAddress: the user, recipient or refundTo is on the screening blocklist
+	// (SCREENING_BLOCKLIST_FILE). The spec's table names no code for it; this is the public
+	// service's.
+	CodeSanctionedWalletAddress = "SANCTIONED_WALLET_ADDRESS"
 )
 
 // Error is a quote failure: a code from the list above and a message fit for the client. It

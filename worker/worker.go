@@ -19,6 +19,7 @@ import (
 	"github.com/intentd/intentd/deposits"
 	"github.com/intentd/intentd/oracle/oracleapi"
 	"github.com/intentd/intentd/prices"
+	"github.com/intentd/intentd/screening"
 	"github.com/intentd/intentd/store"
 	"github.com/intentd/intentd/workflows"
 )
@@ -42,7 +43,10 @@ type Deps struct {
 	// InventoryFloor is the balance per symbol below which the solver needs topping up
 	// (SOLVER_INVENTORY_FLOOR), exported beside its balances for the alert.
 	InventoryFloor map[string]decimal.Decimal
-	ScanInterval   time.Duration
+	// Screening is the blocklist the fills, refunds and attested deposits are checked against
+	// (SCREENING_BLOCKLIST_FILE); nil screens nothing.
+	Screening    *screening.List
+	ScanInterval time.Duration
 	// Intents is the door the deposit scanner delivers deposits through (app.System.Intents).
 	Intents deposits.Deliverer
 	Logger  *slog.Logger
@@ -54,9 +58,9 @@ func Register(r worker.Registry, d Deps) {
 	r.RegisterWorkflow(workflows.DepositRefund)
 	r.RegisterActivity(&activities.StoreActivities{Store: d.Store, Chains: d.Chains, Prices: d.Prices})
 	r.RegisterActivity(&activities.ChainActivities{Chains: d.Chains, Store: d.Store, SolverKey: d.SolverKey, Prices: d.Prices,
-		MaxFill: d.MaxFill})
+		MaxFill: d.MaxFill, Screening: d.Screening})
 	r.RegisterActivity(&activities.OracleActivities{Client: d.Oracle, Signers: d.OracleSigners, Threshold: d.OracleThreshold,
-		Environment: d.Environment, Chains: d.Chains})
+		Environment: d.Environment, Chains: d.Chains, Screening: d.Screening})
 	r.RegisterActivity(&activities.SponsorshipActivities{Store: d.Store})
 }
 

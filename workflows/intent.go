@@ -241,6 +241,10 @@ type intentRun struct {
 	attestation *intent.Attestation
 	failedFill  *intent.FailedTx
 	moreTxs     []intent.Tx
+	// blocked are the addresses screening found on the blocklist (a guarded run only): the
+	// depositor as its deposit was attested, or the recipient or depositor as the fill was to be
+	// signed. Every write from then on carries them (data.blockedAddresses).
+	blocked []string
 }
 
 type adminRequest struct {
@@ -332,6 +336,10 @@ func (r *intentRun) afterAttest(ctx workflow.Context, dep *intent.Deposit, next 
 			return r.fail(ctx, intent.FailReasonDepositConfirmationTimeout)
 		}
 		return r.fail(ctx, reasonOf(err))
+	}
+	if len(r.blocked) > 0 {
+		// A listed depositor (a guarded run, screening.go): nothing is filled or refunded.
+		return r.blockedWallet(ctx)
 	}
 	return next()
 }
@@ -432,6 +440,9 @@ func (r *intentRun) attest(ctx workflow.Context, d *intent.Deposit) error {
 	err := r.wait(ctx, total, oracleActs.AttestDeposit, activities.AttestInput{Deposit: *d}, &res)
 	if err == nil {
 		r.state.Attested = true
+		if r.guarded {
+			r.blocked = res.Blocked
+		}
 		if res.Signer != "" {
 			chainID := res.ChainID
 			if chainID == 0 {
@@ -534,6 +545,9 @@ func (r *intentRun) fill(ctx workflow.Context, pending *startedWrite) (*IntentRe
 	var sub activities.FillSubmitted
 	fillIn := activities.FillInput{RequestID: ex.RequestID, ChainID: ex.DestinationChainID, OrderID: ex.OrderID,
 		Currency: ex.CurrencyOut.Address, Recipient: ex.Recipient, Amount: ex.AmountOut}
+	if d := r.state.Deposit; d != nil {
+		fillIn.Depositor = d.Depositor // screened with the recipient (activities/screening.go)
+	}
 	var submit workflow.Future
 	if r.lean {
 		submit = workflow.ExecuteLocalActivity(r.sendingLocalActivity(ctx), chainActs.SubmitFill, fillIn)
@@ -547,6 +561,11 @@ func (r *intentRun) fill(ctx workflow.Context, pending *startedWrite) (*IntentRe
 		}
 	}
 	if err != nil {
+		if blocked := activities.BlockedAddresses(err); r.guarded && blocked != nil {
+			// Nothing was signed: screening refused the fill. No automatic refund either.
+			r.filling, r.blocked = false, blocked
+			return r.blockedWallet(ctx)
+		}
 		if isNonRetryable(err) {
 			// Nothing was signed: the checks before signing refused the fill. An order another
 			// party already filled is not refunded (its recipient was paid).
@@ -671,7 +690,7 @@ func (r *intentRun) startWrite(ctx workflow.Context, s intent.Status, reason int
 	t := intent.Transition{RequestID: r.in.Execution.RequestID, Version: version,
 		Status: s, FailReason: r.state.FailReason, RefundFailReason: r.state.RefundFailReason,
 		Txs: append(append([]intent.Tx{}, r.moreTxs...), txs...), At: now,
-		Deposit: r.state.Deposit, Attestation: r.attestation, FailedTx: r.failedFill}
+		Deposit: r.state.Deposit, Attestation: r.attestation, FailedTx: r.failedFill, BlockedAddresses: r.blocked}
 	lctx := workflow.WithLocalActivityOptions(ctx, storeWriteOptions)
 	r.moreTxs = nil
 	return &startedWrite{status: s, future: workflow.ExecuteLocalActivity(lctx, storeActs.ApplyTransition, t)}

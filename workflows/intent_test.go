@@ -50,6 +50,8 @@ type harness struct {
 	// onWrite and onFill, when set, run at the start of each ApplyTransition and SubmitFill.
 	onWrite func(intent.Transition) error
 	onFill  func()
+	// refuseFill, when set, is SubmitFill's answer in place of a signed fill.
+	refuseFill func(activities.FillInput) error
 }
 
 func newHarness(t *testing.T) *harness {
@@ -85,6 +87,9 @@ func newHarness(t *testing.T) *harness {
 		func(_ context.Context, in activities.FillInput) (*activities.FillSubmitted, error) {
 			if h.onFill != nil {
 				h.onFill()
+			}
+			if h.refuseFill != nil {
+				return nil, h.refuseFill(in)
 			}
 			h.fills = append(h.fills, in)
 			h.calls = append(h.calls, "fill")
@@ -198,7 +203,7 @@ func TestIntentReportsWaitingPendingSubmittedSuccessAndFillsOnce(t *testing.T) {
 	require.Equal(t, []intent.Status{intent.StatusWaiting, intent.StatusPending, intent.StatusSubmitted, intent.StatusSuccess}, h.statuses())
 	require.Len(t, h.fills, 1)
 	require.Equal(t, activities.FillInput{RequestID: "0xabc", ChainID: 31338, OrderID: "0x01", Currency: native,
-		Recipient: "0xRecipient", Amount: "990"}, h.fills[0])
+		Recipient: "0xRecipient", Amount: "990", Depositor: "0xUser"}, h.fills[0])
 	for i := 1; i < len(h.transitions); i++ {
 		require.Greater(t, h.transitions[i].Version, h.transitions[i-1].Version, "versions must increase")
 	}

@@ -81,6 +81,23 @@ func refundReasonOf(err error) intent.RefundFailReason {
 	return intent.RefundFailReasonManualRefundRequired
 }
 
+// blockedWallet ends a guarded run whose depositor, recipient or both screening found on the
+// blocklist (r.blocked): failure with BLOCKED_WALLET and the addresses on the record
+// (data.blockedAddresses), nothing filled and nothing refunded on its own. The refund leg needs
+// an operator (refundFailReason MANUAL_REFUND_REQUIRED, counted by
+// intentd_refunds_awaiting_operator): the request waits for an adminRefund, whose recipient is
+// screened again before anything is signed (the depositor by default; an operator names another).
+func (r *intentRun) blockedWallet(ctx workflow.Context) (*IntentResult, error) {
+	r.releaseSponsorship(ctx)
+	r.state.RefundFailReason = intent.RefundFailReasonManualRefundRequired
+	workflow.GetLogger(ctx).Warn("blocked by screening: waiting for an operator", "requestId", r.in.Execution.RequestID,
+		"blocked", r.blocked)
+	if err := r.write(ctx, intent.StatusFailure, intent.FailReasonBlockedWallet); err != nil {
+		return nil, err
+	}
+	return r.awaitOperator(ctx)
+}
+
 // awaitOperator keeps the request open for an adminRefund update for manualRefundWindow.
 func (r *intentRun) awaitOperator(ctx workflow.Context) (*IntentResult, error) {
 	r.state.AwaitingOperator = true

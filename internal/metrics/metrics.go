@@ -102,3 +102,19 @@ var (
 	WebhookLatency = f.NewHistogram(prometheus.HistogramOpts{Namespace: "intentd", Name: "webhook_attempt_duration_seconds",
 		Help: "Time a webhook receiver took to answer an attempt.", Buckets: latencyBuckets})
 )
+
+// Screening (package screening): the blocklist's hits by place (quote, deposit, fill, refund),
+// the addresses it holds, and its reloads; reload_failing is 1 while the file as it stands could
+// not be read or parsed, the last good list staying in force.
+var (
+	ScreeningHits = f.NewCounterVec(prometheus.CounterOpts{Namespace: "intentd", Name: "screening_hits_total",
+		Help: "Listed addresses met, by place: quote (400), deposit and fill (BLOCKED_WALLET), refund (REFUND_RECIPIENT_IS_BLOCKED)."},
+		[]string{"place"})
+	ScreeningAddresses = f.NewGauge(prometheus.GaugeOpts{Namespace: "intentd", Name: "screening_addresses",
+		Help: "Addresses on the screening blocklist in force (SCREENING_BLOCKLIST_FILE)."})
+	ScreeningReloads = f.NewCounterVec(prometheus.CounterOpts{Namespace: "intentd", Name: "screening_reloads_total",
+		Help: "Reads of a changed screening blocklist file, by result (ok, error: the last good list stays in force)."},
+		[]string{"result"})
+	ScreeningReloadFailing = f.NewGauge(prometheus.GaugeOpts{Namespace: "intentd", Name: "screening_reload_failing",
+		Help: "1 while the screening blocklist file cannot be read or parsed (the last good list stays in force), else 0."})
+)
