@@ -86,6 +86,18 @@ var (
 		[]string{"chain_id", "symbol"})
 )
 
+// The solver's nonces: chains found with a new genesis (their solver transactions voided and
+// nonces forgotten, docs/operations.md "Restarting"), and the nonces of gaps the worker filled,
+// by action: "rebroadcast" (the stored transaction sent again) or "cancel" (a transfer of nothing
+// to the solver itself, where nothing was stored).
+var (
+	ChainResets = f.NewCounterVec(prometheus.CounterOpts{Namespace: "intentd", Name: "chain_resets_total",
+		Help: "Chains seen with a new genesis: their solver transactions voided and solver nonces reset."}, []string{"chain_id"})
+	NonceGapsHealed = f.NewCounterVec(prometheus.CounterOpts{Namespace: "intentd", Name: "nonce_gap_nonces_total",
+		Help: "Nonces of a gap in the solver's transactions filled by the worker, by chain and action (rebroadcast, cancel)."},
+		[]string{"chain_id", "action"})
+)
+
 // The oracle's attestations and its peers' answers.
 var (
 	OracleAttestations = f.NewCounterVec(prometheus.CounterOpts{Namespace: "intentd", Name: "oracle_attestations_total",
