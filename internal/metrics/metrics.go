@@ -98,6 +98,12 @@ var (
 		[]string{"chain_id", "action"})
 )
 
+// LogLinesDropped counts the log lines a process dropped because its output was slower than the
+// process (internal/logging): by level, never ERROR.
+var LogLinesDropped = f.NewCounterVec(prometheus.CounterOpts{Namespace: "intentd", Name: "log_lines_dropped_total",
+	Help: "Log lines dropped because the process's log output was slower than the process, by level (ERROR lines are never dropped)."},
+	[]string{"level"})
+
 // The oracle's attestations and its peers' answers.
 var (
 	OracleAttestations = f.NewCounterVec(prometheus.CounterOpts{Namespace: "intentd", Name: "oracle_attestations_total",
