@@ -166,6 +166,10 @@ type AwaitTxInput struct {
 	Kind      intent.TxKind
 	ChainID   uint64
 	TxHash    string
+	// Voidable, set by the runs that take the money-safety steps (changeLean 5), has the wait end
+	// with Voided when every attempt was voided by the chain's reset and the node knows none of
+	// them; without it such a wait goes on (sending nothing) until it runs out of time.
+	Voidable bool `json:",omitempty"`
 }
 
 // TxIncluded is a mined transaction.
@@ -183,6 +187,10 @@ type TxIncluded struct {
 	Attempts []string
 	// Call is what the mined attempt called, set when it reverted (data.failedCallData).
 	Call *intent.CallData
+	// Voided is set, for a Voidable wait, when nothing was mined and nothing can be: every attempt
+	// was signed for a chain that has since been reset, the engine sends none of them again and
+	// the node knows none of them. Attempts lists them; the other fields are empty.
+	Voided bool `json:",omitempty"`
 }
 
 // rebroadcastEvery is how often AwaitTx sends the latest attempt again while none is mined (a
@@ -193,8 +201,9 @@ const rebroadcastEvery = 5 * time.Second
 // AwaitTx returns once one attempt of the request's transaction of that kind is mined (all
 // attempts share a nonce, so at most one can be). It is a wait inside one activity (see await):
 // it looks for the attempts' receipts on every new block of the chain, heartbeating between, and
-// while none is mined sends the latest attempt again every rebroadcastEvery. A chain or
-// database it cannot reach is tried again inside the wait. The workflow's schedule-to-close
+// while none is mined sends the latest attempt again every rebroadcastEvery (never a voided one).
+// A chain or database it cannot reach is tried again inside the wait. A Voidable wait whose
+// attempts were all voided by the chain's reset ends with Voided once the node knows none of them. The workflow's schedule-to-close
 // timeout bounds the wait; when it passes the activity times out, as before.
 func (a *ChainActivities) AwaitTx(ctx context.Context, in AwaitTxInput) (*TxIncluded, error) {
 	c, err := a.chain(in.ChainID)
@@ -231,9 +240,24 @@ func (a *ChainActivities) AwaitTx(ctx context.Context, in AwaitTxInput) (*TxIncl
 			out = inc
 			return true, nil
 		}
+		if in.Voidable && allVoided(attempts) {
+			// Looked at once per resend period, when the attempts are read again: rare, and never
+			// on a chain that was not reset.
+			known, err := anyKnown(ctx, c, attempts)
+			if err != nil {
+				return false, unavailable(err)
+			}
+			if !known {
+				out = &TxIncluded{Voided: true}
+				for _, a := range attempts {
+					out.Attempts = append(out.Attempts, a.Hash)
+				}
+				return true, nil
+			}
+		}
 		if resend {
 			sent = time.Now()
-			if latest := attempts[len(attempts)-1]; latest.Raw != nil {
+			if latest := attempts[len(attempts)-1]; latest.Raw != nil && !latest.Voided {
 				var tx types.Transaction
 				if tx.UnmarshalBinary(latest.Raw) == nil {
 					if err := sendTx(ctx, c, &tx); err != nil {
@@ -250,6 +274,28 @@ func (a *ChainActivities) AwaitTx(ctx context.Context, in AwaitTxInput) (*TxIncl
 	logger(ctx).Info("transaction mined", with(spec.attrs, "mined", out.Hash, "block", out.Block, "success", out.Success,
 		"checks", checks, "waited", time.Since(started).Round(time.Millisecond))...)
 	return out, nil
+}
+
+// allVoided reports whether every attempt was voided by its chain's reset (intent.SolverTx.Voided).
+func allVoided(attempts []intent.SolverTx) bool {
+	for _, a := range attempts {
+		if !a.Voided {
+			return false
+		}
+	}
+	return len(attempts) > 0
+}
+
+// anyKnown reports whether the node knows one of the attempts, pending in its pool or mined: a
+// voided transaction it still holds may yet be mined, so its request keeps waiting for it.
+func anyKnown(ctx context.Context, c chains.TxReader, attempts []intent.SolverTx) (bool, error) {
+	for _, a := range attempts {
+		known, err := c.TransactionKnown(ctx, common.HexToHash(a.Hash))
+		if err != nil || known {
+			return known, err
+		}
+	}
+	return false, nil
 }
 
 // minedAttempt returns the attempt that is mined, nil when none is.

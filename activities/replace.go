@@ -2,10 +2,12 @@ package activities
 
 import (
 	"context"
+	"errors"
 	"math/big"
 
 	"github.com/ethereum/go-ethereum/core/types"
 	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
 
 	"github.com/intentd/intentd/intent"
 )
@@ -34,7 +36,8 @@ type Replaced struct {
 const bumpPercent = 125
 
 // ReplaceTx replaces a transaction that is not being included: same nonce, fees raised by at
-// least bumpPercent, signed once and stored before broadcast like the first attempt.
+// least bumpPercent, signed once and stored before broadcast like the first attempt. A
+// transaction voided by a chain's reset is never replaced (a non-retryable error).
 func (a *ChainActivities) ReplaceTx(ctx context.Context, in ReplaceInput) (*Replaced, error) {
 	c, err := a.chain(in.ChainID)
 	if err != nil {
@@ -65,6 +68,9 @@ func (a *ChainActivities) ReplaceTx(ctx context.Context, in ReplaceInput) (*Repl
 			raw, err := tx.MarshalBinary()
 			return tx.Hash().Hex(), raw, maxGasCost(next.Gas, next.GasFeeCap), err
 		})
+	if errors.Is(err, intent.ErrVoided) {
+		return nil, temporal.NewNonRetryableApplicationError("not replaced: "+err.Error(), "TX_VOIDED", err)
+	}
 	if err != nil {
 		return nil, err
 	}

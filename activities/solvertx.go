@@ -137,8 +137,13 @@ func broadcast(ctx context.Context, c chains.TxSender, stored *intent.SolverTx) 
 }
 
 // broadcastStored decodes stored and sends it with send; a failure to send is logged and
-// retryable.
+// retryable. A voided transaction is not sent.
 func broadcastStored(ctx context.Context, stored *intent.SolverTx, send func(*types.Transaction) error) error {
+	if stored.Voided {
+		// Signed for a chain since reset: never sent again (its nonce is the new chain's). The
+		// wait for inclusion decides what becomes of its request (AwaitTx).
+		return nil
+	}
 	var tx types.Transaction
 	if err := tx.UnmarshalBinary(stored.Raw); err != nil {
 		return failure(intent.FailReasonUnknown, "stored transaction does not decode", err)

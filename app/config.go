@@ -88,6 +88,10 @@ type Config struct {
 	SwapCostBps            int64
 	QuoteTTL               time.Duration
 	ScanInterval           time.Duration
+	// NonceGapAfter (NONCE_GAP_AFTER, 10s) is how long the chain's pending nonce of the solver
+	// may stay below the next nonce the engine hands out, unmoved, before the worker fills the
+	// gap (worker/nonces.go; docs/operations.md, "Nonce gaps").
+	NonceGapAfter time.Duration
 	// EagerStart (EAGER_START, default true) starts a deposit's workflow eagerly: a worker of
 	// the process that routes the deposit runs its first workflow task from the start's
 	// answer, without the trip through matching. A chain's deposits are routed by the scanner
@@ -266,6 +270,7 @@ func (c *Config) loadEngine(v *envconf.Vars) {
 		v.Bad("QUOTE_TTL", "must be a duration of at least 1m, like 10m")
 	}
 	c.ScanInterval = v.PositiveDuration("SCAN_INTERVAL", "1s")
+	c.NonceGapAfter = v.PositiveDuration("NONCE_GAP_AFTER", "10s")
 	c.EagerStart = v.Bool("EAGER_START", "true")
 	// The worker refuses a fill over it; the API serves it (GET /config/v2's capacityPerRequest).
 	if s := v.Get("SOLVER_MAX_FILL", ""); strings.TrimSpace(s) != "" {

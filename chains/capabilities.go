@@ -121,6 +121,13 @@ type TxSender interface {
 	SendTransaction(ctx context.Context, tx *types.Transaction) error
 }
 
+// PendingNonceReader reads the nonce an account's next transaction would take at the node: its
+// nonce at the latest block plus the transactions of the account the node's pool holds ready to
+// be mined, one after the other. Below the nonces a sender has handed out, it points at a gap.
+type PendingNonceReader interface {
+	PendingNonceAt(ctx context.Context, account common.Address) (uint64, error)
+}
+
 // TxBatchSender broadcasts several signed transactions in one request (a JSON-RPC batch), which
 // the node takes in the order given: the transactions of one sender, sorted by nonce, reach its
 // pool each next in line rather than ahead of a gap. The error at i is txs[i]'s, as

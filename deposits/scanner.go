@@ -6,7 +6,9 @@ package deposits
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 	"time"
 
@@ -14,6 +16,7 @@ import (
 
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/internal/metrics"
 	"github.com/intentd/intentd/internal/pause"
 	"github.com/intentd/intentd/store"
 )
@@ -358,8 +361,8 @@ func (s *Scanner) route(ctx context.Context, deps []intent.Deposit) error {
 const reorgDepth = 64
 
 // resume returns the first block to scan. A cursor whose block the chain no longer has (a reorg)
-// steps back reorgDepth blocks; a different genesis, or a head far behind the cursor (a devnet
-// that was restarted), starts again from block 0.
+// steps back reorgDepth blocks; a different genesis (a devnet that was restarted: the chain is
+// reset, ResetChain), or a head far behind the cursor, starts again from block 0.
 func (s *Scanner) resume(ctx context.Context, c chains.HeadReader, chainID, head uint64, genesis string) (uint64, error) {
 	cur, err := s.Store.Cursor(ctx, chainID)
 	if errors.Is(err, store.ErrNotFound) {
@@ -368,7 +371,14 @@ func (s *Scanner) resume(ctx context.Context, c chains.HeadReader, chainID, head
 	if err != nil {
 		return 0, err
 	}
-	if cur.GenesisHash != genesis || head+reorgDepth < cur.Block {
+	if !strings.EqualFold(cur.GenesisHash, genesis) {
+		// A new chain: what the engine held of the old one goes (store.ResetChain).
+		if err := ResetChain(ctx, s.Store, s.Logger, chainID, genesis); err != nil {
+			return 0, err
+		}
+		return 0, nil
+	}
+	if head+reorgDepth < cur.Block {
 		s.Logger.Warn("chain was reset; rescanning from block 0", "chainId", chainID, "cursor", cur.Block, "head", head)
 		return 0, nil
 	}
@@ -387,4 +397,21 @@ func (s *Scanner) resume(ctx context.Context, c chains.HeadReader, chainID, head
 	}
 	s.Logger.Warn("cursor block is no longer canonical; stepping back", "chainId", chainID, "cursor", cur.Block, "from", back)
 	return back, nil
+}
+
+// ResetChain resets what the engine holds of chain chainID when genesis (the hash of its block 0)
+// is not the one its cursor names (store.ResetChain): the solver transactions signed for the old
+// chain are voided and its solver nonces forgotten. The worker calls it for every chain before it
+// takes work, and the scanner when a pass finds a new genesis.
+func ResetChain(ctx context.Context, st *store.Store, logger *slog.Logger, chainID uint64, genesis string) error {
+	reset, voided, err := st.ResetChain(ctx, chainID, genesis)
+	if err != nil {
+		return fmt.Errorf("reset chain %d: %w", chainID, err)
+	}
+	if reset {
+		metrics.ChainResets.WithLabelValues(strconv.FormatUint(chainID, 10)).Inc()
+		logger.Warn("chain has a new genesis: a new chain; its solver transactions signed before are voided, its solver nonces "+
+			"start again from the chain's, and it is scanned from block 0", "chainId", chainID, "genesis", genesis, "voided", voided)
+	}
+	return nil
 }

@@ -8,13 +8,15 @@
 // USDC balances and two Chainlink-style USD price feeds (ETH/USD and USDC/USD, deployed after
 // the funding), so configuration written once (configs/chains.dev.json) fits every run. A
 // heartbeat re-posts the feeds' answers every Options.FeedHeartbeat so that they stay fresh.
-// State lives in memory only: a restart begins from genesis again.
+// State lives in memory only: a restart begins from a new genesis (a new chain, with the same
+// contracts at the same addresses).
 //
 // All keys in this package are public. They are for local chains only.
 package devnet
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -536,6 +538,11 @@ func newBackend(id uint64, host string, port int) (b *simulated.Backend, err err
 		cfg := *params.AllDevChainProtocolChanges
 		cfg.ChainID = new(big.Int).SetUint64(id)
 		ec.Genesis.Config = &cfg
+		// Each start is a new chain, and says so as a real one would: its genesis block (the
+		// same funding otherwise) carries the start's time, so its hash differs from every
+		// earlier run's and the engine, which keeps what it signed per chain, sees a new
+		// genesis (docs/operations.md, "Restarting").
+		ec.Genesis.ExtraData = binary.BigEndian.AppendUint64(nil, uint64(time.Now().UnixNano()))
 		ec.NetworkId = id
 	}
 	return simulated.NewBackend(alloc, simulated.WithBlockGasLimit(BlockGasLimit), configure), nil

@@ -122,6 +122,10 @@ type SolverTx struct {
 	Nonce     uint64
 	Hash      string
 	Raw       []byte
+	// Voided is set on a transaction signed for a chain that came back with a new genesis
+	// (docs/operations.md, "Restarting"): it was never mined there, the engine never broadcasts
+	// or replaces it again, and its nonce is free for the new chain's transactions.
+	Voided bool
 	// Group, on a transaction just signed, is every transaction its group commit signed with
 	// it (itself included), in nonce order: whichever of their callers broadcasts first sends
 	// them all, in order (activities.firstBroadcast). Not stored; nil when read back.

@@ -47,11 +47,17 @@ func (s *Store) SetCursor(ctx context.Context, c Cursor) error {
 // once per worker. ok is false when another session holds it. Should the holder's process die,
 // Postgres ends its session and the lock with it; the next scan elsewhere takes over.
 func (s *Store) TryScanLock(ctx context.Context, chainID uint64) (release func(), ok bool, err error) {
+	return s.tryAdvisoryLock(ctx, "deposit-scan:", chainID)
+}
+
+// tryAdvisoryLock takes the session advisory lock named prefix || chainID on a connection kept
+// until release; ok is false when another session holds it.
+func (s *Store) tryAdvisoryLock(ctx context.Context, prefix string, chainID uint64) (release func(), ok bool, err error) {
 	conn, err := s.pool.Acquire(ctx)
 	if err != nil {
 		return nil, false, err
 	}
-	if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock(hashtextextended('deposit-scan:' || $1::bigint, 0))`, int64(chainID)).Scan(&ok); err != nil || !ok {
+	if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock(hashtextextended($1 || $2::bigint, 0))`, prefix, int64(chainID)).Scan(&ok); err != nil || !ok {
 		conn.Release()
 		return nil, false, err
 	}
@@ -60,14 +66,14 @@ func (s *Store) TryScanLock(ctx context.Context, chainID uint64) (release func()
 		// closed, which ends its session and so the lock.
 		uctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		if _, err := conn.Exec(uctx, `SELECT pg_advisory_unlock(hashtextextended('deposit-scan:' || $1::bigint, 0))`, int64(chainID)); err != nil {
+		if _, err := conn.Exec(uctx, `SELECT pg_advisory_unlock(hashtextextended($1 || $2::bigint, 0))`, prefix, int64(chainID)); err != nil {
 			_ = conn.Conn().Close(uctx)
 		}
 		conn.Release()
 	}, true, nil
 }
 
-const solverTxColumns = `request_id, kind, attempt, purpose = 'cancel', chain_id, from_address, nonce, tx_hash, raw_tx`
+const solverTxColumns = `request_id, kind, attempt, purpose = 'cancel', chain_id, from_address, nonce, tx_hash, raw_tx, voided`
 
 // SolverTx returns the latest stored attempt of a request's fill or refund.
 func (s *Store) SolverTx(ctx context.Context, requestID string, kind intent.TxKind) (*intent.SolverTx, error) {
@@ -113,6 +119,11 @@ func (s *Store) ReplaceSolverTx(ctx context.Context, requestID string, kind inte
 			out = latest
 			return nil
 		}
+		if latest.Voided {
+			// Signed for a chain since reset: a replacement would put a second transaction on a
+			// nonce that is the new chain's to use.
+			return fmt.Errorf("replace attempt %d of %s %s: %w", after, kind, requestID, intent.ErrVoided)
+		}
 		if latest.Attempt != after {
 			return fmt.Errorf("replace attempt %d of %s %s: the latest stored attempt is %d", after, kind, requestID, latest.Attempt)
 		}
@@ -149,7 +160,7 @@ func (s *Store) ReplaceSolverTx(ctx context.Context, requestID string, kind inte
 func scanSolverTx(row pgx.Row) (*intent.SolverTx, error) {
 	var t intent.SolverTx
 	var chain, nonce int64
-	if err := row.Scan(&t.RequestID, &t.Kind, &t.Attempt, &t.Cancel, &chain, &t.From, &nonce, &t.Hash, &t.Raw); err != nil {
+	if err := row.Scan(&t.RequestID, &t.Kind, &t.Attempt, &t.Cancel, &chain, &t.From, &nonce, &t.Hash, &t.Raw, &t.Voided); err != nil {
 		return nil, notFound(err)
 	}
 	t.ChainID, t.Nonce = uint64(chain), uint64(nonce)

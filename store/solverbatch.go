@@ -228,10 +228,11 @@ func lockNonce(ctx context.Context, tx *pipeTx, chainID uint64, from string, flo
 
 // inFlightQuery lists, by nonce and currency, what the stored transactions of ($1 chain, $2
 // address) with a nonce at or above $3 commit: the most any attempt of the nonce pays, and the
-// most gas any of them can cost. The attempts of one nonce replace each other, so a nonce counts
+// most gas any of them can cost. Voided transactions (signed for a chain since reset) commit
+// nothing: they are never broadcast again. The attempts of one nonce replace each other, so a nonce counts
 // once, at the most any of its attempts can take.
 const inFlightQuery = `SELECT nonce, pays_currency, max(pays_amount)::text, max(max_gas_cost)::text FROM solver_transactions
-		WHERE chain_id = $1 AND lower(from_address) = $2 AND nonce >= $3 AND pays_currency IS NOT NULL
+		WHERE chain_id = $1 AND lower(from_address) = $2 AND nonce >= $3 AND pays_currency IS NOT NULL AND NOT voided
 		GROUP BY nonce, pays_currency`
 
 // inFlightByNonce is what each nonce's transactions commit.

@@ -1,5 +1,6 @@
 // Package worker is the worker's composition root: it registers the workflows and their
-// activities on the intents task queue and runs the deposit scanner beside them.
+// activities on the intents task queue and runs the deposit scanner beside them, with the
+// solver's nonce healer (nonces.go).
 package worker
 
 import (
@@ -46,7 +47,10 @@ type Deps struct {
 	// Screening is the blocklist the fills, refunds and attested deposits are checked against
 	// (SCREENING_BLOCKLIST_FILE); nil screens nothing.
 	Screening    *screening.List
-	ScanInterval time.Duration
+	ScanInterval   time.Duration
+	// NonceGapAfter is how long a gap in the solver's nonces on a chain may stay before the
+	// worker fills it (NONCE_GAP_AFTER; nonces.go); 0 means 10 s.
+	NonceGapAfter time.Duration
 	// Intents is the door the deposit scanner delivers deposits through (app.System.Intents).
 	Intents deposits.Deliverer
 	Logger  *slog.Logger
@@ -98,12 +102,21 @@ func Run(ctx context.Context, d Deps) error {
 	w := worker.New(d.Temporal, workflows.TaskQueue, worker.Options{DisableEagerActivities: true, WorkerStopTimeout: stopTimeout,
 		WorkflowTaskPollerBehavior: pollerBehavior(), ActivityTaskPollerBehavior: pollerBehavior()})
 	Register(w, d)
+	// A chain restarted with a new genesis while the worker was down is reset before a waiting
+	// fill could be sent to it again (nonces.go).
+	resetChains(ctx, d.Chains, d.Store, d.Logger)
 	if err := w.Start(); err != nil {
 		return err
 	}
 	defer w.Stop()
 	if d.SolverKey != nil {
 		go watchInventory(ctx, d.Chains, crypto.PubkeyToAddress(d.SolverKey.PublicKey), d.InventoryFloor, d.Logger)
+		after := d.NonceGapAfter
+		if after <= 0 {
+			after = 10 * time.Second
+		}
+		healer := &nonceHealer{chains: d.Chains, store: d.Store, key: d.SolverKey, after: after, logger: d.Logger}
+		go healer.run(ctx)
 	}
 	scanner := &deposits.Scanner{Chains: d.Chains, Store: d.Store, Router: d.Intents, Interval: d.ScanInterval, Logger: d.Logger}
 	scanner.Run(ctx)

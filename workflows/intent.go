@@ -606,6 +606,9 @@ func (r *intentRun) fill(ctx workflow.Context, pending *startedWrite) (*IntentRe
 			return nil, err
 		}
 		inc = *got
+		if inc.Voided {
+			return r.voidedFill(ctx, &inc)
+		}
 		if inc.Cancel {
 			// The cancellation took the fill's nonce: the fill can never land, so the deposit
 			// goes back. Every attempt of the fill, the cancellation too, is recorded as failed.
@@ -748,6 +751,7 @@ func (r *intentRun) awaitFill(ctx workflow.Context, sub activities.FillSubmitted
 		var inc activities.TxIncluded
 		err := r.wait(ctx, policy.FillBumpAfter, chainActs.AwaitTx, activities.AwaitTxInput{
 			RequestID: ex.RequestID, Kind: intent.TxKindFill, ChainID: ex.DestinationChainID, TxHash: sub.TxHash,
+			Voidable: r.guarded,
 		}, &inc)
 		if err == nil {
 			return &inc, nil
@@ -777,6 +781,30 @@ func (r *intentRun) awaitFill(ctx workflow.Context, sub activities.FillSubmitted
 		}
 		attempt, cancelled = rep.Attempt, cancel
 	}
+}
+
+// voidedFill ends a request whose fill was signed for a chain that has since been reset (a new
+// genesis, docs/operations.md "Restarting"; changeLean 5): none of its attempts was mined, the
+// engine never sends them again and the node knows none of them, so on the chain as it is now the
+// fill cannot land. Whether it landed on the old chain nobody can tell from here, so the deposit
+// is not refunded automatically (that could pay twice) and no new fill is signed: the request
+// ends in failure with TRANSACTION_NOT_INCLUDED and MANUAL_REFUND_REQUIRED, and waits for an
+// operator's adminRefund, which the signed fill no longer forbids.
+func (r *intentRun) voidedFill(ctx workflow.Context, inc *activities.TxIncluded) (*IntentResult, error) {
+	ex := r.in.Execution
+	workflow.GetLogger(ctx).Warn("fill voided by the chain's reset; waiting for an operator", "requestId", ex.RequestID,
+		"attempts", inc.Attempts)
+	r.filling = false
+	for _, h := range inc.Attempts {
+		r.moreTxs = append(r.moreTxs, intent.Tx{Direction: intent.TxOut, Kind: intent.TxKindFill, ChainID: ex.DestinationChainID,
+			Hash: h, LogIndex: -1, Status: intent.TxFailure})
+	}
+	r.releaseSponsorship(ctx)
+	r.state.RefundFailReason = intent.RefundFailReasonManualRefundRequired
+	if err := r.write(ctx, intent.StatusFailure, intent.FailReasonTransactionNotIncluded); err != nil {
+		return nil, err
+	}
+	return r.awaitOperator(ctx)
 }
 
 // fillAttempts are the transactions of a mined fill for the record: the mined attempt with

@@ -58,10 +58,14 @@ func (r *intentRun) payRefund(ctx workflow.Context, kind intent.TxKind, recipien
 	r.state.RefundTx = sub.TxHash
 	var inc activities.TxIncluded
 	if err := workflow.ExecuteActivity(waitingActivity(ctx, defaultWaitTimeout), chainActs.AwaitTx, activities.AwaitTxInput{
-		RequestID: ex.RequestID, Kind: kind, ChainID: dep.ChainID, TxHash: sub.TxHash,
+		RequestID: ex.RequestID, Kind: kind, ChainID: dep.ChainID, TxHash: sub.TxHash, Voidable: r.guarded,
 	}).Get(ctx, &inc); err != nil {
 		return intent.Tx{}, temporal.NewNonRetryableApplicationError("the refund was not mined",
 			string(intent.RefundFailReasonManualRefundRequired), err)
+	}
+	if inc.Voided {
+		return intent.Tx{}, temporal.NewNonRetryableApplicationError("the refund was signed for a chain that has since been reset",
+			string(intent.RefundFailReasonManualRefundRequired), nil)
 	}
 	if !inc.Success {
 		return intent.Tx{}, temporal.NewNonRetryableApplicationError("the refund reverted on chain",

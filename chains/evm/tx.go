@@ -60,6 +60,13 @@ func (c *Client) NonceAt(ctx context.Context, account common.Address) (uint64, e
 	return n, c.classify("nonce", err)
 }
 
+// PendingNonceAt returns the account's nonce counting the transactions the node's pool holds
+// ready to be mined (chains.PendingNonceReader).
+func (c *Client) PendingNonceAt(ctx context.Context, account common.Address) (uint64, error) {
+	n, err := c.eth.PendingNonceAt(ctx, account)
+	return n, c.classify("pending nonce", err)
+}
+
 // EstimateGas returns the gas msg would use: a *chains.RevertError when it would revert,
 // chains.ErrInsufficientFunds when the sender cannot pay its value and gas.
 func (c *Client) EstimateGas(ctx context.Context, msg ethereum.CallMsg) (uint64, error) {

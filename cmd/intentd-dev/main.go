@@ -18,6 +18,7 @@ import (
 
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/devstack"
+	"github.com/intentd/intentd/internal/logging"
 	"github.com/intentd/intentd/internal/pprofserver"
 )
 
@@ -63,7 +64,8 @@ func run(ctx context.Context, cmd string) error {
 	if err != nil {
 		return err
 	}
-	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	logger, closeLog := logging.New(os.Stderr, cfg.LogLevel)
+	defer closeLog()
 	if cmd == "dev" { // the engine's process; the chains run beside it with the same environment
 		percent, limit := tuneGC(os.LookupEnv)
 		logger.Debug("garbage collector", "gcPercentSet", percent, "memoryLimitSet", limit)

@@ -17,6 +17,7 @@ import (
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/intents"
 	"github.com/intentd/intentd/internal/envconf"
+	"github.com/intentd/intentd/internal/logging"
 	"github.com/intentd/intentd/workflows"
 )
 
@@ -87,9 +88,11 @@ func runAdmin(ctx context.Context, args []string, lookup func(string) (string, b
 	if err != nil {
 		return err
 	}
+	// The SDK's own chatter stays out of the command's output unless something is wrong.
+	sdkLogger, closeLog := logging.New(stderr, slog.LevelWarn)
+	defer closeLog()
 	tc, err := client.DialContext(ctx, client.Options{HostPort: cfg.TemporalAddress, Namespace: cfg.TemporalNamespace,
-		// The SDK's own chatter stays out of the command's output unless something is wrong.
-		Logger: sdklog.NewStructuredLogger(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))})
+		Logger: sdklog.NewStructuredLogger(sdkLogger)})
 	if err != nil {
 		return fmt.Errorf("temporal at TEMPORAL_ADDRESS %s: %w", cfg.TemporalAddress, err)
 	}

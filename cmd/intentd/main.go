@@ -9,7 +9,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
@@ -17,6 +16,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/intentd/intentd/app"
+	"github.com/intentd/intentd/internal/logging"
 	"github.com/intentd/intentd/internal/metrics"
 	"github.com/intentd/intentd/oracle"
 	"github.com/intentd/intentd/worker"
@@ -82,7 +82,8 @@ func runEngine(ctx context.Context, cmd string, lookup func(string) (string, boo
 	if err != nil {
 		return err
 	}
-	logger := newLogger(cfg.LogLevel)
+	logger, closeLog := logging.New(os.Stderr, cfg.LogLevel)
+	defer closeLog()
 	if cfg.Role == app.RoleMigrate {
 		applied, err := app.Migrate(ctx, cfg)
 		if err != nil {
@@ -117,7 +118,8 @@ func runOracle(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	logger := newLogger(cfg.LogLevel)
+	logger, closeLog := logging.New(os.Stderr, cfg.LogLevel)
+	defer closeLog()
 	reg, err := cfg.LoadChains()
 	if err != nil {
 		return err
@@ -133,10 +135,4 @@ func runOracle(ctx context.Context) error {
 		return fmt.Errorf("METRICS_ADDR: %w", err)
 	}
 	return srv.Run(ctx, cfg.Addr())
-}
-
-// newLogger logs text lines to stderr from level up; the level comes from the process's
-// configuration (LOG_LEVEL).
-func newLogger(level slog.Level) *slog.Logger {
-	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 }

@@ -86,6 +86,24 @@ var (
 		[]string{"chain_id", "symbol"})
 )
 
+// The solver's nonces: chains found with a new genesis (their solver transactions voided and
+// nonces forgotten, docs/operations.md "Restarting"), and the nonces of gaps the worker filled,
+// by action: "rebroadcast" (the stored transaction sent again) or "cancel" (a transfer of nothing
+// to the solver itself, where nothing was stored).
+var (
+	ChainResets = f.NewCounterVec(prometheus.CounterOpts{Namespace: "intentd", Name: "chain_resets_total",
+		Help: "Chains seen with a new genesis: their solver transactions voided and solver nonces reset."}, []string{"chain_id"})
+	NonceGapsHealed = f.NewCounterVec(prometheus.CounterOpts{Namespace: "intentd", Name: "nonce_gap_nonces_total",
+		Help: "Nonces of a gap in the solver's transactions filled by the worker, by chain and action (rebroadcast, cancel)."},
+		[]string{"chain_id", "action"})
+)
+
+// LogLinesDropped counts the log lines a process dropped because its output was slower than the
+// process (internal/logging): by level, never ERROR.
+var LogLinesDropped = f.NewCounterVec(prometheus.CounterOpts{Namespace: "intentd", Name: "log_lines_dropped_total",
+	Help: "Log lines dropped because the process's log output was slower than the process, by level (ERROR lines are never dropped)."},
+	[]string{"level"})
+
 // The oracle's attestations and its peers' answers.
 var (
 	OracleAttestations = f.NewCounterVec(prometheus.CounterOpts{Namespace: "intentd", Name: "oracle_attestations_total",

@@ -17,6 +17,7 @@ import (
 	"maps"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -126,6 +127,9 @@ type Stack struct {
 	workers        int
 	workerRPCs     map[uint64]string
 
+	// devnetOpts start the stack's devnet again (RestartDevnet).
+	devnetOpts devnet.Options
+
 	pgMu   sync.Mutex // guards pg across RestartPostgres
 	pg     *devstack.Postgres
 	pgOpts devstack.PostgresOptions
@@ -150,11 +154,12 @@ func Start(t *testing.T, o Options) *Stack {
 	s := &Stack{ctx: ctx, processMetrics: o.ProcessMetrics, MetricsURLs: map[string]string{}}
 	s.DatabaseURL = s.database(t, o)
 
-	dn, err := devnet.Start(ctx, devnet.Options{Chains: []devnet.ChainOptions{{ID: 31337}, {ID: 31338}},
+	s.devnetOpts = devnet.Options{Chains: []devnet.ChainOptions{{ID: 31337}, {ID: 31338}},
 		BlockTime: BlockTime, Logger: o.Logger,
 		// No heartbeat: tests that make a feed stale must not see it refreshed under them; the
 		// feeds set at start stay within the staleness bound for the length of a test.
-		FeedHeartbeat: -1, OnBlock: o.OnBlock})
+		FeedHeartbeat: -1, OnBlock: o.OnBlock}
+	dn, err := devnet.Start(ctx, s.devnetOpts)
 	if err != nil {
 		t.Fatalf("devnet: %v", err)
 	}
@@ -345,4 +350,32 @@ func (s *Stack) startOracleProcesses(t *testing.T, o Options, rpcs map[uint64]st
 		}
 	}
 	return urls[0]
+}
+
+// RestartDevnet stops the stack's chains and starts them again on the same ports, as `make run`
+// does after Ctrl-C: new chains (a new genesis) with the contracts at the same addresses and the
+// balances of a fresh start, none of what was sent to the old ones. The engine keeps running and
+// reaches them at the same URLs.
+func (s *Stack) RestartDevnet(t testing.TB) {
+	t.Helper()
+	o := s.devnetOpts
+	o.Chains = nil
+	for _, c := range s.Devnet.Chains() {
+		u, err := url.Parse(c.RPCURL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		port, err := strconv.Atoi(u.Port())
+		if err != nil {
+			t.Fatalf("the port of %s: %v", c.RPCURL, err)
+		}
+		o.Chains = append(o.Chains, devnet.ChainOptions{ID: c.ID, Port: port})
+	}
+	s.Devnet.Close()
+	dn, err := devnet.Start(s.ctx, o)
+	if err != nil {
+		t.Fatalf("devnet restart: %v", err)
+	}
+	t.Cleanup(dn.Close)
+	s.Devnet = dn
 }
