@@ -47,7 +47,7 @@ type Deps struct {
 	// Screening is the blocklist the fills, refunds and attested deposits are checked against
 	// (SCREENING_BLOCKLIST_FILE); nil screens nothing.
 	Screening    *screening.List
-	ScanInterval   time.Duration
+	ScanInterval time.Duration
 	// NonceGapAfter is how long a gap in the solver's nonces on a chain may stay before the
 	// worker fills it (NONCE_GAP_AFTER; nonces.go); 0 means 10 s.
 	NonceGapAfter time.Duration
