@@ -50,6 +50,8 @@ type harness struct {
 	// onWrite and onFill, when set, run at the start of each ApplyTransition and SubmitFill.
 	onWrite func(intent.Transition) error
 	onFill  func()
+	// fillRefused, when set, is SubmitFill's answer: the checks before signing refused the fill.
+	fillRefused error
 }
 
 func newHarness(t *testing.T) *harness {
@@ -85,6 +87,9 @@ func newHarness(t *testing.T) *harness {
 		func(_ context.Context, in activities.FillInput) (*activities.FillSubmitted, error) {
 			if h.onFill != nil {
 				h.onFill()
+			}
+			if h.fillRefused != nil {
+				return nil, h.fillRefused
 			}
 			h.fills = append(h.fills, in)
 			h.calls = append(h.calls, "fill")
