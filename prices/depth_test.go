@@ -23,8 +23,8 @@ func (failingSource) USDPrice(context.Context, string) (decimal.Decimal, error) 
 func TestDepositDepth(t *testing.T) {
 	const usdc = "0x3F88d0F5403139753a203e6F36BFaE0CeAE3bF42"
 	reg, err := chains.NewRegistry([]chains.Chain{{ID: 1, HTTPRPCURL: "http://rpc", Confirmations: 4,
-		Currency: chains.Currency{Symbol: "ETH", Decimals: 18},
-		ERC20:    []chains.Currency{{Symbol: "USDC", Address: usdc, Decimals: 6}},
+		Currency:          chains.Currency{Symbol: "ETH", Decimals: 18},
+		ERC20:             []chains.Currency{{Symbol: "USDC", Address: usdc, Decimals: 6}},
 		ConfirmationTiers: []chains.ConfirmationTier{{MaxUSD: "100", Confirmations: 1}, {MaxUSD: "1000", Confirmations: 2}}}})
 	require.NoError(t, err)
 	ch, _ := reg.Get(1)
