@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"strconv"
 	"time"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/internal/metrics"
 	"github.com/intentd/intentd/prices"
 )
 
@@ -78,6 +80,7 @@ func (a *OracleActivities) reserveExposure(ctx context.Context, w *depositWait, 
 		return nil, unavailable(fmt.Errorf("exposure not reserved: %w", err))
 	}
 	if !ans.Reserved {
+		metrics.ExposureWaits.WithLabelValues(strconv.FormatUint(in.ChainID, 10)).Inc()
 		logger(ctx).Info("deposit attested; its fill waits for the chain's exposure cap", "chainId", in.ChainID, "tx", in.TxHash,
 			"usd", hold.USD.String(), "exposure", ans.Exposure.String(), "finalBlock", finalBlock)
 	}

@@ -167,7 +167,8 @@ func (s *System) WorkerDeps() worker.Deps {
 		Oracle:        oracleapi.NewClient(s.Config.OracleURL, s.Config.OracleAPIKey, httpclient.New(20*time.Second)),
 		OracleSigners: s.Config.OracleSigners, OracleThreshold: s.Config.OracleSignersThreshold, Environment: s.Config.Environment,
 		SolverKey: s.Config.SolverKey(), Prices: s.PriceSource(), ScanInterval: s.Config.ScanInterval,
-		MaxFill: s.Config.SolverMaxFill, InventoryFloor: s.Config.SolverInventoryFloor, Intents: s.Intents(),
+		MaxFill: s.Config.SolverMaxFill, InventoryFloor: s.Config.SolverInventoryFloor, ExposureCap: s.Config.ExposureCapUSD,
+		Intents: s.Intents(),
 		Logger: s.Logger.With("component", "worker")}
 }
 

@@ -42,6 +42,8 @@ type Deps struct {
 	// InventoryFloor is the balance per symbol below which the solver needs topping up
 	// (SOLVER_INVENTORY_FLOOR), exported beside its balances for the alert.
 	InventoryFloor map[string]decimal.Decimal
+	// ExposureCap is the exposure cap of chains whose file sets none (EXPOSURE_CAP_USD).
+	ExposureCap decimal.Decimal
 	ScanInterval   time.Duration
 	// Intents is the door the deposit scanner delivers deposits through (app.System.Intents).
 	Intents deposits.Deliverer
@@ -55,8 +57,14 @@ func Register(r worker.Registry, d Deps) {
 	r.RegisterActivity(&activities.StoreActivities{Store: d.Store, Chains: d.Chains, Prices: d.Prices})
 	r.RegisterActivity(&activities.ChainActivities{Chains: d.Chains, Store: d.Store, SolverKey: d.SolverKey, Prices: d.Prices,
 		MaxFill: d.MaxFill})
+	// The exposure ledger is the store; without one (a replayer) no deposit is relied on before
+	// it is final.
+	var ledger activities.ExposureLedger
+	if d.Store != nil {
+		ledger = d.Store
+	}
 	r.RegisterActivity(&activities.OracleActivities{Client: d.Oracle, Signers: d.OracleSigners, Threshold: d.OracleThreshold,
-		Environment: d.Environment, Chains: d.Chains})
+		Environment: d.Environment, Chains: d.Chains, Prices: d.Prices, Exposure: ledger, ExposureCap: d.ExposureCap})
 	r.RegisterActivity(&activities.SponsorshipActivities{Store: d.Store})
 }
 
@@ -101,6 +109,7 @@ func Run(ctx context.Context, d Deps) error {
 	if d.SolverKey != nil {
 		go watchInventory(ctx, d.Chains, crypto.PubkeyToAddress(d.SolverKey.PublicKey), d.InventoryFloor, d.Logger)
 	}
+	go watchExposure(ctx, d.Chains, d.Store, d.ExposureCap, d.Logger)
 	scanner := &deposits.Scanner{Chains: d.Chains, Store: d.Store, Router: d.Intents, Interval: d.ScanInterval, Logger: d.Logger}
 	scanner.Run(ctx)
 	return nil
