@@ -43,8 +43,8 @@ type Deps struct {
 	// (SOLVER_INVENTORY_FLOOR), exported beside its balances for the alert.
 	InventoryFloor map[string]decimal.Decimal
 	// ExposureCap is the exposure cap of chains whose file sets none (EXPOSURE_CAP_USD).
-	ExposureCap decimal.Decimal
-	ScanInterval   time.Duration
+	ExposureCap  decimal.Decimal
+	ScanInterval time.Duration
 	// Intents is the door the deposit scanner delivers deposits through (app.System.Intents).
 	Intents deposits.Deliverer
 	Logger  *slog.Logger
