@@ -168,8 +168,7 @@ func (s *System) WorkerDeps() worker.Deps {
 		OracleSigners: s.Config.OracleSigners, OracleThreshold: s.Config.OracleSignersThreshold, Environment: s.Config.Environment,
 		SolverKey: s.Config.SolverKey(), Prices: s.PriceSource(), ScanInterval: s.Config.ScanInterval,
 		MaxFill: s.Config.SolverMaxFill, InventoryFloor: s.Config.SolverInventoryFloor, ExposureCap: s.Config.ExposureCapUSD,
-		Intents: s.Intents(),
-		Logger:  s.Logger.With("component", "worker")}
+		Intents: s.Intents(), Logger: s.Logger.With("component", "worker")}
 }
 
 // APIServer builds the HTTP API, with the manual admin refund (sent through the system's
