@@ -83,9 +83,10 @@ type Options struct {
 	// processes) a metrics port of its own (METRICS_ADDR on a free loopback port), listed in
 	// Stack.MetricsURLs by process name.
 	ProcessMetrics bool
-	// Chain, when set, edits each devnet chain's entry of the chain file the engine and the
-	// in-process oracles load (say, confirmationTiers and an exposureCapUsd), as an operator
-	// edits the shared file.
+	// Chain, when set, edits each devnet chain's entry of the chain file the stack's in-process
+	// parts load, the engine and the oracles alike (say, confirmationTiers and an
+	// exposureCapUsd), as an operator edits the shared file. The processes of WorkerBinary and
+	// OracleBinary read the devnet's file unedited.
 	Chain func(*chains.Chain)
 }
 
