@@ -36,6 +36,15 @@ func (t ConfirmationTier) Max() decimal.Decimal { return t.max }
 // above every tier, and those whose value cannot be had, wait for it.
 func (c *Chain) FinalConfirmations() uint64 { return max(c.Confirmations, 1) }
 
+// LeastConfirmations is the fewest confirmations any deposit on the chain may need: its
+// lowest tier's, else FinalConfirmations.
+func (c *Chain) LeastConfirmations() uint64 {
+	if len(c.ConfirmationTiers) > 0 {
+		return max(c.ConfirmationTiers[0].Confirmations, 1)
+	}
+	return c.FinalConfirmations()
+}
+
 // Tiered reports whether the chain relies on some deposits before they are final.
 func (c *Chain) Tiered() bool { return len(c.ConfirmationTiers) > 0 }
 
