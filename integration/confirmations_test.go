@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"go.temporal.io/sdk/converter"
 
@@ -18,7 +17,6 @@ import (
 	"github.com/intentd/intentd/internal/testkit"
 	"github.com/intentd/intentd/internal/testkit/e2e"
 	"github.com/intentd/intentd/oracle/oracleapi"
-	"github.com/intentd/intentd/quote"
 	"github.com/intentd/intentd/workflows"
 )
 
@@ -35,39 +33,21 @@ func tieredStack(t *testing.T, capUSD string) *stack {
 	}})}
 }
 
-// depositAlone sends the quote's deposit from w on the paused origin chain and seals one block
-// once the node's pool holds it: the block holds the deposit, and no other block is sealed.
-func depositAlone(t *testing.T, ctx context.Context, origin *devnet.Chain, cl *ethclient.Client, w *e2e.Wallet, q *quote.Response) *types.Receipt {
+// tieredOrigin is tieredStack with the test's context and the origin chain 31337 and a client of
+// it; the chain goes on sealing blocks when the test ends.
+func tieredOrigin(t *testing.T, capUSD string) (*stack, context.Context, *devnet.Chain, *ethclient.Client) {
 	t.Helper()
-	nonce, err := cl.NonceAt(ctx, w.Address(), nil)
+	s := tieredStack(t, capUSD)
+	ctx, cancel := context.WithTimeout(context.Background(), 180*time.Second)
+	t.Cleanup(cancel)
+	origin := s.Devnet.Chain(31337)
+	t.Cleanup(origin.Resume)
+	cl, err := origin.Dial(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	type result struct {
-		r   *types.Receipt
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		r, err := w.ExecuteSteps(ctx, q) // one step for ETH: the deposit
-		done <- result{r, err}
-	}()
-	for {
-		pending, err := cl.PendingNonceAt(ctx, w.Address())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if pending > nonce {
-			break
-		}
-		sleep(t, ctx, 10*time.Millisecond)
-	}
-	origin.Mine()
-	res := <-done
-	if res.err != nil {
-		t.Fatal(res.err)
-	}
-	return res.r
+	t.Cleanup(cl.Close)
+	return s, ctx, origin, cl
 }
 
 // head is the chain's head.
@@ -88,16 +68,7 @@ func head(t *testing.T, ctx context.Context, cl *ethclient.Client) uint64 {
 // without two oracles' signatures the engine cannot fill), and at its tier's head, with no further
 // block sealed, the request reaches success.
 func TestEachTierIsFilledAtItsConfirmations(t *testing.T) {
-	s := tieredStack(t, "")
-	ctx, cancel := context.WithTimeout(context.Background(), 180*time.Second)
-	defer cancel()
-	origin := s.Devnet.Chain(31337)
-	t.Cleanup(origin.Resume)
-	cl, err := origin.Dial(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
+	s, ctx, origin, cl := tieredOrigin(t, "")
 	oracle := oracleapi.NewClient(s.Sys.Config.OracleURL, testkit.OracleAPIKey, nil)
 	acct := devnet.TestAccounts()[5]
 	wallet := &e2e.Wallet{Key: acct.Key, RPCs: s.RPCs}
@@ -114,7 +85,7 @@ func TestEachTierIsFilledAtItsConfirmations(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			q := s.ethBridge(t, ctx, acct.Address, freshAddress(t), freshAddress(t), tc.wei)
-			dep := depositAlone(t, ctx, origin, cl, wallet, q)
+			dep := depositInOneBlock(t, ctx, origin, cl, wallet, q)
 			block := dep.BlockNumber.Uint64()
 			for depth := uint64(1); depth < tc.confirmations; depth++ {
 				_, err := oracle.AttestDeposit(ctx, 31337, dep.TxHash)
@@ -150,16 +121,7 @@ func TestEachTierIsFilledAtItsConfirmations(t *testing.T) {
 // filled when the wait has seen block N+2; it fills at N+3, A's fourth confirmation, before its
 // own deposit is final (N+4).
 func TestASecondFillWaitsPendingUntilTheFirstDepositIsFinal(t *testing.T) {
-	s := tieredStack(t, "100")
-	ctx, cancel := context.WithTimeout(context.Background(), 180*time.Second)
-	defer cancel()
-	origin := s.Devnet.Chain(31337)
-	t.Cleanup(origin.Resume)
-	cl, err := origin.Dial(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
+	s, ctx, origin, cl := tieredOrigin(t, "100")
 	acct := devnet.TestAccounts()[4]
 	wallet := &e2e.Wallet{Key: acct.Key, RPCs: s.RPCs}
 	const wei = "20000000000000000" // 0.02 ETH, 60 USD
@@ -167,7 +129,7 @@ func TestASecondFillWaitsPendingUntilTheFirstDepositIsFinal(t *testing.T) {
 	qb := s.ethBridge(t, ctx, acct.Address, freshAddress(t), freshAddress(t), wei)
 
 	origin.Pause()
-	a := depositAlone(t, ctx, origin, cl, wallet, qa)
+	a := depositInOneBlock(t, ctx, origin, cl, wallet, qa)
 	n := a.BlockNumber.Uint64()
 	if final, seen, err := s.API.WaitStatus(ctx, qa.RequestID, "success", "failure", "refund"); err != nil || final.Status != "success" {
 		t.Fatalf("A: %+v (seen %v), %v", final, seen, err)
@@ -180,7 +142,7 @@ func TestASecondFillWaitsPendingUntilTheFirstDepositIsFinal(t *testing.T) {
 		t.Fatalf("exposure after A: %s, %v", exposure, err)
 	}
 
-	b := depositAlone(t, ctx, origin, cl, wallet, qb)
+	b := depositInOneBlock(t, ctx, origin, cl, wallet, qb)
 	if got := b.BlockNumber.Uint64(); got != n+1 {
 		t.Fatalf("B in block %d, want %d", got, n+1)
 	}
