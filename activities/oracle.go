@@ -11,11 +11,13 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/shopspring/decimal"
 	"go.temporal.io/sdk/activity"
 
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/oracle/oracleapi"
+	"github.com/intentd/intentd/prices"
 	"github.com/intentd/intentd/screening"
 )
 
@@ -36,6 +38,13 @@ type OracleActivities struct {
 	// reorg removed (DEPOSIT_REORGED) from one still waiting for its confirmations. Nil turns
 	// that check off: a removed deposit then waits until the attestation times out.
 	Chains *chains.Clients
+	// Prices values a deposit for its chain's confirmation tiers (prices.DepositDepth), and
+	// Exposure holds what is filled against deposits not yet final under each chain's cap
+	// (exposure.go; ExposureCap is the cap of a chain whose file sets none, EXPOSURE_CAP_USD).
+	// Without a ledger no deposit is relied on before it is final.
+	Prices      prices.Source
+	Exposure    ExposureLedger
+	ExposureCap decimal.Decimal
 
 	// Screening is the blocklist an attested deposit's depositor is checked against
 	// (AttestResult.Blocked); nil screens nothing.
@@ -51,6 +60,13 @@ type OracleActivities struct {
 // block only from its own earlier attempts (see AttestDeposit).
 type AttestInput struct {
 	intent.Deposit
+	// Tiered is set by runs at changeLean 5 (guarded) for the deposit their fill relies on: the
+	// deposit may be relied on at its value's tier (chains.Chain.DepositConfirmations) instead of
+	// its chain's full confirmations, and, when that is before it is final, it holds its share
+	// of the chain's exposure under RequestID (AttestResult.Exposure). Without it the engine
+	// relies on the deposit only at the chain's full confirmations, as every run did before.
+	Tiered    bool   `json:",omitempty"`
+	RequestID string `json:",omitempty"`
 }
 
 // AttestResult is the oracle's signed statement about the deposit.
@@ -69,6 +85,10 @@ type AttestResult struct {
 	// attested: a run at changeLean 5 then ends the request in failure with BLOCKED_WALLET and
 	// fills and refunds nothing on its own (screening.go).
 	Blocked []string `json:",omitempty"`
+	// Exposure is the deposit's hold on its chain's exposure when it was relied on before it
+	// was final (Tiered inputs only; nil otherwise). Not Reserved, the chain's cap is full: the
+	// fill waits (AwaitExposure).
+	Exposure *ExposureResult `json:",omitempty"`
 }
 
 // AttestDeposit returns once the oracle has attested the deposit. The oracle refuses until the
@@ -88,11 +108,13 @@ type AttestResult struct {
 // is never taken for a reorg. The block it was seen in is the one the workflow passed, or, more
 // recent, the block this activity last found its receipt in, kept in the heartbeat details
 // across attempts. A deposit included again in another block is attested there.
+//
+// The engine relies on the attestation only once the deposit also has the confirmations its own
+// rule asks (depositWait.need, by the engine's prices for a Tiered input, else the chain's full
+// confirmations), whatever depth the oracle signed it at; a Tiered deposit relied on before it is
+// final then takes its share of its chain's exposure (reserveExposure).
 func (a *OracleActivities) AttestDeposit(ctx context.Context, in AttestInput) (*AttestResult, error) {
-	w := &depositWait{in: in, asked: time.Now()}
-	if ch, err := a.depositChain(in.ChainID); err == nil && ch != nil {
-		w.chain = ch
-	}
+	w := a.newDepositWait(ctx, in)
 	if activity.IsActivity(ctx) && activity.HasHeartbeatDetails(ctx) {
 		var last Sighting
 		if activity.GetHeartbeatDetails(ctx, &last) == nil && last.Hash != (common.Hash{}) {
@@ -159,6 +181,13 @@ func (a *OracleActivities) attestOnce(ctx context.Context, w *depositWait) (*Att
 	if err := a.checkDomain(att.Domain, m.Data); err != nil {
 		return nil, "", needsOperator(err, "code", "WRONG_DOMAIN")
 	}
+	head, deep, err := w.deepEnough(ctx, m.Data.BlockNumber)
+	if err != nil {
+		return nil, "", err
+	}
+	if !deep {
+		return nil, "attested, but not deep enough by the engine's own rule", nil
+	}
 	res := &AttestResult{ChainID: m.Data.ChainID, Depository: m.Data.Depository.Hex()}
 	// The client has checked that every signature recovers to the signer it names
 	// (oracleapi.Attest): what is left is to keep the accepted signers, once each.
@@ -178,6 +207,9 @@ func (a *OracleActivities) attestOnce(ctx context.Context, w *depositWait) (*Att
 			in.TxHash, len(res.Signatures), need))
 	}
 	res.Signer, res.Signature = res.Signatures[0].Signer, res.Signatures[0].Signature
+	if res.Exposure, err = a.reserveExposure(ctx, w, m.Data.BlockNumber, head); err != nil {
+		return nil, "", err
+	}
 	return res, "", nil
 }
 
@@ -387,11 +419,54 @@ type depositWait struct {
 	found Sighting
 	// asked is when the oracle was last asked (the wait's start before the first time).
 	asked time.Time
+	// need is the confirmations the engine's own rule asks of the deposit before it relies on
+	// it: the chain's, or (Tiered inputs) its value's tier, depth. 0 when the chain cannot be
+	// read (no Chains): the oracle's depth is then the only one.
+	need  uint64
+	depth prices.Depth
+}
+
+// newDepositWait starts the wait for in: its chain, and the depth the engine's rule asks of the
+// deposit.
+func (a *OracleActivities) newDepositWait(ctx context.Context, in AttestInput) *depositWait {
+	w := &depositWait{in: in, asked: time.Now()}
+	ch, err := a.depositChain(in.ChainID)
+	if err != nil || ch == nil {
+		return w
+	}
+	w.chain = ch
+	w.need = max(ch.Confirmations(), 1)
+	if in.Tiered && a.Exposure != nil && ch.Chain() != nil {
+		w.depth = a.depositDepth(ctx, ch.Chain(), in.Deposit)
+		w.need = max(w.depth.Confirmations, 1)
+	}
+	return w
+}
+
+// deepEnough reports whether the deposit, attested in block, has the confirmations the
+// engine's rule asks (need) at the engine's head: the head the chain's watcher last read, or, when
+// that is not deep enough, the chain's head read now (a watcher a block behind the oracle's node
+// must not hold an attestation back for a block). It returns the head it judged by (0 without a
+// chain).
+func (w *depositWait) deepEnough(ctx context.Context, block uint64) (uint64, bool, error) {
+	if w.chain == nil || w.need == 0 {
+		return 0, true, nil
+	}
+	head := w.chain.SeenHead()
+	if head+1 < block+w.need {
+		h, err := w.chain.Head(ctx)
+		if err != nil {
+			return 0, false, unavailable(fmt.Errorf("deposit's chain not readable for the engine's depth: %w", err))
+		}
+		head = max(head, h)
+	}
+	return head, head+1 >= block+w.need, nil
 }
 
 // early reports whether the deposit cannot be deep enough yet by the engine's own view of its
 // chain: the head the chain client's watcher last read gives the block the deposit was seen in
-// fewer than the registry's confirmations (head - block + 1, as the oracle counts them). The
+// fewer than the confirmations the engine's rule asks (need: the registry's, or the deposit's
+// tier; head - block + 1, as the oracle counts them). The
 // oracle would refuse, after reading the chain three times over (itself and its peers), and the
 // refusal would send the engine to read the chain for a reorg that cannot be decided before that
 // depth either: so the wait asks the oracle first on the block that gives the confirmations.
@@ -402,7 +477,7 @@ func (w *depositWait) early() bool {
 		return false
 	}
 	head := w.chain.SeenHead()
-	return head != 0 && head+1 < w.in.BlockNumber+max(w.chain.Confirmations(), 1)
+	return head != 0 && head+1 < w.in.BlockNumber+max(w.need, 1)
 }
 
 // seen is the block the deposit was last seen in: found, else the workflow's.
@@ -492,6 +567,9 @@ type depositChain interface {
 	Known(ctx context.Context, tx common.Hash) (bool, error)
 	// Confirmations is the chain registry's confirmation depth for deposits.
 	Confirmations() uint64
+	// Chain is the chain's entry of the registry (its tiers and exposure cap); nil when there is
+	// none to read.
+	Chain() *chains.Chain
 	// The chain's head watcher wakes the wait on new blocks.
 	headWaiter
 }

@@ -25,6 +25,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
 
+	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/oracle/oracleapi"
 )
@@ -76,7 +77,7 @@ func depositMsg(block common.Hash, logIndex uint64, order common.Hash, amount in
 }
 
 func attestIn(block string) AttestInput {
-	return AttestInput{intent.Deposit{ChainID: 31337, TxHash: common.HexToHash("0x7a").Hex(), LogIndex: 3, OrderID: orderID.Hex(),
+	return AttestInput{Deposit: intent.Deposit{ChainID: 31337, TxHash: common.HexToHash("0x7a").Hex(), LogIndex: 3, OrderID: orderID.Hex(),
 		Currency: common.Address{}.Hex(), Amount: "1000", Depositor: depositor.Hex(), BlockNumber: 100, BlockHash: block}}
 }
 
@@ -136,6 +137,7 @@ type fakeChain struct {
 	known     bool
 	confirms  uint64
 	headError error
+	config    *chains.Chain
 }
 
 func (f *fakeChain) Head(context.Context) (uint64, error) { return f.head, f.headError }
@@ -155,6 +157,7 @@ func (f *fakeChain) Known(context.Context, common.Hash) (bool, error) {
 	return f.known || f.receipt != nil, nil
 }
 func (f *fakeChain) Confirmations() uint64 { return f.confirms }
+func (f *fakeChain) Chain() *chains.Chain  { return f.config }
 func (f *fakeChain) SeenHead() uint64      { return f.head }
 func (f *fakeChain) WaitHead(ctx context.Context, after uint64) (uint64, error) {
 	select {
@@ -245,10 +248,8 @@ func runAttestLogged(t *testing.T, a *OracleActivities, in AttestInput, heartbea
 // the reorg check. found is where an earlier attempt found the receipt.
 func checkOnce(t *testing.T, a *OracleActivities, in AttestInput, found Sighting) (*AttestResult, string, *depositWait, error) {
 	t.Helper()
-	w := &depositWait{in: in, found: found}
-	if ch, err := a.depositChain(in.ChainID); err == nil && ch != nil {
-		w.chain = ch
-	}
+	w := a.newDepositWait(context.Background(), in)
+	w.found, w.asked = found, time.Time{}
 	res, why, err := a.attestOnce(context.Background(), w)
 	return res, why, w, err
 }

@@ -185,8 +185,9 @@ func (s *System) WorkerDeps() worker.Deps {
 		Oracle:        oracleapi.NewClient(s.Config.OracleURL, s.Config.OracleAPIKey, httpclient.New(20*time.Second)),
 		OracleSigners: s.Config.OracleSigners, OracleThreshold: s.Config.OracleSignersThreshold, Environment: s.Config.Environment,
 		SolverKey: s.Config.SolverKey(), Prices: s.PriceSource(), ScanInterval: s.Config.ScanInterval, NonceGapAfter: s.Config.NonceGapAfter,
-		MaxFill: s.Config.SolverMaxFill, InventoryFloor: s.Config.SolverInventoryFloor, Screening: s.Screening, Intents: s.Intents(),
-		Logger: s.Logger.With("component", "worker")}
+		MaxFill: s.Config.SolverMaxFill, InventoryFloor: s.Config.SolverInventoryFloor, Screening: s.Screening, ExposureCap: s.Config.ExposureCapUSD,
+		Intents: s.Intents(),
+		Logger:  s.Logger.With("component", "worker")}
 }
 
 // APIServer builds the HTTP API, with the manual admin refund (sent through the system's

@@ -112,6 +112,10 @@ type Config struct {
 	// for a change, which is then in force without a restart.
 	ScreeningFile           string
 	ScreeningReloadInterval time.Duration
+	// ExposureCapUSD (EXPOSURE_CAP_USD, default 10000) is the most USD the worker fills against
+	// a chain's deposits that are not yet final, for chains whose file sets no exposureCapUsd
+	// (docs/operations.md, "Confirmations by value and the exposure cap").
+	ExposureCapUSD decimal.Decimal
 	// Policy is what every new intent runs under: DEPOSIT_CONFIRMATION_TIMEOUT (30m),
 	// FILL_BUMP_AFTER (30s), FILL_MAX_BUMPS (3) and FILL_SUBMIT_ATTEMPTS (20).
 	Policy   workflows.Policy
@@ -187,6 +191,10 @@ const (
 	DefaultTemporalAddress   = "127.0.0.1:7233"
 	DefaultTemporalNamespace = "default"
 )
+
+// DefaultExposureCapUSD is EXPOSURE_CAP_USD's default: what a chain without an exposureCapUsd
+// of its own may have filled against deposits not yet final, in USD.
+const DefaultExposureCapUSD = "10000"
 
 // Load reads the configuration of every role in one process (RoleAll), as `intentd-dev dev` and
 // the test stacks run them: LoadRole(RoleAll, lookup, defaults).
@@ -333,6 +341,11 @@ func (c *Config) loadWorker(v *envconf.Vars) {
 		if c.SolverInventoryFloor, err = envconf.SymbolAmounts(s, "inventory floor", "whole units"); err != nil {
 			v.Bad("SOLVER_INVENTORY_FLOOR", "%v", err)
 		}
+	}
+	if limit, err := decimal.NewFromString(v.Get("EXPOSURE_CAP_USD", DefaultExposureCapUSD)); err != nil || limit.IsNegative() {
+		v.Bad("EXPOSURE_CAP_USD", "must be a decimal of at least 0, in USD, like 10000")
+	} else {
+		c.ExposureCapUSD = limit
 	}
 	key := strings.TrimPrefix(v.Get("SOLVER_PRIVATE_KEY", ""), "0x")
 	var err error

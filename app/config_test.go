@@ -303,3 +303,24 @@ func TestScreeningBlocklistFileMustExistAndParseWhenSet(t *testing.T) {
 		}
 	}
 }
+
+// EXPOSURE_CAP_USD, the exposure cap of chains whose file sets none: "configurable per chain,
+// documented default", "decimals not floats", validated at start.
+func TestExposureCapUSD(t *testing.T) {
+	cfg, err := Load(env(required(nil)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cfg.ExposureCapUSD.Equal(decimal.RequireFromString(DefaultExposureCapUSD)) {
+		t.Fatalf("default: %s", cfg.ExposureCapUSD)
+	}
+	if cfg, err = Load(env(required(map[string]string{"EXPOSURE_CAP_USD": "2500.5"})), nil); err != nil ||
+		!cfg.ExposureCapUSD.Equal(decimal.RequireFromString("2500.5")) {
+		t.Fatalf("2500.5: %s %v", cfg.ExposureCapUSD, err)
+	}
+	for _, bad := range []string{"-1", "lots", "1e3x"} {
+		if _, err := Load(env(required(map[string]string{"EXPOSURE_CAP_USD": bad})), nil); err == nil || !strings.Contains(err.Error(), "EXPOSURE_CAP_USD:") {
+			t.Errorf("%s: %v", bad, err)
+		}
+	}
+}

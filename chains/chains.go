@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/shopspring/decimal"
 )
 
 // VMType names a chain family. Only EVM chains are enabled today; the type is part of the wire
@@ -56,7 +57,9 @@ type Currency struct {
 func (c Currency) IsNative() bool { return strings.EqualFold(c.Address, NativeAddress) }
 
 // Chain is one entry of the registry. Contract addresses are those of the project's own
-// contracts on that chain; Confirmations is how deep a deposit must be before it is attested.
+// contracts on that chain; Confirmations is how deep a deposit must be before it is final, and
+// attested unless ConfirmationTiers let a deposit of small value be attested earlier
+// (tiers.go); ExposureCapUSD bounds the value filled against deposits not yet final.
 //
 // HTTPRPCURL and WSRPCURL are the endpoints the engine itself reads the chain through; in
 // production they carry the RPC provider's key, so they are secrets and never served.
@@ -79,6 +82,14 @@ type Chain struct {
 	OutputSettler  string     `json:"outputSettler"`
 	Currency       Currency   `json:"currency"`
 	ERC20          []Currency `json:"erc20Currencies"`
+	// ConfirmationTiers (confirmationTiers, optional) are the confirmations by value, smallest
+	// first; ExposureCapUSD (exposureCapUsd, optional: EXPOSURE_CAP_USD) the engine's cap on
+	// what it fills against deposits that are not yet final. See tiers.go.
+	ConfirmationTiers []ConfirmationTier `json:"confirmationTiers,omitempty"`
+	ExposureCapUSD    string             `json:"exposureCapUsd,omitempty"`
+
+	// exposureCap is ExposureCapUSD parsed; nil when unset.
+	exposureCap *decimal.Decimal
 }
 
 // Currencies returns the native currency followed by the chain's ERC-20 currencies.
@@ -174,7 +185,7 @@ func validate(c *Chain) error {
 			return fmt.Errorf("currency %q needs a symbol and decimals", cur.Address)
 		}
 	}
-	return nil
+	return validateTiers(c)
 }
 
 // Get returns the chain with the given id.

@@ -188,7 +188,8 @@ func (w *headWake) upTo() uint64 {
 }
 
 // waker returns how the scans of a chain wait for its next block, nil when the chain's client
-// does not watch its head. On a chain that needs two or more confirmations, the deposits of a
+// does not watch its head. On a chain where every deposit needs two or more confirmations (its
+// lowest confirmation tier's, chains.Chain.LeastConfirmations), the deposits of a
 // new block cannot be attested before the next one, so their routing waits for the block's
 // fills' window (chains.DeferredHeads): the block's arrival also confirms the deposits of the
 // blocks before, whose fills then have the machine first. With one confirmation a deposit is
@@ -201,7 +202,7 @@ func waker(heads chains.HeadWatcher, reg *chains.Registry, chainID uint64) *head
 	}
 	w := &headWake{seen: heads.SeenHead, wait: heads.WaitHead}
 	if d, ok := heads.(chains.DeferredHeads); ok {
-		if c, err := reg.Get(chainID); err == nil && c.Confirmations >= 2 {
+		if c, err := reg.Get(chainID); err == nil && c.LeastConfirmations() >= 2 {
 			w.wait, w.deferred = d.WaitHeadDeferred, true
 		}
 	}

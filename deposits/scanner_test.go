@@ -101,6 +101,9 @@ func confirmations(t *testing.T) *chains.Registry {
 	reg, err := chains.NewRegistry([]chains.Chain{
 		{ID: 1, HTTPRPCURL: "http://127.0.0.1:1", Confirmations: 1, Currency: cur},
 		{ID: 2, HTTPRPCURL: "http://127.0.0.1:1", Confirmations: 2, Currency: cur},
+		// Small deposits at one confirmation: attestable in their own block, like chain 1's.
+		{ID: 3, HTTPRPCURL: "http://127.0.0.1:1", Confirmations: 4, Currency: cur,
+			ConfirmationTiers: []chains.ConfirmationTier{{MaxUSD: "100", Confirmations: 1}}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -131,7 +134,7 @@ func TestTheScanOfANewBlockLetsItsFillsGoFirstOnlyWhenItsDepositsMustWaitForMore
 	for _, tc := range []struct {
 		chain         uint64
 		plain, defers int
-	}{{1, 1, 0}, {2, 0, 1}} {
+	}{{1, 1, 0}, {2, 0, 1}, {3, 1, 0}} {
 		h := &waitingHeads{}
 		if !nextScan(context.Background(), time.Second, waker(h, reg, tc.chain), 1) {
 			t.Fatal("nextScan ended")

@@ -57,6 +57,10 @@ func OracleVars(i int, port, apiKey string, peerURLs []string) map[string]string
 		"PEERS":                    strings.Join(peers, ";"),
 		"ORACLE_SIGNERS":           oracleSigners(),
 		"ORACLE_SIGNERS_THRESHOLD": strconv.Itoa(OracleThreshold),
+		// The oracle's own prices, from the same feeds as the engine's: it values a deposit
+		// itself to tier its confirmations (chains with confirmationTiers).
+		"PRICE_SOURCE": "feeds",
+		"PRICE_FEEDS":  PriceFeedsConfig(31337),
 	}
 }
 

@@ -108,8 +108,9 @@ func TestDepositReorged(t *testing.T) {
 	}
 }
 
-// depositInOneBlock makes the quote's deposit from w on the paused origin chain and seals
-// blocks until it is in one, and not one block more, so it keeps a single confirmation.
+// depositInOneBlock makes the quote's deposit from w on the paused origin chain and seals a
+// block once the node's pool holds it (until it is in one: no empty block before it), and not
+// one block more, so it keeps a single confirmation and the chain's head moves by one.
 func depositInOneBlock(t *testing.T, ctx context.Context, origin *devnet.Chain, cl *ethclient.Client, w *e2e.Wallet,
 	q *quote.Response) *types.Receipt {
 	t.Helper()
@@ -127,15 +128,21 @@ func depositInOneBlock(t *testing.T, ctx context.Context, origin *devnet.Chain, 
 		done <- result{r, err}
 	}()
 	for {
-		origin.Mine()
-		n, err := cl.NonceAt(ctx, w.Address(), nil)
+		pending, err := cl.PendingNonceAt(ctx, w.Address())
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n > nonce {
-			break
+		if pending > nonce {
+			origin.Mine()
+			n, err := cl.NonceAt(ctx, w.Address(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n > nonce {
+				break
+			}
 		}
-		sleep(t, ctx, 20*time.Millisecond)
+		sleep(t, ctx, 10*time.Millisecond)
 	}
 	res := <-done
 	if res.err != nil {

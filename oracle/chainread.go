@@ -148,7 +148,7 @@ func (p *clientPool) close() {
 // attestDeposit reads the transaction, checks it is successful, canonical and deep enough, and
 // returns every Deposit event the chain's depository emitted in it, in log order.
 func attestDeposit(ctx context.Context, s *Server, req oracleapi.DepositAttestationRequest, _ bool) ([]oracleapi.DepositData, oracleapi.Domain, *oracleapi.Error) {
-	tx, e := s.readTransaction(ctx, req.ChainID, req.TransactionID, contractDepository)
+	tx, e := s.readTransactionAt(ctx, req.ChainID, req.TransactionID, contractDepository, s.depositDepth)
 	if e != nil {
 		return nil, oracleapi.Domain{}, e
 	}
@@ -269,6 +269,14 @@ func (t *txRead) logs(event common.Hash) []*types.Log {
 // receipt (unknown: 404, pending: 409), success (422), the chain's confirmations (409) and a
 // canonical block (409).
 func (s *Server) readTransaction(ctx context.Context, id uint64, txHash common.Hash, kind contractKind) (*txRead, *oracleapi.Error) {
+	return s.readTransactionAt(ctx, id, txHash, kind, nil)
+}
+
+// readTransactionAt is readTransaction with the confirmations the transaction needs given by
+// need, from its read's chain and receipt (nil: the chain's confirmations); need may ask for
+// fewer than the chain's only for deposits, by their value (depositDepth).
+func (s *Server) readTransactionAt(ctx context.Context, id uint64, txHash common.Hash, kind contractKind,
+	need func(ctx context.Context, r *chainRead, receipt *types.Receipt) uint64) (*txRead, *oracleapi.Error) {
 	ctx, cancel := context.WithTimeout(ctx, rpcTimeout)
 	defer cancel()
 	r, e := s.openChain(ctx, id, kind, slog.String("transactionId", txHash.Hex()))
@@ -305,7 +313,11 @@ func (s *Server) readTransaction(ctx context.Context, id uint64, txHash common.H
 		return nil, r.unavailable("the receipt", errors.New("receipt has no block number"))
 	}
 	block := receipt.BlockNumber.Uint64()
-	confirmations, e := r.deepEnough(ctx, block, "transaction "+txHash.Hex())
+	required := r.chain.FinalConfirmations()
+	if need != nil {
+		required = need(ctx, r, receipt)
+	}
+	confirmations, e := r.deepEnough(ctx, block, required, "transaction "+txHash.Hex())
 	if e != nil {
 		return nil, e
 	}
@@ -322,14 +334,15 @@ func (s *Server) readTransaction(ctx context.Context, id uint64, txHash common.H
 	return &txRead{chainRead: r, receipt: receipt, block: block, confirmations: confirmations}, nil
 }
 
-// deepEnough checks that block has the chain's confirmations (head − block + 1, a configured 0
-// counting as 1) and returns them; what names the fact in the 409.
-func (r *chainRead) deepEnough(ctx context.Context, block uint64, what string) (uint64, *oracleapi.Error) {
+// deepEnough checks that block has the required confirmations (head − block + 1, at least 1:
+// the chain's, a configured 0 counting as 1, or a deposit's tier) and returns them; what names
+// the fact in the 409.
+func (r *chainRead) deepEnough(ctx context.Context, block, required uint64, what string) (uint64, *oracleapi.Error) {
 	head, err := r.reader.BlockNumber(ctx)
 	if err != nil {
 		return 0, r.unavailable("the head block", err)
 	}
-	required := max(r.chain.Confirmations, 1)
+	required = max(required, 1)
 	var confirmations uint64
 	if head >= block {
 		confirmations = head - block + 1

@@ -21,6 +21,7 @@ import (
 
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/internal/envconf"
+	"github.com/intentd/intentd/prices"
 )
 
 // Environment variables read by ConfigFromEnv. They are the spec's names; CHAINS_CONFIG_DIR is
@@ -48,6 +49,23 @@ const (
 	EnvAWSKMSEndpoint = "AWS_KMS_ENDPOINT"
 	// EnvVaultSecretsDir (ours) is where secrets files are read from; /vault/secrets by default.
 	EnvVaultSecretsDir = "VAULT_SECRETS_DIR"
+	// The oracle's own prices (ours), by which it tiers a deposit's confirmations when its chain
+	// has confirmationTiers (depth.go): the engine's variables of the same names
+	// (docs/prices.md), except that PRICE_SOURCE defaults to none.
+	EnvPriceSource   = "PRICE_SOURCE"
+	EnvPricesUSD     = "PRICES_USD"
+	EnvPriceFeeds    = "PRICE_FEEDS"
+	EnvPriceMaxAge   = "PRICE_MAX_AGE"
+	EnvPriceCacheTTL = "PRICE_CACHE_TTL"
+)
+
+// Price sources of the oracle (PRICE_SOURCE). Without prices (none, the default) the oracle
+// values no deposit, so every deposit is attested at its chain's full confirmations whatever the
+// chain's tiers say: a value it cannot check is never taken to be small.
+const (
+	PriceSourceNone  = "none"
+	PriceSourceTable = "table"
+	PriceSourceFeeds = "feeds"
 )
 
 // DefaultVaultSecretsDir is where a Vault agent writes the secrets of the container.
@@ -110,6 +128,14 @@ type Config struct {
 	MetricsAddr string `json:"metricsAddr,omitempty"`
 	// Warnings are accepted-but-suspicious settings; NewServer logs them at start.
 	Warnings []string `json:"warnings,omitempty"`
+	// PriceSource (PRICE_SOURCE: none, table or feeds; default none) is where the oracle's own
+	// USD prices come from: Prices (PRICES_USD) or PriceFeeds (PRICE_FEEDS, read through the
+	// oracle's own RPC clients), behind a cache (PRICE_CACHE_TTL, 10s; PRICE_MAX_AGE, 1h).
+	PriceSource   string                    `json:"priceSource"`
+	Prices        prices.Table              `json:"prices,omitempty"`
+	PriceFeeds    map[string]prices.FeedRef `json:"priceFeeds,omitempty"`
+	PriceMaxAge   time.Duration             `json:"priceMaxAge"`
+	PriceCacheTTL time.Duration             `json:"priceCacheTtl"`
 
 	signer messageSigner
 	// kms is the KMS key of the aws-kms mode; ConnectSigner makes it the signer.
@@ -260,6 +286,7 @@ func (c Config) LogValue() slog.Value {
 		slog.Int("oracleSignersThreshold", c.OracleSignersThreshold),
 		slog.String("chainsFile", c.ChainsFile()),
 		slog.Any("apiKeys", labels),
+		slog.String("priceSource", c.PriceSource),
 	)
 }
 
@@ -290,6 +317,9 @@ func ConfigFromEnv(env func(string) (string, bool)) (Config, error) {
 		PeerRequestTimeout:     DefaultPeerRequestTimeout,
 		OracleSignersThreshold: DefaultOracleSignersThreshold,
 		ChainsConfigDir:        DefaultChainsConfigDir,
+		PriceSource:            PriceSourceNone,
+		PriceMaxAge:            prices.DefaultMaxAge,
+		PriceCacheTTL:          prices.DefaultTTL,
 		lookup:                 lookup,
 	}
 
@@ -380,6 +410,8 @@ func ConfigFromEnv(env func(string) (string, bool)) (Config, error) {
 		cfg.MetricsAddr = v
 	}
 
+	loadPrices(&cfg, get, fail)
+
 	thresholdSet := false
 	if v, ok := get(EnvOracleSignersThreshold); ok {
 		thresholdSet = true
@@ -414,6 +446,52 @@ func ConfigFromEnv(env func(string) (string, bool)) (Config, error) {
 		return Config{}, fmt.Errorf("oracle configuration: %w", errors.Join(errs...))
 	}
 	return cfg, nil
+}
+
+// loadPrices reads the oracle's price settings into cfg (PRICE_SOURCE and the variables of
+// its source); a source's variable set under another source is refused rather than ignored.
+func loadPrices(cfg *Config, get func(string) (string, bool), fail func(name, format string, args ...any)) {
+	if v, ok := get(EnvPriceSource); ok {
+		cfg.PriceSource = strings.ToLower(v)
+	}
+	for _, d := range []struct {
+		name string
+		to   *time.Duration
+	}{{EnvPriceMaxAge, &cfg.PriceMaxAge}, {EnvPriceCacheTTL, &cfg.PriceCacheTTL}} {
+		if v, ok := get(d.name); ok {
+			if x, err := time.ParseDuration(v); err != nil || x <= 0 {
+				fail(d.name, "%q is not a positive Go duration such as 1h", v)
+			} else {
+				*d.to = x
+			}
+		}
+	}
+	table, hasTable := get(EnvPricesUSD)
+	feeds, hasFeeds := get(EnvPriceFeeds)
+	var err error
+	switch cfg.PriceSource {
+	case PriceSourceNone:
+		if hasTable || hasFeeds {
+			// A shared environment file may hold the engine's prices: not an error, but the
+			// operator should know they are not the oracle's.
+			cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("%s or %s is set but %s is %s: the oracle values no deposit, "+
+				"and attests every deposit at its chain's full confirmations", EnvPricesUSD, EnvPriceFeeds, EnvPriceSource, PriceSourceNone))
+		}
+	case PriceSourceTable:
+		if !hasTable {
+			fail(EnvPricesUSD, "is required when %s is %s", EnvPriceSource, PriceSourceTable)
+		} else if cfg.Prices, err = prices.ParseTable(table); err != nil {
+			fail(EnvPricesUSD, "%v", err)
+		}
+	case PriceSourceFeeds:
+		if !hasFeeds {
+			fail(EnvPriceFeeds, "is required when %s is %s", EnvPriceSource, PriceSourceFeeds)
+		} else if cfg.PriceFeeds, err = prices.ParseFeeds(feeds); err != nil {
+			fail(EnvPriceFeeds, "%v", err)
+		}
+	default:
+		fail(EnvPriceSource, "%q is not %s, %s or %s", cfg.PriceSource, PriceSourceNone, PriceSourceTable, PriceSourceFeeds)
+	}
 }
 
 // parsePrivateKey never includes the value, nor any part of it, in its errors.

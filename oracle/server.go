@@ -28,6 +28,7 @@ import (
 	"github.com/intentd/intentd/internal/metrics"
 	"github.com/intentd/intentd/internal/openapidoc"
 	"github.com/intentd/intentd/oracle/oracleapi"
+	"github.com/intentd/intentd/prices"
 )
 
 // maxBodyBytes bounds request bodies; attestation requests are a few hundred bytes.
@@ -50,6 +51,10 @@ type Server struct {
 	endpoints   []*endpoint
 	openAPIJSON []byte
 	hub         map[uint64]bool
+	// prices are the oracle's own USD prices (PRICE_SOURCE), by which it tiers a deposit's
+	// confirmations (depth.go); nil without a source: every deposit waits its chain's full
+	// confirmations.
+	prices prices.Source
 }
 
 // vmFamily is the spec's VM family identifier of a chain's VM type.
@@ -93,7 +98,10 @@ func NewServer(cfg Config, registry *chains.Registry, logger *slog.Logger) (*Ser
 		endpoints: endpoints(),
 		hub:       cfg.hub,
 	}
-	for _, w := range cfg.Warnings {
+	if err := s.openPrices(); err != nil {
+		return nil, err
+	}
+	for _, w := range s.cfg.Warnings {
 		logger.Warn("configuration warning", slog.String("warning", w))
 	}
 	doc, err := buildOpenAPI(s.endpoints)

@@ -28,7 +28,7 @@ type Feeds struct {
 	// the first USDPrice (tests move it to make a feed stale).
 	Now func() time.Time
 
-	chains *chains.Clients
+	caller func(ctx context.Context, chainID uint64) (chains.ContractCaller, error)
 	feeds  map[string]FeedRef
 	maxAge time.Duration
 
@@ -41,6 +41,15 @@ var _ Source = (*Feeds)(nil)
 // NewFeeds returns a source reading feeds (by symbol) on the chains' clients. An answer whose
 // updatedAt is more than maxAge old is refused with ErrStale; maxAge <= 0 means DefaultMaxAge.
 func NewFeeds(cs *chains.Clients, feeds map[string]FeedRef, maxAge time.Duration) *Feeds {
+	return NewFeedsFrom(func(_ context.Context, chainID uint64) (chains.ContractCaller, error) {
+		return chains.Capability[chains.ContractCaller](cs, chainID)
+	}, feeds, maxAge)
+}
+
+// NewFeedsFrom is NewFeeds over a caller of its own: caller returns the contract caller of a
+// chain. The oracle reads its feeds through its own RPC clients, not the engine's.
+func NewFeedsFrom(caller func(ctx context.Context, chainID uint64) (chains.ContractCaller, error), feeds map[string]FeedRef,
+	maxAge time.Duration) *Feeds {
 	if maxAge <= 0 {
 		maxAge = DefaultMaxAge
 	}
@@ -48,7 +57,7 @@ func NewFeeds(cs *chains.Clients, feeds map[string]FeedRef, maxAge time.Duration
 	for sym, ref := range feeds {
 		m[strings.ToUpper(sym)] = ref
 	}
-	return &Feeds{chains: cs, feeds: m, maxAge: maxAge, decimals: make(map[string]uint8)}
+	return &Feeds{caller: caller, feeds: m, maxAge: maxAge, decimals: make(map[string]uint8)}
 }
 
 // USDPrice implements Source: the feed's latest answer scaled by its decimals. An error
@@ -63,7 +72,7 @@ func (f *Feeds) USDPrice(ctx context.Context, symbol string) (decimal.Decimal, e
 	if !ok {
 		return decimal.Zero, fmt.Errorf("%w: no price feed for %s", ErrNoSource, symbol)
 	}
-	client, err := chains.Capability[chains.ContractCaller](f.chains, ref.ChainID)
+	client, err := f.caller(ctx, ref.ChainID)
 	if err != nil {
 		return decimal.Zero, fmt.Errorf("%w: price feed of %s on chain %d: %v", ErrUnavailable, sym, ref.ChainID, err)
 	}

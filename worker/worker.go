@@ -46,11 +46,13 @@ type Deps struct {
 	InventoryFloor map[string]decimal.Decimal
 	// Screening is the blocklist the fills, refunds and attested deposits are checked against
 	// (SCREENING_BLOCKLIST_FILE); nil screens nothing.
-	Screening    *screening.List
-	ScanInterval time.Duration
+	Screening *screening.List
 	// NonceGapAfter is how long a gap in the solver's nonces on a chain may stay before the
 	// worker fills it (NONCE_GAP_AFTER; nonces.go); 0 means 10 s.
 	NonceGapAfter time.Duration
+	// ExposureCap is the exposure cap of chains whose file sets none (EXPOSURE_CAP_USD).
+	ExposureCap  decimal.Decimal
+	ScanInterval time.Duration
 	// Intents is the door the deposit scanner delivers deposits through (app.System.Intents).
 	Intents deposits.Deliverer
 	Logger  *slog.Logger
@@ -63,8 +65,15 @@ func Register(r worker.Registry, d Deps) {
 	r.RegisterActivity(&activities.StoreActivities{Store: d.Store, Chains: d.Chains, Prices: d.Prices})
 	r.RegisterActivity(&activities.ChainActivities{Chains: d.Chains, Store: d.Store, SolverKey: d.SolverKey, Prices: d.Prices,
 		MaxFill: d.MaxFill, Screening: d.Screening})
+	// The exposure ledger is the store; without one (a replayer) no deposit is relied on before
+	// it is final.
+	var ledger activities.ExposureLedger
+	if d.Store != nil {
+		ledger = d.Store
+	}
 	r.RegisterActivity(&activities.OracleActivities{Client: d.Oracle, Signers: d.OracleSigners, Threshold: d.OracleThreshold,
-		Environment: d.Environment, Chains: d.Chains, Screening: d.Screening})
+		Environment: d.Environment, Chains: d.Chains, Prices: d.Prices, Exposure: ledger, ExposureCap: d.ExposureCap,
+		Screening: d.Screening})
 	r.RegisterActivity(&activities.SponsorshipActivities{Store: d.Store})
 }
 
@@ -118,6 +127,7 @@ func Run(ctx context.Context, d Deps) error {
 		healer := &nonceHealer{chains: d.Chains, store: d.Store, key: d.SolverKey, after: after, logger: d.Logger}
 		go healer.run(ctx)
 	}
+	go watchExposure(ctx, d.Chains, d.Store, d.ExposureCap, d.Logger)
 	scanner := &deposits.Scanner{Chains: d.Chains, Store: d.Store, Router: d.Intents, Interval: d.ScanInterval, Logger: d.Logger}
 	scanner.Run(ctx)
 	return nil

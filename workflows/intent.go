@@ -113,6 +113,9 @@ type State struct {
 	// AwaitingOperator is set while the request waits for a manual admin refund (after
 	// MANUAL_REFUND_REQUIRED or REFUND_RECIPIENT_IS_BLOCKED).
 	AwaitingOperator bool `json:",omitempty"`
+	// AwaitingExposure is set while the fill waits, pending, for room under its origin chain's
+	// exposure cap (exposure.go).
+	AwaitingExposure bool `json:",omitempty"`
 }
 
 // IntentResult is the final state.
@@ -223,6 +226,12 @@ type intentRun struct {
 	refunding bool
 	// reserved is set while the request holds a sponsorship reservation (changeSponsorship).
 	reserved bool
+	// tiered is set (guarded runs of an Intent) when the deposit may be relied on at its value's
+	// tier; hold is the deposit's share of its chain's exposure as the attestation left it, and
+	// exposed is set while the request holds it (exposure.go).
+	tiered  bool
+	hold    *activities.ExposureResult
+	exposed bool
 	// adminPending is set when an adminRefund update is accepted; admin is its request once
 	// the audit row is written, adminDone its outcome.
 	adminPending bool
@@ -308,12 +317,19 @@ func (r *intentRun) run(ctx workflow.Context) (*IntentResult, error) {
 			return r.fail(ctx, reason)
 		}
 	}
+	// changeLean 5: the deposit this request fills against is relied on at its value's tier.
+	r.tiered = r.guarded
 	return r.afterAttest(ctx, dep, func() (*IntentResult, error) {
 		// From here on the deposit is confirmed on chain: a problem with it is refunded.
 		if r.refunds(ctx) {
 			if reason := r.checkDeposit(ctx, dep); reason != "" {
 				return r.refund(ctx, reason)
 			}
+		}
+		if r.hold != nil && !r.hold.Reserved {
+			// changeLean 5: the origin chain's exposure cap is full. The request is pending and its
+			// fill waits for room, never refunded for the wait.
+			return r.fillPastTheCap(ctx)
 		}
 		if r.overlap && r.in.Execution.Sponsor == nil && !r.adminPending {
 			// changeLean 3: the fill is signed while pending is written; fill waits for the
@@ -437,12 +453,18 @@ func (r *intentRun) attest(ctx workflow.Context, d *intent.Deposit) error {
 		total = r.in.Policy.WithDefaults().ConfirmationTimeout
 	}
 	var res activities.AttestResult
-	err := r.wait(ctx, total, oracleActs.AttestDeposit, activities.AttestInput{Deposit: *d}, &res)
+	in := activities.AttestInput{Deposit: *d}
+	if r.tiered {
+		in.Tiered, in.RequestID = true, r.in.Execution.RequestID
+	}
+	err := r.wait(ctx, total, oracleActs.AttestDeposit, in, &res)
 	if err == nil {
 		r.state.Attested = true
 		if r.guarded {
 			r.blocked = res.Blocked
 		}
+		r.hold = res.Exposure
+		r.exposed = res.Exposure != nil && res.Exposure.Reserved
 		if res.Signer != "" {
 			chainID := res.ChainID
 			if chainID == 0 {
@@ -648,6 +670,7 @@ func (r *intentRun) fill(ctx workflow.Context, pending *startedWrite) (*IntentRe
 // version of this workflow; until then the status is failure with the reason recorded.
 func (r *intentRun) fail(ctx workflow.Context, reason intent.FailReason) (*IntentResult, error) {
 	r.releaseSponsorship(ctx)
+	r.releaseExposure(ctx)
 	if err := r.write(ctx, intent.StatusFailure, reason.ForStatus(intent.StatusFailure)); err != nil {
 		return nil, err
 	}

@@ -52,6 +52,8 @@ type harness struct {
 	onFill  func()
 	// refuseFill, when set, is SubmitFill's answer in place of a signed fill.
 	refuseFill func(activities.FillInput) error
+	// fillRefused, when set, is SubmitFill's answer: the checks before signing refused the fill.
+	fillRefused error
 }
 
 func newHarness(t *testing.T) *harness {
@@ -90,6 +92,9 @@ func newHarness(t *testing.T) *harness {
 			}
 			if h.refuseFill != nil {
 				return nil, h.refuseFill(in)
+			}
+			if h.fillRefused != nil {
+				return nil, h.fillRefused
 			}
 			h.fills = append(h.fills, in)
 			h.calls = append(h.calls, "fill")

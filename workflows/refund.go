@@ -93,6 +93,7 @@ func refundReasonOf(err error) intent.RefundFailReason {
 // screened again before anything is signed (the depositor by default; an operator names another).
 func (r *intentRun) blockedWallet(ctx workflow.Context) (*IntentResult, error) {
 	r.releaseSponsorship(ctx)
+	r.releaseExposure(ctx) // nothing is paid against the deposit
 	r.state.RefundFailReason = intent.RefundFailReasonManualRefundRequired
 	workflow.GetLogger(ctx).Warn("blocked by screening: waiting for an operator", "requestId", r.in.Execution.RequestID,
 		"blocked", r.blocked)

@@ -62,7 +62,9 @@ func NewHandler(next slog.Handler, capacity, reserve int) *Handler {
 }
 
 // Enabled is next's.
-func (h *Handler) Enabled(ctx context.Context, level slog.Level) bool { return h.next.Enabled(ctx, level) }
+func (h *Handler) Enabled(ctx context.Context, level slog.Level) bool {
+	return h.next.Enabled(ctx, level)
+}
 
 // Handle queues r for next; below ERROR it is dropped and counted when the queue is full.
 func (h *Handler) Handle(_ context.Context, r slog.Record) error {

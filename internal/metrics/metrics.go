@@ -104,6 +104,18 @@ var LogLinesDropped = f.NewCounterVec(prometheus.CounterOpts{Namespace: "intentd
 	Help: "Log lines dropped because the process's log output was slower than the process, by level (ERROR lines are never dropped)."},
 	[]string{"level"})
 
+// The exposure cap (docs/operations.md, "Confirmations by value and the exposure cap"), read by
+// the workers from Postgres: the USD filled against a chain's deposits not yet final, the chain's
+// cap, and the fills that had to wait for room under it.
+var (
+	DepositExposure = f.NewGaugeVec(prometheus.GaugeOpts{Namespace: "intentd", Name: "deposit_exposure_usd",
+		Help: "USD filled against the chain's deposits that are not yet final (relied on at their value's tier)."}, []string{"chain_id"})
+	DepositExposureCap = f.NewGaugeVec(prometheus.GaugeOpts{Namespace: "intentd", Name: "deposit_exposure_cap_usd",
+		Help: "The chain's exposure cap in USD (exposureCapUsd, else EXPOSURE_CAP_USD)."}, []string{"chain_id"})
+	ExposureWaits = f.NewCounterVec(prometheus.CounterOpts{Namespace: "intentd", Name: "deposit_exposure_waits_total",
+		Help: "Fills that waited, pending, for room under their origin chain's exposure cap."}, []string{"chain_id"})
+)
+
 // The oracle's attestations and its peers' answers.
 var (
 	OracleAttestations = f.NewCounterVec(prometheus.CounterOpts{Namespace: "intentd", Name: "oracle_attestations_total",

@@ -84,6 +84,11 @@ type Options struct {
 	// processes) a metrics port of its own (METRICS_ADDR on a free loopback port), listed in
 	// Stack.MetricsURLs by process name.
 	ProcessMetrics bool
+	// Chain, when set, edits each devnet chain's entry of the chain file the stack's in-process
+	// parts load, the engine and the oracles alike (say, confirmationTiers and an
+	// exposureCapUsd), as an operator edits the shared file. The processes of WorkerBinary and
+	// OracleBinary read the devnet's file unedited.
+	Chain func(*chains.Chain)
 }
 
 // BlockTime is how often the stack's devnet chains seal a block.
@@ -177,7 +182,7 @@ func Start(t *testing.T, o Options) *Stack {
 	if o.OracleBinary != "" {
 		oracleURL = s.startOracleProcesses(t, o, u.oracle)
 	} else {
-		oracleURL = startOracle(t, registry(t, u.oracle), o.Logger)
+		oracleURL = startOracle(t, registry(t, u.oracle, o.Chain), o.Logger)
 	}
 
 	vars := map[string]string{
@@ -196,7 +201,7 @@ func Start(t *testing.T, o Options) *Stack {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Sys = open(t, ctx, cfg, u.api, o.Logger)
+	s.Sys = open(t, ctx, cfg, registry(t, u.api, o.Chain), o.Logger)
 	if o.PrivatePostgres {
 		if _, err := s.Sys.Migrate(ctx); err != nil {
 			t.Fatalf("migrate: %v", err)
@@ -209,7 +214,7 @@ func Start(t *testing.T, o Options) *Stack {
 	} else {
 		s.workerSys = s.Sys
 		if !maps.Equal(u.worker, u.api) {
-			s.workerSys = open(t, ctx, cfg, u.worker, o.Logger)
+			s.workerSys = open(t, ctx, cfg, registry(t, u.worker, o.Chain), o.Logger)
 		}
 		s.StartWorker(t)
 	}
@@ -250,17 +255,24 @@ func (s *Stack) chainURLs(t *testing.T, o Options) urls {
 	return u
 }
 
-func registry(t *testing.T, rpcs map[uint64]string) *chains.Registry {
-	r, err := chains.NewRegistry(devnet.ChainConfigs(rpcs))
+// registry is the devnet chains' registry at rpcs, each entry edited by edit when set.
+func registry(t *testing.T, rpcs map[uint64]string, edit func(*chains.Chain)) *chains.Registry {
+	list := devnet.ChainConfigs(rpcs)
+	for i := range list {
+		if edit != nil {
+			edit(&list[i])
+		}
+	}
+	r, err := chains.NewRegistry(list)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return r
 }
 
-// open opens an engine system on the chains at rpcs, closed when the test ends.
-func open(t *testing.T, ctx context.Context, cfg app.Config, rpcs map[uint64]string, logger *slog.Logger) *app.System {
-	sys, err := app.Open(ctx, cfg, registry(t, rpcs), logger)
+// open opens an engine system on the chains of reg, closed when the test ends.
+func open(t *testing.T, ctx context.Context, cfg app.Config, reg *chains.Registry, logger *slog.Logger) *app.System {
+	sys, err := app.Open(ctx, cfg, reg, logger)
 	if err != nil {
 		t.Fatal(err)
 	}
