@@ -18,10 +18,15 @@ const (
 // the key matters answers 503 and the client retries, instead of serving the request as
 // anonymous (a referrer refused with 401, a quote stored without its owner). The websocket
 // stream takes its key as ?apiKey= (browsers cannot set a header on a websocket), so on that
-// route the query parameter stands in for a missing header. The key value is never logged.
+// route the query parameter stands in for a missing header. A key this process has never found
+// live is counted against the IP's unknown-key limit before it is looked up (countLookup). The
+// key value is never logged.
 func (s *Server) authenticate() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		if v := presentedKey(c); v != "" {
+			if !s.countLookup(c, v) {
+				return
+			}
 			key, err := s.Keys.Resolve(c.Request.Context(), v)
 			switch {
 			case err != nil:

@@ -21,25 +21,61 @@ import (
 // that knows the wallet its (key, wallet) bucket is counted by.
 func (s *Server) limitRequests() gin.HandlerFunc {
 	return func(c *gin.Context) {
-		route := c.FullPath()
-		bucket := ratelimit.BucketOf(route)
-		if s.Limits == nil || route == "/lives" || strings.HasPrefix(route, "/admin/") || bucket == ratelimit.Authorize {
+		if !s.limited(c) {
 			c.Next()
 			return
 		}
 		key := callerKey(c)
 		caller := ratelimit.Caller{Key: key, IP: c.ClientIP(),
-			UnknownKey: key == nil && !keyUnchecked(c) && presentedKey(c) != ""}
-		if s.limit(c, caller, bucket) {
+			UnknownKey: key == nil && !keyUnchecked(c) && presentedKey(c) != "" && !c.GetBool(ctxLookupCounted)}
+		if s.limit(c, caller, ratelimit.BucketOf(c.FullPath())) {
 			c.Next()
 		}
 	}
 }
 
+// limited reports whether limitRequests counts the request.
+func (s *Server) limited(c *gin.Context) bool {
+	route := c.FullPath()
+	return s.Limits != nil && route != "/lives" && !strings.HasPrefix(route, "/admin/") && ratelimit.BucketOf(route) != ratelimit.Authorize
+}
+
+// ctxLookupCounted marks a request whose presented key was counted against its IP's unknown-key
+// bucket before it was looked up (countLookup): limitRequests does not count it again.
+const ctxLookupCounted = "apiKeyLookupCounted"
+
+// countLookup counts a presented key that the API process has never found live against the
+// caller's unknown-key bucket before the key is looked up (review L3), and reports whether the
+// request goes on; when not, it has been answered 429, and the database was not asked. So an IP
+// that has used up its guesses costs no lookup at all, however many random ik_… keys it sends,
+// and a flood of them never reaches the lookups' semaphore. A key found live before is not
+// counted (a known key is never refused for its neighbours' guesses); a key's first use on a
+// process costs one guess, once.
+func (s *Server) countLookup(c *gin.Context, value string) bool {
+	if !s.limited(c) || !s.Keys.Unseen(value) {
+		return true
+	}
+	results := s.Limits.AllowLookup(c.Request.Context(), c.ClientIP())
+	if len(results) == 0 {
+		return true
+	}
+	c.Set(ctxLookupCounted, true)
+	if results[len(results)-1].Allowed {
+		return true
+	}
+	s.answerLimits(c, results, ratelimit.BucketOf(c.FullPath()))
+	return false
+}
+
 // limit counts caller's request to bucket and reports whether it is admitted; when it is not,
 // the request has been answered 429.
 func (s *Server) limit(c *gin.Context, caller ratelimit.Caller, bucket string) bool {
-	results := s.Limits.Allow(c.Request.Context(), caller, bucket)
+	return s.answerLimits(c, s.Limits.Allow(c.Request.Context(), caller, bucket), bucket)
+}
+
+// answerLimits sets the rate-limit fields of results on the answer and reports whether the
+// request is admitted; when it is not, it answers 429 (the deprecated v2's body on its bucket).
+func (s *Server) answerLimits(c *gin.Context, results []ratelimit.Result, bucket string) bool {
 	if len(results) == 0 {
 		return true
 	}

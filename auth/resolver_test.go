@@ -277,3 +277,63 @@ func TestLastUsedIsWrittenInBatches(t *testing.T) {
 		t.Fatalf("last used not written at stop: %v, before %v", k2.LastUsedAt, k.LastUsedAt)
 	}
 }
+
+// gated is a Source whose lookups of any hash but open's wait until release is closed: a
+// database busy with guessed keys.
+type gated struct {
+	auth.Source
+	open    []byte
+	release chan struct{}
+	waiting atomic.Int64
+}
+
+func (g *gated) KeyByHash(ctx context.Context, hash []byte) (*auth.Key, []byte, error) {
+	if string(hash) != string(g.open) {
+		g.waiting.Add(1)
+		select {
+		case <-g.release:
+		case <-ctx.Done():
+			return nil, nil, ctx.Err()
+		}
+	}
+	return g.Source.KeyByHash(ctx, hash)
+}
+
+// Review L3: "give refreshes of known keys a semaphore separate from lookups of unknown ones,
+// so a flood of random ik_… keys cannot make keyed callers get 503". With every lookup slot
+// held by guesses the database does not answer yet, a key found live before and now past
+// MaxAge is looked up again at once; a key this process never saw is what Unseen says a guess
+// costs, and a key found live is not.
+func TestGuessesNeverHoldUpTheLookupOfAKnownKey(t *testing.T) {
+	st := store.New(testenv.Pool(t))
+	value, key := newKey(t, st)
+	src := &gated{Source: st, open: auth.Hash(value), release: make(chan struct{})}
+	clk := &clock{t: time.Now()}
+	r := auth.NewResolver(src, auth.ResolverOptions{Lookups: 2, Now: clk.Now})
+	ctx := context.Background()
+	if !r.Unseen(value) {
+		t.Fatal("a key never resolved is not unseen")
+	}
+	if k, err := r.Resolve(ctx, value); err != nil || k == nil || k.ID != key.ID {
+		t.Fatalf("the key: %+v %v", k, err)
+	}
+	if r.Unseen(value) || r.Unseen("not a key") || !r.Unseen(unknownKey(1)) {
+		t.Fatal("Unseen: a key found live, or a value that is no key, would cost a guess's lookup")
+	}
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() { _, _ = r.Resolve(ctx, unknownKey(i)) })
+	}
+	for src.waiting.Load() < 2 { // both lookup slots held by guesses
+		time.Sleep(time.Millisecond)
+	}
+	clk.Add(6 * time.Second) // past MaxAge: the key is looked up again, synchronously
+	kctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	k, err := r.Resolve(kctx, value)
+	cancel()
+	close(src.release)
+	wg.Wait()
+	if err != nil || k == nil || k.ID != key.ID {
+		t.Fatalf("the known key behind a flood of guesses: %+v %v", k, err)
+	}
+}

@@ -184,8 +184,8 @@ func (p Policy) Checks(c Caller, bucket string, now time.Time) []Check {
 	subject, limits := "ip:"+ClientKey(c.IP), p.Anonymous
 	if c.Key != nil {
 		subject, limits = "k:"+c.Key.ID, p.keyLimits(c.Key)
-	} else if c.UnknownKey && p.UnknownKey.Count > 0 {
-		out = append(out, Check{Bucket: UnknownKey, Subject: subject, Rate: p.UnknownKey})
+	} else if check, ok := p.unknownKeyCheck(c.IP); c.UnknownKey && ok {
+		out = append(out, check)
 	}
 	if limits == nil {
 		return out
@@ -199,6 +199,11 @@ func (p Policy) Checks(c Caller, bucket string, now time.Time) []Check {
 		out = append(out, Check{Bucket: bucket, Subject: subject, Rate: r})
 	}
 	return out
+}
+
+// unknownKeyCheck is the check of ip's UnknownKey bucket; false when unknown keys are not limited.
+func (p Policy) unknownKeyCheck(ip string) (Check, bool) {
+	return Check{Bucket: UnknownKey, Subject: "ip:" + ClientKey(ip), Rate: p.UnknownKey}, p.UnknownKey.Count > 0
 }
 
 // keyLimits are a key's limits by bucket: its tier's, with its own Limits over them.
