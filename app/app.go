@@ -44,7 +44,8 @@ type System struct {
 	prices     *prices.Cached
 	doorOnce   sync.Once
 	door       *intents.Door
-	redis      *redis.Client // the rate limits' (APIServer), when REDIS_URL is set
+	redisOnce  sync.Once
+	redis      *redis.Client // the rate limits' and the websocket caps' (redisClient), when REDIS_URL is set
 	signing    *pgxpool.Pool // the solver's signings' (store.SignOn)
 }
 
@@ -211,7 +212,7 @@ func (s *System) stream(ctx context.Context) *events.Hub {
 		s.Logger.Error("websocket stream not started: its pool", "error", err)
 		return nil
 	}
-	hub := events.NewHub(store.New(pool), events.HubOptions{Logger: s.Logger.With("component", "websocket")})
+	hub := s.newHub(ctx, store.New(pool))
 	register(hub.Collector())
 	go func() {
 		_ = hub.Run(ctx)
@@ -230,21 +231,32 @@ func (s *System) rateLimiter(ctx context.Context) *ratelimit.Limiter {
 		logger.Info("rate limits are kept in this process only (no REDIS_URL): each API process limits on its own")
 		return ratelimit.New(o)
 	}
-	if s.redis == nil {
-		redis.SetLogger(redisLog{logger})
-		var err error
-		if s.redis, err = redisClient(s.Config.RedisURL); err != nil { // validated by Load
-			logger.Error("REDIS_URL: rate limits are kept in this process only", "error", err)
-			return ratelimit.New(o)
-		}
+	if o.Redis = s.redisClient(); o.Redis == nil {
+		return ratelimit.New(o)
 	}
-	o.Redis = s.redis
 	pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	if err := s.redis.Ping(pctx).Err(); err != nil {
 		logger.Warn("redis at REDIS_URL does not answer: rate limits fail open to this process's own until it does", "error", err)
 	}
 	return ratelimit.New(o)
+}
+
+// redisClient is the process's client of REDIS_URL (the rate limits' and the websocket caps'),
+// opened on first use; nil without REDIS_URL.
+func (s *System) redisClient() *redis.Client {
+	s.redisOnce.Do(func() {
+		if s.Config.RedisURL == "" {
+			return
+		}
+		logger := s.Logger.With("component", "ratelimit")
+		redis.SetLogger(redisLog{logger})
+		var err error
+		if s.redis, err = redisClient(s.Config.RedisURL); err != nil { // validated by Load
+			logger.Error("REDIS_URL: rate limits and websocket caps are kept in this process only", "error", err)
+		}
+	})
+	return s.redis
 }
 
 // symbols lists the currency symbols of the enabled chains, once each.

@@ -124,6 +124,9 @@ type Config struct {
 	// RateLimits is who gets which limit: the spec's table, and RATE_LIMITS_ANONYMOUS,
 	// RATE_LIMIT_UNKNOWN_KEY and RATE_LIMIT_REQUESTS_SCHEDULE (loadRateLimits).
 	RateLimits ratelimit.Policy
+	// Stream caps the websocket stream's connections without a key: WS_ANONYMOUS_PER_IP,
+	// WS_ANONYMOUS_PER_PROCESS, WS_ANONYMOUS_GLOBAL (loadStream).
+	Stream StreamLimits
 	// WebhookSecretsKey (WEBHOOK_SECRETS_KEY, secret: 32 bytes, hex or base64) seals the webhook
 	// signing secrets in the database (events.Sealer). The dispatcher requires it; without it
 	// the api's webhook admin routes answer 503.
@@ -343,6 +346,7 @@ func (c *Config) loadAPI(v *envconf.Vars) {
 	}
 	c.RequestsV2MigrationGuide = v.Get("REQUESTS_V2_MIGRATION_GUIDE", "docs/api.md#get-requestsv2-and-requests-deprecated")
 	loadRateLimits(v, c)
+	loadStream(v, c)
 	switch a := strings.TrimSpace(v.Get("SOLVER_ADDRESS", "")); {
 	case a == "" && c.Role == RoleAPI:
 		v.Bad("SOLVER_ADDRESS", "is required: the solver's public address, which quotes name (the api never holds its key)")
