@@ -16,8 +16,9 @@ import (
 // or per client IP without one, in the bucket of its route group. Over a limit it answers 429
 // RATE_LIMITED with Retry-After; every limited answer carries the IETF RateLimit-Policy and
 // RateLimit fields (draft-ietf-httpapi-ratelimit-headers), so a client can slow down before it
-// is refused. /lives (health checks) and the admin API (its own credential, and its own limit
-// on failed attempts) are not limited; POST /authorize is counted by its handler, the only one
+// is refused. /lives (health checks) is not limited, nor is the admin API, which is served on
+// a listener of its own without this middleware (its own credential, and its own limit on failed
+// attempts); POST /authorize is counted by its handler, the only one
 // that knows the wallet its (key, wallet) bucket is counted by.
 func (s *Server) limitRequests() gin.HandlerFunc {
 	return func(c *gin.Context) {

@@ -189,14 +189,19 @@ func TestTheDevKeyIsUnlimited(t *testing.T) {
 }
 
 // TestHealthAndAdminAreNotLimited: /lives answers load balancers however often they ask, and
-// the admin API has its own credential.
+// the admin API, on its own listener, has its own credential.
 func TestHealthAndAdminAreNotLimited(t *testing.T) {
 	p := ratelimit.DefaultPolicy()
 	p.Anonymous = map[string]auth.Rate{ratelimit.Other: {Count: 1, Period: time.Hour}}
-	_, base := limitedAPI(t, nil, redisPrefix(), p)
+	s, base := limitedAPI(t, nil, redisPrefix(), p)
+	admin := httptest.NewServer(s.AdminHandler())
+	t.Cleanup(admin.Close)
 	for range 3 {
-		for _, c := range []call{{"GET", "/lives", ""}, {"POST", adminReqPath, "{}"}} {
-			if a := send(t, base, c, nil); a.status == http.StatusTooManyRequests || a.header.Get("RateLimit") != "" {
+		for _, c := range []struct {
+			base string
+			call
+		}{{base, call{"GET", "/lives", ""}}, {admin.URL, call{"POST", adminReqPath, "{}"}}} {
+			if a := send(t, c.base, c.call, nil); a.status == http.StatusTooManyRequests || a.header.Get("RateLimit") != "" {
 				t.Fatalf("%s %s: %d %v", c.method, c.path, a.status, a.header)
 			}
 		}

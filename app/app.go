@@ -172,8 +172,9 @@ func (s *System) WorkerDeps() worker.Deps {
 		Logger: s.Logger.With("component", "worker")}
 }
 
-// APIServer builds the HTTP API, with the manual admin refund (sent through the system's
-// Temporal client) when ADMIN_TOKEN is set, and the websocket stream, whose listener on
+// APIServer builds the HTTP API, with the admin API (the manual refund, sent through the
+// system's Temporal client; integrators, keys, webhooks) on ADMIN_ADDR when ADMIN_TOKEN is set,
+// and the websocket stream, whose listener on
 // Postgres runs until ctx ends. It starts reading the price of every
 // configured currency in the background, so the first quotes do not wait on a price feed; a
 // failure there is only logged (a quote then reads the price itself and reports what fails).
@@ -188,7 +189,7 @@ func (s *System) APIServer(ctx context.Context) *api.Server {
 		TTL: s.Config.QuoteTTL, Limits: s.Config.QuoteLimits, SwapCostBps: s.Config.SwapCostBps}
 	return &api.Server{Store: s.Store, Chains: s.Chains.Registry(), Indexer: s.Intents(), Logger: s.Logger.With("component", "api"),
 		Stream: s.stream(ctx),
-		Quotes: engine, Admin: s.Intents(), AdminTokenSHA256: s.Config.AdminTokenSHA256,
+		Quotes: engine, Admin: s.Intents(), AdminTokenSHA256: s.Config.AdminTokenSHA256, AdminAddr: s.Config.AdminAddr,
 		Limits: s.rateLimiter(ctx), TrustedProxies: s.Config.TrustedProxies, SolverMaxFill: s.Config.SolverMaxFill,
 		Webhooks: s.Config.Sealer(), WebhookPolicy: s.Config.WebhookPolicy(),
 		V2: api.V2Deprecation{DeprecatedAt: s.Config.RequestsV2DeprecatedAt, SunsetAt: s.Config.RequestsV2SunsetAt,
