@@ -1,9 +1,11 @@
 package api
 
 import (
+	"context"
 	"math"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -42,30 +44,38 @@ func (s *Server) limited(c *gin.Context) bool {
 }
 
 // ctxLookupCounted marks a request whose presented key was counted against its IP's unknown-key
-// bucket before it was looked up (countLookup): limitRequests does not count it again.
+// bucket before it was looked up (lookupGate): limitRequests does not count it again.
 const ctxLookupCounted = "apiKeyLookupCounted"
 
-// countLookup counts a presented key that the API process has never found live against the
-// caller's unknown-key bucket before the key is looked up (review L3), and reports whether the
-// request goes on; when not, it has been answered 429, and the database was not asked. So an IP
-// that has used up its guesses costs no lookup at all, however many random ik_… keys it sends,
-// and a flood of them never reaches the lookups' semaphore. A key found live before is not
-// counted (a known key is never refused for its neighbours' guesses); a key's first use on a
-// process costs one guess, once.
-func (s *Server) countLookup(c *gin.Context, value string) bool {
-	if !s.limited(c) || !s.Keys.Unseen(value) {
-		return true
-	}
-	results := s.Limits.AllowLookup(c.Request.Context(), c.ClientIP())
+// lookupGate counts a presented key that the API process has never found live against the
+// caller's unknown-key bucket before the database is asked about it (review L3; the resolver asks
+// it, auth.LookupGate, once per lookup however many requests share it). Over the bucket, the
+// lookup is refused (lookupRefused) and the request answered 429 without a query: an IP that has
+// used up its guesses costs no lookup at all, however many random ik_… keys it sends, and a flood
+// of them never reaches the lookups' semaphore. A key found live before is not counted (a known
+// key is never refused for its neighbours' guesses); a key's first use on a process costs one
+// guess, once. It holds no gin.Context: a shared lookup may outlive the request that started it.
+type lookupGate struct {
+	limits  *ratelimit.Limiter
+	ip      string
+	counted atomic.Bool
+}
+
+// lookupRefused is the gate's refusal: the unknown-key bucket's results, for the 429.
+type lookupRefused struct{ results []ratelimit.Result }
+
+func (e *lookupRefused) Error() string { return "key lookup refused: unknown-key rate limit" }
+
+func (g *lookupGate) check(ctx context.Context) error {
+	results := g.limits.AllowLookup(ctx, g.ip)
 	if len(results) == 0 {
-		return true
+		return nil
 	}
-	c.Set(ctxLookupCounted, true)
+	g.counted.Store(true)
 	if results[len(results)-1].Allowed {
-		return true
+		return nil
 	}
-	s.answerLimits(c, results, ratelimit.BucketOf(c.FullPath()))
-	return false
+	return &lookupRefused{results: results}
 }
 
 // limit counts caller's request to bucket and reports whether it is admitted; when it is not,

@@ -398,3 +398,29 @@ func TestAnIPOutOfGuessesCostsNoLookup(t *testing.T) {
 		t.Fatalf("a live key from another IP: %d %v", a.status, a.body)
 	}
 }
+
+// Review L3's limit before the lookup never takes a live key's first burst for guesses: thirty
+// requests at once with a key the process has never seen share one lookup, which takes one of
+// the IP's unknown-key requests, and are all served.
+func TestANewKeysFirstBurstIsNotTakenForGuesses(t *testing.T) {
+	st := store.New(testenv.Pool(t))
+	key, _ := createKey(t, st, "acme", store.NewKey{Label: "server"})
+	p := ratelimit.DefaultPolicy()
+	_, base := limitedAPI(t, st, redisPrefix(), p)
+	var wg sync.WaitGroup
+	for range 30 {
+		wg.Go(func() {
+			if a := send(t, base, calls[ratelimit.Chains], map[string]string{"x-api-key": key}); a.status != http.StatusOK {
+				t.Errorf("the new key's burst: %d %v", a.status, a.body)
+			}
+		})
+	}
+	wg.Wait()
+	for i := range p.UnknownKey.Count - 1 {
+		if a := send(t, base, calls[ratelimit.Chains], map[string]string{"x-api-key": fmt.Sprintf("ik_%064x", 0xb0057+i)}); a.status != http.StatusOK {
+			t.Fatalf("guess %d after the burst: %d %v", i+1, a.status, a.body)
+		}
+	}
+	a := send(t, base, calls[ratelimit.Chains], map[string]string{"x-api-key": fmt.Sprintf("ik_%064x", 0xb0057+99)})
+	checkError(t, "the guess over the bucket", a.status, a.body, CodeRateLimited)
+}

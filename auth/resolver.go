@@ -143,17 +143,19 @@ func (r *Resolver) Resolve(ctx context.Context, value string) (*Key, error) {
 	return k, nil
 }
 
-// Unseen reports whether resolving value would ask the database about a key this process has
-// never found live: the lookup a guessed key costs, which the API counts against the caller's
-// unknown-key limit before it is made (a key's first use on a process costs it once). A value
-// that cannot be a key, a hash found unknown lately (answered from memory) and a key found live
-// before are not unseen.
-func (r *Resolver) Unseen(value string) bool {
-	if !WellFormed(value) {
-		return false
-	}
-	hash := string(Hash(value))
-	return !r.seen.Contains(hash) && !r.isUnknown(hash)
+// LookupGate is asked before the database is asked about a key this process has never found
+// live (the lookup a guessed key costs): the API counts it against the caller's unknown-key limit
+// there, and an error refuses the lookup (Resolve returns it). It is asked once per lookup:
+// requests that present one key at the same moment share its lookup, and so its one count. A
+// key found live before, a hash found unknown lately (answered from memory) and a value that
+// cannot be a key never reach it.
+type LookupGate func(ctx context.Context) error
+
+type lookupGateKey struct{}
+
+// WithLookupGate returns ctx carrying gate, for Resolve.
+func WithLookupGate(ctx context.Context, gate LookupGate) context.Context {
+	return context.WithValue(ctx, lookupGateKey{}, gate)
 }
 
 // isUnknown reports whether hash was found unknown less than UnknownTTL ago.
@@ -169,11 +171,16 @@ func (r *Resolver) isUnknown(hash string) bool {
 }
 
 // load asks the source for hash: at most Refreshes at once for a hash found live before, at
-// most Lookups at once for any other.
+// most Lookups at once for any other, once the LookupGate of the request that started the load
+// (its context's) lets it.
 func (r *Resolver) load(ctx context.Context, hash string) (*Key, error) {
 	sem := r.sem
 	if r.seen.Contains(hash) {
 		sem = r.refreshSem
+	} else if gate, ok := ctx.Value(lookupGateKey{}).(LookupGate); ok && gate != nil {
+		if err := gate(ctx); err != nil {
+			return nil, err
+		}
 	}
 	if err := sem.Acquire(ctx, 1); err != nil {
 		return nil, err
