@@ -70,7 +70,7 @@ func TestAdminAPIIntegratorsAndKeys(t *testing.T) {
 	var logs bytes.Buffer
 	s := &Server{Store: st, Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		AdminTokenSHA256: tokenHash(adminToken)}
-	srv := httptest.NewServer(s.Handler())
+	srv := httptest.NewServer(s.AdminHandler())
 	t.Cleanup(srv.Close)
 	a := &adminClient{t: t, base: srv.URL}
 

@@ -12,6 +12,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -67,7 +68,7 @@ func serveAdmin(t *testing.T, f *fakeRefunder, hash []byte, call adminCall) (*ht
 		r.Header.Set("Authorization", call.auth)
 	}
 	w := httptest.NewRecorder()
-	s.Handler().ServeHTTP(w, r)
+	s.AdminHandler().ServeHTTP(w, r)
 	return w, logs.String()
 }
 
@@ -127,7 +128,7 @@ func TestAdminRefundRefusesAnAPIKey(t *testing.T) {
 	key, _ := createKey(t, st, "acme", store.NewKey{Label: "integrator"})
 	f := &fakeRefunder{}
 	s := &Server{Store: st, Logger: slog.New(slog.DiscardHandler), Admin: f, AdminTokenSHA256: tokenHash(adminToken)}
-	h := s.Handler()
+	h := s.AdminHandler()
 	for _, hdr := range []map[string]string{{"x-api-key": key}, {"Authorization": "Bearer " + key}} {
 		r := httptest.NewRequest(http.MethodPost, adminReqPath, strings.NewReader(goodBody))
 		for k, v := range hdr {
@@ -255,5 +256,104 @@ func TestAdminRefundSuccess(t *testing.T) {
 	}
 	if strings.Contains(logs, adminToken) {
 		t.Fatalf("token logged: %s", logs)
+	}
+}
+
+// runAPI runs s as `intentd api` does (Run) on a free loopback address and returns that address
+// once it answers; the server stops when the test ends.
+func runAPI(t *testing.T, s *Server) string {
+	t.Helper()
+	addr := freeAddr(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Run(ctx, addr) }()
+	t.Cleanup(func() { cancel(); <-done })
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		resp, err := http.Get("http://" + addr + "/lives")
+		if err == nil {
+			_ = resp.Body.Close()
+			return addr
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the API did not answer on %s: %v", addr, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// Review L6: "The admin API (/admin/*) is served on its own listener (an internal address by
+// default), never on the public port." Run serves it on AdminAddr: there the refund route and
+// the integrators' routes answer behind the token; on the public port every /admin/ path is 404
+// NOT_FOUND, with or without the token, as a path the API does not serve. Without a token there
+// is no admin listener at all.
+func TestTheAdminAPIIsServedOnItsOwnListenerOnly(t *testing.T) {
+	st := store.New(testenv.Pool(t))
+	f := &fakeRefunder{result: &intent.AdminRefundResult{TxHash: "0xabc"}}
+	adminAddr := freeAddr(t)
+	s := &Server{Store: st, Logger: slog.New(slog.DiscardHandler), Admin: f, AdminTokenSHA256: tokenHash(adminToken), AdminAddr: adminAddr}
+	public := runAPI(t, s)
+	do := func(addr, method, path, body string) (int, map[string]any) {
+		r, _ := http.NewRequest(method, "http://"+addr+path, strings.NewReader(body))
+		r.Header.Set("Authorization", "Bearer "+adminToken)
+		resp, err := http.DefaultClient.Do(r)
+		if err != nil {
+			t.Fatalf("%s %s on %s: %v", method, path, addr, err)
+		}
+		defer resp.Body.Close()
+		var m map[string]any
+		_ = json.NewDecoder(resp.Body).Decode(&m)
+		return resp.StatusCode, m
+	}
+	for _, c := range []struct{ method, path, body string }{{"POST", adminReqPath, goodBody}, {"GET", "/admin/integrators", ""}} {
+		code, body := do(public, c.method, c.path, c.body)
+		checkError(t, "the public port's "+c.path, code, body, CodeNotFound)
+	}
+	if f.calls != 0 {
+		t.Fatal("the public port sent a refund")
+	}
+	if code, body := do(adminAddr, "POST", adminReqPath, goodBody); code != http.StatusOK || f.calls != 1 {
+		t.Fatalf("the admin listener's refund: %d %v", code, body)
+	}
+	if code, body := do(adminAddr, "GET", "/admin/integrators", ""); code != http.StatusOK {
+		t.Fatalf("the admin listener's integrators: %d %v", code, body)
+	}
+	if code, _ := do(adminAddr, "GET", "/chains", ""); code != http.StatusNotFound {
+		t.Fatalf("the admin listener serves the public API: %d", code)
+	}
+
+	noToken := freeAddr(t)
+	runAPI(t, &Server{Store: st, Logger: slog.New(slog.DiscardHandler), Admin: f, AdminAddr: noToken})
+	if resp, err := http.Get("http://" + noToken + "/admin/integrators"); err == nil {
+		_ = resp.Body.Close()
+		t.Fatalf("without an admin token something listens on ADMIN_ADDR: %d", resp.StatusCode)
+	}
+}
+
+// Review L6: the admin failure budget "is counted per /64 and does not lock everyone out once
+// many IPs are tracked". Failures from addresses of one IPv6 /64 share one budget; once more
+// clients than the table holds have failed, a new client still tries its token (before, a full
+// table refused every new address with 429).
+func TestAdminFailureBudgetIsPer64AndNeverLocksEveryoneOut(t *testing.T) {
+	a := newAdminFailures()
+	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	a.now = func() time.Time { return now }
+	for i := range adminFailureBurst {
+		a.fail(fmt.Sprintf("2001:db8:5:5::%x", i+1))
+	}
+	if a.wait("2001:db8:5:5:abcd::1") == 0 {
+		t.Fatal("another address of the /64 has a budget of its own")
+	}
+	if a.wait("2001:db8:5:6::1") != 0 {
+		t.Fatal("another /64 is limited")
+	}
+	for i := range adminFailureClients + 10 {
+		ip := fmt.Sprintf("10.%d.%d.%d", i>>16&255, i>>8&255, i&255)
+		for range adminFailureBurst {
+			a.fail(ip)
+		}
+	}
+	if w := a.wait("198.51.100.77"); w != 0 {
+		t.Fatalf("a new client after %d limited ones must wait %v", adminFailureClients+10, w)
 	}
 }

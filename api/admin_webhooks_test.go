@@ -32,7 +32,7 @@ func TestAdminAPIWebhooks(t *testing.T) {
 	var logs bytes.Buffer
 	s := &Server{Store: st, Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		AdminTokenSHA256: tokenHash(adminToken), Webhooks: sealer}
-	srv := httptest.NewServer(s.Handler())
+	srv := httptest.NewServer(s.AdminHandler())
 	t.Cleanup(srv.Close)
 	a := &adminClient{t: t, base: srv.URL}
 	by := store.Actor{Name: "t", Via: store.ViaCLI}
@@ -171,7 +171,7 @@ func TestAdminAPIWebhooks(t *testing.T) {
 
 	// Without WEBHOOK_SECRETS_KEY the API cannot seal a secret: 503, nothing changes.
 	s2 := &Server{Store: st, Logger: slog.New(slog.DiscardHandler), AdminTokenSHA256: tokenHash(adminToken)}
-	srv2 := httptest.NewServer(s2.Handler())
+	srv2 := httptest.NewServer(s2.AdminHandler())
 	t.Cleanup(srv2.Close)
 	a2 := &adminClient{t: t, base: srv2.URL}
 	if code := a2.call("POST", path+"/rotate", map[string]any{"operator": "bob"}, &e); code != http.StatusServiceUnavailable ||

@@ -18,7 +18,7 @@ func TestAdminFailedAttemptsAreLimitedPerIP(t *testing.T) {
 	f := &fakeRefunder{}
 	s := &Server{Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Admin: f, AdminTokenSHA256: tokenHash(adminToken)}
-	h := s.Handler()
+	h := s.AdminHandler()
 	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 	s.adminFailures.now = func() time.Time { return now }
 	call := func(ip, token string) *httptest.ResponseRecorder {

@@ -1,5 +1,7 @@
 // Package api is the HTTP face of the engine (Gin): quotes, chain listing, transaction hints,
-// request status, usage metrics and the websocket stream of status events (GET /ws). Handlers read from the Postgres read model and reach
+// request status, usage metrics and the websocket stream of status events (GET /ws), on the
+// public listener; the admin API (/admin/…) on a listener of its own, an internal address
+// (AdminHandler). Handlers read from the Postgres read model and reach
 // Temporal only through the deposit router, so status polling never replays a workflow. Every
 // failure is one Error type, answered as {message, errorCode} with the status one table gives
 // its code (errors.go); no stack trace or internal error text ever reaches a response.
@@ -8,7 +10,9 @@ package api
 import (
 	"context"
 	"log/slog"
+	"net"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -41,6 +45,10 @@ type Server struct {
 	// which exists only when AdminTokenSHA256 (the SHA-256 of the admin bearer token) is set.
 	Admin            AdminRefunder
 	AdminTokenSHA256 []byte
+	// AdminAddr is where Run serves the admin API (/admin/…: AdminHandler), a listener of its
+	// own, never the public one: an internal address (ADMIN_ADDR, 127.0.0.1:8081 by default).
+	// Empty, or without AdminTokenSHA256, Run serves no admin API.
+	AdminAddr string
 	// Limits are the rate limits (limits.go); nil: none, for tests that are not about them.
 	Limits *ratelimit.Limiter
 	// TrustedProxies (CIDRs or addresses) are the peers whose X-Forwarded-For names the
@@ -70,18 +78,27 @@ type Server struct {
 	// (events.Hub.Run, started with the process). Nil: no /ws.
 	Stream *events.Hub
 
+	initOnce      sync.Once
 	adminFailures *adminFailures
 }
 
-// Handler builds the router.
+// init fills in the parts the routers share, once.
+func (s *Server) init() {
+	s.initOnce.Do(func() {
+		if s.Keys == nil {
+			s.Keys = auth.NewResolver(s.Store, auth.ResolverOptions{Logger: s.Logger})
+		}
+		if s.Usage == nil {
+			s.Usage = usage.NewRecorder(s.Store, usage.Options{Logger: s.Logger})
+		}
+		s.adminFailures = newAdminFailures()
+	})
+}
+
+// Handler builds the public router: every route but the admin API's (/admin/… is 404 here, as
+// any path the API does not serve; AdminHandler serves it on a listener of its own).
 func (s *Server) Handler() http.Handler {
-	if s.Keys == nil {
-		s.Keys = auth.NewResolver(s.Store, auth.ResolverOptions{Logger: s.Logger})
-	}
-	if s.Usage == nil {
-		s.Usage = usage.NewRecorder(s.Store, usage.Options{Logger: s.Logger})
-	}
-	s.adminFailures = newAdminFailures()
+	s.init()
 	r := gin.New()
 	s.trustProxies(r)
 	r.Use(s.measure(), s.countUsage(), s.recoverer(), s.logRequests(), s.deprecateV2(), s.bound(), s.authenticate(), s.limitRequests())
@@ -110,33 +127,77 @@ func (s *Server) Handler() http.Handler {
 		r.GET(wsRoute, s.websocketStream)
 	}
 	s.removedRoutes(r)
+	r.NoRoute(notFound)
+	return r
+}
+
+// AdminHandler builds the admin API's router (/admin/…: manual refunds, integrators, keys,
+// sponsorship, webhooks), behind the admin bearer token and its failure budget (adminGate), with
+// the public router's measuring, recovery, logging and bounds, and no rate limits or usage
+// counting (its own credential). Run serves it on AdminAddr; it is never mounted on the public
+// listener, so the admin API is reachable only where that internal address is.
+func (s *Server) AdminHandler() http.Handler {
+	s.init()
+	r := gin.New()
+	s.trustProxies(r)
+	r.Use(s.measure(), s.recoverer(), s.logRequests(), s.bound())
 	r.POST(adminRefundRoute, s.adminRefund)
 	s.adminKeyRoutes(r)
 	r.NoRoute(notFound)
 	return r
 }
 
-// Run serves until ctx ends, then shuts down gracefully: the calls in flight are answered, and
-// then the usage they counted is flushed; the API keys' last-used times are written until
-// then, and once more after the last request. The server's timeouts are Timeouts' (HTTPServer).
+// adminServed reports whether Run serves the admin API: an address for it, and a token.
+func (s *Server) adminServed() bool { return s.AdminAddr != "" && len(s.AdminTokenSHA256) > 0 }
+
+// Run serves the public API on addr, and the admin API on AdminAddr (adminServed), until ctx
+// ends, then shuts both down gracefully: the calls in flight are answered, and then the usage
+// they counted is flushed; the API keys' last-used times are written until then, and once more
+// after the last request. Both listeners are opened before anything is served, so an address
+// that cannot be listened on stops the process at start. The servers' timeouts are Timeouts'
+// (HTTPServer, AdminHTTPServer).
 func (s *Server) Run(ctx context.Context, addr string) error {
-	srv := s.HTTPServer(addr)
+	servers := []*http.Server{s.HTTPServer(addr)}
+	if s.adminServed() {
+		servers = append(servers, s.AdminHTTPServer(s.AdminAddr))
+	}
+	listeners := make([]net.Listener, 0, len(servers))
+	for _, srv := range servers {
+		ln, err := net.Listen("tcp", srv.Addr)
+		if err != nil {
+			for _, l := range listeners {
+				_ = l.Close()
+			}
+			return err
+		}
+		listeners = append(listeners, ln)
+	}
+	if s.adminServed() {
+		s.Logger.Info("admin API listening", "addr", listeners[1].Addr().String())
+	}
 	stopUsage := s.startUsage()
 	defer stopUsage()
 	kctx, stopKeys := context.WithCancel(context.WithoutCancel(ctx))
 	keysDone := make(chan struct{})
 	go func() { defer close(keysDone); s.Keys.Run(kctx) }()
 	defer func() { stopKeys(); <-keysDone }()
-	errc := make(chan error, 1)
-	go func() { errc <- srv.ListenAndServe() }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		return srv.Shutdown(sctx)
+	errc := make(chan error, len(servers))
+	for i, srv := range servers {
+		go func() { errc <- srv.Serve(listeners[i]) }()
 	}
+	var err error
+	select {
+	case err = <-errc:
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	for _, srv := range servers {
+		if serr := srv.Shutdown(sctx); err == nil {
+			err = serr
+		}
+	}
+	return err
 }
 
 func (s *Server) recoverer() gin.HandlerFunc {

@@ -64,9 +64,14 @@ var routeBodyLimits = map[string]int64{
 
 // HTTPServer is the API's HTTP server on addr with its connection timeouts (Run serves it;
 // tests serve it on a listener of their own).
-func (s *Server) HTTPServer(addr string) *http.Server {
+func (s *Server) HTTPServer(addr string) *http.Server { return s.server(addr, s.Handler()) }
+
+// AdminHTTPServer is the admin API's HTTP server on addr (AdminHandler), with the same timeouts.
+func (s *Server) AdminHTTPServer(addr string) *http.Server { return s.server(addr, s.AdminHandler()) }
+
+func (s *Server) server(addr string, h http.Handler) *http.Server {
 	t := s.Timeouts.orDefaults()
-	return &http.Server{Addr: addr, Handler: s.Handler(), ReadHeaderTimeout: t.ReadHeader, ReadTimeout: t.Read,
+	return &http.Server{Addr: addr, Handler: h, ReadHeaderTimeout: t.ReadHeader, ReadTimeout: t.Read,
 		WriteTimeout: t.Write, IdleTimeout: t.Idle}
 }
 

@@ -31,11 +31,17 @@ func serve(t *testing.T, s *Server) string {
 	if s.Logger == nil {
 		s.Logger = slog.New(slog.DiscardHandler)
 	}
+	return serveOn(t, s.HTTPServer(""))
+}
+
+// serveOn serves srv (s.HTTPServer, s.AdminHTTPServer) on a loopback listener and returns its
+// address.
+func serveOn(t *testing.T, srv *http.Server) string {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := s.HTTPServer("")
 	go func() { _ = srv.Serve(l) }()
 	t.Cleanup(func() { _ = srv.Close() })
 	return l.Addr().String()
@@ -81,10 +87,15 @@ func hintServer(t *testing.T, rpc string, timeouts Timeouts) *Server {
 // 400 at once, without the handler waiting for it (the client here never sends it), and the
 // connection is closed; a chunked body with no declared length is cut at the limit.
 func TestOversizedBodyIsRefusedUnread(t *testing.T) {
-	addr := serve(t, hintServer(t, deadRPC, Timeouts{}))
+	s := hintServer(t, deadRPC, Timeouts{})
+	addr, admin := serve(t, s), serveOn(t, s.AdminHTTPServer(""))
 	for path, limit := range map[string]int{"/quote/v2": quote.MaxBodyBytes, "/transactions/index": txBodyLimit,
 		"/transactions/single": txBodyLimit, adminReqPath: adminBodyLimit} {
-		conn := dial(t, addr)
+		to := addr
+		if path == adminReqPath { // the admin API's own listener
+			to = admin
+		}
+		conn := dial(t, to)
 		head := "POST " + path + " HTTP/1.1\r\nHost: api\r\nContent-Type: application/json\r\nAuthorization: Bearer " + adminToken +
 			"\r\nContent-Length: " + strconv.Itoa(100<<20) + "\r\n\r\n{\"chainId\": 31337, \"txHash\": \""
 		if _, err := conn.Write([]byte(head)); err != nil {

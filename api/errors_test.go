@@ -70,6 +70,15 @@ func TestEveryRouteAnswersABadRequestWithMessageAndErrorCodeAndTheTablesStatus(t
 		Now: func() time.Time { return DefaultV2Deprecation().SunsetAt.Add(-time.Hour) }} // /requests/v2 still served
 	h := s.Handler().(*gin.Engine)
 	h.GET("/test/panic", func(*gin.Context) { panic("boom") })
+	adm := s.AdminHandler().(*gin.Engine)
+	// serve is the listener a path is sent to: the admin API's for /admin/…, else the public one.
+	serve := func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/admin/") {
+			adm.ServeHTTP(w, r)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}
 
 	quoteCalls := func(path string) []badCall {
 		var calls []badCall
@@ -228,7 +237,7 @@ func TestEveryRouteAnswersABadRequestWithMessageAndErrorCodeAndTheTablesStatus(t
 	}
 	checker := apiChecker(t)
 	routes := map[string]bool{}
-	for _, r := range h.Routes() {
+	for _, r := range append(h.Routes(), adm.Routes()...) {
 		key := r.Method + " " + r.Path
 		routes[key] = true
 		if len(calls[key]) == 0 {
@@ -247,7 +256,7 @@ func TestEveryRouteAnswersABadRequestWithMessageAndErrorCodeAndTheTablesStatus(t
 				r.Header.Set(k, v)
 			}
 			w := httptest.NewRecorder()
-			h.ServeHTTP(w, r)
+			serve(w, r)
 			var body map[string]any
 			if err := json.Unmarshal(w.Body.Bytes(), &body); err != nil {
 				t.Errorf("%s %s %s: %d %q is not JSON", c.method, c.path, c.body, w.Code, w.Body)

@@ -1,9 +1,12 @@
 package api
 
 import (
+	"errors"
+
 	"github.com/gin-gonic/gin"
 
 	"github.com/intentd/intentd/auth"
+	"github.com/intentd/intentd/ratelimit"
 )
 
 const (
@@ -18,12 +21,27 @@ const (
 // the key matters answers 503 and the client retries, instead of serving the request as
 // anonymous (a referrer refused with 401, a quote stored without its owner). The websocket
 // stream takes its key as ?apiKey= (browsers cannot set a header on a websocket), so on that
-// route the query parameter stands in for a missing header. The key value is never logged.
+// route the query parameter stands in for a missing header. A key this process has never found
+// live is counted against the IP's unknown-key limit before it is looked up (lookupGate). The
+// key value is never logged.
 func (s *Server) authenticate() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		if v := presentedKey(c); v != "" {
-			key, err := s.Keys.Resolve(c.Request.Context(), v)
+			ctx := c.Request.Context()
+			var gate *lookupGate
+			if s.limited(c) {
+				gate = &lookupGate{limits: s.Limits, ip: c.ClientIP()}
+				ctx = auth.WithLookupGate(ctx, gate.check)
+			}
+			key, err := s.Keys.Resolve(ctx, v)
+			if gate != nil && gate.counted.Load() {
+				c.Set(ctxLookupCounted, true)
+			}
+			var refused *lookupRefused
 			switch {
+			case errors.As(err, &refused):
+				s.answerLimits(c, refused.results, ratelimit.BucketOf(c.FullPath()))
+				return
 			case err != nil:
 				s.Logger.Error("api key lookup failed", "path", c.FullPath(), "error", err)
 				c.Set(ctxAPIKeyUnchecked, true)

@@ -1,9 +1,11 @@
 package api
 
 import (
+	"context"
 	"math"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -16,30 +18,75 @@ import (
 // or per client IP without one, in the bucket of its route group. Over a limit it answers 429
 // RATE_LIMITED with Retry-After; every limited answer carries the IETF RateLimit-Policy and
 // RateLimit fields (draft-ietf-httpapi-ratelimit-headers), so a client can slow down before it
-// is refused. /lives (health checks) and the admin API (its own credential, and its own limit
-// on failed attempts) are not limited; POST /authorize is counted by its handler, the only one
+// is refused. /lives (health checks) is not limited, nor is the admin API, which is served on
+// a listener of its own without this middleware (its own credential, and its own limit on failed
+// attempts); POST /authorize is counted by its handler, the only one
 // that knows the wallet its (key, wallet) bucket is counted by.
 func (s *Server) limitRequests() gin.HandlerFunc {
 	return func(c *gin.Context) {
-		route := c.FullPath()
-		bucket := ratelimit.BucketOf(route)
-		if s.Limits == nil || route == "/lives" || strings.HasPrefix(route, "/admin/") || bucket == ratelimit.Authorize {
+		if !s.limited(c) {
 			c.Next()
 			return
 		}
 		key := callerKey(c)
 		caller := ratelimit.Caller{Key: key, IP: c.ClientIP(),
-			UnknownKey: key == nil && !keyUnchecked(c) && presentedKey(c) != ""}
-		if s.limit(c, caller, bucket) {
+			UnknownKey: key == nil && !keyUnchecked(c) && presentedKey(c) != "" && !c.GetBool(ctxLookupCounted)}
+		if s.limit(c, caller, ratelimit.BucketOf(c.FullPath())) {
 			c.Next()
 		}
 	}
 }
 
+// limited reports whether limitRequests counts the request.
+func (s *Server) limited(c *gin.Context) bool {
+	route := c.FullPath()
+	return s.Limits != nil && route != "/lives" && !strings.HasPrefix(route, "/admin/") && ratelimit.BucketOf(route) != ratelimit.Authorize
+}
+
+// ctxLookupCounted marks a request whose presented key was counted against its IP's unknown-key
+// bucket before it was looked up (lookupGate): limitRequests does not count it again.
+const ctxLookupCounted = "apiKeyLookupCounted"
+
+// lookupGate counts a presented key that the API process has never found live against the
+// caller's unknown-key bucket before the database is asked about it (review L3; the resolver asks
+// it, auth.LookupGate, once per lookup however many requests share it). Over the bucket, the
+// lookup is refused (lookupRefused) and the request answered 429 without a query: an IP that has
+// used up its guesses costs no lookup at all, however many random ik_… keys it sends, and a flood
+// of them never reaches the lookups' semaphore. A key found live before is not counted (a known
+// key is never refused for its neighbours' guesses); a key's first use on a process costs one
+// guess, once. It holds no gin.Context: a shared lookup may outlive the request that started it.
+type lookupGate struct {
+	limits  *ratelimit.Limiter
+	ip      string
+	counted atomic.Bool
+}
+
+// lookupRefused is the gate's refusal: the unknown-key bucket's results, for the 429.
+type lookupRefused struct{ results []ratelimit.Result }
+
+func (e *lookupRefused) Error() string { return "key lookup refused: unknown-key rate limit" }
+
+func (g *lookupGate) check(ctx context.Context) error {
+	results := g.limits.AllowLookup(ctx, g.ip)
+	if len(results) == 0 {
+		return nil
+	}
+	g.counted.Store(true)
+	if results[len(results)-1].Allowed {
+		return nil
+	}
+	return &lookupRefused{results: results}
+}
+
 // limit counts caller's request to bucket and reports whether it is admitted; when it is not,
 // the request has been answered 429.
 func (s *Server) limit(c *gin.Context, caller ratelimit.Caller, bucket string) bool {
-	results := s.Limits.Allow(c.Request.Context(), caller, bucket)
+	return s.answerLimits(c, s.Limits.Allow(c.Request.Context(), caller, bucket), bucket)
+}
+
+// answerLimits sets the rate-limit fields of results on the answer and reports whether the
+// request is admitted; when it is not, it answers 429 (the deprecated v2's body on its bucket).
+func (s *Server) answerLimits(c *gin.Context, results []ratelimit.Result, bucket string) bool {
 	if len(results) == 0 {
 		return true
 	}

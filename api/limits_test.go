@@ -189,14 +189,19 @@ func TestTheDevKeyIsUnlimited(t *testing.T) {
 }
 
 // TestHealthAndAdminAreNotLimited: /lives answers load balancers however often they ask, and
-// the admin API has its own credential.
+// the admin API, on its own listener, has its own credential.
 func TestHealthAndAdminAreNotLimited(t *testing.T) {
 	p := ratelimit.DefaultPolicy()
 	p.Anonymous = map[string]auth.Rate{ratelimit.Other: {Count: 1, Period: time.Hour}}
-	_, base := limitedAPI(t, nil, redisPrefix(), p)
+	s, base := limitedAPI(t, nil, redisPrefix(), p)
+	admin := httptest.NewServer(s.AdminHandler())
+	t.Cleanup(admin.Close)
 	for range 3 {
-		for _, c := range []call{{"GET", "/lives", ""}, {"POST", adminReqPath, "{}"}} {
-			if a := send(t, base, c, nil); a.status == http.StatusTooManyRequests || a.header.Get("RateLimit") != "" {
+		for _, c := range []struct {
+			base string
+			call
+		}{{base, call{"GET", "/lives", ""}}, {admin.URL, call{"POST", adminReqPath, "{}"}}} {
+			if a := send(t, c.base, c.call, nil); a.status == http.StatusTooManyRequests || a.header.Get("RateLimit") != "" {
 				t.Fatalf("%s %s: %d %v", c.method, c.path, a.status, a.header)
 			}
 		}
@@ -205,13 +210,17 @@ func TestHealthAndAdminAreNotLimited(t *testing.T) {
 }
 
 // TestGuessingKeysIsLimitedPerIP: wrong keys from one IP are refused after the unknown-key
-// bucket's count, each also counted against the IP; a live key from the same IP is not refused
-// for its neighbours' guesses.
+// bucket's count, each also counted against the IP; a live key the process has served is not
+// refused for its neighbours' guesses from the same IP. (Its first use, a lookup of a key the
+// process had never found live, took one of the bucket's count: countLookup.)
 func TestGuessingKeysIsLimitedPerIP(t *testing.T) {
 	st := store.New(testenv.Pool(t))
 	key, _ := createKey(t, st, "acme", store.NewKey{Label: "server"})
 	p := ratelimit.DefaultPolicy()
 	_, base := limitedAPI(t, st, redisPrefix(), p)
+	if a := send(t, base, calls[ratelimit.Chains], map[string]string{"x-api-key": key}); a.status != http.StatusOK {
+		t.Fatalf("the live key: %d %v", a.status, a.body)
+	}
 	n := 0
 	guess := func() map[string]string {
 		n++
@@ -219,7 +228,7 @@ func TestGuessingKeysIsLimitedPerIP(t *testing.T) {
 	}
 	chains := calls[ratelimit.Chains]
 	start := time.Now()
-	for range p.UnknownKey.Count {
+	for range p.UnknownKey.Count - 1 {
 		if a := send(t, base, chains, guess()); a.status != http.StatusOK {
 			t.Fatalf("guess %d: %d %v", n, a.status, a.body)
 		}
@@ -240,7 +249,7 @@ func TestGuessingKeysIsLimitedPerIP(t *testing.T) {
 		t.Fatalf("no key from the guessing IP: %d %v", a.status, a.header)
 	}
 	refill := int(time.Since(start).Seconds() * 200 / 60)
-	if want := p.Anonymous[ratelimit.Chains].Count - p.UnknownKey.Count - 1; left < want || left > want+refill {
+	if want := p.Anonymous[ratelimit.Chains].Count - (p.UnknownKey.Count - 1) - 1; left < want || left > want+refill {
 		t.Fatalf("the IP's chains bucket has %d left, want %d (+%d refilled)", left, want, refill)
 	}
 }
@@ -332,4 +341,86 @@ func TestTwoAPIProcessesAdmitOneLimitTogether(t *testing.T) {
 	if got := float64(admitted.Load()); got < float64(limit.Count) || got > float64(limit.Count)*1.05 || got > float64(limit.Count)+refill {
 		t.Fatalf("two processes admitted %v, want %d within 5%%", got, limit.Count)
 	}
+}
+
+// countingKeys is the store as the key resolver sees it, counting its lookups.
+type countingKeys struct {
+	*store.Store
+	lookups atomic.Int64
+}
+
+func (c *countingKeys) KeyByHash(ctx context.Context, hash []byte) (*auth.Key, []byte, error) {
+	c.lookups.Add(1)
+	return c.Store.KeyByHash(ctx, hash)
+}
+
+// Review L3: "apply the unknown-key and per-IP limit BEFORE the key lookup". An IP that has
+// used up its unknown-key bucket is refused (429, the unknown-key policy) without its key being
+// looked up, however many random ik_… keys it sends; another IP's first key is looked up and
+// served.
+func TestAnIPOutOfGuessesCostsNoLookup(t *testing.T) {
+	st := store.New(testenv.Pool(t))
+	key, _ := createKey(t, st, "acme", store.NewKey{Label: "server"})
+	src := &countingKeys{Store: st}
+	p := ratelimit.DefaultPolicy()
+	s := &Server{Store: st, Chains: unreachableChains(t).Registry(), Quotes: &quote.Engine{}, Indexer: &fakeIndexer{},
+		Logger: slog.New(slog.DiscardHandler), TrustedProxies: []string{"127.0.0.1/32"},
+		Keys:   auth.NewResolver(src, auth.ResolverOptions{}),
+		Limits: ratelimit.New(ratelimit.Options{Redis: testenv.RedisClient(t), Prefix: redisPrefix(), Policy: p})}
+	hs := httptest.NewServer(s.Handler())
+	t.Cleanup(hs.Close)
+	chains := calls[ratelimit.Chains]
+	guess := func(i int) map[string]string {
+		return map[string]string{"x-api-key": fmt.Sprintf("ik_%064x", 0xbad000+i), "X-Forwarded-For": "2001:db8:7:7::1"}
+	}
+	for i := range p.UnknownKey.Count {
+		if a := send(t, hs.URL, chains, guess(i)); a.status != http.StatusOK {
+			t.Fatalf("guess %d: %d %v", i+1, a.status, a.body)
+		}
+	}
+	if n := src.lookups.Load(); n != int64(p.UnknownKey.Count) {
+		t.Fatalf("%d guesses were looked up %d times", p.UnknownKey.Count, n)
+	}
+	for i := range 20 {
+		h := guess(100 + i)
+		h["X-Forwarded-For"] = fmt.Sprintf("2001:db8:7:7::%x", 100+i) // the same /64
+		a := send(t, hs.URL, chains, h)
+		checkError(t, "a guess over the limit", a.status, a.body, CodeRateLimited)
+		if !strings.Contains(a.header.Get("RateLimit-Policy"), `"unknown-key"`) || a.header.Get("Retry-After") == "" {
+			t.Fatalf("a guess over the limit: %v", a.header)
+		}
+	}
+	if n := src.lookups.Load(); n != int64(p.UnknownKey.Count) {
+		t.Fatalf("guesses over the limit were looked up: %d lookups in all, want %d", n, p.UnknownKey.Count)
+	}
+	if a := send(t, hs.URL, chains, map[string]string{"x-api-key": key, "X-Forwarded-For": "198.51.100.20"}); a.status != http.StatusOK ||
+		src.lookups.Load() != int64(p.UnknownKey.Count)+1 {
+		t.Fatalf("a live key from another IP: %d %v", a.status, a.body)
+	}
+}
+
+// Review L3's limit before the lookup never takes a live key's first burst for guesses: thirty
+// requests at once with a key the process has never seen share one lookup, which takes one of
+// the IP's unknown-key requests, and are all served.
+func TestANewKeysFirstBurstIsNotTakenForGuesses(t *testing.T) {
+	st := store.New(testenv.Pool(t))
+	key, _ := createKey(t, st, "acme", store.NewKey{Label: "server"})
+	p := ratelimit.DefaultPolicy()
+	_, base := limitedAPI(t, st, redisPrefix(), p)
+	var wg sync.WaitGroup
+	for range 30 {
+		wg.Go(func() {
+			if a := send(t, base, calls[ratelimit.Chains], map[string]string{"x-api-key": key}); a.status != http.StatusOK {
+				t.Errorf("the new key's burst: %d %v", a.status, a.body)
+			}
+		})
+	}
+	wg.Wait()
+	for i := range p.UnknownKey.Count - 1 {
+		if a := send(t, base, calls[ratelimit.Chains], map[string]string{"x-api-key": fmt.Sprintf("ik_%064x", 0xb0057+i)}); a.status != http.StatusOK {
+			t.Fatalf("guess %d after the burst: %d %v", i+1, a.status, a.body)
+		}
+	}
+	a := send(t, base, calls[ratelimit.Chains], map[string]string{"x-api-key": fmt.Sprintf("ik_%064x", 0xb0057+99)})
+	checkError(t, "the guess over the bucket", a.status, a.body, CodeRateLimited)
 }

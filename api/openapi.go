@@ -295,7 +295,9 @@ func OpenAPI() (*openapi3.T, error) {
 				"apiKey": &openapi3.SecuritySchemeRef{Value: &openapi3.SecurityScheme{Type: "apiKey", In: "header", Name: "x-api-key",
 					Description: "An integrator's API key: required where an operation says so, else optional (higher limits, ownership)."}},
 				"adminToken": &openapi3.SecuritySchemeRef{Value: &openapi3.SecurityScheme{Type: "http", Scheme: "bearer",
-					Description: "The admin bearer token (ADMIN_TOKEN); without one configured the admin routes answer 404."}},
+					Description: "The admin bearer token (ADMIN_TOKEN). The admin operations (/admin/…) are served on the admin " +
+						"listener only (ADMIN_ADDR, an internal address: 127.0.0.1:8081 by default), never on the public port, " +
+						"where they answer 404; without a token configured there is no admin listener."}},
 			},
 		},
 	}

@@ -29,9 +29,9 @@ func apiChecker(t *testing.T) *openapidoc.Checker {
 	return c
 }
 
-// fullServer is an API with every optional part configured, so that its router has every route
-// the API can have.
-func fullServer(t *testing.T) *gin.Engine {
+// fullServer is an API with every optional part configured, so that its routers (the public
+// one, and the admin API's) have every route the API can have.
+func fullServer(t *testing.T) *Server {
 	t.Helper()
 	deadDB, err := pgxpool.New(context.Background(), "postgres://intentd@127.0.0.1:1/none?connect_timeout=1")
 	if err != nil {
@@ -41,7 +41,12 @@ func fullServer(t *testing.T) *gin.Engine {
 	s := &Server{Store: store.New(deadDB), Chains: unreachableChains(t).Registry(), Quotes: &quote.Engine{}, Indexer: &fakeIndexer{},
 		Admin: &fakeRefunder{}, AdminTokenSHA256: tokenHash(adminToken), Logger: slog.New(slog.DiscardHandler),
 		Stream: events.NewHub(nil, events.HubOptions{})}
-	return s.Handler().(*gin.Engine)
+	return s
+}
+
+// allRoutes are the routes of both of s's routers.
+func allRoutes(s *Server) gin.RoutesInfo {
+	return append(s.Handler().(*gin.Engine).Routes(), s.AdminHandler().(*gin.Engine).Routes()...)
 }
 
 // Every route the router registers is an operation of the OpenAPI document, and every operation
@@ -49,7 +54,7 @@ func fullServer(t *testing.T) *gin.Engine {
 func TestEveryRouteIsDocumentedAndEveryOperationIsARoute(t *testing.T) {
 	c := apiChecker(t)
 	routes := map[string]bool{}
-	for _, r := range fullServer(t).Routes() {
+	for _, r := range allRoutes(fullServer(t)) {
 		routes[r.Method+" "+openAPIPath(r.Path)] = true
 		if c.Operation(r.Method, openAPIPath(r.Path)) == nil {
 			t.Errorf("route %s %s is not in the OpenAPI document (api/openapi.go, ops)", r.Method, r.Path)
@@ -70,7 +75,7 @@ func TestEveryRouteIsDocumentedAndEveryOperationIsARoute(t *testing.T) {
 // GET /documentation is an interactive reference with no outside assets, and
 // /documentation/openapi.json an OpenAPI 3.1 document.
 func TestTheReferenceIsOpenAPI31AndAPageWithoutOutsideAssets(t *testing.T) {
-	srv := httptest.NewServer(fullServer(t))
+	srv := httptest.NewServer(fullServer(t).Handler())
 	defer srv.Close()
 	res, err := http.Get(srv.URL + docsRoute)
 	if err != nil {

@@ -21,9 +21,14 @@ const wsRoute = "/ws"
 var upgrader = websocket.Upgrader{ReadBufferSize: 4096, WriteBufferSize: 4096,
 	CheckOrigin: func(*http.Request) bool { return true }}
 
-// websocketStream is GET /ws: an optional ?apiKey= (resolved as x-api-key is, by
-// authenticate), the caller's connections counted against its limit in this process, then the
-// upgrade; the connection is served by the hub on a goroutine of its own, so the request (its
+// streamFullRetry is the Retry-After of a connection without a key refused by the anonymous caps.
+const streamFullRetry = "30"
+
+// websocketStream is GET /ws: an optional key (x-api-key, or ?apiKey=; resolved by
+// authenticate), the upgrade counted against the caller's ws bucket (limitRequests), its
+// connections against its limit in this process (per key, or per IP and /64) and, without a key,
+// against this process's and every process's caps of such connections (events.Hub.Admit), then
+// the upgrade; the connection is served by the hub on a goroutine of its own, so the request (its
 // usage count, its log line) ends at the upgrade. A key that is no live key is 401 and one that
 // could not be checked 503, before any upgrade: a client never streams as anonymous by mistake.
 func (s *Server) websocketStream(c *gin.Context) {
@@ -44,10 +49,15 @@ func (s *Server) websocketStream(c *gin.Context) {
 			client.KeyID = key.ID
 		}
 	}
-	release, err := s.Stream.Admit(client)
+	release, err := s.Stream.Admit(c.Request.Context(), client)
 	switch {
 	case errors.Is(err, events.ErrTooManyConnections):
 		abort(c, &Error{Code: CodeRateLimited, Message: "too many websocket connections from this caller; close one first"})
+		return
+	case errors.Is(err, events.ErrStreamFull):
+		c.Header("Retry-After", streamFullRetry)
+		abort(c, &Error{Code: CodeServiceUnavailable, Message: "the websocket stream holds as many connections without an API key as it may; " +
+			"retry later, or connect with an API key"})
 		return
 	case err != nil:
 		abort(c, &Error{Code: CodeServiceUnavailable, Message: "the websocket stream is restarting; reconnect"})

@@ -13,9 +13,12 @@ import (
 	"github.com/gorilla/websocket"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/intentd/intentd/auth"
 	"github.com/intentd/intentd/events"
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/internal/testkit/testenv"
+	"github.com/intentd/intentd/quote"
+	"github.com/intentd/intentd/ratelimit"
 	"github.com/intentd/intentd/store"
 )
 
@@ -23,20 +26,28 @@ import (
 // to Postgres, its HTTP server on loopback. It returns the server's ws:// base URL.
 func streamServer(t *testing.T, url string) string {
 	t.Helper()
+	return streamServerWith(t, url, events.HubOptions{}, &Server{})
+}
+
+// streamServerWith is streamServer with the hub's options o, on s (its Store and Stream set
+// here).
+func streamServerWith(t *testing.T, url string, o events.HubOptions, s *Server) string {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pool, err := pgxpool.New(ctx, url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	st := store.New(pool)
-	hub := events.NewHub(st, events.HubOptions{})
+	hub := events.NewHub(st, o)
 	done := make(chan struct{})
 	go func() { defer close(done); _ = hub.Run(ctx) }()
 	t.Cleanup(func() { cancel(); <-done; pool.Close() })
 	for hub.Stats().CatchUps.Load() == 0 {
 		time.Sleep(10 * time.Millisecond)
 	}
-	return "ws://" + serve(t, &Server{Store: st, Stream: hub})
+	s.Store, s.Stream = st, hub
+	return "ws://" + serve(t, s)
 }
 
 // wsDial connects to base+"/ws"+query and returns the connection, or the HTTP answer of a
@@ -180,5 +191,87 @@ func TestWebsocketRouteWithoutUpgradeIs400(t *testing.T) {
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusBadRequest {
 		t.Fatalf("GET /ws without an upgrade: %d", resp.StatusCode)
+	}
+}
+
+// Review M4: "a global cap (global = across API processes: Redis is already the limiter's
+// shared store)", tested with two API processes (two servers, each its own hub) whose caps
+// count through one Redis: together they hold the global cap of connections without a key, the
+// next is 503 SERVICE_UNAVAILABLE with Retry-After on either, a keyed connection is still
+// admitted, and a connection closed on one process makes room on the other.
+func TestTwoAPIServersHoldOneGlobalCapOfAnonymousConnections(t *testing.T) {
+	url := testenv.DatabaseURL(t)
+	rc, prefix := testenv.RedisClient(t), redisPrefix()
+	process := func() string {
+		slots := ratelimit.NewSlots(ratelimit.SlotsOptions{Redis: rc, Prefix: prefix, Name: "ws-anonymous", Cap: 3})
+		// Each client its own address, through a trusted proxy: the per-IP limit plays no part.
+		return streamServerWith(t, url, events.HubOptions{Global: slots}, &Server{TrustedProxies: []string{"127.0.0.1/32"}})
+	}
+	a, b := process(), process()
+	pool, err := pgxpool.New(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	value, _ := createKey(t, store.New(pool), "streamer", store.NewKey{Label: "ws"})
+	from := func(i int) http.Header { return http.Header{"X-Forwarded-For": {fmt.Sprintf("198.51.100.%d", i)}} }
+	var held []*websocket.Conn
+	for i, base := range []string{a, a, b} {
+		ws, code, body := wsDial(t, base, "", from(i))
+		if ws == nil {
+			t.Fatalf("connection %d of 3: %d %s", i+1, code, body)
+		}
+		wsRead(t, ws)
+		held = append(held, ws)
+	}
+	for _, base := range []string{a, b} {
+		ws, code, body := wsDial(t, base, "", from(9))
+		var e struct{ Message, ErrorCode string }
+		if ws != nil || code != http.StatusServiceUnavailable || json.Unmarshal([]byte(body), &e) != nil || e.ErrorCode != CodeServiceUnavailable {
+			t.Fatalf("a fourth connection without a key: %d %s", code, body)
+		}
+	}
+	if ws, code, body := wsDial(t, b, "", http.Header{"X-Api-Key": {value}}); ws == nil {
+		t.Fatalf("a keyed connection past the anonymous cap: %d %s", code, body)
+	}
+	_ = held[0].Close()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		ws, code, body := wsDial(t, b, "", from(10))
+		if ws != nil {
+			break
+		}
+		if code != http.StatusServiceUnavailable || time.Now().After(deadline) {
+			t.Fatalf("after a connection on the other process closed: %d %s", code, body)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// Review M4: "/ws upgrades get a rate-limit bucket of their own". Upgrades without a key are
+// counted per IP in the ws bucket (its RateLimit-Policy), refused with 429 before any upgrade
+// past it, and leave the other routes' buckets alone.
+func TestWebsocketUpgradesHaveABucketOfTheirOwn(t *testing.T) {
+	p := ratelimit.DefaultPolicy()
+	p.Anonymous[ratelimit.WS] = auth.Rate{Count: 2, Period: time.Hour}
+	p.Anonymous[ratelimit.Other] = auth.Rate{Count: 1, Period: time.Hour}
+	s := &Server{Chains: unreachableChains(t).Registry(), Quotes: &quote.Engine{}, Indexer: &fakeIndexer{},
+		Limits: ratelimit.New(ratelimit.Options{Redis: testenv.RedisClient(t), Prefix: redisPrefix(), Policy: p})}
+	base := streamServerWith(t, testenv.DatabaseURL(t), events.HubOptions{}, s)
+	for i := range 2 {
+		ws, code, body := wsDial(t, base, "", nil)
+		if ws == nil {
+			t.Fatalf("upgrade %d: %d %s", i+1, code, body)
+		}
+		_ = ws.Close()
+	}
+	_, resp, err := websocket.DefaultDialer.Dial(base+"/ws", nil)
+	if err == nil || resp == nil || resp.StatusCode != http.StatusTooManyRequests ||
+		!strings.Contains(resp.Header.Get("RateLimit-Policy"), `"ws";q=2;w=3600`) || resp.Header.Get("Retry-After") == "" {
+		t.Fatalf("a third upgrade: %v %v", err, resp)
+	}
+	other := send(t, strings.Replace(base, "ws://", "http://", 1), calls[ratelimit.Other], nil)
+	if other.status != http.StatusNotFound || !strings.Contains(other.header.Get("RateLimit"), `"other";r=0`) {
+		t.Fatalf("the other bucket after the upgrades: %d %v", other.status, other.header)
 	}
 }

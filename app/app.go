@@ -48,7 +48,8 @@ type System struct {
 	prices     *prices.Cached
 	doorOnce   sync.Once
 	door       *intents.Door
-	redis      *redis.Client // the rate limits' (APIServer), when REDIS_URL is set
+	redisOnce  sync.Once
+	redis      *redis.Client // the rate limits' and the websocket caps' (redisClient), when REDIS_URL is set
 	signing    *pgxpool.Pool // the solver's signings' (store.SignOn)
 	stopWatch  context.CancelFunc
 }
@@ -190,8 +191,9 @@ func (s *System) WorkerDeps() worker.Deps {
 		Logger:  s.Logger.With("component", "worker")}
 }
 
-// APIServer builds the HTTP API, with the manual admin refund (sent through the system's
-// Temporal client) when ADMIN_TOKEN is set, and the websocket stream, whose listener on
+// APIServer builds the HTTP API, with the admin API (the manual refund, sent through the
+// system's Temporal client; integrators, keys, webhooks) on ADMIN_ADDR when ADMIN_TOKEN is set,
+// and the websocket stream, whose listener on
 // Postgres runs until ctx ends. It starts reading the price of every
 // configured currency in the background, so the first quotes do not wait on a price feed; a
 // failure there is only logged (a quote then reads the price itself and reports what fails).
@@ -206,7 +208,7 @@ func (s *System) APIServer(ctx context.Context) *api.Server {
 		TTL: s.Config.QuoteTTL, Limits: s.Config.QuoteLimits, SwapCostBps: s.Config.SwapCostBps, Screening: s.Screening}
 	return &api.Server{Store: s.Store, Chains: s.Chains.Registry(), Indexer: s.Intents(), Logger: s.Logger.With("component", "api"),
 		Stream: s.stream(ctx),
-		Quotes: engine, Admin: s.Intents(), AdminTokenSHA256: s.Config.AdminTokenSHA256,
+		Quotes: engine, Admin: s.Intents(), AdminTokenSHA256: s.Config.AdminTokenSHA256, AdminAddr: s.Config.AdminAddr,
 		Limits: s.rateLimiter(ctx), TrustedProxies: s.Config.TrustedProxies, SolverMaxFill: s.Config.SolverMaxFill,
 		Webhooks: s.Config.Sealer(), WebhookPolicy: s.Config.WebhookPolicy(),
 		V2: api.V2Deprecation{DeprecatedAt: s.Config.RequestsV2DeprecatedAt, SunsetAt: s.Config.RequestsV2SunsetAt,
@@ -230,7 +232,7 @@ func (s *System) stream(ctx context.Context) *events.Hub {
 		s.Logger.Error("websocket stream not started: its pool", "error", err)
 		return nil
 	}
-	hub := events.NewHub(store.New(pool), events.HubOptions{Logger: s.Logger.With("component", "websocket")})
+	hub := s.newHub(ctx, store.New(pool))
 	register(hub.Collector())
 	go func() {
 		_ = hub.Run(ctx)
@@ -249,21 +251,32 @@ func (s *System) rateLimiter(ctx context.Context) *ratelimit.Limiter {
 		logger.Info("rate limits are kept in this process only (no REDIS_URL): each API process limits on its own")
 		return ratelimit.New(o)
 	}
-	if s.redis == nil {
-		redis.SetLogger(redisLog{logger})
-		var err error
-		if s.redis, err = redisClient(s.Config.RedisURL); err != nil { // validated by Load
-			logger.Error("REDIS_URL: rate limits are kept in this process only", "error", err)
-			return ratelimit.New(o)
-		}
+	if o.Redis = s.redisClient(); o.Redis == nil {
+		return ratelimit.New(o)
 	}
-	o.Redis = s.redis
 	pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	if err := s.redis.Ping(pctx).Err(); err != nil {
 		logger.Warn("redis at REDIS_URL does not answer: rate limits fail open to this process's own until it does", "error", err)
 	}
 	return ratelimit.New(o)
+}
+
+// redisClient is the process's client of REDIS_URL (the rate limits' and the websocket caps'),
+// opened on first use; nil without REDIS_URL.
+func (s *System) redisClient() *redis.Client {
+	s.redisOnce.Do(func() {
+		if s.Config.RedisURL == "" {
+			return
+		}
+		logger := s.Logger.With("component", "ratelimit")
+		redis.SetLogger(redisLog{logger})
+		var err error
+		if s.redis, err = redisClient(s.Config.RedisURL); err != nil { // validated by Load
+			logger.Error("REDIS_URL: rate limits and websocket caps are kept in this process only", "error", err)
+		}
+	})
+	return s.redis
 }
 
 // symbols lists the currency symbols of the enabled chains, once each.

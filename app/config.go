@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"net"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -65,6 +66,10 @@ type Config struct {
 	TemporalAddress   string // TEMPORAL_ADDRESS
 	TemporalNamespace string // TEMPORAL_NAMESPACE
 	APIAddr           string // API_ADDR
+	// AdminAddr (ADMIN_ADDR, default 127.0.0.1:8081) is where the api serves the admin API
+	// (/admin/…), a listener of its own and never API_ADDR: an internal address. Without
+	// ADMIN_TOKEN nothing listens there.
+	AdminAddr string
 	// RequestsV2DeprecatedAt, RequestsV2SunsetAt (REQUESTS_V2_DEPRECATED_AT,
 	// REQUESTS_V2_SUNSET_AT: RFC 3339; the spec's 2026-07-22 and 2026-11-24 by default) and
 	// RequestsV2MigrationGuide (REQUESTS_V2_MIGRATION_GUIDE) schedule GET /requests/v2's end.
@@ -140,6 +145,9 @@ type Config struct {
 	// RateLimits is who gets which limit: the spec's table, and RATE_LIMITS_ANONYMOUS,
 	// RATE_LIMIT_UNKNOWN_KEY and RATE_LIMIT_REQUESTS_SCHEDULE (loadRateLimits).
 	RateLimits ratelimit.Policy
+	// Stream caps the websocket stream's connections without a key: WS_ANONYMOUS_PER_IP,
+	// WS_ANONYMOUS_PER_PROCESS, WS_ANONYMOUS_GLOBAL (loadStream).
+	Stream StreamLimits
 	// WebhookSecretsKey (WEBHOOK_SECRETS_KEY, secret: 32 bytes, hex or base64) seals the webhook
 	// signing secrets in the database (events.Sealer). The dispatcher requires it; without it
 	// the api's webhook admin routes answer 503.
@@ -171,7 +179,7 @@ func (c Config) ChainsFile() string {
 // LogValue keeps secrets out of logs.
 func (c Config) LogValue() slog.Value {
 	return slog.GroupValue(slog.String("role", string(c.Role)), slog.String("environment", c.Environment), slog.String("temporal", c.TemporalAddress),
-		slog.String("api", c.APIAddr), slog.String("oracle", c.OracleURL), slog.String("solver", c.SolverAddress().Hex()),
+		slog.String("api", c.APIAddr), slog.String("admin", c.AdminAddr), slog.String("oracle", c.OracleURL), slog.String("solver", c.SolverAddress().Hex()),
 		slog.Bool("adminRefunds", len(c.AdminTokenSHA256) > 0), slog.Bool("sharedRateLimits", c.RedisURL != ""),
 		slog.String("screening", c.ScreeningFile))
 }
@@ -377,6 +385,7 @@ func (c *Config) loadAPI(v *envconf.Vars) {
 	}
 	c.RequestsV2MigrationGuide = v.Get("REQUESTS_V2_MIGRATION_GUIDE", "docs/api.md#get-requestsv2-and-requests-deprecated")
 	loadRateLimits(v, c)
+	loadStream(v, c)
 	switch a := strings.TrimSpace(v.Get("SOLVER_ADDRESS", "")); {
 	case a == "" && c.Role == RoleAPI:
 		v.Bad("SOLVER_ADDRESS", "is required: the solver's public address, which quotes name (the api never holds its key)")
@@ -400,6 +409,24 @@ func (c *Config) loadAPI(v *envconf.Vars) {
 			v.Bad("ADMIN_TOKEN", "%v", err)
 		}
 	}
+	c.AdminAddr = adminAddr(v, c.APIAddr)
+}
+
+// adminAddr reads ADMIN_ADDR: host:port, a listener apart from API_ADDR's (the same port on an
+// address both could bind is refused: the admin API is never served on the public listener).
+func adminAddr(v *envconf.Vars, apiAddr string) string {
+	addr := strings.TrimSpace(v.Get("ADMIN_ADDR", "127.0.0.1:8081"))
+	host, port, err := net.SplitHostPort(addr)
+	if _, perr := strconv.ParseUint(port, 10, 16); err != nil || perr != nil {
+		v.Bad("ADMIN_ADDR", "%q is not host:port, like 127.0.0.1:8081", addr)
+		return ""
+	}
+	apiHost, apiPort, err := net.SplitHostPort(apiAddr)
+	wildcard := func(h string) bool { return h == "" || h == "0.0.0.0" || h == "::" }
+	if err == nil && port == apiPort && port != "0" && (host == apiHost || wildcard(host) || wildcard(apiHost)) {
+		v.Bad("ADMIN_ADDR", "%s is API_ADDR's listener (%s): the admin API needs a listener of its own, on an internal address", addr, apiAddr)
+	}
+	return addr
 }
 
 // The admin token's minimum strength: at least AdminTokenMinLength characters and at least

@@ -324,3 +324,31 @@ func TestExposureCapUSD(t *testing.T) {
 		}
 	}
 }
+
+// Review L6: the admin API has a listener of its own, ADMIN_ADDR, an internal address by default
+// (127.0.0.1:8081), never API_ADDR's; a value that is no host:port, or that is the public
+// listener, stops the api at start.
+func TestAdminAddr(t *testing.T) {
+	cfg, err := Load(env(required(nil)), nil)
+	if err != nil || cfg.AdminAddr != "127.0.0.1:8081" {
+		t.Fatalf("default: %q %v", cfg.AdminAddr, err)
+	}
+	if cfg.AdminAddr == cfg.APIAddr {
+		t.Fatal("the default admin address is the public one")
+	}
+	cfg, err = Load(env(required(map[string]string{"API_ADDR": "0.0.0.0:8080", "ADMIN_ADDR": "10.0.0.5:9443"})), nil)
+	if err != nil || cfg.AdminAddr != "10.0.0.5:9443" {
+		t.Fatalf("set: %q %v", cfg.AdminAddr, err)
+	}
+	for _, bad := range []map[string]string{
+		{"ADMIN_ADDR": "localhost"},
+		{"ADMIN_ADDR": "127.0.0.1:99999"},
+		{"API_ADDR": "127.0.0.1:8080", "ADMIN_ADDR": "127.0.0.1:8080"},
+		{"API_ADDR": "0.0.0.0:8080", "ADMIN_ADDR": "127.0.0.1:8080"},
+		{"API_ADDR": "127.0.0.1:8080", "ADMIN_ADDR": ":8080"},
+	} {
+		if _, err := Load(env(required(bad)), nil); err == nil || !strings.Contains(err.Error(), "ADMIN_ADDR:") {
+			t.Errorf("%v: %v", bad, err)
+		}
+	}
+}

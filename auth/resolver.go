@@ -35,9 +35,17 @@ type ResolverOptions struct {
 	// UnknownTTL is how long an unknown hash is remembered. 0 means 10 minutes (a key value
 	// is random: nobody presents one before it is created).
 	UnknownTTL time.Duration
-	// Lookups bounds the database lookups of keys in neither cache that run at once, so
-	// guessed keys never take more than that many connections. 0 means 4.
+	// Lookups bounds the database lookups of keys this process has never found live that run
+	// at once, so guessed keys never take more than that many connections. 0 means 4.
 	Lookups int64
+	// Refreshes bounds, apart, the lookups of keys this process has found live before (a
+	// background refresh, or a key unused for longer than MaxAge): a flood of guessed keys
+	// queues on Lookups and never delays them. 0 means 4.
+	Refreshes int64
+	// Known is how many keys found live are remembered as such (their hashes), the least
+	// recently used forgotten first; only live keys enter, so it is bounded by the keys in use.
+	// 0 means 100,000.
+	Known int
 	// FlushEvery is how often last-used times are written. 0 means 30 s.
 	FlushEvery time.Duration
 	Now        func() time.Time
@@ -47,13 +55,17 @@ type ResolverOptions struct {
 // Resolver turns a presented x-api-key into the Key it stands for. Known keys are cached for at
 // most MaxAge (refreshed in the background before that), unknown hashes in a bounded LRU of
 // their own; the hash the database returns is compared with the presented one in constant
-// time. Use is recorded in memory and written in batches (Run), never on the request path.
-// It is safe for concurrent use.
+// time. The lookups of keys never found live (what a guess costs) and those of keys found live
+// before take two separate semaphores, so guesses never hold up a real key. Use is recorded in
+// memory and written in batches (Run), never on the request path. It is safe for concurrent use.
 type Resolver struct {
-	src   Source
-	opt   ResolverOptions
-	known *refresh.Cache[string, *Key]
-	sem   *semaphore.Weighted
+	src        Source
+	opt        ResolverOptions
+	known      *refresh.Cache[string, *Key]
+	sem        *semaphore.Weighted // lookups of hashes never found live
+	refreshSem *semaphore.Weighted // lookups of hashes found live before
+
+	seen *lru.Cache[string, struct{}] // hashes found live at least once (safe for concurrent use)
 
 	unknownMu sync.Mutex
 	unknown   *lru.Cache[string, time.Time] // hash -> when it was found unknown
@@ -80,6 +92,12 @@ func NewResolver(src Source, opt ResolverOptions) *Resolver {
 	if opt.Lookups <= 0 {
 		opt.Lookups = 4
 	}
+	if opt.Refreshes <= 0 {
+		opt.Refreshes = 4
+	}
+	if opt.Known <= 0 {
+		opt.Known = 100_000
+	}
 	if opt.FlushEvery <= 0 {
 		opt.FlushEvery = 30 * time.Second
 	}
@@ -89,8 +107,10 @@ func NewResolver(src Source, opt ResolverOptions) *Resolver {
 	if opt.Logger == nil {
 		opt.Logger = slog.New(slog.DiscardHandler)
 	}
-	unknown, _ := lru.New[string, time.Time](opt.Unknown) // size is positive: no error
-	r := &Resolver{src: src, opt: opt, sem: semaphore.NewWeighted(opt.Lookups), unknown: unknown, used: map[string]time.Time{}}
+	unknown, _ := lru.New[string, time.Time](opt.Unknown) // sizes are positive: no error
+	seen, _ := lru.New[string, struct{}](opt.Known)
+	r := &Resolver{src: src, opt: opt, sem: semaphore.NewWeighted(opt.Lookups), refreshSem: semaphore.NewWeighted(opt.Refreshes),
+		seen: seen, unknown: unknown, used: map[string]time.Time{}}
 	r.known = refresh.New(r.load, refresh.Options{Fresh: opt.MaxAge * 4 / 5, MaxAge: opt.MaxAge, Now: opt.Now,
 		Drop: func(err error) bool { return errors.Is(err, errUnknownKey) }})
 	return r
@@ -123,6 +143,21 @@ func (r *Resolver) Resolve(ctx context.Context, value string) (*Key, error) {
 	return k, nil
 }
 
+// LookupGate is asked before the database is asked about a key this process has never found
+// live (the lookup a guessed key costs): the API counts it against the caller's unknown-key limit
+// there, and an error refuses the lookup (Resolve returns it). It is asked once per lookup:
+// requests that present one key at the same moment share its lookup, and so its one count. A
+// key found live before, a hash found unknown lately (answered from memory) and a value that
+// cannot be a key never reach it.
+type LookupGate func(ctx context.Context) error
+
+type lookupGateKey struct{}
+
+// WithLookupGate returns ctx carrying gate, for Resolve.
+func WithLookupGate(ctx context.Context, gate LookupGate) context.Context {
+	return context.WithValue(ctx, lookupGateKey{}, gate)
+}
+
 // isUnknown reports whether hash was found unknown less than UnknownTTL ago.
 func (r *Resolver) isUnknown(hash string) bool {
 	r.unknownMu.Lock()
@@ -135,23 +170,34 @@ func (r *Resolver) isUnknown(hash string) bool {
 	return ok
 }
 
-// load asks the source for hash, at most Lookups at once.
+// load asks the source for hash: at most Refreshes at once for a hash found live before, at
+// most Lookups at once for any other, once the LookupGate of the request that started the load
+// (its context's) lets it.
 func (r *Resolver) load(ctx context.Context, hash string) (*Key, error) {
-	if err := r.sem.Acquire(ctx, 1); err != nil {
+	sem := r.sem
+	if r.seen.Contains(hash) {
+		sem = r.refreshSem
+	} else if gate, ok := ctx.Value(lookupGateKey{}).(LookupGate); ok && gate != nil {
+		if err := gate(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if err := sem.Acquire(ctx, 1); err != nil {
 		return nil, err
 	}
-	defer r.sem.Release(1)
+	defer sem.Release(1)
 	k, stored, err := r.src.KeyByHash(ctx, []byte(hash))
 	switch {
 	case err != nil:
 		return nil, err
-	case k == nil || k.RevokedAt != nil:
-		return nil, errUnknownKey
-	case subtle.ConstantTimeCompare(stored, []byte(hash)) != 1:
+	case k == nil || k.RevokedAt != nil,
 		// The database matched on an index; the key is taken only if the stored hash is the
 		// presented one, compared in constant time.
+		subtle.ConstantTimeCompare(stored, []byte(hash)) != 1:
+		r.seen.Remove(hash)
 		return nil, errUnknownKey
 	}
+	r.seen.Add(hash, struct{}{})
 	return k, nil
 }
 

@@ -3,6 +3,7 @@ package auth_test
 import (
 	"context"
 	"crypto/sha256"
+	"errors"
 	"encoding/hex"
 	"strings"
 	"sync"
@@ -275,5 +276,103 @@ func TestLastUsedIsWrittenInBatches(t *testing.T) {
 	k2, _ := st.APIKey(ctx, key.Integrator.ID, key.ID)
 	if k2.LastUsedAt == nil || !k2.LastUsedAt.After(*k.LastUsedAt) {
 		t.Fatalf("last used not written at stop: %v, before %v", k2.LastUsedAt, k.LastUsedAt)
+	}
+}
+
+// gated is a Source whose lookups of any hash but open's wait until release is closed: a
+// database busy with guessed keys.
+type gated struct {
+	auth.Source
+	open    []byte
+	release chan struct{}
+	waiting atomic.Int64
+}
+
+func (g *gated) KeyByHash(ctx context.Context, hash []byte) (*auth.Key, []byte, error) {
+	if string(hash) != string(g.open) {
+		g.waiting.Add(1)
+		select {
+		case <-g.release:
+		case <-ctx.Done():
+			return nil, nil, ctx.Err()
+		}
+	}
+	return g.Source.KeyByHash(ctx, hash)
+}
+
+// Review L3: "give refreshes of known keys a semaphore separate from lookups of unknown ones,
+// so a flood of random ik_… keys cannot make keyed callers get 503". With every lookup slot
+// held by guesses the database does not answer yet, a key found live before and now past
+// MaxAge is looked up again at once.
+func TestGuessesNeverHoldUpTheLookupOfAKnownKey(t *testing.T) {
+	st := store.New(testenv.Pool(t))
+	value, key := newKey(t, st)
+	src := &gated{Source: st, open: auth.Hash(value), release: make(chan struct{})}
+	clk := &clock{t: time.Now()}
+	r := auth.NewResolver(src, auth.ResolverOptions{Lookups: 2, Now: clk.Now})
+	ctx := context.Background()
+	if k, err := r.Resolve(ctx, value); err != nil || k == nil || k.ID != key.ID {
+		t.Fatalf("the key: %+v %v", k, err)
+	}
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() { _, _ = r.Resolve(ctx, unknownKey(i)) })
+	}
+	for src.waiting.Load() < 2 { // both lookup slots held by guesses
+		time.Sleep(time.Millisecond)
+	}
+	clk.Add(6 * time.Second) // past MaxAge: the key is looked up again, synchronously
+	kctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	k, err := r.Resolve(kctx, value)
+	cancel()
+	close(src.release)
+	wg.Wait()
+	if err != nil || k == nil || k.ID != key.ID {
+		t.Fatalf("the known key behind a flood of guesses: %+v %v", k, err)
+	}
+}
+
+// Review L3: the API counts a lookup of a key the process never found live against the caller's
+// unknown-key limit before it is made (auth.LookupGate). The gate is asked once per lookup: many
+// requests presenting a new key at once share one lookup and one count (a live key's first
+// burst on a process is not taken for guesses); a key found live, a hash found unknown lately
+// and a value that cannot be a key never reach it; a gate's refusal is the lookup's, and asks
+// the database nothing.
+func TestTheLookupGateIsAskedOncePerLookupOfAnUnseenKey(t *testing.T) {
+	st := store.New(testenv.Pool(t))
+	value, key := newKey(t, st)
+	src := &counting{Source: st, delay: 50 * time.Millisecond}
+	r := auth.NewResolver(src, auth.ResolverOptions{})
+	var asked atomic.Int64
+	gated := auth.WithLookupGate(context.Background(), func(context.Context) error { asked.Add(1); return nil })
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Go(func() {
+			if k, err := r.Resolve(gated, value); err != nil || k == nil || k.ID != key.ID {
+				t.Errorf("a new key in a burst: %+v %v", k, err)
+			}
+		})
+	}
+	wg.Wait()
+	if asked.Load() != 1 || src.lookups(value) != 1 {
+		t.Fatalf("20 requests with a new key at once: the gate asked %d times, %d lookups; want 1 and 1", asked.Load(), src.lookups(value))
+	}
+	for _, v := range []string{value, "not a key", "ik_" + strings.Repeat("Z", 64)} {
+		_, _ = r.Resolve(gated, v)
+	}
+	if asked.Load() != 1 {
+		t.Fatalf("a key found live or a value that is no key reached the gate (%d)", asked.Load())
+	}
+	if k, err := r.Resolve(gated, unknownKey(7)); k != nil || err != nil || asked.Load() != 2 {
+		t.Fatalf("an unknown key: %+v %v, gate asked %d times", k, err, asked.Load())
+	}
+	if _, _ = r.Resolve(gated, unknownKey(7)); asked.Load() != 2 {
+		t.Fatal("a hash found unknown lately reached the gate again")
+	}
+	refused := errors.New("over the limit")
+	before := src.calls.Load()
+	k, err := r.Resolve(auth.WithLookupGate(context.Background(), func(context.Context) error { return refused }), unknownKey(8))
+	if k != nil || !errors.Is(err, refused) || src.calls.Load() != before {
+		t.Fatalf("a refused lookup: %+v %v, %d lookups made", k, err, src.calls.Load()-before)
 	}
 }

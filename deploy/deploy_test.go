@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -231,5 +232,82 @@ func TestKubernetesManifests(t *testing.T) {
 		if replicas[name] != 1 {
 			t.Errorf("%s: %d replicas, want 1 (each oracle has its own key)", name, replicas[name])
 		}
+	}
+}
+
+// Review L6: "the admin API is served on its own listener (an internal address by default),
+// never on the public port". In compose, every service that holds the admin token names its
+// ADMIN_ADDR and publishes nothing beyond the host's loopback, and no other service holds the
+// token; on Kubernetes, every container with the token listens for the admin API on its pod's
+// loopback and declares no port for it.
+func TestTheAdminAPIIsNeverPublished(t *testing.T) {
+	c := readCompose(t)
+	holders := 0
+	for name, s := range c.Services {
+		if _, ok := s.Environment["ADMIN_TOKEN_FILE"]; !ok {
+			continue
+		}
+		holders++
+		if addr, _ := s.Environment["ADMIN_ADDR"].(string); !strings.HasSuffix(addr, ":8081") {
+			t.Errorf("%s holds the admin token with ADMIN_ADDR %q", name, addr)
+		}
+		for _, p := range s.Ports {
+			if !strings.HasPrefix(p, "127.0.0.1:") {
+				t.Errorf("%s holds the admin token and publishes %s beyond the host's loopback", name, p)
+			}
+		}
+	}
+	if holders != 1 {
+		t.Errorf("%d compose services hold the admin token, want the admin service alone", holders)
+	}
+
+	raw, err := os.ReadFile("kubernetes/intentd.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(raw))
+	holders = 0
+	for {
+		var doc struct {
+			Metadata struct{ Name string } `yaml:"metadata"`
+			Spec     struct {
+				Template struct {
+					Spec struct {
+						Containers []struct {
+							Env   []struct{ Name, Value string } `yaml:"env"`
+							Ports []struct {
+								ContainerPort int `yaml:"containerPort"`
+							} `yaml:"ports"`
+						} `yaml:"containers"`
+					} `yaml:"spec"`
+				} `yaml:"template"`
+			} `yaml:"spec"`
+		}
+		if err := dec.Decode(&doc); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		for _, ctr := range doc.Spec.Template.Spec.Containers {
+			env := map[string]string{}
+			for _, e := range ctr.Env {
+				env[e.Name] = e.Value
+			}
+			if _, ok := env["ADMIN_TOKEN_FILE"]; !ok {
+				continue
+			}
+			holders++
+			if !strings.HasPrefix(env["ADMIN_ADDR"], "127.0.0.1:") {
+				t.Errorf("%s holds the admin token with ADMIN_ADDR %q, want the pod's loopback", doc.Metadata.Name, env["ADMIN_ADDR"])
+			}
+			for _, p := range ctr.Ports {
+				if strings.HasSuffix(env["ADMIN_ADDR"], ":"+strconv.Itoa(p.ContainerPort)) {
+					t.Errorf("%s declares the admin port %d", doc.Metadata.Name, p.ContainerPort)
+				}
+			}
+		}
+	}
+	if holders == 0 {
+		t.Error("no Kubernetes container holds the admin token: the manifests were not read")
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/ratelimit"
 	"github.com/intentd/intentd/store"
 )
 
@@ -25,7 +26,8 @@ type StreamStore interface {
 }
 
 // Limits bound what one caller of the stream may hold: a caller without a key is counted by
-// its IP, a caller with one by its key, in this API process.
+// its IP (an IPv6 client by its /64, ratelimit.ClientKey, as the HTTP limits count it), a caller
+// with one by its key, in this API process.
 type Limits struct {
 	// Connections is how many connections one IP (anonymous) or one key holds at once.
 	Connections int
@@ -61,6 +63,14 @@ type HubOptions struct {
 	QuietRelisten time.Duration
 	// Anonymous and Keyed are the limits of connections without and with an API key.
 	Anonymous, Keyed Limits
+	// AnonymousPerProcess caps the connections without a key this process holds, whoever
+	// holds them: a client that rotates addresses (or /64s) adds idle connections only up to it.
+	// Keyed connections are not counted against it, so a flood of anonymous ones never refuses
+	// an integrator.
+	AnonymousPerProcess int
+	// Global, when set, counts the connections without a key of every API process against one
+	// cap (ratelimit.Slots, over the rate limits' Redis); nil: this process's cap alone.
+	Global SharedCount
 	// MaxRefused is how many messages over the rate in a row close a connection.
 	MaxRefused int
 	Logger     *slog.Logger
@@ -69,12 +79,12 @@ type HubOptions struct {
 // DefaultHubOptions: 256 queued messages per connection, a ping every 25 s, a peer silent for
 // 60 s dropped, a catch-up from 30 s before the listener was last known alive, a listener that
 // heard nothing for 2 minutes restarted. Without a key:
-// 10 connections per IP, 10 subscriptions each, 5 messages a second (burst 20); with one: 500
-// connections per key, 1,000 subscriptions each, 50 messages a second (burst 200), and the
-// stream of all the key's requests.
+// 10 connections per IP (per /64), 10 subscriptions each, 5 messages a second (burst 20), 2,000
+// such connections per process; with one: 500 connections per key, 1,000 subscriptions each, 50
+// messages a second (burst 200), and the stream of all the key's requests.
 var DefaultHubOptions = HubOptions{
 	SendQueue: 256, PingEvery: 25 * time.Second, PongWait: 60 * time.Second, WriteTimeout: 10 * time.Second,
-	CatchUpSlack: 30 * time.Second, QuietRelisten: 2 * time.Minute, MaxRefused: 20,
+	CatchUpSlack: 30 * time.Second, QuietRelisten: 2 * time.Minute, MaxRefused: 20, AnonymousPerProcess: 2000,
 	Anonymous: Limits{Connections: 10, Subscriptions: 10, Rate: 5, Burst: 20},
 	Keyed:     Limits{Connections: 500, Subscriptions: 1000, Rate: 50, Burst: 200, KeyWide: true},
 }
@@ -98,6 +108,9 @@ func (o HubOptions) withDefaults() HubOptions {
 	}
 	if o.MaxRefused <= 0 {
 		o.MaxRefused = d.MaxRefused
+	}
+	if o.AnonymousPerProcess <= 0 {
+		o.AnonymousPerProcess = d.AnonymousPerProcess
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
@@ -141,7 +154,8 @@ type Hub struct {
 	byRequest map[string]map[*conn]struct{}
 	byKey     map[string]map[*conn]struct{}
 	conns     map[*conn]struct{}
-	holders   map[string]int // "ip:…" or "key:…" -> connections held
+	holders   map[string]int // "ip:…" (an IPv4 address or an IPv6 /64) or "key:…" -> connections held
+	anonymous int            // connections held without a key
 	closing   bool
 
 	// Owned by the listener's goroutine (Run): the last event id forwarded per request, and
@@ -170,6 +184,8 @@ type HubStats struct {
 	CatchUps        atomic.Int64 // catch-ups after the listener (re)connected
 	CatchUpReplayed atomic.Int64 // events read by catch-ups
 	QuietRelistens  atomic.Int64 // listeners restarted because they heard nothing for QuietRelisten
+	Anonymous       atomic.Int64 // connections without a key held now
+	Refused         atomic.Int64 // connections refused because the anonymous caps were reached
 }
 
 // NewHub returns a hub over st; Run feeds it.
@@ -381,7 +397,7 @@ func (c Client) holder() string {
 	if c.KeyID != "" {
 		return "key:" + c.KeyID
 	}
-	return "ip:" + c.IP
+	return "ip:" + ratelimit.ClientKey(c.IP)
 }
 
 // Limits are the limits of c's connections.
@@ -395,30 +411,73 @@ func (h *Hub) Limits(c Client) Limits {
 // ErrTooManyConnections is Admit's answer to a client that holds its limit of connections.
 var ErrTooManyConnections = errors.New("too many websocket connections")
 
+// ErrStreamFull is Admit's answer to a client without a key when the anonymous connections of
+// this process (AnonymousPerProcess), or of every process (Global), are at their cap.
+var ErrStreamFull = errors.New("the websocket stream holds as many connections without a key as it may")
+
+// SharedCount counts the connections without a key of every API process against one cap
+// (ratelimit.Slots).
+type SharedCount interface {
+	// Acquire takes a slot and reports whether it got one.
+	Acquire(ctx context.Context) bool
+	// Release gives back a slot Acquire took.
+	Release(ctx context.Context)
+}
+
 // ErrClosing is Admit's answer while the hub shuts down.
 var ErrClosing = errors.New("the websocket stream is shutting down")
 
-// Admit counts a connection of c against its limit before it is upgraded; Serve releases it
-// when the connection ends (call release yourself if Serve is not reached).
-func (h *Hub) Admit(c Client) (release func(), err error) {
+// Admit counts a connection of c against its limits before it is upgraded: its own (per key,
+// or per IP and /64), then, without a key, this process's cap and the global one; Serve releases
+// it when the connection ends (call release yourself if Serve is not reached). The global cap is
+// one Redis round trip, asked outside the hub's lock and only for connections without a key.
+func (h *Hub) Admit(ctx context.Context, c Client) (release func(), err error) {
+	k, anonymous := c.holder(), c.KeyID == ""
 	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.closing {
+	switch {
+	case h.closing:
+		h.mu.Unlock()
 		return nil, ErrClosing
-	}
-	k := c.holder()
-	if h.holders[k] >= h.Limits(c).Connections {
+	case h.holders[k] >= h.Limits(c).Connections:
+		h.mu.Unlock()
 		return nil, ErrTooManyConnections
+	case anonymous && h.anonymous >= h.opt.AnonymousPerProcess:
+		h.mu.Unlock()
+		h.stats.Refused.Add(1)
+		return nil, ErrStreamFull
 	}
 	h.holders[k]++
+	if anonymous {
+		h.anonymous++
+		h.stats.Anonymous.Add(1)
+	}
+	h.mu.Unlock()
+	unhold := func() {
+		h.mu.Lock()
+		if h.holders[k]--; h.holders[k] <= 0 {
+			delete(h.holders, k)
+		}
+		if anonymous {
+			h.anonymous--
+			h.stats.Anonymous.Add(-1)
+		}
+		h.mu.Unlock()
+	}
+	global := anonymous && h.opt.Global != nil
+	if global && !h.opt.Global.Acquire(ctx) {
+		unhold()
+		h.stats.Refused.Add(1)
+		return nil, ErrStreamFull
+	}
 	var once sync.Once
 	return func() {
 		once.Do(func() {
-			h.mu.Lock()
-			if h.holders[k]--; h.holders[k] <= 0 {
-				delete(h.holders, k)
+			unhold()
+			if global {
+				rctx, cancel := context.WithTimeout(context.Background(), time.Second)
+				h.opt.Global.Release(rctx)
+				cancel()
 			}
-			h.mu.Unlock()
 		})
 	}, nil
 }

@@ -3,6 +3,7 @@ package events_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -49,7 +50,7 @@ func newRig(t *testing.T, pool *pgxpool.Pool, o events.HubOptions) *rig {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		shrink := r.shrink.Load()
 		client := events.Client{IP: "127.0.0.1", KeyID: req.URL.Query().Get("key")}
-		release, err := r.hub.Admit(client)
+		release, err := r.hub.Admit(req.Context(), client)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusTooManyRequests)
 			return
@@ -625,4 +626,49 @@ func TestQuietListenerIsRestartedAndLosesNothing(t *testing.T) {
 	}
 	mustEqual(t, "events", c.statuses(3, 5*time.Second)[id], []string{"pending", "submitted", "success"})
 	c.quiet(t, 200*time.Millisecond)
+}
+
+// Review M4: "anonymous websocket connections are counted per /64 (ratelimit.ClientKey, as the
+// HTTP limits do) with a per-process cap". A client rotating addresses in one IPv6 /64 holds the
+// per-IP count, not one per address; another /64 has its own; past the process's cap no
+// connection without a key is admitted from anywhere, while keyed ones still are; a release
+// makes room again.
+func TestAnonymousConnectionsAreCountedPer64AndCappedPerProcess(t *testing.T) {
+	ctx := context.Background()
+	h := events.NewHub(nil, events.HubOptions{Anonymous: events.Limits{Connections: 2, Subscriptions: 1, Rate: 1, Burst: 1},
+		AnonymousPerProcess: 4})
+	admit := func(c events.Client) (func(), error) { return h.Admit(ctx, c) }
+	for _, ip := range []string{"2001:db8:1:1::1", "2001:db8:1:1::2"} {
+		if _, err := admit(events.Client{IP: ip}); err != nil {
+			t.Fatalf("%s: %v", ip, err)
+		}
+	}
+	if _, err := admit(events.Client{IP: "2001:db8:1:1:ffff::3"}); !errors.Is(err, events.ErrTooManyConnections) {
+		t.Fatalf("a third address of the same /64: %v, want ErrTooManyConnections", err)
+	}
+	if _, err := admit(events.Client{IP: "::ffff:198.51.100.1"}); err != nil {
+		t.Fatalf("an IPv4-mapped address: %v", err)
+	}
+	release, err := admit(events.Client{IP: "2001:db8:1:2::1"})
+	if err != nil {
+		t.Fatalf("another /64: %v", err)
+	}
+	// Four held without a key: the process's cap, whoever asks next.
+	if _, err := admit(events.Client{IP: "203.0.113.50"}); !errors.Is(err, events.ErrStreamFull) {
+		t.Fatalf("past the per-process cap: %v, want ErrStreamFull", err)
+	}
+	if _, err := admit(events.Client{IP: "203.0.113.50", KeyID: "k1"}); err != nil {
+		t.Fatalf("a keyed connection past the anonymous cap: %v", err)
+	}
+	if h.Stats().Anonymous.Load() != 4 || h.Stats().Refused.Load() != 1 {
+		t.Fatalf("stats: %d anonymous, %d refused", h.Stats().Anonymous.Load(), h.Stats().Refused.Load())
+	}
+	release()
+	release() // once only
+	if _, err := admit(events.Client{IP: "203.0.113.50"}); err != nil {
+		t.Fatalf("after a release: %v", err)
+	}
+	if _, err := admit(events.Client{IP: "203.0.113.51"}); !errors.Is(err, events.ErrStreamFull) {
+		t.Fatalf("a second release was counted: %v", err)
+	}
 }

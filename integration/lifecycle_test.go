@@ -319,7 +319,7 @@ func TestFillProblemsAreRefunded(t *testing.T) {
 // ends in status refund with MANUAL_ADMIN_REFUND, and is in the audit table.
 func TestRefundProblemsAndManualAdminRefund(t *testing.T) {
 	s := startStack(t)
-	admin := &e2e.Client{BaseURL: s.API.BaseURL, Bearer: testAdminToken}
+	admin := s.Admin
 	refundPath := func(id string) string { return "/admin/requests/" + id + "/refund" }
 	// payTooLittle deposits value for q's order and waits for it to end in failure with
 	// DEPOSITED_AMOUNT_TOO_LOW_TO_FILL and the given refundFailReason.
@@ -373,7 +373,7 @@ func TestRefundProblemsAndManualAdminRefund(t *testing.T) {
 		}
 
 		var body map[string]any
-		if code, err := (&e2e.Client{BaseURL: s.API.BaseURL}).Do(ctx, "POST", refundPath(q.RequestID),
+		if code, err := (&e2e.Client{BaseURL: s.Admin.BaseURL}).Do(ctx, "POST", refundPath(q.RequestID),
 			map[string]any{"reason": "refundTo cannot receive ETH", "operator": "alice"}, &body); err != nil || code != 401 {
 			t.Fatalf("admin refund without the admin token: %d %v %v, want 401", code, body, err)
 		}

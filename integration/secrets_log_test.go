@@ -74,7 +74,7 @@ func TestKeysAndTokensNeverReachTheLogs(t *testing.T) {
 	refund := "/admin/requests/" + q.RequestID + "/refund"
 	refundBody := map[string]any{"reason": "secrets test", "operator": "test"}
 	for token, want := range map[string]int{wrongToken: http.StatusUnauthorized, testkit.AdminToken: http.StatusConflict} {
-		if code, err := (&e2e.Client{BaseURL: s.API.BaseURL, Bearer: token}).Do(ctx, http.MethodPost, refund, refundBody, nil); code != want {
+		if code, err := (&e2e.Client{BaseURL: s.Admin.BaseURL, Bearer: token}).Do(ctx, http.MethodPost, refund, refundBody, nil); code != want {
 			t.Fatalf("admin refund of a request that succeeded: %d %v, want %d", code, err, want)
 		}
 	}

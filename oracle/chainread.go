@@ -20,6 +20,7 @@ import (
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/chains/evm/bindings"
 	"github.com/intentd/intentd/internal/httpclient"
+	"github.com/intentd/intentd/internal/redact"
 	"github.com/intentd/intentd/internal/sharedread"
 	"github.com/intentd/intentd/oracle/oracleapi"
 )
@@ -76,7 +77,18 @@ func newClientPool() *clientPool {
 	}
 }
 
+// get returns chain's reader. Every error it or the reader returns has the RPC URL redacted
+// (internal/redact): the URL usually carries the provider's key, and these errors are logged and
+// reach /readyz.
 func (p *clientPool) get(ctx context.Context, chain *chains.Chain) (evmReader, error) {
+	r, err := p.open(ctx, chain)
+	if err != nil {
+		return nil, redact.Error(err)
+	}
+	return redactingReader{r}, nil
+}
+
+func (p *clientPool) open(ctx context.Context, chain *chains.Chain) (evmReader, error) {
 	p.mu.Lock()
 	pc, ok := p.clients[chain.ID]
 	if !ok {
@@ -105,6 +117,39 @@ func (p *clientPool) get(ctx context.Context, chain *chains.Chain) (evmReader, e
 	pc.verified = true
 	p.mu.Unlock()
 	return pc.reader, nil
+}
+
+// redactingReader redacts the RPC URL from every error of the reader it wraps.
+type redactingReader struct{ r evmReader }
+
+func (r redactingReader) CallContract(ctx context.Context, call ethereum.CallMsg, blockNumber *big.Int) ([]byte, error) {
+	out, err := r.r.CallContract(ctx, call, blockNumber)
+	return out, redact.Error(err)
+}
+
+func (r redactingReader) ChainID(ctx context.Context) (*big.Int, error) {
+	id, err := r.r.ChainID(ctx)
+	return id, redact.Error(err)
+}
+
+func (r redactingReader) BlockNumber(ctx context.Context) (uint64, error) {
+	n, err := r.r.BlockNumber(ctx)
+	return n, redact.Error(err)
+}
+
+func (r redactingReader) HeaderByNumber(ctx context.Context, number *big.Int) (*types.Header, error) {
+	h, err := r.r.HeaderByNumber(ctx, number)
+	return h, redact.Error(err)
+}
+
+func (r redactingReader) TransactionReceipt(ctx context.Context, txHash common.Hash) (*types.Receipt, error) {
+	rc, err := r.r.TransactionReceipt(ctx, txHash)
+	return rc, redact.Error(err)
+}
+
+func (r redactingReader) TransactionByHash(ctx context.Context, hash common.Hash) (*types.Transaction, bool, error) {
+	tx, pending, err := r.r.TransactionByHash(ctx, hash)
+	return tx, pending, redact.Error(err)
 }
 
 // sharedReads is a chain's client whose reads of the head and of a header by number are shared

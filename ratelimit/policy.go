@@ -43,6 +43,10 @@ const (
 	Withdrawals = "withdrawals"
 	// Integrators is GET /integrators/quote-data.
 	Integrators = "integrators"
+	// WS is GET /ws, the websocket stream's upgrades: a bucket of its own, tighter without a
+	// key, so that opening and dropping connections in a loop is bounded apart from the calls
+	// of other routes (its connections held at once are the stream's own limits, events.Limits).
+	WS = "ws"
 	// Other is every route not named above, and paths the API does not serve.
 	Other = "other"
 	// UnknownKey counts, per client IP, the requests that present an x-api-key that is no live
@@ -72,6 +76,7 @@ var routes = map[string]string{
 	"/prices/rates":           Catalog,
 	"/withdrawals/status":     Withdrawals,
 	"/integrators/quote-data": Integrators,
+	"/ws":                     WS,
 }
 
 // BucketOf is the bucket of a route pattern; Other for any route not in the Limits table.
@@ -85,7 +90,7 @@ func BucketOf(route string) string {
 // Buckets lists every bucket name a limit can be configured for.
 func Buckets() []string {
 	return []string{Requests, RequestsV3, Authorize, AuthorizeWallet, Quote, Status, Transactions, Chains, Metrics, Config,
-		Catalog, Withdrawals, Integrators, Other, UnknownKey}
+		Catalog, Withdrawals, Integrators, WS, Other, UnknownKey}
 }
 
 func knownBucket(name string) bool { return slices.Contains(Buckets(), name) }
@@ -111,8 +116,17 @@ func DefaultLimits() map[string]auth.Rate {
 		Catalog:         perMinute(200),
 		Withdrawals:     perMinute(200),
 		Integrators:     perMinute(200),
+		WS:              perMinute(200),
 		Other:           perMinute(200),
 	}
+}
+
+// AnonymousLimits are the limits per client IP of callers without a key: the default tier's,
+// but 20 websocket upgrades a minute (an IP holds 10 connections without a key at once).
+func AnonymousLimits() map[string]auth.Rate {
+	m := DefaultLimits()
+	m[WS] = perMinute(20)
+	return m
 }
 
 // ElevatedLimits are the spec's limits for an elevated key: per second where the spec raises
@@ -150,9 +164,9 @@ type Policy struct {
 }
 
 // DefaultPolicy is the spec's table, anonymous callers limited per IP as a key of the default
-// tier is, and 10 unknown keys a minute per IP.
+// tier is (AnonymousLimits: fewer websocket upgrades), and 10 unknown keys a minute per IP.
 func DefaultPolicy() Policy {
-	return Policy{Default: DefaultLimits(), Elevated: ElevatedLimits(), Anonymous: DefaultLimits(), UnknownKey: perMinute(10)}
+	return Policy{Default: DefaultLimits(), Elevated: ElevatedLimits(), Anonymous: AnonymousLimits(), UnknownKey: perMinute(10)}
 }
 
 // Caller is who a request counts against.
@@ -184,8 +198,8 @@ func (p Policy) Checks(c Caller, bucket string, now time.Time) []Check {
 	subject, limits := "ip:"+ClientKey(c.IP), p.Anonymous
 	if c.Key != nil {
 		subject, limits = "k:"+c.Key.ID, p.keyLimits(c.Key)
-	} else if c.UnknownKey && p.UnknownKey.Count > 0 {
-		out = append(out, Check{Bucket: UnknownKey, Subject: subject, Rate: p.UnknownKey})
+	} else if check, ok := p.unknownKeyCheck(c.IP); c.UnknownKey && ok {
+		out = append(out, check)
 	}
 	if limits == nil {
 		return out
@@ -199,6 +213,11 @@ func (p Policy) Checks(c Caller, bucket string, now time.Time) []Check {
 		out = append(out, Check{Bucket: bucket, Subject: subject, Rate: r})
 	}
 	return out
+}
+
+// unknownKeyCheck is the check of ip's UnknownKey bucket; false when unknown keys are not limited.
+func (p Policy) unknownKeyCheck(ip string) (Check, bool) {
+	return Check{Bucket: UnknownKey, Subject: "ip:" + ClientKey(ip), Rate: p.UnknownKey}, p.UnknownKey.Count > 0
 }
 
 // keyLimits are a key's limits by bucket: its tier's, with its own Limits over them.

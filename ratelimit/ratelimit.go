@@ -128,6 +128,17 @@ func (l *Limiter) Allow(ctx context.Context, caller Caller, bucket string) []Res
 	return l.Take(ctx, l.policy.Checks(caller, bucket, l.now()))
 }
 
+// AllowLookup counts, against ip's UnknownKey bucket, a presented key the API is about to look
+// up because its process has never found it live: an IP that has used up its guesses is refused
+// before the lookup, not after it (review L3). None when unknown keys are not limited.
+func (l *Limiter) AllowLookup(ctx context.Context, ip string) []Result {
+	check, ok := l.policy.unknownKeyCheck(ip)
+	if !ok {
+		return nil
+	}
+	return l.Take(ctx, []Check{check})
+}
+
 // Take counts one request against checks in order and stops at the first that refuses it. The
 // results are those of the checks counted: the request is admitted when the last one is
 // Allowed (or there are none).

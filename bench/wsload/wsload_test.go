@@ -67,7 +67,7 @@ func TestWebsocketDeliveryLatency(t *testing.T) {
 	defer apiPool.Close()
 	apiStore := store.New(apiPool)
 	hub := events.NewHub(apiStore, events.HubOptions{Anonymous: events.Limits{Connections: intents + 10, Subscriptions: 10,
-		Rate: 5, Burst: 20}})
+		Rate: 5, Burst: 20}, AnonymousPerProcess: intents + 10})
 	hubDone := make(chan struct{})
 	go func() { defer close(hubDone); _ = hub.Run(ctx) }()
 	defer func() { cancel(); <-hubDone }() // before the pools close: the listener holds a connection

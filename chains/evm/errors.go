@@ -13,6 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/internal/redact"
 )
 
 // JSON-RPC error codes nodes answer with. geth answers most refusals with -32000 and the
@@ -46,7 +47,9 @@ var messageKinds = []struct {
 // classify turns the error of an RPC call (op names it) into the chains vocabulary: a
 // *chains.RevertError for a revert, else a *chains.Error whose kind is ErrNotFound,
 // ErrInsufficientFunds, one of the ErrNonce kinds, or ErrUnavailable for everything else (a
-// transport failure, a timeout, "internal error", "limit exceeded"). nil stays nil.
+// transport failure, a timeout, "internal error", "limit exceeded"). nil stays nil. The RPC URL
+// a transport failure quotes is redacted (internal/redact): it usually holds the provider's key,
+// and every caller logs these errors.
 func (c *Client) classify(op string, err error) error {
 	if err == nil {
 		return nil
@@ -54,7 +57,7 @@ func (c *Client) classify(op string, err error) error {
 	if r := asRevert(err); r != nil {
 		return r
 	}
-	return &chains.Error{Kind: kindOf(err), ChainID: c.chain.ID, Op: op, Err: err}
+	return &chains.Error{Kind: kindOf(err), ChainID: c.chain.ID, Op: op, Err: redact.Error(err)}
 }
 
 func kindOf(err error) error {

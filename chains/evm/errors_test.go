@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	ethereum "github.com/ethereum/go-ethereum"
@@ -109,5 +110,23 @@ func TestAsRevertNamesTheError(t *testing.T) {
 				t.Fatalf("asRevert(%v) = %+v, want %+v", tc.err, *got, want)
 			}
 		})
+	}
+}
+
+// Review L4: "RPC URLs (which carry provider keys in their path/query) never reach logs". A
+// call to a node that does not answer, at a URL with a secret-looking path and query, fails with
+// an error that names the host and not the rest, and is still ErrUnavailable.
+func TestFailedCallsDoNotQuoteTheRPCURL(t *testing.T) {
+	const secret = "SECRETPROVIDERKEY0123"
+	c, err := Dial(&chains.Chain{ID: 31337, HTTPRPCURL: "http://127.0.0.1:1/v2/" + secret + "?apikey=" + secret})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Head(context.Background())
+	if err == nil || strings.Contains(err.Error(), secret) || !strings.Contains(err.Error(), "127.0.0.1:1") {
+		t.Fatalf("a failed call: %v", err)
+	}
+	if !errors.Is(err, chains.ErrUnavailable) {
+		t.Fatalf("a failed call is not ErrUnavailable: %v", err)
 	}
 }

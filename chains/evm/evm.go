@@ -22,6 +22,7 @@ import (
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/chains/evm/bindings"
 	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/internal/redact"
 	"github.com/intentd/intentd/internal/refresh"
 	"github.com/intentd/intentd/internal/sharedread"
 )
@@ -79,7 +80,7 @@ func VM() chains.VM {
 func Dial(ch *chains.Chain) (*Client, error) {
 	rc, err := rpc.DialOptions(context.Background(), ch.HTTPRPCURL, rpc.WithHTTPClient(httpClient(ch.ID)))
 	if err != nil {
-		return nil, &chains.Error{Kind: chains.ErrUnavailable, ChainID: ch.ID, Op: "dial", Err: err}
+		return nil, &chains.Error{Kind: chains.ErrUnavailable, ChainID: ch.ID, Op: "dial", Err: redact.Error(err)}
 	}
 	return newClient(ch, ethclient.NewClient(rc)), nil
 }

@@ -114,13 +114,14 @@ func RunDev(ctx context.Context, o DevOptions) error {
 		}
 	}
 
-	adminLine := "from ADMIN_TOKEN"
+	adminLine, adminToken := "from ADMIN_TOKEN", "$ADMIN_TOKEN"
 	if len(cfg.AdminTokenSHA256) == 0 {
 		tokenFile := filepath.Join(dataDir, "dev-admin-token")
 		if cfg.AdminTokenSHA256, err = devAdminToken(tokenFile); err != nil {
 			return fmt.Errorf("dev admin token: %w", err)
 		}
 		adminLine = "in " + filepath.Join(o.DataDir, "dev-admin-token")
+		adminToken = "$(cat " + filepath.Join(o.DataDir, "dev-admin-token") + ")"
 	}
 	if len(cfg.WebhookSecretsKey) == 0 {
 		if cfg.WebhookSecretsKey, err = devSecretsKey(filepath.Join(dataDir, "dev-webhook-secrets-key")); err != nil {
@@ -190,9 +191,10 @@ intentd-dev dev is running. Ctrl-C stops everything.
   Oracles         %s (2-of-3; the worker asks the first)
   Postgres        %s
   Dev API key     %s   (x-api-key header; stored in %s)
-  Admin token     %s   (Authorization: Bearer header of POST /admin/requests/{requestId}/refund)
+  Admin API       http://%s/admin/…   (its own listener, ADMIN_ADDR; try: curl -H "Authorization: Bearer %s" http://%s/admin/integrators)
+  Admin token     %s   (Authorization: Bearer header of the admin API)
 `, cfg.APIAddr, cfg.APIAddr, cfg.APIAddr, cfg.MetricsAddr, temporalUI, temporalAddr, namespace, workerLine, strings.Join(oracleURLs, " "), redactURL(pg.URL()), devKey,
-		filepath.Join(o.DataDir, "dev-api-key"), adminLine)
+		filepath.Join(o.DataDir, "dev-api-key"), cfg.AdminAddr, adminToken, cfg.AdminAddr, adminLine)
 	for _, ch := range registry.Enabled() {
 		fmt.Fprintf(o.Out, "  Chain %d     %s\n", ch.ID, ch.HTTPRPCURL)
 	}

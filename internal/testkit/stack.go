@@ -96,7 +96,10 @@ const BlockTime = 250 * time.Millisecond
 
 // Stack is a running engine on a fresh devnet; Start stops it when the test ends.
 type Stack struct {
-	API    *e2e.Client
+	API *e2e.Client
+	// Admin is the admin API's client: its own listener (as ADMIN_ADDR serves it), with the
+	// stack's AdminToken as its bearer token. The public listener (API) has no /admin/ routes.
+	Admin  *e2e.Client
 	Devnet *devnet.Devnet
 	// Sys is the API's system; its Temporal client and store serve the tests' checks too.
 	Sys *app.System
@@ -219,12 +222,17 @@ func Start(t *testing.T, o Options) *Stack {
 		s.StartWorker(t)
 	}
 	t.Cleanup(cancel) // before the worker's cleanup, as ever: the stack stops as one
-	// The API is served as `intentd api` serves it: with its connection timeouts and limits.
-	api := httptest.NewUnstartedServer(nil)
-	api.Config = s.Sys.APIServer(ctx).HTTPServer("")
+	// The API is served as `intentd api` serves it: with its connection timeouts and limits, the
+	// admin API on a listener of its own.
+	srv := s.Sys.APIServer(ctx)
+	api, admin := httptest.NewUnstartedServer(nil), httptest.NewUnstartedServer(nil)
+	api.Config, admin.Config = srv.HTTPServer(""), srv.AdminHTTPServer("")
 	api.Start()
+	admin.Start()
 	t.Cleanup(api.Close)
+	t.Cleanup(admin.Close)
 	s.API = &e2e.Client{BaseURL: api.URL}
+	s.Admin = &e2e.Client{BaseURL: admin.URL, Bearer: AdminToken}
 	return s
 }
 

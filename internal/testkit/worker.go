@@ -94,6 +94,9 @@ func (s *Stack) StartAPIProcess(t *testing.T, bin string, extra map[string]strin
 	delete(vars, "SOLVER_PRIVATE_KEY")
 	vars["SOLVER_ADDRESS"] = devnet.SolverAddress().Hex()
 	vars["API_ADDR"] = fmt.Sprintf("127.0.0.1:%d", port)
+	// Its admin API on a free port of its own too: processes beside each other (and beside a
+	// `make run` on the machine) never share the default 127.0.0.1:8081.
+	vars["ADMIN_ADDR"] = fmt.Sprintf("127.0.0.1:%d", freePort(t))
 	maps.Copy(vars, extra)
 	s.apiProcesses++
 	name := fmt.Sprintf("api%d", s.apiProcesses)
