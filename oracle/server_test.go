@@ -187,12 +187,29 @@ func TestLimiterMemoryIsBounded(t *testing.T) {
 	require.True(t, l.allow("10.0.0.1").allowed)
 	assert.Equal(t, 1, l.size(), "a new window forgets every client of the old one")
 
-	// The table never grows beyond its cap within a window: new clients are refused instead.
+	// The table never grows beyond its cap within a window.
 	for i := range maxLimiterClients + 10 {
 		l.allow("c" + strconv.Itoa(i))
 	}
 	assert.Equal(t, maxLimiterClients, l.size())
-	assert.False(t, l.allow("late-client").allowed)
+}
+
+// Review L5: "100k distinct /64s make the oracle refuse every new keyless client — evict (LRU)
+// instead of failing closed for everyone." A full table forgets the client that asked least
+// recently; a client over its limit stays refused, and a new one is served.
+func TestLimiterFullOfRotatingClientsStillServesANewClient(t *testing.T) {
+	now := time.Unix(1000, 0)
+	l := newFixedWindowLimiter(2, time.Second, func() time.Time { return now })
+	require.True(t, l.allow("busy").allowed)
+	require.True(t, l.allow("busy").allowed)
+	for i := range maxLimiterClients - 1 {
+		require.True(t, l.allow("2001:db8:"+strconv.Itoa(i)+"::/64").allowed)
+	}
+	assert.False(t, l.allow("busy").allowed, "a client over its limit, recently seen, stays refused")
+	d := l.allow("new-client")
+	assert.True(t, d.allowed, "a new keyless client is served although the table is full")
+	assert.Equal(t, 1, d.remaining)
+	assert.Equal(t, maxLimiterClients, l.size())
 }
 
 func TestClientKeyGroupsIPv6By64(t *testing.T) {
