@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -110,7 +111,7 @@ func TestUnknownRouteIs404(t *testing.T) {
 // TestRateLimit: the third unauthenticated request in a window is refused with the headers and
 // Retry-After; a valid key is never limited; exempt paths are never limited.
 func TestRateLimit(t *testing.T) {
-	srv, hs := newTestServer(t, mustConfig(t, map[string]string{EnvAPIKeys: testAPIKey + ":engine;other:x"}), offlineRegistry(t), nil)
+	srv, hs := newTestServer(t, mustConfig(t, map[string]string{EnvAPIKeys: testAPIKey + ":engine;" + strings.Repeat("x", MinAPIKeyLength) + ":x"}), offlineRegistry(t), nil)
 	// A clock frozen mid-window makes "the same window" certain.
 	now := time.Date(2026, 1, 1, 12, 0, 0, 400*int(time.Millisecond), time.UTC)
 	srv.limiter.now = func() time.Time { return now }
@@ -219,15 +220,16 @@ func TestClientKeyGroupsIPv6By64(t *testing.T) {
 }
 
 func TestAPIKeyMatch(t *testing.T) {
-	cfg := mustConfig(t, map[string]string{EnvAPIKeys: "k1:first; k2:second ;k1:dup"})
+	k1, k2, k3 := strings.Repeat("1", MinAPIKeyLength), strings.Repeat("2", MinAPIKeyLength), strings.Repeat("3", MinAPIKeyLength)
+	cfg := mustConfig(t, map[string]string{EnvAPIKeys: k1 + ":first; " + k2 + ":second ;" + k1 + ":dup"})
 	set := apiKeySet{keys: cfg.APIKeys}
-	label, ok := set.match("k2")
+	label, ok := set.match(k2)
 	assert.True(t, ok)
 	assert.Equal(t, "second", label)
-	label, ok = set.match("k1")
+	label, ok = set.match(k1)
 	assert.True(t, ok)
 	assert.Equal(t, "first", label)
-	_, ok = set.match("k3")
+	_, ok = set.match(k3)
 	assert.False(t, ok)
 	_, ok = set.match("")
 	assert.False(t, ok)
