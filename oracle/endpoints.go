@@ -148,8 +148,11 @@ func validateJSON(schema *openapi3.Schema, raw []byte) error {
 
 // handle serves one attestation route: the body is validated against the route's schema (400
 // INVALID_REQUEST with the first problem), `force` is refused without a valid key (401), the
-// local attestation is made, and with requestPeerSignatures the peers are asked too
-// (aggregate).
+// local attestation is made, and with requestPeerSignatures from a caller with a valid key the
+// peers are asked too (aggregate). A keyless caller's requestPeerSignatures is answered with the
+// local attestation alone: the peers are asked with this instance's dedicated key, which passes
+// their rate limits, so fanning out for anyone would turn a keyless client's limited requests
+// into (1 + peers) times the chain reads and signatures, unlimited at the peers.
 func (s *Server) handle(e *endpoint) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		body, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, maxBodyBytes))
@@ -175,7 +178,13 @@ func (s *Server) handle(e *endpoint) gin.HandlerFunc {
 		local := func(ctx context.Context) (*collected, *oracleapi.Error) { return e.run(ctx, s, body, authed) }
 		var att *collected
 		var oe *oracleapi.Error
-		if flags.RequestPeerSignatures && len(s.cfg.Peers) > 0 {
+		fanOut := flags.RequestPeerSignatures && len(s.cfg.Peers) > 0
+		if fanOut && !authed {
+			s.logger.Debug("peer signatures are gathered for callers with an API key only; answering with the local attestation",
+				"path", e.path, "client", c.RemoteIP())
+			fanOut = false
+		}
+		if fanOut {
 			att, oe = s.aggregate(ctx, e, body, c.GetHeader(oracleapi.HeaderAPIKey), local)
 		} else {
 			att, oe = local(ctx)
