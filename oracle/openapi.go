@@ -87,7 +87,7 @@ func buildOpenAPI(eps []*endpoint) (*openapi3.T, error) {
 		responses := jsonOK("One signed EIP-712 message per attested fact, and the domain they are signed under", e.responseSchema)
 		byStatus := map[int][]string{}
 		for _, code := range append([]string{oracleapi.CodeInvalidRequest, oracleapi.CodeUnknownChain, oracleapi.CodeRateLimited,
-			oracleapi.CodeChainUnavailable, oracleapi.CodeInternal}, e.errors...) {
+			oracleapi.CodeChainUnavailable, oracleapi.CodeInternal, oracleapi.CodeTooManyEvents}, e.errors...) {
 			status := oracleapi.Errorf(code, "").Status
 			if !slices.Contains(byStatus[status], code) {
 				byStatus[status] = append(byStatus[status], code)

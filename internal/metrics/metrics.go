@@ -93,6 +93,11 @@ var (
 		[]string{"endpoint", "outcome"})
 	OraclePeers = f.NewCounterVec(prometheus.CounterOpts{Namespace: "intentd", Name: "oracle_peer_requests_total",
 		Help: "Peer oracle calls, by outcome (ok, timeout, error, invalid, mismatch)."}, []string{"outcome"})
+	// OracleSignatures counts the messages the oracle signed with its own key (one signature,
+	// in aws-kms mode one KMS Sign call, each): the work attestations cost it, by endpoint.
+	OracleSignatures = f.NewCounterVec(prometheus.CounterOpts{Namespace: "intentd", Name: "oracle_signatures_total",
+		Help: "Messages the oracle signed with its own key (one signature, or KMS Sign call, each), by endpoint."},
+		[]string{"endpoint"})
 )
 
 // Webhook delivery, counted by the dispatcher.
