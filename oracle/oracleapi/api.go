@@ -44,8 +44,8 @@ const HeaderAPIKey = "x-api-key"
 type DepositAttestationRequest struct {
 	ChainID               uint64       `json:"chainId" minimum:"1"`
 	TransactionID         common.Hash  `json:"transactionId"`
-	LogIndex              *uint64      `json:"logIndex,omitempty"`
-	OrderID               *common.Hash `json:"orderId,omitempty"`
+	LogIndex              *uint64      `json:"logIndex,omitempty" doc:"Attest only the Deposit event at this log index (optional)."`
+	OrderID               *common.Hash `json:"orderId,omitempty" doc:"Attest only the Deposit events for this order id: 32 bytes, 0x-hex (optional)."`
 	RequestPeerSignatures bool         `json:"requestPeerSignatures,omitempty"`
 }
 
