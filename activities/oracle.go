@@ -158,7 +158,9 @@ func (a *OracleActivities) attestOnce(ctx context.Context, w *depositWait) (*Att
 		return nil, "not deep enough at the engine's head", nil
 	}
 	w.asked = time.Now()
-	att, err := a.Client.AttestDeposit(ctx, in.ChainID, common.HexToHash(in.TxHash))
+	// The oracle is asked about this deposit's order only, not every deposit of the
+	// transaction: one transaction may hold hundreds of deposits, each with a workflow asking.
+	att, err := a.Client.AttestDepositFor(ctx, in.ChainID, common.HexToHash(in.TxHash), common.HexToHash(in.OrderID))
 	if err != nil {
 		switch outcome, reason := classifyOracleError(err); outcome {
 		case oracleRefused:
@@ -263,9 +265,12 @@ const (
 //     confirmations gets them, and so does a reorged one);
 //   - NETWORK_ERROR, RATE_LIMITED, CHAIN_UNAVAILABLE, INTERNAL_ERROR, and an answer without a
 //     code of ours with status 429 or 5xx (a proxy's page): unavailable;
-//   - TRANSACTION_REVERTED: final, failReason TRANSACTION_REVERTED; NO_DEPOSIT_EVENTS and
-//     INVALID_REQUEST (about a request the engine built): final, failReason UNKNOWN. Nothing was
-//     attested, so nothing is refunded;
+//   - TRANSACTION_REVERTED: final, failReason TRANSACTION_REVERTED; NO_DEPOSIT_EVENTS,
+//     INVALID_REQUEST (about a request the engine built), TOO_MANY_EVENTS (more deposits for
+//     the order in the transaction than an answer carries) and RESPONSE_TOO_LARGE (an answer
+//     beyond what the client reads): final, failReason UNKNOWN; asked again, the same
+//     transaction gives the same answer, which was read again on every block until
+//     DEPOSIT_CONFIRMATION_TIMEOUT. Nothing was attested, so nothing is refunded;
 //   - everything else needs an operator: UNKNOWN_CHAIN, NOT_IMPLEMENTED, NOT_FOUND (a wrong
 //     ORACLE_URL path), 401 and 403 (a gateway refusing ORACLE_API_KEY), CLIENT_MISCONFIGURED
 //     (a malformed ORACLE_URL), INVALID_RESPONSE (an answer that cannot be read or whose
@@ -284,7 +289,7 @@ func classifyOracleError(err error) (oracleOutcome, intent.FailReason) {
 		return oracleUnavailable, ""
 	case oracleapi.CodeTransactionReverted:
 		return oracleFinal, intent.FailReasonTransactionReverted
-	case oracleapi.CodeNoDepositEvents, oracleapi.CodeInvalidRequest:
+	case oracleapi.CodeNoDepositEvents, oracleapi.CodeInvalidRequest, oracleapi.CodeTooManyEvents, oracleapi.CodeResponseTooLarge:
 		return oracleFinal, intent.FailReasonUnknown
 	case "":
 		// No code of ours (a proxy's page): the client's classification by status, 429 and

@@ -491,6 +491,10 @@ func TestClassifyOracleError(t *testing.T) {
 		oracleapi.CodeNotFound:               operator,
 		oracleapi.CodeInvalidResponse:        operator,
 		oracleapi.CodeClientMisconfigured:    operator,
+
+		// Review M2: "Treat an oversized answer as final, not needsOperator."
+		oracleapi.CodeTooManyEvents:    finalUnknown,
+		oracleapi.CodeResponseTooLarge: finalUnknown,
 	}
 	for _, code := range append(oracleapi.ServerCodes(), oracleapi.ClientCodes()...) {
 		require.Contains(t, byCode, code, "the oracle's code %s has no outcome in this test", code)
@@ -554,6 +558,7 @@ func TestAttestDepositEndsOnFinalOracleAnswers(t *testing.T) {
 		{http.StatusUnprocessableEntity, oracleapi.CodeTransactionReverted, intent.FailReasonTransactionReverted},
 		{http.StatusNotFound, oracleapi.CodeNoDepositEvents, intent.FailReasonUnknown},
 		{http.StatusBadRequest, oracleapi.CodeInvalidRequest, intent.FailReasonUnknown},
+		{http.StatusUnprocessableEntity, oracleapi.CodeTooManyEvents, intent.FailReasonUnknown},
 	} {
 		t.Run(tc.code, func(t *testing.T) {
 			var calls atomic.Int64
@@ -572,6 +577,65 @@ func TestAttestDepositEndsOnFinalOracleAnswers(t *testing.T) {
 			require.Less(t, time.Since(start), waitBackoffMin, "without waiting")
 		})
 	}
+}
+
+// Review M2: "each deposit's workflow asks for the whole tx … Add logIndex (or orderId) to the
+// deposit request and sign only that message … Treat an oversized answer as final." The engine
+// names its deposit's order in the request, keeps that order's message only, and an answer
+// larger than the client reads ends the wait at once (it was INVALID_RESPONSE, asked again on
+// every block until DEPOSIT_CONFIRMATION_TIMEOUT).
+func TestAttestDepositAsksForItsOwnDepositAndAnOversizedAnswerIsFinal(t *testing.T) {
+	mine := depositMsg(seenBlock.Hash, 3, orderID, 1000)
+	att, signer := signedAttestation(t, mine)
+	var bodies []oracleapi.DepositAttestationRequest
+	var mu sync.Mutex
+	var oversized atomic.Bool
+	var calls atomic.Int64
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		var req oracleapi.DepositAttestationRequest
+		_ = json.NewDecoder(r.Body).Decode(&req)
+		mu.Lock()
+		bodies = append(bodies, req)
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		if oversized.Load() {
+			// Valid JSON, larger than the client reads: thousands of messages.
+			huge := *att
+			for len(huge.Messages) < 3000 {
+				huge.Messages = append(huge.Messages, att.Messages[0])
+			}
+			_ = json.NewEncoder(w).Encode(huge)
+			return
+		}
+		_ = json.NewEncoder(w).Encode(att)
+	}))
+	t.Cleanup(hs.Close)
+	c := &fakeChain{head: 140, hashes: map[uint64]common.Hash{100: seenBlock.Hash},
+		receipt: &types.Receipt{BlockNumber: big.NewInt(100), BlockHash: seenBlock.Hash}, confirms: 2}
+	a := &OracleActivities{Client: oracleapi.NewClient(hs.URL, "", nil), Signers: []common.Address{signer},
+		chain: func(uint64) (depositChain, error) { return c, nil }}
+
+	res, _, err := runAttest(t, a, attestIn(seenBlock.Hash.Hex()), nil)
+	require.NoError(t, err)
+	require.Equal(t, signer.Hex(), res.Signer)
+	mu.Lock()
+	require.Len(t, bodies, 1)
+	asked := bodies[0]
+	mu.Unlock()
+	require.NotNil(t, asked.OrderID, "the request names the deposit's order")
+	require.Equal(t, orderID, *asked.OrderID)
+	require.Equal(t, common.HexToHash("0x7a"), asked.TransactionID)
+
+	oversized.Store(true)
+	calls.Store(0)
+	_, _, err = runAttest(t, a, attestIn(seenBlock.Hash.Hex()), nil)
+	var appErr *temporal.ApplicationError
+	require.ErrorAs(t, err, &appErr)
+	require.True(t, appErr.NonRetryable(), "err %v", err)
+	require.Equal(t, string(intent.FailReasonUnknown), appErr.Type())
+	require.Contains(t, err.Error(), oracleapi.CodeResponseTooLarge)
+	require.Equal(t, int64(1), calls.Load(), "the first answer ends the wait")
 }
 
 // An oracle that refuses the engine's configuration (a gateway's 403, a chain it does not serve)

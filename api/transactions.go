@@ -107,7 +107,8 @@ func (s *Server) indexSingle(c *gin.Context) {
 	}
 }
 
-// errUnsupportedChain answers a hint for a chain the engine does not serve.
+// errUnsupportedChain answers a hint for a chain the engine does not serve: unknown, or
+// disabled in the chain file.
 var errUnsupportedChain = &Error{Code: CodeUnsupportedChain, Message: "chainId is not a supported chain"}
 
 // bindHint decodes a hint's body into v; a non-empty result is the 400 message.
@@ -127,8 +128,8 @@ func bindHint(c *gin.Context, v any, shape string) string {
 }
 
 // indexHash routes the deposits of one reported transaction. When it returns false it has
-// answered: 400 for a bad hash or chain, 202 for a transaction not mined yet, 503 when the
-// chain could not be read.
+// answered: 400 for a bad hash or an unknown or disabled chain, 202 for a transaction not mined
+// yet, 503 when the chain could not be read.
 func (s *Server) indexHash(c *gin.Context, chainID uint64, txHash, requestID string) (int, bool) {
 	if !intent.IsHash32(txHash) {
 		abort(c, invalidInput("txHash must be a 0x-prefixed 32-byte hash"))
@@ -138,7 +139,9 @@ func (s *Server) indexHash(c *gin.Context, chainID uint64, txHash, requestID str
 		abort(c, invalidInput("chainId is required"))
 		return 0, false
 	}
-	if _, err := s.Chains.Get(chainID); err != nil {
+	if ch, err := s.Chains.Get(chainID); err != nil || ch.Disabled {
+		// A disabled chain's deposits are not served: routed, they started workflows that
+		// waited until they timed out.
 		abort(c, errUnsupportedChain)
 		return 0, false
 	}

@@ -12,6 +12,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/intents"
 )
 
@@ -40,7 +42,13 @@ var (
 // registry (31337, 31338) with f as its indexer.
 func postHint(t *testing.T, f *fakeIndexer, path, body string) (int, map[string]any) {
 	t.Helper()
-	s := &Server{Chains: unreachableChains(t).Registry(), Indexer: f, Logger: slog.New(slog.DiscardHandler)}
+	return postHintOn(t, unreachableChains(t).Registry(), f, path, body)
+}
+
+// postHintOn is postHint on the chains of reg.
+func postHintOn(t *testing.T, reg *chains.Registry, f *fakeIndexer, path, body string) (int, map[string]any) {
+	t.Helper()
+	s := &Server{Chains: reg, Indexer: f, Logger: slog.New(slog.DiscardHandler)}
 	r := httptest.NewRequest(http.MethodPost, path, strings.NewReader(body))
 	r.Header.Set("Content-Type", "application/json")
 	w := httptest.NewRecorder()
@@ -130,6 +138,29 @@ func TestTransactionsSingleIndexesTheHashOfItsJSONEncodedTxLikeTransactionsIndex
 		index, _ := postHint(t, &fakeIndexer{err: err}, "/transactions/index", `{"chainId": "31337", "txHash": "`+hintTx+`"}`)
 		if single != want || index != want {
 			t.Errorf("%v: single %d, index %d, want %d", err, single, index, want)
+		}
+	}
+}
+
+// Review L8: "A hint for a disabled chain is routed and starts workflows that wait until they
+// time out. Refuse Disabled chains." Both hint endpoints answer 400 UNSUPPORTED_CHAIN, the
+// spec's error shape for a chain that is not supported, and index nothing.
+func TestTransactionHintForADisabledChainIsUnsupportedChain(t *testing.T) {
+	reg, err := chains.NewRegistry(devnet.ChainConfigs(map[uint64]string{31337: deadRPC, 31338: deadRPC}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, _ := reg.Get(31338)
+	ch.Disabled = true
+	tx := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	for path, body := range map[string]string{
+		"/transactions/index":  `{"chainId": 31338, "txHash": "` + hintTx + `"}`,
+		"/transactions/single": `{"requestId": "` + hintReq + `", "chainId": "31338", "tx": ` + tx(`{"txHash":"`+hintTx+`"}`) + `}`,
+	} {
+		f := &fakeIndexer{}
+		code, out := postHintOn(t, reg, f, path, body)
+		if code != http.StatusBadRequest || out["errorCode"] != CodeUnsupportedChain || len(f.calls) != 0 {
+			t.Errorf("%s: %d %v, indexed %v", path, code, out, f.calls)
 		}
 	}
 }

@@ -175,7 +175,7 @@ func (s *System) Migrate(ctx context.Context) ([]string, error) { return migrati
 func (s *System) Intents() *intents.Door {
 	s.doorOnce.Do(func() {
 		s.door = &intents.Door{Temporal: s.Temporal, Requests: s.Store, Chains: s.Chains, Policy: s.Config.Policy,
-			EagerStart: s.Config.EagerStart, Logger: s.Logger.With("component", "intents")}
+			EagerStart: s.Config.EagerStart, HintMaxDeposits: s.Config.HintMaxDeposits, Logger: s.Logger.With("component", "intents")}
 	})
 	return s.door
 }

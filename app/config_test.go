@@ -352,3 +352,20 @@ func TestAdminAddr(t *testing.T) {
 		}
 	}
 }
+
+// HINT_MAX_DEPOSITS (issue 33, point 2: a hint "handles at most a small number of deposits"):
+// 16 by default, 1 to 256, a bad value named at start.
+func TestHintMaxDeposits(t *testing.T) {
+	cfg, err := Load(env(required(nil)), nil)
+	if err != nil || cfg.HintMaxDeposits != 16 {
+		t.Fatalf("default: %d, %v", cfg.HintMaxDeposits, err)
+	}
+	if cfg, err = Load(env(required(map[string]string{"HINT_MAX_DEPOSITS": "4"})), nil); err != nil || cfg.HintMaxDeposits != 4 {
+		t.Fatalf("4: %d, %v", cfg.HintMaxDeposits, err)
+	}
+	for _, bad := range []string{"0", "257", "many"} {
+		if _, err := Load(env(required(map[string]string{"HINT_MAX_DEPOSITS": bad})), nil); err == nil || !strings.Contains(err.Error(), "HINT_MAX_DEPOSITS:") {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+}

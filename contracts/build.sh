@@ -16,7 +16,8 @@ rm -f SafeTransfer.abi SafeTransfer.bin
 cd ..
 out=../chains/evm/bindings
 mkdir -p "$out"
-for c in Depository OutputSettler PriceFeed TestUSDC; do
+for abi in build/*.abi; do
+  c=$(basename "$abi" .abi)
   go run github.com/ethereum/go-ethereum/cmd/abigen@v1.17.10 --v2 \
     --abi "build/$c.abi" --bin "build/$c.bin" --pkg bindings --type "$c" --out "$out/$(echo "$c" | tr 'A-Z' 'a-z').go"
 done

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
+	lru "github.com/hashicorp/golang-lru/v2"
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
@@ -15,6 +16,8 @@ import (
 
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/internal/metrics"
+	"github.com/intentd/intentd/internal/sharedread"
 	"github.com/intentd/intentd/store"
 	"github.com/intentd/intentd/workflows"
 )
@@ -159,27 +162,101 @@ func (d *Door) startRefund(ctx context.Context, in workflows.DepositRefundInput)
 // find it once it is mined.
 var ErrNotMined = errors.New("transaction is not mined yet")
 
-// IndexTransaction delivers the deposits of one transaction a client reported, and returns how
-// many it found.
+// DefaultHintMaxDeposits is how many deposits of one transaction a hint routes
+// (HINT_MAX_DEPOSITS): a client's transaction holds one deposit, a batch a few.
+const DefaultHintMaxDeposits = 16
+
+// hintMemory is how many hinted transactions a door remembers having routed (about 100 bytes
+// each): far more than the hints of the minutes in which the scanner routes them anyway.
+const hintMemory = 1 << 16
+
+// hintKey names a hinted transaction.
+type hintKey struct {
+	chainID uint64
+	tx      common.Hash
+}
+
+// hintProgress is how far the hints of a transaction routed its deposits: the first routed
+// (in log order) were delivered, and done says those were all a hint routes.
+type hintProgress struct {
+	routed int
+	done   bool
+}
+
+// IndexTransaction delivers the deposits of one transaction a client reported (POST
+// /transactions/index), and returns how many it routed. A hint is anyone's to send, as often as
+// the rate limits allow, so what it costs is bounded:
+//   - it routes at most HintMaxDeposits deposits of the transaction, in log order; the scanner
+//     routes the others when it reaches the block, as it routes every deposit (a hint only
+//     makes a deposit's routing earlier);
+//   - a transaction it routed is remembered (an LRU of hintMemory transactions): the same hint
+//     again is answered from memory, without reading the chain, the database or Temporal; a
+//     hint that failed half way (Temporal slow to answer) is remembered as far as it went, and
+//     the next one goes on from there;
+//   - the same hint arriving while it is routed waits for that routing instead of doing it too.
 func (d *Door) IndexTransaction(ctx context.Context, chainID uint64, tx common.Hash) (int, error) {
 	if d.Chains == nil {
 		return 0, errors.New("indexing transactions is not configured")
 	}
-	c, err := chains.Capability[chains.DepositReader](d.Chains, chainID)
+	key := hintKey{chainID, tx}
+	if p, ok := d.routedHints().Get(key); ok && p.done {
+		metrics.TransactionHints.WithLabelValues("remembered").Inc()
+		return p.routed, nil
+	}
+	return sharedread.Do(ctx, &d.hintReads, fmt.Sprintf("%d:%s", chainID, tx.Hex()), 0, func(ctx context.Context) (int, error) {
+		return d.indexTransaction(ctx, key)
+	})
+}
+
+// indexTransaction routes a hinted transaction's deposits, at most HintMaxDeposits of them, from
+// where an earlier hint of it stopped, and remembers how far it went.
+func (d *Door) indexTransaction(ctx context.Context, key hintKey) (int, error) {
+	p, _ := d.routedHints().Get(key)
+	if p.done { // routed while this one waited for its turn
+		return p.routed, nil
+	}
+	if ch, err := d.Chains.Registry().Get(key.chainID); err != nil {
+		return 0, err
+	} else if ch.Disabled {
+		return 0, fmt.Errorf("%w: chain %d is disabled", chains.ErrUnknownChain, key.chainID)
+	}
+	c, err := chains.Capability[chains.DepositReader](d.Chains, key.chainID)
 	if err != nil {
 		return 0, err
 	}
-	deps, err := c.DepositsInTx(ctx, tx.Hex())
+	deps, err := c.DepositsInTx(ctx, key.tx.Hex())
 	if errors.Is(err, chains.ErrNotFound) {
 		return 0, ErrNotMined
 	}
 	if err != nil {
 		return 0, err
 	}
-	for _, dep := range deps {
-		if err := d.Deliver(ctx, dep); err != nil {
+	outcome := "routed"
+	if limit := d.hintMaxDeposits(); len(deps) > limit {
+		d.logger().Info("transaction hint capped: the scanner routes the other deposits", "chainId", key.chainID,
+			"tx", key.tx.Hex(), "deposits", len(deps), "routed", limit)
+		deps, outcome = deps[:limit], "capped"
+	}
+	for i := min(p.routed, len(deps)); i < len(deps); i++ {
+		if err := d.Deliver(ctx, deps[i]); err != nil {
+			d.routedHints().Add(key, hintProgress{routed: i})
 			return 0, err
 		}
 	}
+	d.routedHints().Add(key, hintProgress{routed: len(deps), done: true})
+	metrics.TransactionHints.WithLabelValues(outcome).Inc()
 	return len(deps), nil
+}
+
+func (d *Door) hintMaxDeposits() int {
+	if d.HintMaxDeposits > 0 {
+		return d.HintMaxDeposits
+	}
+	return DefaultHintMaxDeposits
+}
+
+// routedHints is the door's memory of the transactions its hints routed.
+func (d *Door) routedHints() *lru.Cache[hintKey, hintProgress] {
+	d.hintsOnce.Do(func() { d.hints, _ = lru.New[hintKey, hintProgress](hintMemory) }) // only a size below 1 fails
+	return d.hints
 }

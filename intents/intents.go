@@ -9,13 +9,16 @@ package intents
 import (
 	"context"
 	"log/slog"
+	"sync"
 
+	lru "github.com/hashicorp/golang-lru/v2"
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/internal/sharedread"
 	"github.com/intentd/intentd/store"
 	"github.com/intentd/intentd/workflows"
 )
@@ -48,7 +51,16 @@ type Door struct {
 	Policy workflows.Policy
 	// EagerStart asks for eager starts (app.Config.EagerStart).
 	EagerStart bool
-	Logger     *slog.Logger
+	// HintMaxDeposits caps the deposits one transaction hint routes (IndexTransaction;
+	// app.Config.HintMaxDeposits); 0 is DefaultHintMaxDeposits.
+	HintMaxDeposits int
+	Logger          *slog.Logger
+
+	// hints are the transactions whose hints this door routed, and how far (IndexTransaction);
+	// hintReads shares a hint's routing with the same hint arriving while it runs.
+	hintsOnce sync.Once
+	hints     *lru.Cache[hintKey, hintProgress]
+	hintReads sharedread.Group
 }
 
 func (d *Door) logger() *slog.Logger {

@@ -22,13 +22,13 @@ var (
 )
 
 // endpoints are the attestation routes, in the spec's order. Each names the codes it answers
-// with besides INVALID_REQUEST, UNKNOWN_CHAIN, RATE_LIMITED, CHAIN_UNAVAILABLE and
-// INTERNAL_ERROR, which every one may.
+// with besides INVALID_REQUEST, UNKNOWN_CHAIN, RATE_LIMITED, CHAIN_UNAVAILABLE, INTERNAL_ERROR
+// and TOO_MANY_EVENTS, which every one may.
 func endpoints() []*endpoint {
 	txCodes := []string{oracleapi.CodeTransactionNotFound, oracleapi.CodeNotConfirmed, oracleapi.CodeTransactionReverted}
 	return []*endpoint{
 		newEndpoint(oracleapi.PathDepositAttestation, "Attest the Deposit events of a transaction",
-			"One message per Deposit event the chain's depository emitted in the transaction, in log order, once the transaction has the chain's confirmations in a canonical block.",
+			fmt.Sprintf("One message per Deposit event the chain's depository emitted in the transaction, in log order, once the transaction has the chain's confirmations in a canonical block. logIndex and orderId (optional) name the deposit wanted: only the events at that log index or for that order (with both, matching both) are attested. An answer carries at most %d messages (TOO_MANY_EVENTS beyond).", oracleapi.MaxMessagesPerAnswer),
 			append(txCodes, oracleapi.CodeNoDepositEvents), attestDeposit),
 		newEndpoint(oracleapi.PathWithdrawalAttestation, "Attest the Withdrawal events of a transaction",
 			"One message per Withdrawal (payout) event the chain's depository emitted in the transaction, in log order.",

@@ -191,7 +191,9 @@ func (p *clientPool) close() {
 }
 
 // attestDeposit reads the transaction, checks it is successful, canonical and deep enough, and
-// returns every Deposit event the chain's depository emitted in it, in log order.
+// returns the Deposit events the chain's depository emitted in it that the request names (its
+// logIndex, its orderId, both, or neither: every one), in log order. Only those are decoded and
+// signed: a transaction of hundreds of deposits costs each caller one signature.
 func attestDeposit(ctx context.Context, s *Server, req oracleapi.DepositAttestationRequest, _ bool) ([]oracleapi.DepositData, oracleapi.Domain, *oracleapi.Error) {
 	tx, e := s.readTransactionAt(ctx, req.ChainID, req.TransactionID, contractDepository, s.depositDepth)
 	if e != nil {
@@ -199,6 +201,11 @@ func attestDeposit(ctx context.Context, s *Server, req oracleapi.DepositAttestat
 	}
 	var messages []oracleapi.DepositData
 	for _, l := range tx.logs(depositEventID) {
+		// Deposit(bytes32 indexed orderId, …): the order id is the first topic.
+		if (req.LogIndex != nil && uint64(l.Index) != *req.LogIndex) ||
+			(req.OrderID != nil && (len(l.Topics) < 2 || l.Topics[1] != *req.OrderID)) {
+			continue
+		}
 		ev, err := depositoryABI.UnpackDepositEvent(l)
 		if err != nil {
 			tx.log.Warn("skipping undecodable Deposit log", slog.Uint64("logIndex", uint64(l.Index)), slog.Any("err", err))
@@ -211,11 +218,26 @@ func attestDeposit(ctx context.Context, s *Server, req oracleapi.DepositAttestat
 		})
 	}
 	if len(messages) == 0 {
-		return nil, oracleapi.Domain{}, oracleapi.Errorf(oracleapi.CodeNoDepositEvents, "transaction %s emitted no Deposit event from depository %s",
-			req.TransactionID.Hex(), tx.contract.Hex())
+		return nil, oracleapi.Domain{}, oracleapi.Errorf(oracleapi.CodeNoDepositEvents, "transaction %s emitted no Deposit event%s from depository %s",
+			req.TransactionID.Hex(), depositSelection(req), tx.contract.Hex())
+	}
+	if len(messages) > oracleapi.MaxMessagesPerAnswer {
+		return nil, oracleapi.Domain{}, tooManyEvents(len(messages), "Deposit events"+depositSelection(req), "name the deposit with logIndex or orderId")
 	}
 	tx.log.Info("deposit attested", slog.Int("deposits", len(messages)), slog.Uint64("block", tx.block), slog.Uint64("confirmations", tx.confirmations))
 	return messages, tx.domain(s), nil
+}
+
+// depositSelection describes the deposits a request names, for its refusals: "" for every one.
+func depositSelection(req oracleapi.DepositAttestationRequest) string {
+	var out string
+	if req.LogIndex != nil {
+		out += fmt.Sprintf(" at log %d", *req.LogIndex)
+	}
+	if req.OrderID != nil {
+		out += " for order " + req.OrderID.Hex()
+	}
+	return out
 }
 
 // contractKind names which of a chain's contracts an attestation is about.

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -513,6 +514,11 @@ func parsePrivateKey(lookup func(string) (string, bool)) (*ecdsa.PrivateKey, err
 	return key, nil
 }
 
+// MinAPIKeyLength is the fewest characters an API_KEYS key may have. A key lifts the rate limit
+// and authorizes force, and the oracle answers anyone who guesses one: 32 random characters
+// (`openssl rand -hex 32` gives 64) are beyond guessing, a short word is not.
+const MinAPIKeyLength = 32
+
 // parseAPIKeys reports entries by position, never by content, because the content is the secret.
 func parseAPIKeys(v string) ([]APIKey, error) {
 	entries, err := envconf.List{Sep: ";", KV: ":", KeyOnly: true, Secret: true, Key: "key"}.Parse(v)
@@ -522,6 +528,9 @@ func parseAPIKeys(v string) ([]APIKey, error) {
 	var out []APIKey
 	seen := map[[sha256.Size]byte]bool{}
 	for _, e := range entries {
+		if n := utf8.RuneCountInString(e.Key); n < MinAPIKeyLength {
+			return nil, e.Errorf("has a key of %d characters; a key needs at least %d random ones (openssl rand -hex 32)", n, MinAPIKeyLength)
+		}
 		h := sha256.Sum256([]byte(e.Key))
 		if seen[h] {
 			continue

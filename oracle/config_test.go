@@ -126,10 +126,24 @@ func TestConfigInvalidPrivateKeyErrorDoesNotEchoIt(t *testing.T) {
 }
 
 func TestConfigAPIKeysAreParsedAndHashed(t *testing.T) {
-	cfg := mustConfig(t, map[string]string{EnvAPIKeys: testAPIKey + ":engine;k2:ops;k3"})
+	k2, k3 := strings.Repeat("2", MinAPIKeyLength), strings.Repeat("3", MinAPIKeyLength)
+	cfg := mustConfig(t, map[string]string{EnvAPIKeys: testAPIKey + ":engine;" + k2 + ":ops;" + k3})
 	require.Len(t, cfg.APIKeys, 3)
 	assert.Equal(t, []string{"engine", "ops", ""}, []string{cfg.APIKeys[0].Label, cfg.APIKeys[1].Label, cfg.APIKeys[2].Label})
 	assert.Contains(t, configErr(t, map[string]string{EnvAPIKeys: ":label"}), EnvAPIKeys)
+}
+
+// Review L7: "A short API_KEYS value can be brute-forced to lift the rate limit and to use
+// force. Require at least 32 random characters." The start is refused, naming the entry by its
+// position, never the key.
+func TestConfigAPIKeysShorterThan32CharactersStopStart(t *testing.T) {
+	short := "sk_short_secret_0123456789abcde" // 31 characters
+	msg := configErr(t, map[string]string{EnvAPIKeys: testAPIKey + ":engine;" + short + ":ops"})
+	assert.Contains(t, msg, EnvAPIKeys)
+	assert.Contains(t, msg, "entry 2")
+	assert.Contains(t, msg, "at least 32")
+	assert.NotContains(t, msg, short)
+	mustConfig(t, map[string]string{EnvAPIKeys: short + "f:ops"}) // 32 are enough
 }
 
 func TestConfigPeersAreParsed(t *testing.T) {

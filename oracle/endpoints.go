@@ -11,6 +11,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/gin-gonic/gin"
 
+	"github.com/intentd/intentd/internal/metrics"
 	"github.com/intentd/intentd/internal/openapidoc"
 	"github.com/intentd/intentd/oracle/oracleapi"
 )
@@ -78,6 +79,7 @@ func newEndpoint[Req any, T oracleapi.Message](path, summary, description string
 	attest func(ctx context.Context, s *Server, req Req, authed bool) ([]T, oracleapi.Domain, *oracleapi.Error)) *endpoint {
 	e := &endpoint{path: path, summary: summary, description: description, errors: codes,
 		request: new(Req), response: new(oracleapi.Attestation[T])}
+	signed := metrics.OracleSignatures.WithLabelValues(path)
 	e.run = func(ctx context.Context, s *Server, body []byte, authed bool) (*collected, *oracleapi.Error) {
 		var req Req
 		if err := json.Unmarshal(body, &req); err != nil {
@@ -86,6 +88,11 @@ func newEndpoint[Req any, T oracleapi.Message](path, summary, description string
 		msgs, domain, oe := attest(ctx, s, req, authed)
 		if oe != nil {
 			return nil, oe
+		}
+		if len(msgs) > oracleapi.MaxMessagesPerAnswer {
+			// Every route's answer is capped here, before any signing, whatever its attest
+			// function selected (deposits refuse earlier, with the fields that select one).
+			return nil, tooManyEvents(len(msgs), "events", "ask about fewer")
 		}
 		// The local answer is built as it is served, not read back: its signatures are this
 		// oracle's own, correct by construction (a raw key signs with go-ethereum; the KMS
@@ -104,6 +111,7 @@ func newEndpoint[Req any, T oracleapi.Message](path, summary, description string
 				s.logger.Error("signing failed", "path", path, "err", err)
 				return nil, oracleapi.Errorf(oracleapi.CodeInternal, "signing failed")
 			}
+			signed.Inc()
 			data, err := json.Marshal(m)
 			if err != nil {
 				return nil, oracleapi.Errorf(oracleapi.CodeInternal, "encoding the attestation failed")
@@ -120,6 +128,9 @@ func newEndpoint[Req any, T oracleapi.Message](path, summary, description string
 		var att oracleapi.Attestation[T]
 		if err := json.Unmarshal(raw, &att); err != nil {
 			return nil, fmt.Errorf("decode: %s", jsonProblem(err))
+		}
+		if len(att.Messages) > oracleapi.MaxMessagesPerAnswer {
+			return nil, fmt.Errorf("%d messages, more than the %d an answer may carry", len(att.Messages), oracleapi.MaxMessagesPerAnswer)
 		}
 		if err := oracleapi.VerifyAttestation(&att); err != nil {
 			return nil, err
@@ -141,6 +152,13 @@ func newEndpoint[Req any, T oracleapi.Message](path, summary, description string
 	return e
 }
 
+// tooManyEvents refuses an attestation whose facts would take n messages, more than
+// oracleapi.MaxMessagesPerAnswer: what names them, and what the caller can do instead.
+func tooManyEvents(n int, what, instead string) *oracleapi.Error {
+	return oracleapi.Errorf(oracleapi.CodeTooManyEvents, "the transaction holds %d %s, more than the %d one answer carries; %s",
+		n, what, oracleapi.MaxMessagesPerAnswer, instead)
+}
+
 // validateJSON checks raw against schema (openapidoc.ValidateJSON).
 func validateJSON(schema *openapi3.Schema, raw []byte) error {
 	return openapidoc.ValidateJSON(schema, raw)
@@ -148,8 +166,11 @@ func validateJSON(schema *openapi3.Schema, raw []byte) error {
 
 // handle serves one attestation route: the body is validated against the route's schema (400
 // INVALID_REQUEST with the first problem), `force` is refused without a valid key (401), the
-// local attestation is made, and with requestPeerSignatures the peers are asked too
-// (aggregate).
+// local attestation is made, and with requestPeerSignatures from a caller with a valid key the
+// peers are asked too (aggregate). A keyless caller's requestPeerSignatures is answered with the
+// local attestation alone: the peers are asked with this instance's dedicated key, which passes
+// their rate limits, so fanning out for anyone would turn a keyless client's limited requests
+// into (1 + peers) times the chain reads and signatures, unlimited at the peers.
 func (s *Server) handle(e *endpoint) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		body, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, maxBodyBytes))
@@ -175,7 +196,13 @@ func (s *Server) handle(e *endpoint) gin.HandlerFunc {
 		local := func(ctx context.Context) (*collected, *oracleapi.Error) { return e.run(ctx, s, body, authed) }
 		var att *collected
 		var oe *oracleapi.Error
-		if flags.RequestPeerSignatures && len(s.cfg.Peers) > 0 {
+		fanOut := flags.RequestPeerSignatures && len(s.cfg.Peers) > 0
+		if fanOut && !authed {
+			s.logger.Debug("peer signatures are gathered for callers with an API key only; answering with the local attestation",
+				"path", e.path, "client", c.RemoteIP())
+			fanOut = false
+		}
+		if fanOut {
 			att, oe = s.aggregate(ctx, e, body, c.GetHeader(oracleapi.HeaderAPIKey), local)
 		} else {
 			att, oe = local(ctx)

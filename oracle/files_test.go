@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -66,7 +67,7 @@ func TestSecretsFolder(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "http://127.0.0.1:9", c.HTTPRPCURL)
 
-	vars[EnvAPIKeys] = "from-env:env"
+	vars[EnvAPIKeys] = strings.Repeat("e", MinAPIKeyLength) + ":env"
 	cfg, err = ConfigFromEnv(env(vars))
 	require.NoError(t, err)
 	assert.Equal(t, "env", cfg.APIKeys[0].Label, "the environment wins over the secrets files")

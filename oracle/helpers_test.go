@@ -36,7 +36,7 @@ import (
 // Test secrets: distinctive so the no-secret tests can search every output for them.
 const (
 	testOracleKeyHex = "4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318"
-	testAPIKey       = "sk_test_do_not_log_me_7f3a9c"
+	testAPIKey       = "sk_test_do_not_log_me_7f3a9c2e51b0d84a"
 	testChainID      = 31337
 )
 

@@ -47,13 +47,14 @@ func buildOpenAPI(eps []*endpoint) (*openapi3.T, error) {
 		OpenAPI: "3.0.3",
 		Info: &openapi3.Info{Title: "Attestation oracle", Version: "1",
 			Description: "Reads facts from chains and signs them as EIP-712 messages (docs/oracle.md). Errors are {message, code}. " +
-				"Without a valid x-api-key requests are rate limited per client IP; force needs a valid key."},
+				"Without a valid x-api-key requests are rate limited per client IP; force needs a valid key, and requestPeerSignatures " +
+				"gathers the peers' signatures only for a caller with a valid key (a keyless caller gets the local attestation)."},
 		Paths: openapi3.NewPaths(),
 		Components: &openapi3.Components{
 			Schemas: openapi3.Schemas{"Error": openapi3.NewSchemaRef("", errSchema)},
 			SecuritySchemes: openapi3.SecuritySchemes{"apiKey": &openapi3.SecuritySchemeRef{Value: &openapi3.SecurityScheme{
 				Type: "apiKey", In: "header", Name: oracleapi.HeaderAPIKey,
-				Description: "Optional. A valid key bypasses the unauthenticated rate limit and authorizes force."}}},
+				Description: "Optional. A valid key bypasses the unauthenticated rate limit, authorizes force and has requestPeerSignatures gather the peers' signatures."}}},
 		},
 	}
 	errorResponse := func(codes ...string) *openapi3.ResponseRef {
@@ -86,7 +87,7 @@ func buildOpenAPI(eps []*endpoint) (*openapi3.T, error) {
 		responses := jsonOK("One signed EIP-712 message per attested fact, and the domain they are signed under", e.responseSchema)
 		byStatus := map[int][]string{}
 		for _, code := range append([]string{oracleapi.CodeInvalidRequest, oracleapi.CodeUnknownChain, oracleapi.CodeRateLimited,
-			oracleapi.CodeChainUnavailable, oracleapi.CodeInternal}, e.errors...) {
+			oracleapi.CodeChainUnavailable, oracleapi.CodeInternal, oracleapi.CodeTooManyEvents}, e.errors...) {
 			status := oracleapi.Errorf(code, "").Status
 			if !slices.Contains(byStatus[status], code) {
 				byStatus[status] = append(byStatus[status], code)

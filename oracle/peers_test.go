@@ -506,6 +506,40 @@ func TestPeersAskedOnlyWhenRequested(t *testing.T) {
 	assert.False(t, asked)
 }
 
+// Review L18: "A keyless requestPeerSignatures:true request is re-sent to every peer with the
+// dedicated peer key, which skips the peers' rate limits." The oracle fans out for callers with
+// a valid key only; a keyless caller gets the local attestation, and no peer is asked.
+func TestKeylessRequestPeerSignaturesIsAnsweredLocallyWithoutAskingPeers(t *testing.T) {
+	var mu sync.Mutex
+	asked := 0
+	back := cluster(t, func([]string, []common.Address) nodeSpec { return nodeSpec{} })[0]
+	peer := relayObserved(t, back.url, 0, nil, func([]byte, http.Header) { mu.Lock(); asked++; mu.Unlock() })
+	front := cluster(t, func(_ []string, addrs []common.Address) nodeSpec {
+		return nodeSpec{env: map[string]string{EnvPeers: peersOf(peer), EnvOracleSigners: signersOf(addrs[0], back.addr),
+			EnvOracleSignersThreshold: "2"}}
+	})[0]
+	body := `{"chainId":31337,"transactionId":"` + peerTx.Hex() + `","requestPeerSignatures":true}`
+
+	r := do(t, http.MethodPost, front.url+oracleapi.PathDepositAttestation, body, nil)
+	require.Equal(t, http.StatusOK, r.status, string(r.body))
+	var att oracleapi.DepositAttestation
+	require.NoError(t, json.Unmarshal(r.body, &att))
+	assertSigners(t, &att, both(front.addr), "the local signature only")
+	assert.Equal(t, 0, asked, "no peer is asked for a keyless caller")
+	assert.Contains(t, front.logs.String(), "peer signatures are gathered for callers with an API key only")
+
+	// An invalid key is no key.
+	r = do(t, http.MethodPost, front.url+oracleapi.PathDepositAttestation, body, map[string]string{oracleapi.HeaderAPIKey: "not-a-key"})
+	require.Equal(t, http.StatusOK, r.status, string(r.body))
+	assert.Equal(t, 0, asked)
+
+	// With a valid key the peers are asked.
+	r, got, _ := attestWithPeers(t, front)
+	require.Equal(t, http.StatusOK, r.status, string(r.body))
+	assertSigners(t, got, both(front.addr, back.addr))
+	assert.Equal(t, 1, asked)
+}
+
 // A deposit still collecting its confirmations is refused by every oracle alike: the request
 // answers the local 409, and neither the local refusal nor the peers' is logged at WARN (a
 // healthy intent logs no warnings), while a failing peer still is.

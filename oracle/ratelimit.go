@@ -6,32 +6,44 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hashicorp/golang-lru/v2/simplelru"
+
 	"github.com/intentd/intentd/ratelimit"
 )
 
-// maxLimiterClients bounds the limiter's memory within one window. A new client arriving when
-// the table is full is refused until the window turns: failing closed keeps a flood of spoofed
-// or rotating addresses from growing memory, and the next window starts empty.
+// maxLimiterClients bounds the limiter's memory within one window. When the table is full, a
+// new client takes the place of the one that asked least recently (an LRU, the project's
+// golang-lru): a flood of rotating addresses (100,000 /64s) then costs the forgotten clients a
+// fresh count, not every new keyless client its access, as failing closed did.
 const maxLimiterClients = 100_000
 
 // fixedWindowLimiter counts requests per client in fixed windows aligned to the clock (every
 // client's window turns at the same instant). Because all windows turn together, the whole
-// table is dropped when the window changes: memory holds at most one window's clients.
+// table is dropped when the window changes: memory holds at most one window's clients, and at
+// most capacity of them.
 type fixedWindowLimiter struct {
-	max    int
-	window time.Duration
-	now    func() time.Time
+	max      int
+	window   time.Duration
+	now      func() time.Time
+	capacity int
 
 	mu     sync.Mutex
 	start  time.Time
-	counts map[string]int
+	counts *simplelru.LRU[string, int] // guarded by mu
 }
 
 func newFixedWindowLimiter(max int, window time.Duration, now func() time.Time) *fixedWindowLimiter {
 	if now == nil {
 		now = time.Now
 	}
-	return &fixedWindowLimiter{max: max, window: window, now: now, counts: map[string]int{}}
+	l := &fixedWindowLimiter{max: max, window: window, now: now, capacity: maxLimiterClients}
+	l.counts = l.newTable()
+	return l
+}
+
+func (l *fixedWindowLimiter) newTable() *simplelru.LRU[string, int] {
+	c, _ := simplelru.NewLRU[string, int](l.capacity, nil) // only a size below 1 fails
+	return c
 }
 
 // limitDecision is what the HTTP layer needs for its headers.
@@ -50,22 +62,19 @@ func (l *fixedWindowLimiter) allow(client string) limitDecision {
 	defer l.mu.Unlock()
 	if !start.Equal(l.start) {
 		l.start = start
-		if len(l.counts) > 0 {
-			// A fresh map rather than clear(): clear keeps the buckets, so a past flood
+		if l.counts.Len() > 0 {
+			// A fresh table rather than Purge(): a purged map keeps its buckets, so a past flood
 			// would pin its memory.
-			l.counts = map[string]int{}
+			l.counts = l.newTable()
 		}
 	}
 	d := limitDecision{limit: l.max, reset: start.Add(l.window), wait: start.Add(l.window).Sub(now)}
-	n, known := l.counts[client]
-	if !known && len(l.counts) >= maxLimiterClients {
-		return d
-	}
+	n, _ := l.counts.Get(client)
 	if n >= l.max {
 		return d
 	}
 	n++
-	l.counts[client] = n
+	l.counts.Add(client, n) // evicts the least recently seen client when full
 	d.allowed = true
 	d.remaining = l.max - n
 	return d
@@ -74,7 +83,7 @@ func (l *fixedWindowLimiter) allow(client string) limitDecision {
 func (l *fixedWindowLimiter) size() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return len(l.counts)
+	return l.counts.Len()
 }
 
 // clientKey is the limiter key of a remote address: IPv6 clients are keyed by their /64, as the

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -110,7 +111,7 @@ func TestUnknownRouteIs404(t *testing.T) {
 // TestRateLimit: the third unauthenticated request in a window is refused with the headers and
 // Retry-After; a valid key is never limited; exempt paths are never limited.
 func TestRateLimit(t *testing.T) {
-	srv, hs := newTestServer(t, mustConfig(t, map[string]string{EnvAPIKeys: testAPIKey + ":engine;other:x"}), offlineRegistry(t), nil)
+	srv, hs := newTestServer(t, mustConfig(t, map[string]string{EnvAPIKeys: testAPIKey + ":engine;" + strings.Repeat("x", MinAPIKeyLength) + ":x"}), offlineRegistry(t), nil)
 	// A clock frozen mid-window makes "the same window" certain.
 	now := time.Date(2026, 1, 1, 12, 0, 0, 400*int(time.Millisecond), time.UTC)
 	srv.limiter.now = func() time.Time { return now }
@@ -187,12 +188,29 @@ func TestLimiterMemoryIsBounded(t *testing.T) {
 	require.True(t, l.allow("10.0.0.1").allowed)
 	assert.Equal(t, 1, l.size(), "a new window forgets every client of the old one")
 
-	// The table never grows beyond its cap within a window: new clients are refused instead.
+	// The table never grows beyond its cap within a window.
 	for i := range maxLimiterClients + 10 {
 		l.allow("c" + strconv.Itoa(i))
 	}
 	assert.Equal(t, maxLimiterClients, l.size())
-	assert.False(t, l.allow("late-client").allowed)
+}
+
+// Review L5: "100k distinct /64s make the oracle refuse every new keyless client — evict (LRU)
+// instead of failing closed for everyone." A full table forgets the client that asked least
+// recently; a client over its limit stays refused, and a new one is served.
+func TestLimiterFullOfRotatingClientsStillServesANewClient(t *testing.T) {
+	now := time.Unix(1000, 0)
+	l := newFixedWindowLimiter(2, time.Second, func() time.Time { return now })
+	require.True(t, l.allow("busy").allowed)
+	require.True(t, l.allow("busy").allowed)
+	for i := range maxLimiterClients - 1 {
+		require.True(t, l.allow("2001:db8:"+strconv.Itoa(i)+"::/64").allowed)
+	}
+	assert.False(t, l.allow("busy").allowed, "a client over its limit, recently seen, stays refused")
+	d := l.allow("new-client")
+	assert.True(t, d.allowed, "a new keyless client is served although the table is full")
+	assert.Equal(t, 1, d.remaining)
+	assert.Equal(t, maxLimiterClients, l.size())
 }
 
 func TestClientKeyGroupsIPv6By64(t *testing.T) {
@@ -202,15 +220,16 @@ func TestClientKeyGroupsIPv6By64(t *testing.T) {
 }
 
 func TestAPIKeyMatch(t *testing.T) {
-	cfg := mustConfig(t, map[string]string{EnvAPIKeys: "k1:first; k2:second ;k1:dup"})
+	k1, k2, k3 := strings.Repeat("1", MinAPIKeyLength), strings.Repeat("2", MinAPIKeyLength), strings.Repeat("3", MinAPIKeyLength)
+	cfg := mustConfig(t, map[string]string{EnvAPIKeys: k1 + ":first; " + k2 + ":second ;" + k1 + ":dup"})
 	set := apiKeySet{keys: cfg.APIKeys}
-	label, ok := set.match("k2")
+	label, ok := set.match(k2)
 	assert.True(t, ok)
 	assert.Equal(t, "second", label)
-	label, ok = set.match("k1")
+	label, ok = set.match(k1)
 	assert.True(t, ok)
 	assert.Equal(t, "first", label)
-	_, ok = set.match("k3")
+	_, ok = set.match(k3)
 	assert.False(t, ok)
 	_, ok = set.match("")
 	assert.False(t, ok)

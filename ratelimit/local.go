@@ -9,8 +9,8 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// local keeps buckets in process: token buckets of Check.Rate.Count tokens refilled over
-// Check.Rate.Period, the same admission as Redis's GCRA. They are bounded; a forgotten bucket
+// local keeps buckets in process: token buckets of Check.Rate.Count tokens (Check.Burst when
+// lower) refilled at Check.Rate.Count per Check.Rate.Period, the same admission as Redis's GCRA. They are bounded; a forgotten bucket
 // starts full again, which only ever admits more, never refuses a caller wrongly.
 type local struct {
 	mu      sync.Mutex // one check at a time: read the tokens, then spend one
@@ -32,13 +32,14 @@ func (l *local) take(c Check) Result {
 	defer l.mu.Unlock()
 	now := l.now()
 	key := c.Bucket + "|" + c.Subject
+	burst := c.burst()
 	lim, ok := l.buckets.Get(key)
 	if !ok {
-		lim = rate.NewLimiter(rate.Limit(per), c.Rate.Count)
+		lim = rate.NewLimiter(rate.Limit(per), burst)
 		l.buckets.Add(key, lim)
-	} else if lim.Burst() != c.Rate.Count || lim.Limit() != rate.Limit(per) {
+	} else if lim.Burst() != burst || lim.Limit() != rate.Limit(per) {
 		lim.SetLimitAt(now, rate.Limit(per)) // the caller's limit changed (tier, schedule)
-		lim.SetBurstAt(now, c.Rate.Count)
+		lim.SetBurstAt(now, burst)
 	}
 	tokens := lim.TokensAt(now)
 	out := Result{Check: c}
@@ -50,7 +51,7 @@ func (l *local) take(c Check) Result {
 		out.RetryAfter = seconds((1 - tokens) / per)
 	}
 	out.Remaining = int(math.Floor(tokens))
-	out.ResetAfter = seconds((float64(c.Rate.Count) - tokens) / per)
+	out.ResetAfter = seconds((float64(burst) - tokens) / per)
 	return out
 }
 

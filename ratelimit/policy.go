@@ -129,6 +129,15 @@ func AnonymousLimits() map[string]auth.Rate {
 	return m
 }
 
+// DefaultBursts are the buckets that admit fewer requests at once than their count (a GCRA
+// bucket admits its whole count at once otherwise): the transaction hints, 10, refilled at the
+// bucket's rate. Each hint reads a chain and may route deposits through the database and
+// Temporal, and a client sends one per deposit it makes: 200 at once from one IP was the
+// review's amplifier (M1), 10 is more than any wallet sends at once.
+func DefaultBursts() map[string]int {
+	return map[string]int{Transactions: 10}
+}
+
 // ElevatedLimits are the spec's limits for an elevated key: per second where the spec raises
 // them, the default's where it does not (/authorize, and every endpoint the public service
 // gives 200 a minute either way).
@@ -161,12 +170,17 @@ type Policy struct {
 	UnknownKey auth.Rate
 	// RequestsSchedule reduces the Requests bucket over time, latest step last.
 	RequestsSchedule []Step
+	// Bursts caps how many requests a bucket admits at once, by bucket name, for every caller
+	// (DefaultBursts); the rate over time stays the bucket's.
+	Bursts map[string]int
 }
 
 // DefaultPolicy is the spec's table, anonymous callers limited per IP as a key of the default
-// tier is (AnonymousLimits: fewer websocket upgrades), and 10 unknown keys a minute per IP.
+// tier is (AnonymousLimits: fewer websocket upgrades), 10 unknown keys a minute per IP, and the
+// hints' low burst (DefaultBursts).
 func DefaultPolicy() Policy {
-	return Policy{Default: DefaultLimits(), Elevated: ElevatedLimits(), Anonymous: AnonymousLimits(), UnknownKey: perMinute(10)}
+	return Policy{Default: DefaultLimits(), Elevated: ElevatedLimits(), Anonymous: AnonymousLimits(), UnknownKey: perMinute(10),
+		Bursts: DefaultBursts()}
 }
 
 // Caller is who a request counts against.
@@ -179,11 +193,21 @@ type Caller struct {
 	Wallet string
 }
 
-// Check is one bucket a request is counted against: Subject's requests to Bucket, at Rate.
+// Check is one bucket a request is counted against: Subject's requests to Bucket, at Rate,
+// at most Burst at once (0: Rate.Count).
 type Check struct {
 	Bucket  string
 	Subject string // "k:<key id>" or "ip:<address>", with ":w:<wallet>" for AuthorizeWallet
 	Rate    auth.Rate
+	Burst   int
+}
+
+// burst is how many requests the bucket admits at once: Burst, at most the rate's count.
+func (c Check) burst() int {
+	if c.Burst > 0 && c.Burst < c.Rate.Count {
+		return c.Burst
+	}
+	return c.Rate.Count
 }
 
 // Checks lists what a request of c to bucket counts against, in the order they are counted
@@ -210,7 +234,7 @@ func (p Policy) Checks(c Caller, bucket string, now time.Time) []Check {
 		}
 	}
 	if r, ok := p.rate(limits, c.Key, bucket, now); ok {
-		out = append(out, Check{Bucket: bucket, Subject: subject, Rate: r})
+		out = append(out, Check{Bucket: bucket, Subject: subject, Rate: r, Burst: p.Bursts[bucket]})
 	}
 	return out
 }

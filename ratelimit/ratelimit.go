@@ -162,7 +162,7 @@ func (l *Limiter) take(ctx context.Context, c Check) Result {
 		return l.local.take(c)
 	}
 	key := l.prefix + c.Bucket + ":" + c.Subject
-	n := min(c.Rate.Count/leaseShare, maxLease)
+	n := min(c.burst()/leaseShare, maxLease) // a lease never holds more than the bucket admits at once
 	if n < 2 {
 		res, err := l.redisTake(ctx, key, c, 1)
 		if err != nil {
@@ -210,7 +210,7 @@ type lease struct {
 // redisTake takes up to n tokens of the bucket at key in one round trip: Allowed when it took at
 // least one. An error has paused Redis (redisFailed) and leaves the check to the local buckets.
 func (l *Limiter) redisTake(ctx context.Context, key string, c Check, n int) (Result, error) {
-	limit := redis_rate.Limit{Rate: c.Rate.Count, Burst: c.Rate.Count, Period: c.Rate.Period}
+	limit := redis_rate.Limit{Rate: c.Rate.Count, Burst: c.burst(), Period: c.Rate.Period}
 	res, err := l.redis.AllowAtMost(ctx, key, limit, n)
 	if err != nil {
 		l.redisFailed(ctx, err)

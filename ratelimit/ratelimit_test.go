@@ -35,6 +35,12 @@ func shared(t testing.TB) *Limiter {
 // count (GCRA's burst), plus at most what refilled while the test ran.
 func untilRefused(t *testing.T, what string, r auth.Rate, take func() []Result) Result {
 	t.Helper()
+	return untilRefusedAfter(t, what, r, r.Count, take)
+}
+
+// untilRefusedAfter is untilRefused for a bucket that admits burst requests at once.
+func untilRefusedAfter(t *testing.T, what string, r auth.Rate, burst int, take func() []Result) Result {
+	t.Helper()
 	start := time.Now()
 	for n := 0; n <= 3*r.Count+10; n++ {
 		res := take()
@@ -42,9 +48,9 @@ func untilRefused(t *testing.T, what string, r auth.Rate, take func() []Result) 
 		if last.Allowed {
 			continue
 		}
-		refill := int(time.Since(start).Seconds() * float64(r.Count) / r.Period.Seconds()) // GCRA: the count, plus one a emission interval
-		if n < r.Count || n > r.Count+refill {
-			t.Fatalf("%s: %d admitted before the first refusal, want %d (+%d refilled)", what, n, r.Count, refill)
+		refill := int(time.Since(start).Seconds() * float64(r.Count) / r.Period.Seconds()) // GCRA: the burst, plus one a emission interval
+		if n < burst || n > burst+refill {
+			t.Fatalf("%s: %d admitted before the first refusal, want %d (+%d refilled)", what, n, burst, refill)
 		}
 		if last.Remaining != 0 || last.RetryAfter <= 0 || last.RetryAfter > r.Period/time.Duration(r.Count)+time.Second {
 			t.Fatalf("%s: refusal %+v: want no remaining and a retry within one emission interval", what, last)
@@ -77,7 +83,6 @@ func TestEveryLimitRefusesTheRequestOverIt(t *testing.T) {
 		{"quotes, default key", Caller{Key: defKey}, Quote, p.Default[Quote]},
 		{"quotes, elevated key", Caller{Key: elevKey}, Quote, p.Elevated[Quote]},
 		{"status, default key", Caller{Key: defKey}, Status, p.Default[Status]},
-		{"transactions, elevated key", Caller{Key: elevKey}, Transactions, p.Elevated[Transactions]},
 		{"chains, default key", Caller{Key: defKey}, Chains, p.Default[Chains]},
 		{"metrics, default key", Caller{Key: defKey}, Metrics, p.Default[Metrics]},
 		{"other, default key", Caller{Key: defKey}, Other, p.Default[Other]},
@@ -94,6 +99,45 @@ func TestEveryLimitRefusesTheRequestOverIt(t *testing.T) {
 	}
 	if l.FailOpen() != 0 {
 		t.Fatalf("%d checks failed open with Redis up", l.FailOpen())
+	}
+}
+
+// Review M1: "POST /transactions/index is an amplifier … one IP may burst 200 such requests at
+// once … Give hints their own low burst." The hints' bucket admits 10 at once (DefaultBursts),
+// for a key as for an IP, through Redis and in process alike, and refills at its rate, 200 a
+// minute, which stays the Limits table's.
+func TestTransactionHintsAdmitALowBurst(t *testing.T) {
+	ctx := context.Background()
+	p := DefaultPolicy()
+	burst := DefaultBursts()[Transactions]
+	if burst != 10 || p.Anonymous[Transactions] != (auth.Rate{Count: 200, Period: time.Minute}) {
+		t.Fatalf("burst %d, rate %+v", burst, p.Anonymous[Transactions])
+	}
+	l := shared(t)
+	for _, c := range []struct {
+		name   string
+		caller Caller
+	}{{"an elevated key", Caller{Key: elevKey}}, {"an IP without a key", Caller{IP: "203.0.113.9"}}} {
+		refused := untilRefusedAfter(t, c.name, p.Elevated[Transactions], burst, func() []Result { return l.Allow(ctx, c.caller, Transactions) })
+		if refused.Bucket != Transactions || refused.Burst != burst {
+			t.Errorf("%s: refused by %+v", c.name, refused.Check)
+		}
+	}
+	if l.FailOpen() != 0 {
+		t.Fatalf("%d checks failed open with Redis up", l.FailOpen())
+	}
+
+	clock := time.Date(2026, 9, 15, 12, 0, 0, 0, time.UTC)
+	local := New(Options{Now: func() time.Time { return clock }})
+	anon := Caller{IP: "203.0.113.10"}
+	for n := range burst {
+		if r := local.Allow(ctx, anon, Transactions)[0]; !r.Allowed || r.Remaining != burst-1-n {
+			t.Fatalf("in process, hint %d: %+v", n+1, r)
+		}
+	}
+	r := local.Allow(ctx, anon, Transactions)[0]
+	if r.Allowed || r.RetryAfter != 300*time.Millisecond || r.ResetAfter != 3*time.Second {
+		t.Fatalf("in process, hint %d: %+v, want refused, the next in 0.3 s (200 a minute), all 10 again in 3 s", burst+1, r)
 	}
 }
 

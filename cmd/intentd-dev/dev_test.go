@@ -82,13 +82,14 @@ func TestLoadLauncherConfig(t *testing.T) {
 // dev checks the engine's and the oracle's variables before it starts anything; Postgres and
 // Temporal are its own, whatever the environment says.
 func TestDevConfigs(t *testing.T) {
+	const workerKey = "worker-key-0123456789abcdef0123456789" // dev's is 64 hex; the oracles need 32 or more
 	cfg, ocfgs, err := devConfigs(lookup(map[string]string{"DATABASE_URL": "postgres://elsewhere", "TEMPORAL_ADDRESS": "elsewhere:7233"}),
-		"worker-key", "127.0.0.1:3000")
+		workerKey, "127.0.0.1:3000")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if cfg.DatabaseURL != startedByDev || cfg.TemporalAddress != startedByDev || cfg.OracleURL != "http://127.0.0.1:3000" ||
-		cfg.OracleAPIKey != "worker-key" || cfg.PriceSource != "feeds" || cfg.SolverAddress() != devnet.SolverAddress() {
+		cfg.OracleAPIKey != workerKey || cfg.PriceSource != "feeds" || cfg.SolverAddress() != devnet.SolverAddress() {
 		t.Fatalf("engine: %v", cfg)
 	}
 	// `make run` runs three oracles at 2-of-3 on 3000-3002, each asking the two others.
@@ -104,11 +105,11 @@ func TestDevConfigs(t *testing.T) {
 	if ocfgs[0].SignerAddress() != devnet.OracleAddress() {
 		t.Fatal("the first oracle signs with devnet.OracleKey")
 	}
-	_, _, err = devConfigs(lookup(map[string]string{"QUOTE_TTL": "soon", "PRICE_FEEDS": "ETH"}), "k", "127.0.0.1:3000")
+	_, _, err = devConfigs(lookup(map[string]string{"QUOTE_TTL": "soon", "PRICE_FEEDS": "ETH"}), workerKey, "127.0.0.1:3000")
 	if err == nil || !strings.Contains(err.Error(), "QUOTE_TTL:") || !strings.Contains(err.Error(), "PRICE_FEEDS:") {
 		t.Fatalf("bad engine variables: %v", err)
 	}
-	if _, _, err = devConfigs(lookup(map[string]string{"UNAUTHENTICATED_RATE_LIMIT_MAX": "0"}), "k", "127.0.0.1:3000"); err == nil ||
+	if _, _, err = devConfigs(lookup(map[string]string{"UNAUTHENTICATED_RATE_LIMIT_MAX": "0"}), workerKey, "127.0.0.1:3000"); err == nil ||
 		!strings.Contains(err.Error(), "UNAUTHENTICATED_RATE_LIMIT_MAX") {
 		t.Fatalf("bad oracle variable: %v", err)
 	}

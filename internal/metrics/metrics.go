@@ -39,6 +39,13 @@ var (
 		[]string{"service", "route", "method"})
 )
 
+// TransactionHints counts the transaction hints (POST /transactions/index and /single) that
+// found their transaction mined: "routed" (every deposit of it), "capped" (HINT_MAX_DEPOSITS of
+// them; the scanner routes the rest) and "remembered" (routed before: answered from memory,
+// without the chain, the database or Temporal).
+var TransactionHints = f.NewCounterVec(prometheus.CounterOpts{Namespace: "intentd", Name: "transaction_hints_total",
+	Help: "Transaction hints that found their transaction mined, by outcome (routed, capped, remembered)."}, []string{"outcome"})
+
 // Quotes counts the quote endpoints' answers: outcome "ok" or the errorCode.
 var Quotes = f.NewCounterVec(prometheus.CounterOpts{Namespace: "intentd", Name: "quotes_total",
 	Help: "Answers of POST /quote/v2, /quote and /price, by endpoint and outcome (ok or the errorCode)."},
@@ -123,6 +130,11 @@ var (
 		[]string{"endpoint", "outcome"})
 	OraclePeers = f.NewCounterVec(prometheus.CounterOpts{Namespace: "intentd", Name: "oracle_peer_requests_total",
 		Help: "Peer oracle calls, by outcome (ok, timeout, error, invalid, mismatch)."}, []string{"outcome"})
+	// OracleSignatures counts the messages the oracle signed with its own key (one signature,
+	// in aws-kms mode one KMS Sign call, each): the work attestations cost it, by endpoint.
+	OracleSignatures = f.NewCounterVec(prometheus.CounterOpts{Namespace: "intentd", Name: "oracle_signatures_total",
+		Help: "Messages the oracle signed with its own key (one signature, or KMS Sign call, each), by endpoint."},
+		[]string{"endpoint"})
 )
 
 // Webhook delivery, counted by the dispatcher.

@@ -44,8 +44,8 @@ import (
 const AdminToken = "ia_test_9c41e07b2a5f83d61e4b0c97a2d58f3e6b1c04a79d2e85f30b6a1c4d7e92f058"
 
 // OracleAPIKey is the worker's key at the stack's oracle (a secret of the stack: tests check it
-// never reaches a log).
-const OracleAPIKey = "test-oracle-key-5f1c9e27a3b8"
+// never reaches a log); at least oracle.MinAPIKeyLength characters, as the oracle requires.
+const OracleAPIKey = "test-oracle-key-5f1c9e27a3b84d0e6c1a92f7"
 
 // Options configure Start; the zero value is a default stack: a fresh database on the tests'
 // Postgres, the worker in the test process, logs at WARN and above to stderr.

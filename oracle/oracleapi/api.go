@@ -35,11 +35,25 @@ const HeaderAPIKey = "x-api-key"
 // The published JSON schemas (GET /documentation/openapi.json) are generated from these types.
 
 // DepositAttestationRequest is the body of POST /attestations/depository-deposits/v1.
+// LogIndex and OrderID (optional; ours, the spec does not show the body) name the deposit the
+// caller wants: only the Deposit events at that log index, or for that order, are read and
+// signed (with both, an event must match both). Without either, every Deposit event of the
+// transaction is, as before; either way an answer carries at most MaxMessagesPerAnswer
+// messages. One transaction may hold hundreds of deposits, and each deposit's caller asking for
+// all of them made the signing work grow with the square of their number.
 type DepositAttestationRequest struct {
-	ChainID               uint64      `json:"chainId" minimum:"1"`
-	TransactionID         common.Hash `json:"transactionId"`
-	RequestPeerSignatures bool        `json:"requestPeerSignatures,omitempty"`
+	ChainID               uint64       `json:"chainId" minimum:"1"`
+	TransactionID         common.Hash  `json:"transactionId"`
+	LogIndex              *uint64      `json:"logIndex,omitempty" doc:"Attest only the Deposit event at this log index (optional)."`
+	OrderID               *common.Hash `json:"orderId,omitempty" doc:"Attest only the Deposit events for this order id: 32 bytes, 0x-hex (optional)."`
+	RequestPeerSignatures bool         `json:"requestPeerSignatures,omitempty"`
 }
+
+// MaxMessagesPerAnswer caps the messages of one attestation answer: a request whose facts
+// would need more is refused with TOO_MANY_EVENTS and nothing is signed. Each message costs a
+// signature per oracle (a KMS call in aws-kms mode) and about a kilobyte of answer; the engine
+// asks for one deposit at a time, and 64 leaves room for any honest batch.
+const MaxMessagesPerAnswer = 64
 
 // WithdrawalAttestationRequest is the body of POST /attestations/depository-withdrawals/v1:
 // every Withdrawal event the chain's depository emitted in the transaction is attested.

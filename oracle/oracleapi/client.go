@@ -62,6 +62,35 @@ func (c *Client) AttestDeposit(ctx context.Context, chainID uint64, txHash commo
 	return att, nil
 }
 
+// AttestDepositFor asks, as AttestDeposit does, for the Deposit events of txHash on chainID
+// that pay for orderID only: the oracle reads and signs those (normally one) instead of every
+// deposit of the transaction. The order id names the deposit better than its log index, which
+// is its position in the block and changes when a reorg includes the transaction in another.
+// An oracle that does not know the field answers with every deposit of the transaction; the
+// returned attestation holds only orderID's.
+func (c *Client) AttestDepositFor(ctx context.Context, chainID uint64, txHash, orderID common.Hash) (*DepositAttestation, error) {
+	att, err := Attest[DepositData](ctx, c, PathDepositAttestation,
+		DepositAttestationRequest{ChainID: chainID, TransactionID: txHash, OrderID: &orderID, RequestPeerSignatures: true})
+	if err != nil {
+		return nil, err
+	}
+	var mine []DepositMessage
+	for i, m := range att.Messages {
+		if m.Data.ChainID != chainID || m.Data.TransactionID != txHash {
+			return nil, invalidResponse("message %d is about chain %d transaction %s", i, m.Data.ChainID, m.Data.TransactionID.Hex())
+		}
+		if m.Data.OrderID == orderID {
+			mine = append(mine, m)
+		}
+	}
+	if len(mine) == 0 {
+		return nil, &Error{Status: http.StatusNotFound, Code: CodeNoDepositEvents,
+			Message: fmt.Sprintf("the oracle attested no deposit of transaction %s for order %s", txHash.Hex(), orderID.Hex())}
+	}
+	att.Messages = mine
+	return att, nil
+}
+
 // Attest posts req to the attestation endpoint at path and returns its answer once every
 // signature in it recovers to its claimed signer under the returned domain. An answer without
 // messages, under an unknown domain or with a signature that does not recover is
@@ -159,9 +188,14 @@ func (c *Client) post(ctx context.Context, path string, body, out any) error {
 		return &Error{Code: CodeNetworkError, Message: err.Error()}
 	}
 	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes+1))
 	if err != nil {
 		return &Error{Code: CodeNetworkError, Message: fmt.Sprintf("read response: %v", err)}
+	}
+	if len(raw) > maxResponseBytes {
+		// Cut short it would not decode, and it would be INVALID_RESPONSE, which is retried: the
+		// same oversized answer, read again on every block. It is final instead.
+		return &Error{Code: CodeResponseTooLarge, Message: fmt.Sprintf("%s answered %d with more than %d bytes", path, resp.StatusCode, maxResponseBytes)}
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		e := &Error{Status: resp.StatusCode}

@@ -37,13 +37,21 @@ const (
 	CodeNotFound               = "NOT_FOUND"
 	CodeInternal               = "INTERNAL_ERROR"
 
-	// CodeNetworkError, CodeInvalidResponse and CodeClientMisconfigured are produced by the
-	// Client only, with Status 0: no usable HTTP answer arrived. CodeClientMisconfigured means
-	// the request could not even be built (a malformed base URL), so it is never taken for the
-	// oracle's INVALID_REQUEST, which is about a request the oracle received.
+	// CodeTooManyEvents: the facts asked for would take more than MaxMessagesPerAnswer
+	// messages; the caller names the one it wants (a deposit's logIndex or orderId). The
+	// transaction will not change, so asking again the same way is refused again.
+	CodeTooManyEvents = "TOO_MANY_EVENTS"
+
+	// CodeNetworkError, CodeInvalidResponse, CodeClientMisconfigured and CodeResponseTooLarge
+	// are produced by the Client only, with Status 0: no usable HTTP answer arrived.
+	// CodeClientMisconfigured means the request could not even be built (a malformed base URL),
+	// so it is never taken for the oracle's INVALID_REQUEST, which is about a request the oracle
+	// received. CodeResponseTooLarge is an answer larger than the Client reads (1 MiB): asked
+	// again, the same facts give the same answer, so it is not retried.
 	CodeNetworkError        = "NETWORK_ERROR"
 	CodeInvalidResponse     = "INVALID_RESPONSE"
 	CodeClientMisconfigured = "CLIENT_MISCONFIGURED"
+	CodeResponseTooLarge    = "RESPONSE_TOO_LARGE"
 )
 
 // errorStatus is the one code → status table: Errorf takes the status from it, and the server
@@ -60,6 +68,7 @@ var errorStatus = map[string]int{
 	CodeUnauthorized:           http.StatusUnauthorized,
 	CodeAlreadyWithdrawn:       http.StatusConflict,
 	CodeWithdrawalNotInitiated: http.StatusNotFound,
+	CodeTooManyEvents:          http.StatusUnprocessableEntity,
 	CodeChainUnavailable:       http.StatusServiceUnavailable,
 	CodeRateLimited:            http.StatusTooManyRequests,
 	CodeNotImplemented:         http.StatusNotImplemented,
@@ -73,7 +82,7 @@ func ServerCodes() []string { return slices.Sorted(maps.Keys(errorStatus)) }
 
 // ClientCodes lists the codes only the Client produces (with Status 0).
 func ClientCodes() []string {
-	return []string{CodeNetworkError, CodeInvalidResponse, CodeClientMisconfigured}
+	return []string{CodeNetworkError, CodeInvalidResponse, CodeClientMisconfigured, CodeResponseTooLarge}
 }
 
 // Error is the oracle's one error type: the server renders it as the error body and the Client
@@ -108,12 +117,12 @@ func (e *Error) Error() string {
 
 // Retryable says whether the same request may succeed later: not-yet-confirmed deposits, rate
 // limiting, server and chain outages, transport failures and unreadable answers are; other
-// client errors, and a request the Client could not build, are not. It is the protocol's
-// answer; the engine's policy (which errors end a request, which wait for an operator) is
-// decided where the errors enter the engine, in activities.
+// client errors, a request the Client could not build and an answer too large to read are
+// not. It is the protocol's answer; the engine's policy (which errors end a request, which
+// wait for an operator) is decided where the errors enter the engine, in activities.
 func (e *Error) Retryable() bool {
 	switch {
-	case e.Code == CodeClientMisconfigured:
+	case e.Code == CodeClientMisconfigured, e.Code == CodeResponseTooLarge:
 		return false
 	case e.Status == 0:
 		return true
