@@ -12,11 +12,11 @@ for f in *.abi *.bin; do
   # solcjs names outputs src_File_sol_Contract.ext; keep Contract.ext
   mv "$f" "${f##*_sol_}"
 done
-rm -f SafeTransfer.abi SafeTransfer.bin
+rm -f SafeTransfer.abi SafeTransfer.bin IDepository.abi IDepository.bin
 cd ..
 out=../chains/evm/bindings
 mkdir -p "$out"
-for c in Depository OutputSettler PriceFeed TestUSDC; do
+for c in Depository OutputSettler PriceFeed TestUSDC GasBurnerToken DepositBatcher; do
   go run github.com/ethereum/go-ethereum/cmd/abigen@v1.17.10 --v2 \
     --abi "build/$c.abi" --bin "build/$c.bin" --pkg bindings --type "$c" --out "$out/$(echo "$c" | tr 'A-Z' 'a-z').go"
 done
