@@ -33,6 +33,8 @@ type ChainActivities struct {
 	// MaxFill is the solver's capacity: the most it pays in one fill, by currency symbol, in
 	// whole units (SOLVER_MAX_FILL); a currency not listed has no limit.
 	MaxFill map[string]decimal.Decimal
+	// RefundGas is the gas ceiling refunds are signed with, per currency (REFUND_GAS_LIMITS).
+	RefundGas RefundGas
 
 	// reads are the reads the signings share (solverreads.go).
 	reads sharedread.Group

@@ -168,6 +168,7 @@ func (s *System) WorkerDeps() worker.Deps {
 		OracleSigners: s.Config.OracleSigners, OracleThreshold: s.Config.OracleSignersThreshold, Environment: s.Config.Environment,
 		SolverKey: s.Config.SolverKey(), Prices: s.PriceSource(), ScanInterval: s.Config.ScanInterval,
 		MaxFill: s.Config.SolverMaxFill, InventoryFloor: s.Config.SolverInventoryFloor, Intents: s.Intents(),
+		RefundGas: s.Config.RefundGas, RefundBudget: s.Config.OrphanRefundBudget,
 		Logger: s.Logger.With("component", "worker")}
 }
 

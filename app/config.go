@@ -22,7 +22,9 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/trustelem/zxcvbn"
 
+	"github.com/intentd/intentd/activities"
 	"github.com/intentd/intentd/events"
+	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/internal/envconf"
 	"github.com/intentd/intentd/prices"
 	"github.com/intentd/intentd/quote"
@@ -100,6 +102,14 @@ type Config struct {
 	// SolverInventoryFloor is the solver's balance per symbol, whole units, below which the
 	// inventory alert fires (SOLVER_INVENTORY_FLOOR, e.g. "ETH=10,USDC=20000"; empty: none).
 	SolverInventoryFloor map[string]decimal.Decimal
+	// RefundGas is the gas ceiling refunds are signed with and valued against
+	// (REFUND_GAS_LIMITS, default "NATIVE=100000,ERC20=150000": a ceiling for the chains' native
+	// currencies, one for their ERC-20 currencies, and optionally one per symbol).
+	RefundGas activities.RefundGas
+	// OrphanRefundBudget is each depositor's budget of automatic refunds of deposits no order can
+	// take on one chain (ORPHAN_REFUND_BUDGET, default "10/24h": ten per depositor and chain in
+	// any 24 hours); past it they wait for an operator.
+	OrphanRefundBudget intent.RefundBudget
 	// Policy is what every new intent runs under: DEPOSIT_CONFIRMATION_TIMEOUT (30m),
 	// FILL_BUMP_AFTER (30s), FILL_MAX_BUMPS (3) and FILL_SUBMIT_ATTEMPTS (20).
 	Policy   workflows.Policy
@@ -313,6 +323,8 @@ func (c *Config) loadWorker(v *envconf.Vars) {
 			v.Bad("SOLVER_INVENTORY_FLOOR", "%v", err)
 		}
 	}
+	c.RefundGas = refundGas(v)
+	c.OrphanRefundBudget = orphanRefundBudget(v)
 	key := strings.TrimPrefix(v.Get("SOLVER_PRIVATE_KEY", ""), "0x")
 	var err error
 	if key == "" {
@@ -411,4 +423,58 @@ func oracleSigners(v *envconf.Vars) []common.Address {
 		v.Bad("ORACLE_SIGNERS", "at least one accepted oracle signer address is required")
 	}
 	return out
+}
+
+// Refund gas ceilings (REFUND_GAS_LIMITS) are whole gas within these bounds: below the cost of
+// any transaction, or above a block's worth, a ceiling is a typo.
+const (
+	minRefundGas = 21_000
+	maxRefundGas = 10_000_000
+)
+
+// refundGas reads REFUND_GAS_LIMITS: SYMBOL=gas entries, where NATIVE and ERC20 are the
+// ceilings of the chains' native and ERC-20 currencies (activities' defaults when left out) and
+// any other symbol a ceiling of its own for that listed currency.
+func refundGas(v *envconf.Vars) activities.RefundGas {
+	def := fmt.Sprintf("NATIVE=%d,ERC20=%d", activities.DefaultRefundGasNative, activities.DefaultRefundGasERC20)
+	g := activities.RefundGas{Native: activities.DefaultRefundGasNative, ERC20: activities.DefaultRefundGasERC20}
+	entries, err := envconf.List{Sep: ",", KV: "=", Item: "refund gas ceiling", Form: "SYMBOL=gas", Key: "symbol", UpperKeys: true,
+		Unique: true}.Parse(v.Get("REFUND_GAS_LIMITS", def))
+	if err != nil {
+		v.Bad("REFUND_GAS_LIMITS", "%v", err)
+		return g
+	}
+	for _, e := range entries {
+		gas, err := strconv.ParseUint(e.Value, 10, 64)
+		if err != nil || gas < minRefundGas || gas > maxRefundGas {
+			v.Bad("REFUND_GAS_LIMITS", "%v", e.Errorf("is not whole gas from %d to %d", minRefundGas, maxRefundGas))
+			continue
+		}
+		switch e.Key {
+		case "NATIVE":
+			g.Native = gas
+		case "ERC20":
+			g.ERC20 = gas
+		default:
+			if g.BySymbol == nil {
+				g.BySymbol = map[string]uint64{}
+			}
+			g.BySymbol[e.Key] = gas
+		}
+	}
+	return g
+}
+
+// orphanRefundBudget reads ORPHAN_REFUND_BUDGET: "N/window", N automatic refunds of deposits no
+// order can take per depositor and chain within any window (0: every one waits for an operator).
+func orphanRefundBudget(v *envconf.Vars) intent.RefundBudget {
+	s := v.Get("ORPHAN_REFUND_BUDGET", "10/24h")
+	n, window, ok := strings.Cut(s, "/")
+	per, err1 := strconv.Atoi(strings.TrimSpace(n))
+	w, err2 := time.ParseDuration(strings.TrimSpace(window))
+	if !ok || err1 != nil || err2 != nil || per < 0 || per > 1_000_000 || w <= 0 {
+		v.Bad("ORPHAN_REFUND_BUDGET", "must be refunds/window, a whole number from 0 to 1000000 and a positive duration, like 10/24h")
+		return intent.RefundBudget{}
+	}
+	return intent.RefundBudget{PerDepositor: per, Window: w}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/intentd/intentd/activities"
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/deposits"
+	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/oracle/oracleapi"
 	"github.com/intentd/intentd/prices"
 	"github.com/intentd/intentd/store"
@@ -42,7 +43,12 @@ type Deps struct {
 	// InventoryFloor is the balance per symbol below which the solver needs topping up
 	// (SOLVER_INVENTORY_FLOOR), exported beside its balances for the alert.
 	InventoryFloor map[string]decimal.Decimal
-	ScanInterval   time.Duration
+	// RefundGas is the gas ceiling of refunds per currency (REFUND_GAS_LIMITS).
+	RefundGas activities.RefundGas
+	// RefundBudget is each depositor's budget of automatic refunds of deposits no order can take
+	// on a chain (ORPHAN_REFUND_BUDGET).
+	RefundBudget intent.RefundBudget
+	ScanInterval time.Duration
 	// Intents is the door the deposit scanner delivers deposits through (app.System.Intents).
 	Intents deposits.Deliverer
 	Logger  *slog.Logger
@@ -52,9 +58,9 @@ type Deps struct {
 func Register(r worker.Registry, d Deps) {
 	r.RegisterWorkflow(workflows.Intent)
 	r.RegisterWorkflow(workflows.DepositRefund)
-	r.RegisterActivity(&activities.StoreActivities{Store: d.Store, Chains: d.Chains, Prices: d.Prices})
+	r.RegisterActivity(&activities.StoreActivities{Store: d.Store, Chains: d.Chains, Prices: d.Prices, RefundBudget: d.RefundBudget})
 	r.RegisterActivity(&activities.ChainActivities{Chains: d.Chains, Store: d.Store, SolverKey: d.SolverKey, Prices: d.Prices,
-		MaxFill: d.MaxFill})
+		MaxFill: d.MaxFill, RefundGas: d.RefundGas})
 	r.RegisterActivity(&activities.OracleActivities{Client: d.Oracle, Signers: d.OracleSigners, Threshold: d.OracleThreshold,
 		Environment: d.Environment, Chains: d.Chains})
 	r.RegisterActivity(&activities.SponsorshipActivities{Store: d.Store})
