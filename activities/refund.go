@@ -2,6 +2,7 @@ package activities
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -66,44 +67,36 @@ func refundFailure(reason intent.RefundFailReason, msg string, cause error, deta
 // be worth less than its gas, so the workflow keeps the request for an operator.
 const RefundUnpriced = "unpriced"
 
-// RefundGas is the gas a refund is signed with: a fixed ceiling per currency
-// (REFUND_GAS_LIMITS), never what the chain estimates. A token's transfer may cost any gas it
-// likes, and the solver pays it: a refund whose estimate exceeds its ceiling is not signed, and
-// whether a refund is worth making is judged against its ceiling.
+// RefundGas is the gas a refund is signed with: a fixed ceiling per currency, never what the
+// chain estimates. A token's transfer may cost any gas it likes, and the solver pays it: a
+// refund whose estimate exceeds its ceiling is not signed, and whether a refund is worth making
+// is judged against its ceiling. A listed currency's own ceiling is its refundGas in the chain
+// file (chains.Currency.RefundGas); these are the ceilings of the others (REFUND_GAS_LIMITS).
 type RefundGas struct {
 	// Native and ERC20 are the ceilings of the chains' native currencies and of their ERC-20
-	// currencies (ERC20 is also the ceiling of an operator's refund of an unlisted token).
+	// currencies; ERC20 is also the ceiling of an operator's refund of an unlisted token.
 	Native, ERC20 uint64
-	// BySymbol are ceilings of their own for listed currencies, by symbol (upper case).
-	BySymbol map[string]uint64
 }
 
-// Refund gas ceilings by default (REFUND_GAS_LIMITS): a native refund of the devnet's depository
-// to an address that has never held anything uses about 60,000 gas, a TestUSDC refund about
-// 75,000; mainnet USDC and USDT transfers stay under 100,000.
+// Refund gas ceilings by default (REFUND_GAS_LIMITS), for a chain with Ethereum mainnet's gas
+// schedule: a native refund from the depository to an account that never held anything uses
+// about 60,000 gas there, a refund of USDC or USDT under 100,000. A chain that prices storage
+// otherwise sets refundGas on its currencies (the devnet's schedule charges several times as
+// much for a new account or storage slot: configs/chains.dev.json).
 const (
 	DefaultRefundGasNative uint64 = 100_000
 	DefaultRefundGasERC20  uint64 = 150_000
 )
 
-// ceiling is the refund gas of cur (listed) or of an unlisted token.
+// ceiling is the refund gas of cur (listed or not).
 func (g RefundGas) ceiling(cur chains.Currency, listed bool) uint64 {
-	native, erc20 := g.Native, g.ERC20
-	if native == 0 {
-		native = DefaultRefundGasNative
+	switch {
+	case listed && cur.RefundGas > 0:
+		return cur.RefundGas
+	case listed && cur.IsNative():
+		return cmp.Or(g.Native, DefaultRefundGasNative)
 	}
-	if erc20 == 0 {
-		erc20 = DefaultRefundGasERC20
-	}
-	if listed {
-		if gas, ok := g.BySymbol[strings.ToUpper(cur.Symbol)]; ok {
-			return gas
-		}
-		if cur.IsNative() {
-			return native
-		}
-	}
-	return erc20
+	return cmp.Or(g.ERC20, DefaultRefundGasERC20)
 }
 
 // SubmitRefund pays a deposit back out of the depository (Depository.withdraw under the

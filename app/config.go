@@ -23,6 +23,7 @@ import (
 	"github.com/trustelem/zxcvbn"
 
 	"github.com/intentd/intentd/activities"
+	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/events"
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/internal/envconf"
@@ -102,9 +103,9 @@ type Config struct {
 	// SolverInventoryFloor is the solver's balance per symbol, whole units, below which the
 	// inventory alert fires (SOLVER_INVENTORY_FLOOR, e.g. "ETH=10,USDC=20000"; empty: none).
 	SolverInventoryFloor map[string]decimal.Decimal
-	// RefundGas is the gas ceiling refunds are signed with and valued against
-	// (REFUND_GAS_LIMITS, default "NATIVE=100000,ERC20=150000": a ceiling for the chains' native
-	// currencies, one for their ERC-20 currencies, and optionally one per symbol).
+	// RefundGas is the gas ceiling refunds are signed with and valued against, for the
+	// currencies whose chain file sets no refundGas (REFUND_GAS_LIMITS, default
+	// "NATIVE=100000,ERC20=150000": one for the chains' native currencies, one for ERC-20s).
 	RefundGas activities.RefundGas
 	// OrphanRefundBudget is each depositor's budget of automatic refunds of deposits no order can
 	// take on one chain (ORPHAN_REFUND_BUDGET, default "10/24h": ten per depositor and chain in
@@ -425,29 +426,21 @@ func oracleSigners(v *envconf.Vars) []common.Address {
 	return out
 }
 
-// Refund gas ceilings (REFUND_GAS_LIMITS) are whole gas within these bounds: below the cost of
-// any transaction, or above a block's worth, a ceiling is a typo.
-const (
-	minRefundGas = 21_000
-	maxRefundGas = 10_000_000
-)
-
-// refundGas reads REFUND_GAS_LIMITS: SYMBOL=gas entries, where NATIVE and ERC20 are the
-// ceilings of the chains' native and ERC-20 currencies (activities' defaults when left out) and
-// any other symbol a ceiling of its own for that listed currency.
+// refundGas reads REFUND_GAS_LIMITS: NATIVE=gas and ERC20=gas, the refund gas ceilings of the
+// currencies whose chain file sets no refundGas of their own (activities' defaults when left out).
 func refundGas(v *envconf.Vars) activities.RefundGas {
 	def := fmt.Sprintf("NATIVE=%d,ERC20=%d", activities.DefaultRefundGasNative, activities.DefaultRefundGasERC20)
 	g := activities.RefundGas{Native: activities.DefaultRefundGasNative, ERC20: activities.DefaultRefundGasERC20}
-	entries, err := envconf.List{Sep: ",", KV: "=", Item: "refund gas ceiling", Form: "SYMBOL=gas", Key: "symbol", UpperKeys: true,
-		Unique: true}.Parse(v.Get("REFUND_GAS_LIMITS", def))
+	entries, err := envconf.List{Sep: ",", KV: "=", Item: "refund gas ceiling", Form: "NATIVE=gas or ERC20=gas", Key: "kind",
+		UpperKeys: true, Unique: true}.Parse(v.Get("REFUND_GAS_LIMITS", def))
 	if err != nil {
 		v.Bad("REFUND_GAS_LIMITS", "%v", err)
 		return g
 	}
 	for _, e := range entries {
 		gas, err := strconv.ParseUint(e.Value, 10, 64)
-		if err != nil || gas < minRefundGas || gas > maxRefundGas {
-			v.Bad("REFUND_GAS_LIMITS", "%v", e.Errorf("is not whole gas from %d to %d", minRefundGas, maxRefundGas))
+		if err != nil || gas < chains.MinRefundGas || gas > chains.MaxRefundGas {
+			v.Bad("REFUND_GAS_LIMITS", "%v", e.Errorf("is not whole gas from %d to %d", chains.MinRefundGas, chains.MaxRefundGas))
 			continue
 		}
 		switch e.Key {
@@ -456,10 +449,7 @@ func refundGas(v *envconf.Vars) activities.RefundGas {
 		case "ERC20":
 			g.ERC20 = gas
 		default:
-			if g.BySymbol == nil {
-				g.BySymbol = map[string]uint64{}
-			}
-			g.BySymbol[e.Key] = gas
+			v.Bad("REFUND_GAS_LIMITS", "%v", e.Errorf("names neither NATIVE nor ERC20 (a listed currency's own ceiling is its refundGas in the chain file)"))
 		}
 	}
 	return g

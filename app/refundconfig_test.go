@@ -20,13 +20,13 @@ func TestRefundGasCeilingsAndTheOrphanRefundBudgetHaveDefaultsAndAreValidated(t 
 	require.Equal(t, activities.RefundGas{Native: 100_000, ERC20: 150_000}, cfg.RefundGas)
 	require.Equal(t, intent.RefundBudget{PerDepositor: 10, Window: 24 * time.Hour}, cfg.OrphanRefundBudget)
 
-	cfg, err = Load(env(required(map[string]string{"REFUND_GAS_LIMITS": "native=60000, usdt=120000", "ORPHAN_REFUND_BUDGET": "0/1h"})), nil)
+	cfg, err = Load(env(required(map[string]string{"REFUND_GAS_LIMITS": "native=60000", "ORPHAN_REFUND_BUDGET": "0/1h"})), nil)
 	require.NoError(t, err)
-	require.Equal(t, activities.RefundGas{Native: 60_000, ERC20: 150_000, BySymbol: map[string]uint64{"USDT": 120_000}}, cfg.RefundGas)
+	require.Equal(t, activities.RefundGas{Native: 60_000, ERC20: 150_000}, cfg.RefundGas)
 	require.Equal(t, intent.RefundBudget{PerDepositor: 0, Window: time.Hour}, cfg.OrphanRefundBudget)
 
 	for name, bad := range map[string][]string{
-		"REFUND_GAS_LIMITS":    {"NATIVE=20999", "ERC20=lots", "USDC", "NATIVE=60000,native=70000", "ERC20=10000001"},
+		"REFUND_GAS_LIMITS":    {"NATIVE=20999", "ERC20=lots", "USDC", "USDC=90000", "NATIVE=60000,native=70000", "ERC20=10000001"},
 		"ORPHAN_REFUND_BUDGET": {"10", "-1/24h", "ten/24h", "10/0s", "10/day"},
 	} {
 		for _, v := range bad {
