@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/require"
 
 	"github.com/intentd/intentd/intent"
@@ -68,4 +69,48 @@ func TestOrphanRefundsHaveABudgetPerDepositorAndChainAndUnlistedCurrenciesAreHel
 	require.Equal(t, third.RequestID, holds[1].RequestID)
 	require.Equal(t, intent.RefundHoldBudgetExceeded, holds[1].Reason)
 	require.Equal(t, "0xaaaa000000000000000000000000000000000001", holds[1].Depositor)
+}
+
+// The held refunds have a gauge of their own, intentd_refunds_held{reason}, and are not counted by
+// intentd_refunds_awaiting_operator: anyone can make junk deposits, and they must page no one.
+func TestHeldRefundsAreCountedApartFromRefundsAwaitingAnOperator(t *testing.T) {
+	ctx := context.Background()
+	pool := testenv.Pool(t)
+	st := store.New(pool)
+	at := time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)
+	for i, unlisted := range []bool{true, false} {
+		id := fmt.Sprintf("0x%064x", i+1)
+		require.NoError(t, st.InsertRefundRequest(ctx, intent.RefundRequest{ID: id, Depositor: "0xd", RefundTo: "0xd", ChainID: 31337, At: at}))
+		_, err := pool.Exec(ctx, `UPDATE requests SET status = 'failure', refund_fail_reason = 'MANUAL_REFUND_REQUIRED' WHERE id = $1`, id)
+		require.NoError(t, err)
+		if unlisted {
+			_, _, err := st.ClaimRefund(ctx, intent.RefundClaim{RequestID: id, ChainID: 31337, Depositor: "0xd", Currency: "0xjunk",
+				Amount: "1", At: at, Unlisted: true})
+			require.NoError(t, err)
+		}
+	}
+	reg := prometheus.NewRegistry()
+	require.NoError(t, reg.Register(st.NewGauges(time.Minute)))
+	require.Equal(t, 1.0, gauge(t, reg, "intentd_refunds_awaiting_operator", ""), "the held refund is not awaiting an operator's alert")
+	require.Equal(t, 1.0, gauge(t, reg, "intentd_refunds_held", "UNLISTED_CURRENCY"))
+	require.Equal(t, 0.0, gauge(t, reg, "intentd_refunds_held", "REFUND_BUDGET_EXCEEDED"))
+}
+
+// gauge is the value of a gathered gauge, with reason as its reason label when given.
+func gauge(t *testing.T, reg *prometheus.Registry, name, reason string) float64 {
+	t.Helper()
+	families, err := reg.Gather()
+	require.NoError(t, err)
+	for _, f := range families {
+		if f.GetName() != name {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			if reason == "" || (len(m.GetLabel()) == 1 && m.GetLabel()[0].GetValue() == reason) {
+				return m.GetGauge().GetValue()
+			}
+		}
+	}
+	t.Fatalf("no %s{reason=%q}", name, reason)
+	return 0
 }
