@@ -37,6 +37,8 @@ type ChainActivities struct {
 	// Screening is the blocklist a fill's recipient and depositor and a refund's recipient are
 	// checked against before they are signed (screening.go); nil screens nothing.
 	Screening *screening.List
+	// RefundGas is the gas ceiling refunds are signed with, per currency (REFUND_GAS_LIMITS).
+	RefundGas RefundGas
 
 	// reads are the reads the signings share (solverreads.go).
 	reads sharedread.Group

@@ -487,6 +487,7 @@ func TestClassifyOracleError(t *testing.T) {
 		oracleapi.CodeExpectationMismatch:    operator,
 		oracleapi.CodeUnauthorized:           operator,
 		oracleapi.CodeAlreadyWithdrawn:       operator,
+		oracleapi.CodeOrderAlreadyFilled:     operator,
 		oracleapi.CodeWithdrawalNotInitiated: operator,
 		oracleapi.CodeNotFound:               operator,
 		oracleapi.CodeInvalidResponse:        operator,

@@ -32,6 +32,11 @@ type solverCall struct {
 	// onInsufficientFunds, when set, maps a gas estimate the node refuses because the solver
 	// cannot pay the value and gas; otherwise that is retried like an unavailable chain.
 	onInsufficientFunds func(error) error
+	// gasLimit, when set, is the gas the transaction is signed with, whatever the estimate
+	// (which must not exceed it: onOverLimit maps one that does to the call's failure); unset,
+	// the estimate with a margin of a fifth.
+	gasLimit    uint64
+	onOverLimit func(estimate uint64) error
 	// preflight runs once, before the first signing, with the gas and the fee cap the
 	// transaction will be signed with; an error stops the call before anything is signed.
 	preflight func(ctx context.Context, gas uint64, feeCap *big.Int) error
@@ -192,7 +197,14 @@ func (a *ChainActivities) sign(ctx context.Context, chain solverChain, call solv
 	}
 	fees := r.fees
 	tip, feeCap := fees.Tip, fees.FeeCap(fees.Tip)
-	gas = gas * 12 / 10
+	if call.gasLimit > 0 {
+		if gas > call.gasLimit {
+			return nil, call.onOverLimit(gas)
+		}
+		gas = call.gasLimit
+	} else {
+		gas = gas * 12 / 10
+	}
 	if call.preflight != nil {
 		if err := call.preflight(ctx, gas, feeCap); err != nil {
 			return nil, err

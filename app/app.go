@@ -187,8 +187,8 @@ func (s *System) WorkerDeps() worker.Deps {
 		OracleSigners: s.Config.OracleSigners, OracleThreshold: s.Config.OracleSignersThreshold, Environment: s.Config.Environment,
 		SolverKey: s.Config.SolverKey(), Prices: s.PriceSource(), ScanInterval: s.Config.ScanInterval, NonceGapAfter: s.Config.NonceGapAfter,
 		MaxFill: s.Config.SolverMaxFill, InventoryFloor: s.Config.SolverInventoryFloor, Screening: s.Screening, ExposureCap: s.Config.ExposureCapUSD,
-		Intents: s.Intents(),
-		Logger:  s.Logger.With("component", "worker")}
+		Intents: s.Intents(), RefundGas: s.Config.RefundGas, RefundBudget: s.Config.OrphanRefundBudget,
+		Logger: s.Logger.With("component", "worker")}
 }
 
 // APIServer builds the HTTP API, with the admin API (the manual refund, sent through the

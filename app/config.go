@@ -23,7 +23,10 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/trustelem/zxcvbn"
 
+	"github.com/intentd/intentd/activities"
+	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/events"
+	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/intents"
 	"github.com/intentd/intentd/internal/envconf"
 	"github.com/intentd/intentd/prices"
@@ -122,6 +125,14 @@ type Config struct {
 	// a chain's deposits that are not yet final, for chains whose file sets no exposureCapUsd
 	// (docs/operations.md, "Confirmations by value and the exposure cap").
 	ExposureCapUSD decimal.Decimal
+	// RefundGas is the gas ceiling refunds are signed with and valued against, for the
+	// currencies whose chain file sets no refundGas (REFUND_GAS_LIMITS, default
+	// "NATIVE=100000,ERC20=150000": one for the chains' native currencies, one for ERC-20s).
+	RefundGas activities.RefundGas
+	// OrphanRefundBudget is each depositor's budget of automatic refunds of deposits no order can
+	// take on one chain (ORPHAN_REFUND_BUDGET, default "10/24h": ten per depositor and chain in
+	// any 24 hours); past it they wait for an operator.
+	OrphanRefundBudget intent.RefundBudget
 	// Policy is what every new intent runs under: DEPOSIT_CONFIRMATION_TIMEOUT (30m),
 	// FILL_BUMP_AFTER (30s), FILL_MAX_BUMPS (3) and FILL_SUBMIT_ATTEMPTS (20).
 	Policy   workflows.Policy
@@ -360,6 +371,8 @@ func (c *Config) loadWorker(v *envconf.Vars) {
 	} else {
 		c.ExposureCapUSD = limit
 	}
+	c.RefundGas = refundGas(v)
+	c.OrphanRefundBudget = orphanRefundBudget(v)
 	key := strings.TrimPrefix(v.Get("SOLVER_PRIVATE_KEY", ""), "0x")
 	var err error
 	if key == "" {
@@ -478,4 +491,47 @@ func oracleSigners(v *envconf.Vars) []common.Address {
 		v.Bad("ORACLE_SIGNERS", "at least one accepted oracle signer address is required")
 	}
 	return out
+}
+
+// refundGas reads REFUND_GAS_LIMITS: NATIVE=gas and ERC20=gas, the refund gas ceilings of the
+// currencies whose chain file sets no refundGas of their own (activities' defaults when left out).
+func refundGas(v *envconf.Vars) activities.RefundGas {
+	def := fmt.Sprintf("NATIVE=%d,ERC20=%d", activities.DefaultRefundGasNative, activities.DefaultRefundGasERC20)
+	g := activities.RefundGas{Native: activities.DefaultRefundGasNative, ERC20: activities.DefaultRefundGasERC20}
+	entries, err := envconf.List{Sep: ",", KV: "=", Item: "refund gas ceiling", Form: "NATIVE=gas or ERC20=gas", Key: "kind",
+		UpperKeys: true, Unique: true}.Parse(v.Get("REFUND_GAS_LIMITS", def))
+	if err != nil {
+		v.Bad("REFUND_GAS_LIMITS", "%v", err)
+		return g
+	}
+	for _, e := range entries {
+		gas, err := strconv.ParseUint(e.Value, 10, 64)
+		if err != nil || gas < chains.MinRefundGas || gas > chains.MaxRefundGas {
+			v.Bad("REFUND_GAS_LIMITS", "%v", e.Errorf("is not whole gas from %d to %d", chains.MinRefundGas, chains.MaxRefundGas))
+			continue
+		}
+		switch e.Key {
+		case "NATIVE":
+			g.Native = gas
+		case "ERC20":
+			g.ERC20 = gas
+		default:
+			v.Bad("REFUND_GAS_LIMITS", "%v", e.Errorf("names neither NATIVE nor ERC20 (a listed currency's own ceiling is its refundGas in the chain file)"))
+		}
+	}
+	return g
+}
+
+// orphanRefundBudget reads ORPHAN_REFUND_BUDGET: "N/window", N automatic refunds of deposits no
+// order can take per depositor and chain within any window (0: every one waits for an operator).
+func orphanRefundBudget(v *envconf.Vars) intent.RefundBudget {
+	s := v.Get("ORPHAN_REFUND_BUDGET", "10/24h")
+	n, window, ok := strings.Cut(s, "/")
+	per, err1 := strconv.Atoi(strings.TrimSpace(n))
+	w, err2 := time.ParseDuration(strings.TrimSpace(window))
+	if !ok || err1 != nil || err2 != nil || per < 0 || per > 1_000_000 || w <= 0 {
+		v.Bad("ORPHAN_REFUND_BUDGET", "must be refunds/window, a whole number from 0 to 1000000 and a positive duration, like 10/24h")
+		return intent.RefundBudget{}
+	}
+	return intent.RefundBudget{PerDepositor: per, Window: w}
 }

@@ -51,7 +51,18 @@ type Currency struct {
 	Address  string `json:"address"`
 	Decimals uint8  `json:"decimals"`
 	LogoURI  string `json:"logoURI,omitempty"`
+	// RefundGas is the gas a refund of this currency out of the chain's depository is signed
+	// with and valued against: a fixed ceiling, never the estimate (docs/operations.md, "Money
+	// safety"). Unset, the worker's REFUND_GAS_LIMITS for native or ERC-20 currencies applies.
+	RefundGas uint64 `json:"refundGas,omitempty"`
 }
+
+// A refund's gas ceiling (Currency.RefundGas, REFUND_GAS_LIMITS) is whole gas within these
+// bounds: below the cost of any transaction, or above a block's worth, a ceiling is a typo.
+const (
+	MinRefundGas = 21_000
+	MaxRefundGas = 10_000_000
+)
 
 // IsNative reports whether the currency is the chain's native asset.
 func (c Currency) IsNative() bool { return strings.EqualFold(c.Address, NativeAddress) }
@@ -183,6 +194,9 @@ func validate(c *Chain) error {
 		}
 		if cur.Symbol == "" || cur.Decimals == 0 {
 			return fmt.Errorf("currency %q needs a symbol and decimals", cur.Address)
+		}
+		if cur.RefundGas != 0 && (cur.RefundGas < MinRefundGas || cur.RefundGas > MaxRefundGas) {
+			return fmt.Errorf("currency %s refundGas %d is not from %d to %d", cur.Symbol, cur.RefundGas, MinRefundGas, MaxRefundGas)
 		}
 	}
 	return validateTiers(c)

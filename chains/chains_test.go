@@ -45,3 +45,22 @@ func TestSpecPlaceholdersAndVMFamilies(t *testing.T) {
 		t.Fatalf("%+v", c)
 	}
 }
+
+// Issue 33, point 1: a listed currency's refund gas ceiling (refundGas) is configuration
+// "validated at start": one that no refund could be sent with, or above a block's worth, is a
+// typo the registry refuses.
+func TestARefundGasCeilingIsWholeGasWithinBounds(t *testing.T) {
+	doc := `{"chains": [{"id": 1, "httpRpcUrl": "https://rpc.example/KEY",
+		"currency": {"symbol": "ETH", "decimals": 18, "refundGas": %s}}]}`
+	for gas, ok := range map[string]bool{"0": true, "21000": true, "400000": true, "20999": false, "10000001": false} {
+		reg, err := ParseRegistry([]byte(strings.Replace(doc, "%s", gas, 1)), func(string) (string, bool) { return "", false })
+		if (err == nil) != ok {
+			t.Errorf("refundGas %s: %v", gas, err)
+		}
+		if ok && gas == "400000" {
+			if c, _ := reg.Get(1); c.Currency.RefundGas != 400_000 {
+				t.Errorf("refundGas read as %d", c.Currency.RefundGas)
+			}
+		}
+	}
+}

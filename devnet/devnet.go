@@ -320,6 +320,16 @@ func (d *Devnet) Registry() (*chains.Registry, error) {
 	return chains.NewRegistry(ChainConfigs(urls))
 }
 
+// The refund gas ceilings of the devnet's currencies (chains.Currency.RefundGas). The devnet
+// runs go-ethereum's newest fork, which charges several times mainnet's gas for a new account or
+// storage slot: a refund from the depository (a new once-only flag) uses about 331,000 gas in
+// ETH to an account that never held any and about 258,000 in USDC, where mainnet's schedule
+// needs some 60,000 and 80,000.
+const (
+	RefundGasETH  = 400_000
+	RefundGasUSDC = 350_000
+)
+
 // ChainConfigs returns the registry entries for devnet chains with the given HTTP RPC URLs,
 // in chain id order. configs/chains.dev.json is this for the default ports, and a test keeps
 // the two equal.
@@ -346,10 +356,10 @@ func ChainConfigs(rpcURLs map[uint64]string) []chains.Chain {
 			Depository:     DepositoryAddress.Hex(),
 			OutputSettler:  OutputSettlerAddress.Hex(),
 			Currency: chains.Currency{
-				ID: "eth", Symbol: "ETH", Name: "Ether", Address: chains.NativeAddress, Decimals: 18,
+				ID: "eth", Symbol: "ETH", Name: "Ether", Address: chains.NativeAddress, Decimals: 18, RefundGas: RefundGasETH,
 			},
 			ERC20: []chains.Currency{{
-				ID: "usdc", Symbol: "USDC", Name: "USD Coin", Address: USDCAddress.Hex(), Decimals: USDCDecimals,
+				ID: "usdc", Symbol: "USDC", Name: "USD Coin", Address: USDCAddress.Hex(), Decimals: USDCDecimals, RefundGas: RefundGasUSDC,
 			}},
 		})
 	}

@@ -134,7 +134,7 @@ func TestFillNotIncludedIsReplacedThenCancelledAndRefunded(t *testing.T) {
 		if got := s.balance(t, 31337, common.Address{}, refundTo); got.Cmp(in) != 0 {
 			t.Fatalf("refundTo got %s back, deposited %s", got, in)
 		}
-		if n := s.withdrawals(t, 31337, intent.RefundID(q.RequestID)); n != 1 {
+		if n := s.Refunds(t, 31337, q.RequestID); n != 1 {
 			t.Fatalf("%d refunds, want exactly 1", n)
 		}
 		checkAttemptItems(t, storedRecord(t, s, q.RequestID), attempts, "", 1)
@@ -219,7 +219,7 @@ func TestDepositConfirmationTimeout(t *testing.T) {
 	if n := s.fills(t, 31338, common.HexToHash(q.Protocol.V2.OrderID)); n != 0 {
 		t.Fatalf("an unconfirmed deposit was filled %d times", n)
 	}
-	if n := s.withdrawals(t, 31337, intent.RefundID(q.RequestID)); n != 0 {
+	if n := s.Refunds(t, 31337, q.RequestID); n != 0 {
 		t.Fatalf("an unconfirmed deposit was refunded %d times", n)
 	}
 }
@@ -265,7 +265,7 @@ func TestFillSubmissionFailedIsRefunded(t *testing.T) {
 	if got := s.balance(t, 31337, common.Address{}, refundTo); got.Cmp(v) != 0 {
 		t.Fatalf("refundTo got %s back, deposited %s", got, v)
 	}
-	if n := s.withdrawals(t, 31337, intent.RefundID(q.RequestID)); n != 1 {
+	if n := s.Refunds(t, 31337, q.RequestID); n != 1 {
 		t.Fatalf("%d refunds, want exactly 1", n)
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	ethereum "github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -22,23 +21,6 @@ import (
 	"github.com/intentd/intentd/internal/testkit/e2e"
 	"github.com/intentd/intentd/quote"
 )
-
-// withdrawals counts the depository's Withdrawal events (refunds) for one payout id on a chain.
-func (s *stack) withdrawals(t *testing.T, chainID uint64, id common.Hash) int {
-	t.Helper()
-	c, err := s.Devnet.Chain(chainID).Dial(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	logs, err := c.FilterLogs(context.Background(), ethereum.FilterQuery{FromBlock: big.NewInt(0),
-		Addresses: []common.Address{devnet.DepositoryAddress},
-		Topics:    [][]common.Hash{{evm.DepositoryABI.GetABI().Events["Withdrawal"].ID}, {id}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return len(logs)
-}
 
 // freshAddress is an address nobody holds a key for and nothing has paid yet, so its balance
 // after a refund is exactly what the refund paid.
@@ -164,7 +146,7 @@ func TestDepositProblemsAreRefunded(t *testing.T) {
 			if got := s.balance(t, chainID, currency, refundTo); got.Cmp(amount) != 0 {
 				t.Fatalf("refundTo holds %s of %s on %d, want the deposited %s", got, currency, chainID, amount)
 			}
-			if n := s.withdrawals(t, chainID, intent.RefundID(q.RequestID)); n != 1 {
+			if n := s.Refunds(t, chainID, q.RequestID); n != 1 {
 				t.Fatalf("%d refunds on chain for the request, want exactly 1", n)
 			}
 			if n := s.fills(t, 31338, common.HexToHash(q.Protocol.V2.OrderID)); n != 0 {
@@ -266,7 +248,7 @@ func TestFillProblemsAreRefunded(t *testing.T) {
 			if got := s.balance(t, 31337, tc.currency, refundTo); got.String() != tc.amount {
 				t.Fatalf("refundTo got %s base units of %s back, want the deposited %s", got, tc.currency, tc.amount)
 			}
-			if n := s.withdrawals(t, 31337, intent.RefundID(q.RequestID)); n != 1 {
+			if n := s.Refunds(t, 31337, q.RequestID); n != 1 {
 				t.Fatalf("%d refunds on chain, want exactly 1", n)
 			}
 			if n := s.fills(t, 31338, common.HexToHash(q.Protocol.V2.OrderID)); n != 0 {
@@ -305,7 +287,7 @@ func TestFillProblemsAreRefunded(t *testing.T) {
 		if got := s.balance(t, 31338, common.Address{}, recipient); got.String() != out {
 			t.Fatalf("recipient holds %s, paid once %s", got, out)
 		}
-		if n := s.withdrawals(t, 31337, intent.RefundID(q.RequestID)); n != 0 {
+		if n := s.Refunds(t, 31337, q.RequestID); n != 0 {
 			t.Fatalf("an order its recipient was paid for was also refunded %d times", n)
 		}
 	})
@@ -347,7 +329,7 @@ func TestRefundProblemsAndManualAdminRefund(t *testing.T) {
 		acct := devnet.TestAccounts()[1]
 		q := s.ethBridge(t, ctx, acct.Address, devnet.TestAccounts()[8].Address, freshAddress(t), "100000000000000000")
 		payTooLittle(t, ctx, acct, q, big.NewInt(1), intent.RefundFailReasonAmountTooLowToRefund)
-		if n := s.withdrawals(t, 31337, intent.RefundID(q.RequestID)); n != 0 {
+		if n := s.Refunds(t, 31337, q.RequestID); n != 0 {
 			t.Fatalf("%d refunds paid for a refund worth less than its gas", n)
 		}
 	})
@@ -368,7 +350,7 @@ func TestRefundProblemsAndManualAdminRefund(t *testing.T) {
 		v, _ := new(big.Int).SetString(depositStep(t, q).Value, 10)
 		half := new(big.Int).Div(v, big.NewInt(2))
 		payTooLittle(t, ctx, acct, q, half, intent.RefundFailReasonManualRefundRequired)
-		if n := s.withdrawals(t, 31337, intent.RefundID(q.RequestID)); n != 0 {
+		if n := s.Refunds(t, 31337, q.RequestID); n != 0 {
 			t.Fatalf("%d refunds paid before the operator acted", n)
 		}
 
@@ -401,7 +383,7 @@ func TestRefundProblemsAndManualAdminRefund(t *testing.T) {
 		if got := new(big.Int).Sub(s.balance(t, 31337, common.Address{}, acct.Address), before); got.Cmp(half) != 0 {
 			t.Fatalf("the depositor got %s back, want the deposited %s", got, half)
 		}
-		if n := s.withdrawals(t, 31337, intent.RefundID(q.RequestID)); n != 1 {
+		if n := s.Refunds(t, 31337, q.RequestID); n != 1 {
 			t.Fatalf("%d refunds on chain, want exactly 1", n)
 		}
 		audit, err := s.Sys.Store.AdminRefunds(ctx, q.RequestID)
@@ -412,7 +394,7 @@ func TestRefundProblemsAndManualAdminRefund(t *testing.T) {
 		if code, err := admin.Do(ctx, "POST", refundPath(q.RequestID), map[string]any{"reason": "again", "operator": "bob"}, &body); err != nil || code != 409 {
 			t.Fatalf("a second admin refund: %d %v %v, want 409", code, body, err)
 		}
-		if n := s.withdrawals(t, 31337, intent.RefundID(q.RequestID)); n != 1 {
+		if n := s.Refunds(t, 31337, q.RequestID); n != 1 {
 			t.Fatalf("%d refunds on chain after a second admin refund, want exactly 1", n)
 		}
 	})
@@ -461,7 +443,7 @@ func TestOrphanedAndDuplicateDepositsAreRefunded(t *testing.T) {
 		if got := new(big.Int).Sub(s.balance(t, 31337, common.Address{}, acct.Address), before); got.Cmp(amount) != 0 {
 			t.Fatalf("the depositor got %s back, deposited %s", got, amount)
 		}
-		if n := s.withdrawals(t, 31337, intent.RefundID(id)); n != 1 {
+		if n := s.Refunds(t, 31337, id); n != 1 {
 			t.Fatalf("%d refunds, want exactly 1", n)
 		}
 		s.recordHistory(t, id, "deposit-refund-orphaned")
@@ -495,7 +477,7 @@ func TestOrphanedAndDuplicateDepositsAreRefunded(t *testing.T) {
 			if err != nil || st.Status != "refund" || st.FailReason != string(intent.FailReasonOrphanedDepositRefund) {
 				t.Fatalf("refund request %s ended %+v (seen %v), %v", id, st, seen, err)
 			}
-			if n := s.withdrawals(t, 31337, intent.RefundID(id)); n != 1 {
+			if n := s.Refunds(t, 31337, id); n != 1 {
 				t.Fatalf("%d refunds for %s, want exactly 1", n, id)
 			}
 			if id == children[0] {
@@ -517,6 +499,54 @@ func TestOrphanedAndDuplicateDepositsAreRefunded(t *testing.T) {
 		if err != nil || rec.DuplicateDeposits == nil || rec.DuplicateDeposits.ParentRequestID != q.RequestID ||
 			!slices.Equal(rec.DuplicateDeposits.RefundRequestIDs, children) {
 			t.Fatalf("parent record duplicateDeposits %+v, %v; want %v", rec.DuplicateDeposits, err, children)
+		}
+	})
+
+	// Issue 33, point 1 (review L19): "an extra deposit into an existing order by a different
+	// depositor is refunded to its depositor, not to the order's refundTo", while the order's
+	// intent runs and after it has ended.
+	t.Run("extra deposits by another depositor are refunded to that depositor", func(t *testing.T) {
+		acct, stranger := devnet.TestAccounts()[6], devnet.TestAccounts()[3]
+		refundTo := freshAddress(t)
+		q := s.ethBridge(t, ctx, acct.Address, devnet.TestAccounts()[8].Address, refundTo, "100000000000000000")
+		d := depositStep(t, q)
+		if _, err := (&e2e.Wallet{Key: acct.Key, RPCs: s.RPCs}).SendTx(ctx, d); err != nil {
+			t.Fatal(err)
+		}
+		other := &e2e.Wallet{Key: stranger.Key, RPCs: s.RPCs}
+		pay := func() string {
+			t.Helper()
+			r, err := other.SendTx(ctx, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return depositRefundID(t, 31337, r)
+		}
+		during := pay()
+		if final, seen, err := s.API.WaitStatus(ctx, q.RequestID, "success", "failure", "refund"); err != nil || final.Status != "success" {
+			t.Fatalf("parent ended %+v (seen %v), %v", final, seen, err)
+		}
+		after := pay()
+		for _, id := range []string{during, after} {
+			st, seen, err := s.API.WaitStatus(ctx, id, "success", "failure", "refund")
+			if err != nil || st.Status != "refund" {
+				t.Fatalf("refund request %s ended %+v (seen %v), %v", id, st, seen, err)
+			}
+			rec, err := s.Sys.Store.Record(ctx, id)
+			if err != nil || !strings.EqualFold(rec.RefundTo, stranger.Address.Hex()) {
+				t.Fatalf("refund request %s refunds to %q, %v; want the depositor %s", id, rec.RefundTo, err, stranger.Address.Hex())
+			}
+			if n := s.Refunds(t, 31337, id); n != 1 {
+				t.Fatalf("%d refunds for %s, want exactly 1", n, id)
+			}
+			for _, l := range s.refundReceipt(t, id).Logs {
+				if l.Address == devnet.DepositoryAddress && common.BytesToAddress(l.Topics[2].Bytes()) != stranger.Address {
+					t.Fatalf("refund %s paid %s, want the depositor %s", id, common.BytesToAddress(l.Topics[2].Bytes()), stranger.Address)
+				}
+			}
+		}
+		if got := s.balance(t, 31337, common.Address{}, refundTo); got.Sign() != 0 {
+			t.Fatalf("the order's refundTo got %s of another depositor's deposits", got)
 		}
 	})
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/internal/testkit"
 	"github.com/intentd/intentd/internal/testkit/e2e"
 	"github.com/intentd/intentd/quote"
 )
@@ -186,8 +187,23 @@ func (s *stack) fillReceipt(t *testing.T, orderID string) *types.Receipt {
 	return s.eventReceipt(t, 31338, devnet.OutputSettlerAddress, evm.OutputSettlerABI.GetABI().Events["Fill"].ID, common.HexToHash(orderID))
 }
 
+// refundReceipt is the receipt of the request's one refund, under whichever of its payout ids
+// it was paid (testkit.RefundIDs).
 func (s *stack) refundReceipt(t *testing.T, requestID string) *types.Receipt {
-	return s.eventReceipt(t, 31337, devnet.DepositoryAddress, evm.DepositoryABI.GetABI().Events["Withdrawal"].ID, intent.RefundID(requestID))
+	t.Helper()
+	ids, err := testkit.RefundIDs(context.Background(), s.Sys.Pool, requestID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withdrawal := evm.DepositoryABI.GetABI().Events["Withdrawal"].ID
+	events := s.Events(t, 31337, devnet.DepositoryAddress, withdrawal)
+	for _, id := range ids {
+		if events[id] > 0 {
+			return s.eventReceipt(t, 31337, devnet.DepositoryAddress, withdrawal, id)
+		}
+	}
+	t.Fatalf("no refund of %s on chain", requestID)
+	return nil
 }
 
 func (s *stack) blockTime(t *testing.T, chainID uint64, block *big.Int) int64 {

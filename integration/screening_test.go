@@ -172,7 +172,7 @@ func TestScreening(t *testing.T) {
 		if n := s.fills(t, 31338, common.HexToHash(q.Protocol.V2.OrderID)); n != 0 {
 			t.Fatalf("a listed wallet's deposit was filled %d times", n)
 		}
-		if n := s.withdrawals(t, 31337, intent.RefundID(q.RequestID)); n != 0 {
+		if n := s.Refunds(t, 31337, q.RequestID); n != 0 {
 			t.Fatalf("a listed wallet's deposit was refunded %d times without an operator", n)
 		}
 		if screeningHits("deposit") <= hits {
@@ -199,7 +199,7 @@ func TestScreening(t *testing.T) {
 			!strings.Contains(fmt.Sprint(body["message"]), string(intent.RefundFailReasonRefundRecipientIsBlocked)) {
 			t.Fatalf("an admin refund to the listed depositor: %d %v %v, want 502 REFUND_FAILED naming REFUND_RECIPIENT_IS_BLOCKED", code, body, err)
 		}
-		if n := s.withdrawals(t, 31337, intent.RefundID(q.RequestID)); n != 0 {
+		if n := s.Refunds(t, 31337, q.RequestID); n != 0 {
 			t.Fatalf("the refused admin refund paid %d times", n)
 		}
 		to := freshAddress(t)
@@ -214,7 +214,7 @@ func TestScreening(t *testing.T) {
 		if err != nil || final.FailReason != string(intent.FailReasonManualAdminRefund) {
 			t.Fatalf("after the admin refund: %+v %v", final, err)
 		}
-		if n := s.withdrawals(t, 31337, intent.RefundID(q.RequestID)); n != 1 {
+		if n := s.Refunds(t, 31337, q.RequestID); n != 1 {
 			t.Fatalf("%d refunds on chain, want exactly 1", n)
 		}
 		if v, ok := blockedAddresses(t, keyed, q.RequestID, "&includeAuthenticatedData=true"); !ok || v != nil {
@@ -230,7 +230,7 @@ func TestScreening(t *testing.T) {
 		}
 		id := depositRefundID(t, 31337, r)
 		requireFailure(t, id, intent.FailReasonBlockedWallet, intent.RefundFailReasonManualRefundRequired)
-		if n := s.withdrawals(t, 31337, intent.RefundID(id)); n != 0 {
+		if n := s.Refunds(t, 31337, id); n != 0 {
 			t.Fatalf("the orphaned deposit of a listed wallet was refunded %d times", n)
 		}
 	})
@@ -261,7 +261,7 @@ func TestScreening(t *testing.T) {
 		if got := s.balance(t, 31338, common.Address{}, payee); got.Sign() != 0 {
 			t.Fatalf("the listed recipient holds %s", got)
 		}
-		if n := s.withdrawals(t, 31337, intent.RefundID(qFill.RequestID)); n != 0 {
+		if n := s.Refunds(t, 31337, qFill.RequestID); n != 0 {
 			t.Fatalf("refunded %d times without an operator", n)
 		}
 		rec, err := s.Sys.Store.Record(ctx, qFill.RequestID)
@@ -277,7 +277,7 @@ func TestScreening(t *testing.T) {
 			t.Fatal(err)
 		}
 		requireFailure(t, qRefund.RequestID, intent.FailReasonDepositedAmountTooLowToFill, intent.RefundFailReasonRefundRecipientIsBlocked)
-		if n := s.withdrawals(t, 31337, intent.RefundID(qRefund.RequestID)); n != 0 {
+		if n := s.Refunds(t, 31337, qRefund.RequestID); n != 0 {
 			t.Fatalf("the refund to the listed refundTo was sent %d times", n)
 		}
 		// The operator refunds to the depositor, the default once the automatic refund failed.

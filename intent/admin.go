@@ -11,6 +11,12 @@ type RefundRequest struct {
 	RefundTo  string
 	ChainID   uint64
 	At        time.Time
+	// Currency and Amount are the deposit's (base units), and CheckHold asks whether its
+	// automatic refund waits for an operator instead (RefundHold): set by the runs that take the
+	// money-safety steps, so a request stored by an older run is never held.
+	Currency  string `json:",omitempty"`
+	Amount    string `json:",omitempty"`
+	CheckHold bool   `json:",omitempty"`
 }
 
 // AdminRefund is a manual refund support staff ask for (the adminRefund Update's argument).

@@ -122,8 +122,16 @@ func (d *Door) closedRequestDeposit(ctx context.Context, q *store.StoredQuote, d
 		d.logger().Debug("deposit of a closed request seen again", "requestId", q.RequestID, "tx", dep.TxHash)
 		return nil
 	}
+	// The refund goes to the request's refundTo only when the request's own depositor paid again.
+	parentDepositor := q.Execution.User
+	if rec, err := d.Requests.Record(ctx, q.RequestID); err != nil {
+		return fmt.Errorf("record of closed request %s: %w", q.RequestID, err)
+	} else if pd := rec.Protocol.Deposit; pd != nil && pd.Origin != nil {
+		parentDepositor = pd.Origin.Depositor
+	}
+	refundTo := workflows.ExtraDepositRefundTo(dep, q.Execution.RefundTo, parentDepositor)
 	d.logger().Warn("another deposit for a closed request: refunding it", "requestId", q.RequestID, "tx", dep.TxHash)
-	return d.startRefund(ctx, workflows.NewDepositRefund(dep, q.RequestID, q.Execution.RefundTo, d.Policy))
+	return d.startRefund(ctx, workflows.NewDepositRefund(dep, q.RequestID, refundTo, d.Policy))
 }
 
 // holds reports whether the request's workflow has taken dep. The status read is shared with

@@ -34,11 +34,12 @@ type Temporal interface {
 }
 
 // Requests is what the door reads of the read model (store.Store): the quote a deposit's order
-// id names, and a closed request's deposits.
+// id names, and a closed request's deposits and record.
 type Requests interface {
 	QuoteByOrderID(ctx context.Context, orderID string) (*store.StoredQuote, error)
 	Status(ctx context.Context, requestID string) (*store.StatusRow, error)
 	HasDeposit(ctx context.Context, requestID string, d intent.Deposit) (bool, error)
+	Record(ctx context.Context, requestID string) (*intent.Record, error)
 }
 
 // Door acts on the intent workflows. It is built once per process (app.System.Intents).

@@ -12,6 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/intentd/intentd/chains/evm/bindings"
+	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/oracle/oracleapi"
 )
 
@@ -40,8 +41,8 @@ func endpoints() []*endpoint {
 			"The depository's Withdrawal event under refundId in the transaction, which must pay recipient at least minimumAmount of currency. force works as for fills.",
 			append(txCodes, oracleapi.CodeNoMatchingEvent, oracleapi.CodeExpectationMismatch, oracleapi.CodeUnauthorized), attestRefund),
 		newEndpoint(oracleapi.PathWithdrawalInitiation, "Authorize the withdrawal of a deposit to its depositor",
-			"The deposit at logIndex of the transaction is confirmed and its withdrawal id (keccak256(abi.encode(chainId, depository, transactionId, logIndex))) is unspent in the depository: the message is the payload of Depository.withdraw(withdrawalId, currency, depositor, amount).",
-			append(txCodes, oracleapi.CodeNoDepositEvents, oracleapi.CodeAlreadyWithdrawn), attestWithdrawalInitiation),
+			"The deposit at logIndex of the transaction is confirmed, its withdrawal id (keccak256(abi.encode(chainId, depository, transactionId, logIndex))), which the engine's refunds of the deposit pay under too, is unspent in the depository, and its order has no fill on any of the oracle's chains: the message is the payload of Depository.withdraw(withdrawalId, currency, depositor, amount).",
+			append(txCodes, oracleapi.CodeNoDepositEvents, oracleapi.CodeAlreadyWithdrawn, oracleapi.CodeOrderAlreadyFilled), attestWithdrawalInitiation),
 		newEndpoint(oracleapi.PathWithdrawalInitiated, "Attest that the depository executed a withdrawal",
 			"The depository's once-only flag of withdrawalId is set in the block the chain's confirmations below its head.",
 			[]string{oracleapi.CodeWithdrawalNotInitiated}, attestWithdrawalInitiated),
@@ -193,12 +194,8 @@ func attestWithdrawalInitiation(ctx context.Context, s *Server, req oracleapi.Wi
 		id := oracleapi.WithdrawalIDOf(tx.chain.ID, tx.contract, req.TransactionID, req.LogIndex)
 		ctx, cancel := context.WithTimeout(ctx, rpcTimeout)
 		defer cancel()
-		spent, oe := tx.withdrawn(ctx, id, nil)
-		if oe != nil {
-			return nil, oracleapi.Domain{}, oe
-		}
-		if spent {
-			return nil, oracleapi.Domain{}, oracleapi.Errorf(oracleapi.CodeAlreadyWithdrawn, "the deposit's withdrawal %s was already executed", id.Hex())
+		if e := s.payable(ctx, tx, id, req, common.Hash(ev.OrderId)); e != nil {
+			return nil, oracleapi.Domain{}, e
 		}
 		tx.log.Info("withdrawal initiation attested", slog.String("withdrawalId", id.Hex()))
 		return []oracleapi.WithdrawalInitiationData{{ChainID: tx.chain.ID, Depository: tx.contract, WithdrawalID: id,
@@ -207,6 +204,58 @@ func attestWithdrawalInitiation(ctx context.Context, s *Server, req oracleapi.Wi
 	}
 	return nil, oracleapi.Domain{}, oracleapi.Errorf(oracleapi.CodeNoDepositEvents, "transaction %s has no Deposit event from depository %s at log %d",
 		req.TransactionID.Hex(), tx.contract.Hex(), req.LogIndex)
+}
+
+// payable refuses the withdrawal authorization of a deposit that can no longer be paid back: a
+// quorum of these signatures authorizes Depository.withdraw, and whoever relies on it (a
+// settlement contract, an operator's runbook, a verifier) must never pay a deposit twice.
+//
+//   - Refunded: the deposit's withdrawal id is spent. The engine refunds a deposit under this
+//     same id (activities.PayoutDeposit), so a refund and a withdrawal spend one once-only flag.
+//     Refunds made before the engine did (under keccak256("intentd.refund:" ‖ requestId)) are
+//     found for the deposits no order took, whose requestId derives from the deposit; the
+//     refunds of quoted orders then are not (their requestId is the engine's alone):
+//     docs/oracle.md.
+//   - Filled: the order has a Fill in the output settler of any chain the oracle serves. An
+//     order id does not name its destination, so every enabled chain with an output settler is
+//     read, and one that cannot be read makes the answer CHAIN_UNAVAILABLE, never a signature.
+func (s *Server) payable(ctx context.Context, tx *txRead, id common.Hash, req oracleapi.WithdrawalInitiationRequest, orderID common.Hash) *oracleapi.Error {
+	legacy := intent.RefundID(intent.DepositRefundRequestID(tx.chain.ID, req.TransactionID.Hex(), uint(req.LogIndex)))
+	for _, spentID := range []common.Hash{id, legacy} {
+		spent, oe := tx.withdrawn(ctx, spentID, nil)
+		if oe != nil {
+			return oe
+		}
+		if spent {
+			return oracleapi.Errorf(oracleapi.CodeAlreadyWithdrawn, "the deposit was already withdrawn or refunded (payout id %s is spent)", spentID.Hex())
+		}
+	}
+	for _, ch := range s.registry.Enabled() {
+		if ch.OutputSettler == "" {
+			continue
+		}
+		r, e := s.openChain(ctx, ch.ID, contractOutputSettler, slog.String("orderId", orderID.Hex()))
+		if e != nil {
+			if e.Code == oracleapi.CodeUnknownChain {
+				continue
+			}
+			return e
+		}
+		settler := r.contract
+		out, err := r.reader.CallContract(ctx, ethereum.CallMsg{To: &settler, Data: outputSettlerABI.PackFilledBy(orderID)}, nil)
+		if err != nil {
+			return r.unavailable("the order's fill", err)
+		}
+		solver, err := outputSettlerABI.UnpackFilledBy(out)
+		if err != nil {
+			return r.unavailable("the order's fill", errors.New("the output settler's answer cannot be decoded"))
+		}
+		if solver != (common.Address{}) {
+			return oracleapi.Errorf(oracleapi.CodeOrderAlreadyFilled, "order %s was filled on chain %d by %s: the deposit is not withdrawable",
+				orderID.Hex(), ch.ID, solver.Hex())
+		}
+	}
+	return nil
 }
 
 func attestWithdrawalInitiated(ctx context.Context, s *Server, req oracleapi.WithdrawalInitiatedRequest, _ bool) ([]oracleapi.WithdrawalInitiatedData, oracleapi.Domain, *oracleapi.Error) {

@@ -14,6 +14,7 @@ import (
 	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/internal/testkit"
 )
 
 // readRow is a request's row in the read model.
@@ -146,7 +147,15 @@ func (r *rig) check(ctx context.Context, cases []*intentCase) figures {
 		// A correctly paid intent is filled; the engine may also refund it when its fill could
 		// not be sent or included (then it says so), never for another reason. An underpaid
 		// one is refunded for what it is.
-		nFill, nRefund := fills[c.OrderID], refunds[intent.RefundID(c.RequestID)]
+		ids, err := testkit.RefundIDs(ctx, r.pool, c.RequestID)
+		if err != nil {
+			problems = append(problems, bad{c, "payout ids: " + err.Error()})
+			continue
+		}
+		nFill, nRefund := fills[c.OrderID], 0
+		for _, id := range ids {
+			nRefund += refunds[id]
+		}
 		switch {
 		case row.Status == c.wantStatus():
 			if row.Status == "refund" && row.FailReason != string(intent.FailReasonDepositedAmountTooLowToFill) {

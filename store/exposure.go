@@ -9,7 +9,7 @@ import (
 	"github.com/intentd/intentd/intent"
 )
 
-// The exposure ledger (migrations/0015_deposit_exposure.sql): one row per request whose fill
+// The exposure ledger (migrations/0016_deposit_exposure.sql): one row per request whose fill
 // relies on a deposit not yet final, counted against its origin chain's cap until the chain's
 // head reaches the row's final block.
 

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/intentd/intentd/intent"
 )
 
 // Gauges are the read model's operational gauges (docs/operations.md, Metrics), read from
@@ -31,7 +33,10 @@ var (
 	stuckDesc = prometheus.NewDesc("intentd_requests_stuck", "Requests in flight not updated for longer than STUCK_AFTER, by status.",
 		[]string{"status"}, nil)
 	operatorDesc = prometheus.NewDesc("intentd_refunds_awaiting_operator",
-		"Requests whose refund failed with MANUAL_REFUND_REQUIRED or REFUND_RECIPIENT_IS_BLOCKED and that are not refunded yet.", nil, nil)
+		"Requests whose refund failed with MANUAL_REFUND_REQUIRED or REFUND_RECIPIENT_IS_BLOCKED and that are not refunded yet (held refunds not counted).", nil, nil)
+	heldDesc = prometheus.NewDesc("intentd_refunds_held",
+		"Refunds of deposits no order can take held for an operator and not refunded yet, by reason (UNLISTED_CURRENCY, REFUND_BUDGET_EXCEEDED).",
+		[]string{"reason"}, nil)
 	outboxDesc   = prometheus.NewDesc("intentd_outbox_pending", "Status events written and not yet fanned out to webhooks.", nil, nil)
 	webhooksDesc = prometheus.NewDesc("intentd_webhook_deliveries", "Webhook deliveries by state (pending, dead).", []string{"state"}, nil)
 	scrapeDesc   = prometheus.NewDesc("intentd_read_model_up", "Whether the last read of these gauges succeeded (1) or not (0).", nil, nil)
@@ -39,7 +44,7 @@ var (
 
 // Describe implements prometheus.Collector.
 func (g *Gauges) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{inFlightDesc, stuckDesc, operatorDesc, outboxDesc, webhooksDesc, scrapeDesc} {
+	for _, d := range []*prometheus.Desc{inFlightDesc, stuckDesc, operatorDesc, heldDesc, outboxDesc, webhooksDesc, scrapeDesc} {
 		ch <- d
 	}
 }
@@ -87,10 +92,32 @@ func (g *Gauges) read(ctx context.Context) []prometheus.Metric {
 		out = append(out, prometheus.MustNewConstMetric(inFlightDesc, prometheus.GaugeValue, counts[s][0], s),
 			prometheus.MustNewConstMetric(stuckDesc, prometheus.GaugeValue, counts[s][1], s))
 	}
+	// A held refund waits for an operator too, but anyone can make junk deposits: they are
+	// counted apart (intentd_refunds_held), so that they page no one.
 	var operator float64
-	if err := g.st.pool.QueryRow(ctx, `SELECT count(*) FROM requests WHERE refund_fail_reason IN
-		('MANUAL_REFUND_REQUIRED', 'REFUND_RECIPIENT_IS_BLOCKED') AND status <> 'refund'`).Scan(&operator); err != nil {
+	if err := g.st.pool.QueryRow(ctx, `SELECT count(*) FROM requests r WHERE refund_fail_reason IN
+		('MANUAL_REFUND_REQUIRED', 'REFUND_RECIPIENT_IS_BLOCKED') AND status <> 'refund'
+		AND NOT EXISTS (SELECT 1 FROM refund_holds h WHERE h.request_id = r.id)`).Scan(&operator); err != nil {
 		return append(out, up(0))
+	}
+	held := map[intent.RefundHold]float64{}
+	rows, err = g.st.pool.Query(ctx, `SELECT h.reason, count(*) FROM refund_holds h JOIN requests r ON r.id = h.request_id
+		WHERE r.status <> 'refund' GROUP BY h.reason`)
+	if err != nil {
+		return append(out, up(0))
+	}
+	for rows.Next() {
+		var reason string
+		var n float64
+		if err := rows.Scan(&reason, &n); err != nil {
+			rows.Close()
+			return append(out, up(0))
+		}
+		held[intent.RefundHold(reason)] = n
+	}
+	rows.Close()
+	for _, reason := range []intent.RefundHold{intent.RefundHoldUnlistedCurrency, intent.RefundHoldBudgetExceeded} {
+		out = append(out, prometheus.MustNewConstMetric(heldDesc, prometheus.GaugeValue, held[reason], string(reason)))
 	}
 	b, err := g.st.EventBacklog(ctx)
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/intentd/intentd/activities"
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/deposits"
+	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/oracle/oracleapi"
 	"github.com/intentd/intentd/prices"
 	"github.com/intentd/intentd/screening"
@@ -51,7 +52,12 @@ type Deps struct {
 	// worker fills it (NONCE_GAP_AFTER; nonces.go); 0 means 10 s.
 	NonceGapAfter time.Duration
 	// ExposureCap is the exposure cap of chains whose file sets none (EXPOSURE_CAP_USD).
-	ExposureCap  decimal.Decimal
+	ExposureCap decimal.Decimal
+	// RefundGas is the gas ceiling of refunds per currency (REFUND_GAS_LIMITS).
+	RefundGas activities.RefundGas
+	// RefundBudget is each depositor's budget of automatic refunds of deposits no order can take
+	// on a chain (ORPHAN_REFUND_BUDGET).
+	RefundBudget intent.RefundBudget
 	ScanInterval time.Duration
 	// Intents is the door the deposit scanner delivers deposits through (app.System.Intents).
 	Intents deposits.Deliverer
@@ -62,9 +68,9 @@ type Deps struct {
 func Register(r worker.Registry, d Deps) {
 	r.RegisterWorkflow(workflows.Intent)
 	r.RegisterWorkflow(workflows.DepositRefund)
-	r.RegisterActivity(&activities.StoreActivities{Store: d.Store, Chains: d.Chains, Prices: d.Prices})
+	r.RegisterActivity(&activities.StoreActivities{Store: d.Store, Chains: d.Chains, Prices: d.Prices, RefundBudget: d.RefundBudget})
 	r.RegisterActivity(&activities.ChainActivities{Chains: d.Chains, Store: d.Store, SolverKey: d.SolverKey, Prices: d.Prices,
-		MaxFill: d.MaxFill, Screening: d.Screening})
+		MaxFill: d.MaxFill, Screening: d.Screening, RefundGas: d.RefundGas})
 	// The exposure ledger is the store; without one (a replayer) no deposit is relied on before
 	// it is final.
 	var ledger activities.ExposureLedger

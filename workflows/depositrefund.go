@@ -5,6 +5,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/intentd/intentd/activities"
 	"github.com/intentd/intentd/intent"
 )
 
@@ -34,9 +35,17 @@ func DepositRefund(ctx workflow.Context, in DepositRefundInput) (*State, error) 
 		return nil, err
 	}
 	lctx := workflow.WithLocalActivityOptions(ctx, storeWriteOptions)
-	if err := workflow.ExecuteLocalActivity(lctx, storeActs.InsertRefundRequest, intent.RefundRequest{ID: in.RequestID,
-		ParentID: in.ParentRequestID, Depositor: dep.Depositor, RefundTo: in.RefundTo, ChainID: dep.ChainID,
-		At: workflow.Now(ctx)}).Get(ctx, nil); err != nil {
+	req := intent.RefundRequest{ID: in.RequestID, ParentID: in.ParentRequestID, Depositor: dep.Depositor, RefundTo: in.RefundTo,
+		ChainID: dep.ChainID, At: workflow.Now(ctx)}
+	var stored activities.RefundRequestStored
+	if r.guarded {
+		// changeLean 5: the store decides, with the request, whether its refund is held for an
+		// operator (an unlisted currency, the depositor's budget spent).
+		req.Currency, req.Amount, req.CheckHold = dep.Currency, dep.Amount, true
+		if err := workflow.ExecuteLocalActivity(lctx, storeActs.InsertRefundRequest, req).Get(ctx, &stored); err != nil {
+			return nil, err
+		}
+	} else if err := workflow.ExecuteLocalActivity(lctx, storeActs.InsertRefundRequest, req).Get(ctx, nil); err != nil {
 		return nil, err
 	}
 	r.depositSeenAt = workflow.Now(ctx)
@@ -44,14 +53,40 @@ func DepositRefund(ctx workflow.Context, in DepositRefundInput) (*State, error) 
 	if err := r.write(ctx, intent.StatusWaiting, "", depositTx(dep)); err != nil {
 		return nil, err
 	}
-	res, err := r.afterAttest(ctx, &dep, func() (*IntentResult, error) {
-		return r.refund(ctx, intent.FailReasonOrphanedDepositRefund)
-	})
+	var res *IntentResult
+	var err error
+	if stored.Hold != "" {
+		res, err = r.holdRefund(ctx, stored.Hold)
+	} else {
+		res, err = r.afterAttest(ctx, &dep, func() (*IntentResult, error) {
+			return r.refund(ctx, intent.FailReasonOrphanedDepositRefund)
+		})
+	}
 	if perr := r.publishAttrs(ctx); err == nil {
 		err = perr
 	}
 	_ = workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) })
 	return res, err
+}
+
+// holdRefund keeps a refund request whose automatic refund is held (changeLean 5) for an
+// operator: nothing is attested, estimated or sent. The request ends its run in status failure
+// with ORPHANED_DEPOSIT_REFUND and MANUAL_REFUND_REQUIRED, carries the RefundHold search
+// attribute, and waits for an adminRefund, which has the deposit attested before it pays it
+// (adminRefund): the operator's refund is the moment such a deposit is attested, if ever.
+func (r *intentRun) holdRefund(ctx workflow.Context, hold intent.RefundHold) (*IntentResult, error) {
+	r.state.Hold = hold
+	r.state.FailReason = intent.FailReasonOrphanedDepositRefund
+	r.state.RefundFailReason = intent.RefundFailReasonManualRefundRequired
+	workflow.GetLogger(ctx).Info("refund held for an operator", "requestId", r.in.Execution.RequestID, "hold", hold)
+	if err := r.write(ctx, intent.StatusFailure, intent.FailReasonOrphanedDepositRefund); err != nil {
+		return nil, err
+	}
+	// One upsert with the status's: the hold is findable in the Web UI (RefundHold = "…").
+	if err := r.upsertAttrs(ctx, AttrRefundHold.ValueSet(string(hold))); err != nil {
+		return nil, err
+	}
+	return r.awaitOperator(ctx)
 }
 
 // execution is the refund request seen as an intent: from the depositor, on the deposit's
@@ -67,13 +102,25 @@ func DepositRefundSearchAttributes(in DepositRefundInput) temporal.SearchAttribu
 }
 
 // NewDepositRefund describes the DepositRefund for deposit d: orphaned when parentID is "",
-// else an extra deposit for that request.
+// else an extra deposit for that request, refunded to refundTo (ExtraDepositRefundTo).
 func NewDepositRefund(d intent.Deposit, parentID, refundTo string, policy Policy) DepositRefundInput {
 	if intent.IsZeroAddress(refundTo) {
 		refundTo = d.Depositor
 	}
 	return DepositRefundInput{RequestID: d.RefundRequestID(),
 		ParentRequestID: parentID, Deposit: d, RefundTo: refundTo, Policy: policy}
+}
+
+// ExtraDepositRefundTo is where an extra deposit into an existing order is refunded: to the
+// parent's refundTo when the parent's depositor made it (the user paid twice), else to its own
+// depositor. Whoever controls an order id others are induced to pay into again must not
+// collect their refunds (review L19). parentDepositor is the depositor of the parent's deposit,
+// or, when the parent has none, its user.
+func ExtraDepositRefundTo(d intent.Deposit, parentRefundTo, parentDepositor string) string {
+	if intent.SameAddress(d.Depositor, parentDepositor) {
+		return parentRefundTo
+	}
+	return d.Depositor
 }
 
 // watchDuplicates refunds every further deposit signalled to an intent after its first one, each
@@ -103,7 +150,15 @@ func (r *intentRun) onExtraDeposit(ctx workflow.Context, d intent.Deposit) {
 	if first := r.state.Deposit; first != nil && d.SameEvent(*first) {
 		return // the first deposit again (a rescan, a client's hint)
 	}
-	in := NewDepositRefund(d, r.in.Execution.RequestID, r.in.Execution.RefundTo, r.in.Policy)
+	refundTo := r.in.Execution.RefundTo
+	if r.guarded {
+		parentDepositor := r.in.Execution.User
+		if first := r.state.Deposit; first != nil {
+			parentDepositor = first.Depositor
+		}
+		refundTo = ExtraDepositRefundTo(d, refundTo, parentDepositor)
+	}
+	in := NewDepositRefund(d, r.in.Execution.RequestID, refundTo, r.in.Policy)
 	if r.refundChildren[in.RequestID] {
 		return
 	}

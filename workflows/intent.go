@@ -38,6 +38,9 @@ var (
 	AttrUser               = temporal.NewSearchAttributeKeyKeyword("User")
 	AttrFailReason         = temporal.NewSearchAttributeKeyKeyword("FailReason")
 	AttrDepositAddress     = temporal.NewSearchAttributeKeyKeyword("DepositAddress")
+	// AttrRefundHold is set on a refund request whose automatic refund is held for an operator
+	// (intent.RefundHold: UNLISTED_CURRENCY, REFUND_BUDGET_EXCEEDED); absent otherwise.
+	AttrRefundHold = temporal.NewSearchAttributeKeyKeyword("RefundHold")
 )
 
 // IntentInput starts an Intent: the execution the quote committed to.
@@ -116,6 +119,9 @@ type State struct {
 	// AwaitingExposure is set while the fill waits, pending, for room under its origin chain's
 	// exposure cap (exposure.go).
 	AwaitingExposure bool `json:",omitempty"`
+	// Hold is why the automatic refund of a deposit no order can take was not made and waits
+	// for an operator (changeLean 5); the deposit is attested only when an operator refunds it.
+	Hold intent.RefundHold `json:",omitempty"`
 }
 
 // IntentResult is the final state.
@@ -747,14 +753,15 @@ func (r *intentRun) publishAttrs(ctx workflow.Context) error {
 }
 
 // upsertAttrs upserts the status search attributes of the last write when they differ from
-// those last set (or, before changeLean, always).
-func (r *intentRun) upsertAttrs(ctx workflow.Context) error {
-	if r.lean && r.wantAttrs == r.attrs {
+// those last set (or, before changeLean, always), with extra ones in the same command when
+// given.
+func (r *intentRun) upsertAttrs(ctx workflow.Context, extra ...temporal.SearchAttributeUpdate) error {
+	if r.lean && r.wantAttrs == r.attrs && len(extra) == 0 {
 		return nil // unchanged: an upsert would only rewrite the visibility record
 	}
 	r.attrs = r.wantAttrs
-	return workflow.UpsertTypedSearchAttributes(ctx,
-		AttrIntentStatus.ValueSet(r.attrs[0]), AttrFailReason.ValueSet(r.attrs[1]))
+	return workflow.UpsertTypedSearchAttributes(ctx, append([]temporal.SearchAttributeUpdate{
+		AttrIntentStatus.ValueSet(r.attrs[0]), AttrFailReason.ValueSet(r.attrs[1])}, extra...)...)
 }
 
 // inclusion reports whether this run bounds its waits for inclusion (changeInclusion).
@@ -906,5 +913,6 @@ func SearchAttributeTypes() map[string]enumspb.IndexedValueType {
 		AttrUser.GetName():               enumspb.INDEXED_VALUE_TYPE_KEYWORD,
 		AttrFailReason.GetName():         enumspb.INDEXED_VALUE_TYPE_KEYWORD,
 		AttrDepositAddress.GetName():     enumspb.INDEXED_VALUE_TYPE_KEYWORD,
+		AttrRefundHold.GetName():         enumspb.INDEXED_VALUE_TYPE_KEYWORD,
 	}
 }

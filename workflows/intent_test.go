@@ -245,7 +245,7 @@ func TestInlineRunUpsertsItsStatusWhenItWaitsNotAtEveryTransition(t *testing.T) 
 func TestInlineDepositRefundUpsertsItsLastStatus(t *testing.T) {
 	h := newHarness(t)
 	upserted := h.upserts()
-	h.env.OnActivity(storeActs.InsertRefundRequest, mock.Anything, mock.Anything).Return(nil)
+	h.env.OnActivity(storeActs.InsertRefundRequest, mock.Anything, mock.Anything).Return(&activities.RefundRequestStored{}, nil)
 	h.env.OnActivity(chainActs.SubmitRefund, mock.Anything, mock.Anything).Return(&activities.RefundSubmitted{TxHash: "0xrefund"}, nil)
 	h.env.ExecuteWorkflow(DepositRefund, NewDepositRefund(deposit(), "", "0xUser", Policy{}))
 	require.True(t, h.env.IsWorkflowCompleted())

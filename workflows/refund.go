@@ -35,10 +35,20 @@ func (r *intentRun) refund(ctx workflow.Context, reason intent.FailReason) (*Int
 	if err := r.write(ctx, intent.StatusFailure, reason); err != nil {
 		return nil, err
 	}
-	if r.state.RefundFailReason == intent.RefundFailReasonAmountTooLowToRefund {
+	if r.state.RefundFailReason == intent.RefundFailReasonAmountTooLowToRefund && !(r.guarded && unpriced(err)) {
 		return &r.state, nil
 	}
+	// A refund that could not be priced (changeLean 5) is not known to be worth less than its
+	// gas: it waits for an operator like one the chain refused.
 	return r.awaitOperator(ctx)
+}
+
+// unpriced reports whether a refund's AMOUNT_TOO_LOW_TO_REFUND came from a refund that could not
+// be valued (activities.RefundUnpriced) rather than one worth less than its gas.
+func unpriced(err error) bool {
+	var appErr *temporal.ApplicationError
+	var detail string
+	return errors.As(err, &appErr) && appErr.HasDetails() && appErr.Details(&detail) == nil && detail == activities.RefundUnpriced
 }
 
 // payRefund sends a refund of the deposit and waits for it to be mined. It returns the refund
@@ -49,9 +59,16 @@ func (r *intentRun) payRefund(ctx workflow.Context, kind intent.TxKind, recipien
 	if err := r.publishAttrs(ctx); err != nil {
 		return intent.Tx{}, err
 	}
-	err := workflow.ExecuteActivity(r.sendingActivity(ctx), chainActs.SubmitRefund, activities.RefundInput{
+	in := activities.RefundInput{
 		RequestID: ex.RequestID, Kind: kind, ChainID: dep.ChainID, Currency: dep.Currency, Recipient: recipient, Amount: dep.Amount,
-	}).Get(ctx, &sub)
+	}
+	if r.guarded {
+		// changeLean 5: every refund of the run, automatic or manual, pays under the deposit's
+		// withdrawal id, the one the oracle's withdrawal authorizations name; a run before it
+		// keeps paying under its RefundID, so a request never pays under two ids.
+		in.Payout, in.DepositTx, in.DepositLogIndex = activities.PayoutDeposit, dep.TxHash, dep.LogIndex
+	}
+	err := workflow.ExecuteActivity(r.sendingActivity(ctx), chainActs.SubmitRefund, in).Get(ctx, &sub)
 	if err != nil {
 		return intent.Tx{}, err
 	}
@@ -142,6 +159,14 @@ func (r *intentRun) adminRefund(ctx workflow.Context) (*IntentResult, error) {
 			recipient = dep.Depositor
 		}
 	}
+	if !r.state.Attested {
+		// A held refund (changeLean 5): its deposit is attested now, before anything is paid.
+		if err := r.attest(ctx, dep); err != nil {
+			r.adminDone = &adminOutcome{err: temporal.NewApplicationError("the deposit could not be attested: "+err.Error(), ErrTypeAdminRefundFailed)}
+			r.admin, r.adminPending = nil, false
+			return &r.state, nil
+		}
+	}
 	r.refunding = true
 	tx, err := r.payRefund(ctx, intent.TxKindManualRefund, recipient)
 	if err != nil {
@@ -177,7 +202,8 @@ func (r *intentRun) validateAdminRefund(ctx workflow.Context, req intent.AdminRe
 		return errors.New("an admin refund of this request is already running")
 	case r.state.Status == intent.StatusRefund:
 		return errors.New("the request is already refunded")
-	case r.state.Deposit == nil || !r.state.Attested:
+	case r.state.Deposit == nil || (!r.state.Attested && r.state.Hold == ""):
+		// A held refund's deposit is attested by the operator's refund itself.
 		return errors.New("the request has no confirmed deposit to refund")
 	case r.filling:
 		return errors.New("a fill has been signed for this request; it cannot be refunded by hand")

@@ -61,6 +61,11 @@ var (
 	RefundFailures = f.NewCounterVec(prometheus.CounterOpts{Namespace: "intentd", Name: "refund_failures_total",
 		Help: "Refunds that failed, by refundFailReason (MANUAL_REFUND_REQUIRED and REFUND_RECIPIENT_IS_BLOCKED wait for an operator)."},
 		[]string{"refund_fail_reason"})
+	// RefundsHeld counts the refunds of deposits no order can take that were held for an
+	// operator instead of made, by chain and reason (intent.RefundHold), once each.
+	RefundsHeld = f.NewCounterVec(prometheus.CounterOpts{Namespace: "intentd", Name: "refunds_held_total",
+		Help: "Refunds of deposits no order can take held for an operator's manual refund, by chain and reason (UNLISTED_CURRENCY, REFUND_BUDGET_EXCEEDED)."},
+		[]string{"chain_id", "reason"})
 	// FillLatency is the time from the engine's first write of the deposit to the fill's
 	// broadcast (phase "broadcast", the submitted transition) and to the fill seen mined (phase
 	// "mined", the success transition), in the engine's clock.

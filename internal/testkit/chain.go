@@ -7,9 +7,12 @@ import (
 
 	ethereum "github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/devnet"
+	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/oracle/oracleapi"
 )
 
 // Balance reads a native or ERC-20 balance on a devnet chain.
@@ -65,4 +68,44 @@ func (s *Stack) Events(t testing.TB, chainID uint64, contract common.Address, ev
 func (s *Stack) Fills(t testing.TB, chainID uint64, orderID common.Hash) int {
 	t.Helper()
 	return s.Events(t, chainID, devnet.OutputSettlerAddress, evm.OutputSettlerABI.GetABI().Events["Fill"].ID)[orderID]
+}
+
+// RefundIDs are the payout ids a request's refunds can pay under in the depository: its
+// RefundID (runs before changeLean 5) and the withdrawal id of each deposit it recorded
+// (oracleapi.WithdrawalIDOf, what later runs pay under). Counting the Withdrawal events under
+// all of them counts the request's refunds whichever run made them.
+func RefundIDs(ctx context.Context, pool *pgxpool.Pool, requestID string) ([]common.Hash, error) {
+	ids := []common.Hash{intent.RefundID(requestID)}
+	rows, err := pool.Query(ctx, `SELECT chain_id, tx_hash, log_index FROM request_transactions
+		WHERE request_id = $1 AND direction = 'in' AND log_index >= 0`, requestID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var chainID int64
+		var tx string
+		var logIndex int
+		if err := rows.Scan(&chainID, &tx, &logIndex); err != nil {
+			return nil, err
+		}
+		ids = append(ids, oracleapi.WithdrawalIDOf(uint64(chainID), devnet.DepositoryAddress, common.HexToHash(tx), uint64(logIndex)))
+	}
+	return ids, rows.Err()
+}
+
+// Refunds counts the depository's Withdrawal events that refund a request on a chain, under any
+// of its RefundIDs.
+func (s *Stack) Refunds(t testing.TB, chainID uint64, requestID string) int {
+	t.Helper()
+	ids, err := RefundIDs(context.Background(), s.Sys.Pool, requestID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := s.Events(t, chainID, devnet.DepositoryAddress, evm.DepositoryABI.GetABI().Events["Withdrawal"].ID)
+	n := 0
+	for _, id := range ids {
+		n += events[id]
+	}
+	return n
 }

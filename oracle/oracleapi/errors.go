@@ -28,6 +28,10 @@ const (
 	CodeUnauthorized = "UNAUTHORIZED"
 	// CodeAlreadyWithdrawn: withdrawal initiation of a deposit whose withdrawal id is spent.
 	CodeAlreadyWithdrawn = "ALREADY_WITHDRAWN"
+	// CodeOrderAlreadyFilled: withdrawal initiation of a deposit whose order has a fill on
+	// one of the oracle's chains: its recipient was paid, so the deposit is not the
+	// depositor's to take back.
+	CodeOrderAlreadyFilled = "ORDER_ALREADY_FILLED"
 	// CodeWithdrawalNotInitiated: the depository has not executed the withdrawal id (in a block
 	// deep enough); it may later.
 	CodeWithdrawalNotInitiated = "WITHDRAWAL_NOT_INITIATED"
@@ -67,6 +71,7 @@ var errorStatus = map[string]int{
 	CodeExpectationMismatch:    http.StatusUnprocessableEntity,
 	CodeUnauthorized:           http.StatusUnauthorized,
 	CodeAlreadyWithdrawn:       http.StatusConflict,
+	CodeOrderAlreadyFilled:     http.StatusConflict,
 	CodeWithdrawalNotInitiated: http.StatusNotFound,
 	CodeTooManyEvents:          http.StatusUnprocessableEntity,
 	CodeChainUnavailable:       http.StatusServiceUnavailable,

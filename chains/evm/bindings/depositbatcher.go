@@ -26,9 +26,9 @@ var (
 
 // DepositBatcherMetaData contains all meta data concerning the DepositBatcher contract.
 var DepositBatcherMetaData = bind.MetaData{
-	ABI: "[{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"sent\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"expected\",\"type\":\"uint256\"}],\"name\":\"WrongValue\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"depository\",\"type\":\"address\"},{\"internalType\":\"bytes32[]\",\"name\":\"orderIds\",\"type\":\"bytes32[]\"},{\"internalType\":\"uint256\",\"name\":\"amountEach\",\"type\":\"uint256\"}],\"name\":\"depositNativeMany\",\"outputs\":[],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"stateMutability\":\"payable\",\"type\":\"receive\"}]",
+	ABI: "[{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"sent\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"expected\",\"type\":\"uint256\"}],\"name\":\"WrongValue\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"depository\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"currency\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"count\",\"type\":\"uint256\"},{\"internalType\":\"bytes32\",\"name\":\"salt\",\"type\":\"bytes32\"}],\"name\":\"depositMany\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"depository\",\"type\":\"address\"},{\"internalType\":\"bytes32[]\",\"name\":\"orderIds\",\"type\":\"bytes32[]\"},{\"internalType\":\"uint256\",\"name\":\"amountEach\",\"type\":\"uint256\"}],\"name\":\"depositNativeMany\",\"outputs\":[],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"stateMutability\":\"payable\",\"type\":\"receive\"}]",
 	ID:  "DepositBatcher",
-	Bin: "0x6080604052348015600e575f5ffd5b506102158061001c5f395ff3fe608060405260043610610020575f3560e01c80638fd7935b1461002b575f5ffd5b3661002757005b5f5ffd5b61003e61003936600461010d565b610040565b005b5f61004b83836101a2565b905080341461007a5760405163195a3ca160e01b81523460048201526024810182905260440160405180910390fd5b5f5b8381101561010557856001600160a01b03166342ef5fbb848787858181106100a6576100a66101cb565b905060200201356040518363ffffffff1660e01b81526004016100cb91815260200190565b5f604051808303818588803b1580156100e2575f5ffd5b505af11580156100f4573d5f5f3e3d5ffd5b50506001909301925061007c915050565b505050505050565b5f5f5f5f60608587031215610120575f5ffd5b84356001600160a01b0381168114610136575f5ffd5b9350602085013567ffffffffffffffff811115610151575f5ffd5b8501601f81018713610161575f5ffd5b803567ffffffffffffffff811115610177575f5ffd5b8760208260051b840101111561018b575f5ffd5b949760209190910196509394604001359392505050565b80820281158282048414176101c557634e487b7160e01b5f52601160045260245ffd5b92915050565b634e487b7160e01b5f52603260045260245ffdfea2646970667358221220906a2b1244186d6d79564f35c73ba82fa6937b6478f402296251446959569abb64736f6c634300081c0033",
+	Bin: "0x6080604052348015600e575f5ffd5b506103498061001c5f395ff3fe60806040526004361061002b575f3560e01c80637ee52ced146100365780638fd7935b14610057575f5ffd5b3661003257005b5f5ffd5b348015610041575f5ffd5b5061005561005036600461020f565b61006a565b005b61005561006536600461024e565b610127565b5f5b8281101561012057846001600160a01b031663be056b28838360405160200161009f929190918252602082015260400190565b60408051601f198184030181529082905280516020909101206001600160e01b031960e084901b16825260048201526001600160a01b0387166024820152600160448201526064015f604051808303815f87803b1580156100fe575f5ffd5b505af1158015610110573d5f5f3e3d5ffd5b50506001909201915061006c9050565b5050505050565b5f61013283836102d6565b90508034146101615760405163195a3ca160e01b81523460048201526024810182905260440160405180910390fd5b5f5b838110156101ec57856001600160a01b03166342ef5fbb8487878581811061018d5761018d6102ff565b905060200201356040518363ffffffff1660e01b81526004016101b291815260200190565b5f604051808303818588803b1580156101c9575f5ffd5b505af11580156101db573d5f5f3e3d5ffd5b505060019093019250610163915050565b505050505050565b80356001600160a01b038116811461020a575f5ffd5b919050565b5f5f5f5f60808587031215610222575f5ffd5b61022b856101f4565b9350610239602086016101f4565b93969395505050506040820135916060013590565b5f5f5f5f60608587031215610261575f5ffd5b61026a856101f4565b9350602085013567ffffffffffffffff811115610285575f5ffd5b8501601f81018713610295575f5ffd5b803567ffffffffffffffff8111156102ab575f5ffd5b8760208260051b84010111156102bf575f5ffd5b949760209190910196509394604001359392505050565b80820281158282048414176102f957634e487b7160e01b5f52601160045260245ffd5b92915050565b634e487b7160e01b5f52603260045260245ffdfea2646970667358221220e6998ee4f534c0452cf33ca215d57483174b0ccb9c7c32dd493584a2b2bca1fc64736f6c634300081c0033",
 }
 
 // DepositBatcher is an auto generated Go binding around an Ethereum contract.
@@ -54,6 +54,28 @@ func NewDepositBatcher() *DepositBatcher {
 // Use this to create the instance object passed to abigen v2 library functions Call, Transact, etc.
 func (c *DepositBatcher) Instance(backend bind.ContractBackend, addr common.Address) *bind.BoundContract {
 	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
+}
+
+// PackDepositMany is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x7ee52ced.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function depositMany(address depository, address currency, uint256 count, bytes32 salt) returns()
+func (depositBatcher *DepositBatcher) PackDepositMany(depository common.Address, currency common.Address, count *big.Int, salt [32]byte) []byte {
+	enc, err := depositBatcher.abi.Pack("depositMany", depository, currency, count, salt)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackDepositMany is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x7ee52ced.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function depositMany(address depository, address currency, uint256 count, bytes32 salt) returns()
+func (depositBatcher *DepositBatcher) TryPackDepositMany(depository common.Address, currency common.Address, count *big.Int, salt [32]byte) ([]byte, error) {
+	return depositBatcher.abi.Pack("depositMany", depository, currency, count, salt)
 }
 
 // PackDepositNativeMany is the Go binding used to pack the parameters required for calling

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	ethereum "github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -151,7 +152,8 @@ type Wallet struct {
 // Address is the wallet's address.
 func (w *Wallet) Address() common.Address { return crypto.PubkeyToAddress(w.Key.PublicKey) }
 
-// SendTx signs and sends one step transaction and waits for its receipt.
+// SendTx signs and sends one step transaction and waits for its receipt. A step without To
+// creates a contract (Deploy).
 func (w *Wallet) SendTx(ctx context.Context, d quote.TxData) (*types.Receipt, error) {
 	url, ok := w.RPCs[d.ChainID]
 	if !ok {
@@ -162,7 +164,11 @@ func (w *Wallet) SendTx(ctx context.Context, d quote.TxData) (*types.Receipt, er
 		return nil, err
 	}
 	defer ec.Close()
-	to := common.HexToAddress(d.To)
+	var to *common.Address
+	if d.To != "" {
+		a := common.HexToAddress(d.To)
+		to = &a
+	}
 	data, err := hexutil.Decode(d.Data)
 	if err != nil {
 		return nil, err
@@ -176,7 +182,7 @@ func (w *Wallet) SendTx(ctx context.Context, d quote.TxData) (*types.Receipt, er
 	if err != nil {
 		return nil, err
 	}
-	gas, err := ec.EstimateGas(ctx, ethereum.CallMsg{From: from, To: &to, Data: data, Value: value})
+	gas, err := ec.EstimateGas(ctx, ethereum.CallMsg{From: from, To: to, Data: data, Value: value})
 	if err != nil {
 		return nil, fmt.Errorf("estimate step: %w", err)
 	}
@@ -191,7 +197,7 @@ func (w *Wallet) SendTx(ctx context.Context, d quote.TxData) (*types.Receipt, er
 	chainID := new(big.Int).SetUint64(d.ChainID)
 	tx, err := types.SignNewTx(w.Key, types.LatestSignerForChainID(chainID), &types.DynamicFeeTx{ChainID: chainID, Nonce: nonce,
 		GasTipCap: tip, GasFeeCap: new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip), Gas: gas * 12 / 10,
-		To: &to, Value: value, Data: data})
+		To: to, Value: value, Data: data})
 	if err != nil {
 		return nil, err
 	}
@@ -212,6 +218,17 @@ func (w *Wallet) SendTx(ctx context.Context, d quote.TxData) (*types.Receipt, er
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
+}
+
+// Deploy creates a contract on a chain from its compiled bindings' metadata and its packed
+// constructor arguments, and returns its address.
+func (w *Wallet) Deploy(ctx context.Context, chainID uint64, meta *bind.MetaData, args []byte) (common.Address, error) {
+	code := append(common.FromHex(meta.Bin), args...)
+	r, err := w.SendTx(ctx, quote.TxData{ChainID: chainID, Data: hexutil.Encode(code), Value: "0"})
+	if err != nil {
+		return common.Address{}, fmt.Errorf("deploy %s: %w", meta.ID, err)
+	}
+	return r.ContractAddress, nil
 }
 
 // ExecuteSteps sends every transaction step of a quote in order and returns the receipt of
