@@ -3,8 +3,11 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/intentd/intentd/intent"
 )
@@ -80,5 +83,35 @@ func TestRequestsV3LeavesOutAFeePhaseNotWrittenWhereTheSDKTypesAnObjectNotNull(t
 				t.Errorf("data.feeSponsorship.actual is present (%v): nothing was sponsored, so it is left out", v)
 			}
 		})
+	}
+}
+
+// Review L1 (issue 33, point 7): "a mixed-case address that fails EIP-55 is refused … apply
+// wherever addresses are parsed from clients (quotes, /price, filters) — consistently". A search
+// by a mistyped address is 400 naming the rule, not an empty page; all lower and all upper case
+// still search.
+func TestRequestsSearchByAnAddressWithMixedCaseThatFailsEIP55IsRefused(t *testing.T) {
+	rig := newUsageRig(t)
+	rig.srv.Now = func() time.Time { return time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC) } // /requests/v2 still served
+	const good = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" // the devnet's account 1, checksummed
+	last := strings.LastIndexAny(good, "abcdefABCDEF")
+	typo := good[:last] + string(good[last]^0x20) + good[last+1:]
+	id := seedRequest(t, rig.st, seedReq{user: good, origin: 1, dest: 10, key: &rig.a1})
+	for _, q := range []string{"user=" + typo, "recipient=" + typo, "currencyInAddress=" + typo,
+		"filters=" + url.QueryEscape(`[{"user":"`+typo+`"}]`)} {
+		code, _, body := search(t, rig, q, rig.a1)
+		if msg, _ := body["message"].(string); code != 400 || body["errorCode"] != "INVALID_INPUT" || !strings.Contains(msg, "EIP-55") {
+			t.Errorf("GET /requests/v3?%s: %d %v, want 400 INVALID_INPUT naming EIP-55", q, code, body)
+		}
+	}
+	if code, body := get(t, rig.url, "/requests/v2?user="+typo, rig.a1.plain); code != 400 || !strings.Contains(fmt.Sprint(body["message"]), "EIP-55") {
+		t.Errorf("GET /requests/v2?user=%s: %d %v, want 400 naming EIP-55", typo, code, body)
+	}
+	for _, ok := range []string{good, strings.ToLower(good), "0x" + strings.ToUpper(good[2:])} {
+		code, ids, body := search(t, rig, "user="+ok, rig.a1)
+		if code != 200 {
+			t.Fatalf("GET /requests/v3?user=%s: %d %v", ok, code, body)
+		}
+		sameIDs(t, "user="+ok, ids, id)
 	}
 }
