@@ -81,7 +81,9 @@ func TestEveryRouteAnswersABadRequestWithMessageAndErrorCodeAndTheTablesStatus(t
 			badCall{method: "POST", path: path, body: `{` + quoteBase + `,"recipient":"0x12"}`, code: quote.CodeInvalidAddress},
 			// Review L1: mixed case that is not the EIP-55 checksum (account 1's, one letter turned).
 			badCall{method: "POST", path: path, body: `{` + quoteBase + `,"recipient":"0x70997970c51812dc3A010C7d01b50e0d17dc79C8"}`, code: quote.CodeInvalidAddress},
-			badCall{method: "POST", path: path, body: `{` + quoteBase + `,"referrer":"acme"}`, code: quote.CodeUnauthorizedQuote})
+			badCall{method: "POST", path: path, body: `{` + quoteBase + `,"referrer":"acme"}`, code: quote.CodeUnauthorizedQuote},
+			// Review L2: a key given twice, at any depth.
+			badCall{method: "POST", path: path, body: `{` + quoteBase + `,"x":{"y":1,"y":2}}`, code: quote.CodeInvalidInput})
 	}
 	hint := `{"chainId": 31337, "txHash": "` + hintTx + `"}`
 	single := `{"requestId": "` + hintReq + `", "chainId": "31337", "tx": "{\"txHash\":\"` + hintTx + `\"}"}`
