@@ -266,3 +266,46 @@ func TestRolesHoldOnlyTheirSecrets(t *testing.T) {
 		t.Fatalf("dev mode: a SOLVER_ADDRESS that matches the key: %v", err)
 	}
 }
+
+// Review L13 (issue 33, point 7): "WEBHOOK_ALLOW_PRIVATE=true is refused unless in dev
+// (ENVIRONMENT=dev or the intentd-dev binary)": the production roles that use it (api,
+// dispatcher) refuse to start with it in any other environment; intentd-dev, which runs every
+// role in one process, and ENVIRONMENT=dev keep it.
+func TestWebhookAllowPrivateIsRefusedOutsideDev(t *testing.T) {
+	solver := crypto.PubkeyToAddress(testSolverKey.PublicKey).Hex()
+	vars := func(role Role, environment string) map[string]string {
+		m := map[string]string{"DATABASE_URL": "postgres://x@127.0.0.1/db", "WEBHOOK_ALLOW_PRIVATE": "true",
+			"WEBHOOK_SECRETS_KEY": strings.Repeat("ab", 32), "ORACLE_SIGNERS": testOracle.Hex()}
+		if environment != "" {
+			m["ENVIRONMENT"] = environment
+		}
+		switch role {
+		case RoleAPI:
+			m["SOLVER_ADDRESS"] = solver
+		case RoleAll:
+			m["SOLVER_PRIVATE_KEY"] = testSolverHex
+		}
+		return m
+	}
+	for _, role := range []Role{RoleAPI, RoleDispatcher} {
+		for _, environment := range []string{"production", "staging"} {
+			_, err := LoadRole(role, env(vars(role, environment)), nil)
+			if err == nil || !strings.Contains(err.Error(), "WEBHOOK_ALLOW_PRIVATE:") {
+				t.Errorf("%s in %s with WEBHOOK_ALLOW_PRIVATE=true: %v, want refused naming it", role, environment, err)
+			}
+		}
+		for _, environment := range []string{"dev", ""} { // "" is the default, dev
+			cfg, err := LoadRole(role, env(vars(role, environment)), nil)
+			if err != nil || !cfg.WebhookAllowPrivate {
+				t.Errorf("%s in %q with WEBHOOK_ALLOW_PRIVATE=true: %v, want it kept", role, environment, err)
+			}
+		}
+	}
+	if cfg, err := Load(env(vars(RoleAll, "production")), nil); err != nil || !cfg.WebhookAllowPrivate {
+		t.Errorf("intentd-dev (every role in one process): %v, want it kept", err)
+	}
+	if cfg, err := LoadRole(RoleAPI, env(map[string]string{"DATABASE_URL": "postgres://x@127.0.0.1/db", "SOLVER_ADDRESS": solver,
+		"ENVIRONMENT": "production"}), nil); err != nil || cfg.WebhookAllowPrivate {
+		t.Errorf("production without it: %v", err)
+	}
+}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/intentd/intentd/app"
 	"github.com/intentd/intentd/events"
 	"github.com/intentd/intentd/internal/envconf"
 	"github.com/intentd/intentd/store"
@@ -35,7 +36,8 @@ its URL, signed with the webhook's secret.
 
 Every command takes --operator NAME (default $USER) and --json. Every change is recorded in
 admin_audit. Environment: DATABASE_URL and WEBHOOK_SECRETS_KEY (the api's and dispatcher's);
-WEBHOOK_ALLOW_PRIVATE=true allows http and private addresses (development only).
+WEBHOOK_ALLOW_PRIVATE=true allows http and private addresses (development only: refused unless
+ENVIRONMENT is dev, its default).
 `
 
 // webhooksConfig is the configuration of `intentd admin webhooks`, loaded at its start.
@@ -60,7 +62,10 @@ func loadWebhooksConfig(lookup func(string) (string, bool)) (webhooksConfig, err
 			v.Bad("WEBHOOK_SECRETS_KEY", "%v", err)
 		}
 	}
-	c.AllowPrivate = v.Get("WEBHOOK_ALLOW_PRIVATE", "false") == "true"
+	c.AllowPrivate = v.Bool("WEBHOOK_ALLOW_PRIVATE", "false")
+	if env := v.Get("ENVIRONMENT", app.DevEnvironment); c.AllowPrivate && env != app.DevEnvironment {
+		v.Bad("WEBHOOK_ALLOW_PRIVATE", "is for development only and is refused unless ENVIRONMENT=%s (ENVIRONMENT is %q)", app.DevEnvironment, env)
+	}
 	if dbErr != nil {
 		return c, dbErr
 	}
