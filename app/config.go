@@ -128,6 +128,14 @@ type Config struct {
 	// signing secrets in the database (events.Sealer). The dispatcher requires it; without it
 	// the api's webhook admin routes answer 503.
 	WebhookSecretsKey []byte
+	// WebhookPreviousKeys (WEBHOOK_SECRETS_PREVIOUS_KEYS, secret: keys as WEBHOOK_SECRETS_KEY,
+	// comma-separated, newest first; default none) still open values sealed under them, after
+	// WEBHOOK_SECRETS_KEY was rotated and until `intentd admin webhooks reseal` has run.
+	WebhookPreviousKeys [][]byte
+	// WebhookOpenUnversioned (WEBHOOK_SECRETS_OPEN_UNVERSIONED, default true) opens values
+	// sealed before the sealed format named its key and was bound to the webhook's key id
+	// (events.Sealer); false once `reseal` has run, so every value opens only in its place.
+	WebhookOpenUnversioned bool
 	// WebhookAllowPrivate (WEBHOOK_ALLOW_PRIVATE, dev mode only) allows http webhook URLs and
 	// loopback or private addresses; off, only https to public addresses. It is refused unless
 	// the process runs in dev (DevMode): in any other environment it would let webhooks reach
@@ -291,6 +299,11 @@ func (c *Config) loadWebhooks(v *envconf.Vars) {
 	} else if c.Role == RoleDispatcher {
 		v.Bad("WEBHOOK_SECRETS_KEY", "is required: the key that seals webhook signing secrets (32 random bytes, e.g. `openssl rand -hex 32`), the same as the api's")
 	}
+	var err error
+	if c.WebhookPreviousKeys, err = events.ParseSecretsKeys(v.Get("WEBHOOK_SECRETS_PREVIOUS_KEYS", "")); err != nil {
+		v.Bad("WEBHOOK_SECRETS_PREVIOUS_KEYS", "%v", err)
+	}
+	c.WebhookOpenUnversioned = v.Bool("WEBHOOK_SECRETS_OPEN_UNVERSIONED", "true")
 	c.WebhookAllowPrivate = v.Bool("WEBHOOK_ALLOW_PRIVATE", "false")
 	if c.WebhookAllowPrivate && !c.DevMode() {
 		v.Bad("WEBHOOK_ALLOW_PRIVATE", "is for development only and is refused unless ENVIRONMENT=%s (ENVIRONMENT is %q): it would let webhooks reach private and loopback addresses", DevEnvironment, c.Environment)

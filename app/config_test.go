@@ -309,3 +309,38 @@ func TestWebhookAllowPrivateIsRefusedOutsideDev(t *testing.T) {
 		t.Errorf("production without it: %v", err)
 	}
 }
+
+// Review L15: the webhook secrets key can be rotated: WEBHOOK_SECRETS_PREVIOUS_KEYS (newest
+// first) still open what they sealed, and WEBHOOK_SECRETS_OPEN_UNVERSIONED (default true) turns
+// off the format without a key id once `intentd admin webhooks reseal` has run. A bad key is
+// named, never echoed.
+func TestWebhookSecretsPreviousKeysAndUnversioned(t *testing.T) {
+	oldKey, newKey := strings.Repeat("11", 32), strings.Repeat("22", 32)
+	base := map[string]string{"DATABASE_URL": "postgres://x@127.0.0.1/db", "WEBHOOK_SECRETS_KEY": newKey}
+	with := func(m map[string]string) map[string]string { out := maps.Clone(base); maps.Copy(out, m); return out }
+	cfg, err := LoadRole(RoleDispatcher, env(base), nil)
+	if err != nil || len(cfg.WebhookPreviousKeys) != 0 || !cfg.WebhookOpenUnversioned {
+		t.Fatalf("defaults: %d previous keys, open unversioned %v, %v", len(cfg.WebhookPreviousKeys), cfg.WebhookOpenUnversioned, err)
+	}
+	cfg, err = LoadRole(RoleDispatcher, env(with(map[string]string{"WEBHOOK_SECRETS_PREVIOUS_KEYS": oldKey,
+		"WEBHOOK_SECRETS_OPEN_UNVERSIONED": "false"})), nil)
+	if err != nil || len(cfg.WebhookPreviousKeys) != 1 || cfg.WebhookOpenUnversioned {
+		t.Fatalf("set: %d previous keys, open unversioned %v, %v", len(cfg.WebhookPreviousKeys), cfg.WebhookOpenUnversioned, err)
+	}
+	oldCfg, err := LoadRole(RoleDispatcher, env(with(map[string]string{"WEBHOOK_SECRETS_KEY": oldKey})), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sealed, err := oldCfg.Sealer().SealSecret("6f0e7c1a-8d2b-4c3e-9f10-2a3b4c5d6e7f", "whsec_x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := cfg.Sealer().OpenSecret("6f0e7c1a-8d2b-4c3e-9f10-2a3b4c5d6e7f", sealed); err != nil || got != "whsec_x" {
+		t.Errorf("a value sealed under the previous key: %q %v", got, err)
+	}
+	bad := strings.Repeat("ab", 31)
+	_, err = LoadRole(RoleDispatcher, env(with(map[string]string{"WEBHOOK_SECRETS_PREVIOUS_KEYS": oldKey + "," + bad})), nil)
+	if err == nil || !strings.Contains(err.Error(), "WEBHOOK_SECRETS_PREVIOUS_KEYS:") || strings.Contains(err.Error(), bad) {
+		t.Errorf("a bad previous key: %v, want it named and not echoed", err)
+	}
+}
