@@ -71,6 +71,10 @@ func (s *Server) configV2(c *gin.Context) {
 		abort(c, invalidInput(err.Error()))
 		return
 	}
+	if q.User != "" && !intent.ChecksumValid(q.User) {
+		abort(c, invalidInput("user "+q.User+" "+intent.ErrAddressChecksum))
+		return
+	}
 	origin, e := s.catalogChain(q.OriginChainID, "originChainId")
 	if e != nil {
 		abort(c, e)
@@ -234,6 +238,10 @@ func (s *Server) currenciesV2(c *gin.Context) {
 		}
 	} else if err := currenciesParams.Bind(c.Request.URL.Query(), &q); err != nil {
 		abort(c, invalidInput(err.Error()))
+		return
+	}
+	if intent.IsAddress(q.Address) && !intent.ChecksumValid(q.Address) {
+		abort(c, invalidInput("address "+q.Address+" "+intent.ErrAddressChecksum))
 		return
 	}
 	c.JSON(http.StatusOK, s.searchCurrencies(q))

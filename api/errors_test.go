@@ -88,7 +88,11 @@ func TestEveryRouteAnswersABadRequestWithMessageAndErrorCodeAndTheTablesStatus(t
 		}
 		return append(calls,
 			badCall{method: "POST", path: path, body: `{` + quoteBase + `,"recipient":"0x12"}`, code: quote.CodeInvalidAddress},
-			badCall{method: "POST", path: path, body: `{` + quoteBase + `,"referrer":"acme"}`, code: quote.CodeUnauthorizedQuote})
+			// Review L1: mixed case that is not the EIP-55 checksum (account 1's, one letter turned).
+			badCall{method: "POST", path: path, body: `{` + quoteBase + `,"recipient":"0x70997970c51812dc3A010C7d01b50e0d17dc79C8"}`, code: quote.CodeInvalidAddress},
+			badCall{method: "POST", path: path, body: `{` + quoteBase + `,"referrer":"acme"}`, code: quote.CodeUnauthorizedQuote},
+			// Review L2: a key given twice, at any depth.
+			badCall{method: "POST", path: path, body: `{` + quoteBase + `,"x":{"y":1,"y":2}}`, code: quote.CodeInvalidInput})
 	}
 	hint := `{"chainId": 31337, "txHash": "` + hintTx + `"}`
 	single := `{"requestId": "` + hintReq + `", "chainId": "31337", "tx": "{\"txHash\":\"` + hintTx + `\"}"}`
@@ -124,12 +128,14 @@ func TestEveryRouteAnswersABadRequestWithMessageAndErrorCodeAndTheTablesStatus(t
 			{method: "GET", path: "/config/v2", code: CodeInvalidInput},
 			{method: "GET", path: "/config/v2?originChainId=31337&destinationChainId=x", code: CodeInvalidInput},
 			{method: "GET", path: "/config/v2?originChainId=31337&destinationChainId=31338&user=0x12", code: CodeInvalidInput},
+			{method: "GET", path: "/config/v2?originChainId=31337&destinationChainId=31338&user=0x70997970c51812dc3A010C7d01b50e0d17dc79C8", code: CodeInvalidInput},
 			{method: "GET", path: "/config/v2?originChainId=1&destinationChainId=31338", code: CodeUnsupportedChain},
 			{method: "GET", path: "/config/v2?originChainId=31337&destinationChainId=31338&currency=btc", code: CodeUnsupportedCurrency},
 		},
 		"GET /currencies/v2": {
 			{method: "GET", path: "/currencies/v2?limit=0", code: CodeInvalidInput},
 			{method: "GET", path: "/currencies/v2?chainIds=31337,x", code: CodeInvalidInput},
+			{method: "GET", path: "/currencies/v2?address=0x3f88d0F5403139753a203e6F36BFaE0CeAE3bF42", code: CodeInvalidInput},
 		},
 		"POST /currencies/v2": {
 			{method: "POST", path: "/currencies/v2", body: "{", code: CodeInvalidInput},
@@ -163,6 +169,7 @@ func TestEveryRouteAnswersABadRequestWithMessageAndErrorCodeAndTheTablesStatus(t
 		"POST /admin/requests/:requestId/refund": {
 			{method: "POST", path: adminReqPath, body: goodBody, code: CodeUnauthorized},
 			{method: "POST", path: adminReqPath, body: `{}`, header: bearer, code: CodeInvalidInput},
+			{method: "POST", path: adminReqPath, body: `{"reason": "r", "operator": "a", "recipient": "0x70997970c51812dc3A010C7d01b50e0d17dc79C8"}`, header: bearer, code: CodeInvalidInput},
 			{method: "POST", path: "/admin/requests/0x12/refund", body: goodBody, header: bearer, code: CodeRequestNotFound},
 			{method: "POST", path: adminReqPath, body: goodBody, header: bearer, code: CodeRequestNotFound, err: intents.ErrNotFound},
 			{method: "POST", path: adminReqPath, body: goodBody, header: bearer, code: CodeInvalidInput, err: fmt.Errorf("%w: reason", intents.ErrInvalid)},

@@ -97,7 +97,8 @@ func ops() []operation {
 		return operation{method: "GET", path: path, tag: "requests", summary: "Request records, version 2 (deprecated)", deprecated: true,
 			desc:   "Every answer carries Deprecation, Sunset and Link headers; after the sunset every call is 410.",
 			params: stringParams(v2Params, nil), answers: []docAnswer{{status: 200, desc: "a page of v2 records", body: requestsV2JSON{}}},
-			errors: []string{CodeServiceUnavailable}, errorBody: map[int]any{http.StatusTooManyRequests: v2RateLimitedJSON{}, http.StatusGone: v2GoneJSON{}}}
+			errors: []string{CodeServiceUnavailable, CodeUnauthorized, CodeForbidden}, // the last two: a referrer filter's pairing
+			errorBody: map[int]any{http.StatusTooManyRequests: v2RateLimitedJSON{}, http.StatusGone: v2GoneJSON{}}}
 	}
 	removed := func(method, path, instead string) operation {
 		return operation{method: method, path: path, tag: "removed", summary: "Removed: " + instead, deprecated: true, errors: []string{CodeRemoved}}

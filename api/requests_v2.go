@@ -116,6 +116,10 @@ func (s *Server) requestsV2(c *gin.Context) {
 	}
 	caller := apiKeyOf(c)
 	owner := integratorOf(caller)
+	if e := s.v2ReferrerPairing(c, v, caller); e != nil {
+		abort(c, e)
+		return
+	}
 	if v.Has("originChainId") || v.Has("destinationChainId") || v.Has("chainId") {
 		q.NonTerminalVisibleTo = &owner // non-final requests only to their own integrator's keys
 	}
@@ -159,6 +163,24 @@ func (s *Server) requestsV2(c *gin.Context) {
 		body.Continuation = page.Next.Encode()
 	}
 	c.JSON(http.StatusOK, body)
+}
+
+// v2ReferrerPairing applies v3's rule to v2's referrer filter (the spec's Authentication rule 3;
+// review L20): the referrer is owner-only, so filtering on it without the pairing would tell
+// anyone which requests carry a referrer. A referrer filter needs apiKey, a caller with a key
+// (x-api-key; v2 is otherwise keyless), and every apiKey the caller's or its integrator's.
+func (s *Server) v2ReferrerPairing(c *gin.Context, v url.Values, caller *auth.Key) *Error {
+	if !v.Has("referrer") {
+		return nil
+	}
+	if v.Get("apiKey") == "" {
+		return invalidInput("a referrer filter must be paired with apiKey")
+	}
+	if caller == nil {
+		return &Error{Code: CodeUnauthorized, Message: "a referrer filter needs the caller's API key (x-api-key)"}
+	}
+	_, e := s.searchKeys(c.Request.Context(), caller, v["apiKey"], nil)
+	return e
 }
 
 // parseV2 reads GET /requests/v2's parameters into a search; orderData is includeOrderData.

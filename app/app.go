@@ -308,15 +308,17 @@ func (s *System) PriceSource() *prices.Cached {
 	return s.prices
 }
 
-// Sealer is the webhook secrets' sealer (WEBHOOK_SECRETS_KEY); nil when the key is not set.
+// Sealer is the webhook secrets' sealer (WEBHOOK_SECRETS_KEY, WEBHOOK_SECRETS_PREVIOUS_KEYS,
+// WEBHOOK_SECRETS_OPEN_UNVERSIONED); nil when the key is not set.
 func (c Config) Sealer() *events.Sealer {
 	if c.WebhookSecretsKey == nil {
 		return nil
 	}
-	s, err := events.NewSealer(c.WebhookSecretsKey)
-	if err != nil { // the key's length was checked at load
+	s, err := events.NewSealer(c.WebhookSecretsKey, c.WebhookPreviousKeys...)
+	if err != nil { // the keys' lengths were checked at load
 		panic(err)
 	}
+	s.OpenUnversioned = c.WebhookOpenUnversioned
 	return s
 }
 

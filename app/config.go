@@ -168,8 +168,18 @@ type Config struct {
 	// signing secrets in the database (events.Sealer). The dispatcher requires it; without it
 	// the api's webhook admin routes answer 503.
 	WebhookSecretsKey []byte
+	// WebhookPreviousKeys (WEBHOOK_SECRETS_PREVIOUS_KEYS, secret: keys as WEBHOOK_SECRETS_KEY,
+	// comma-separated, newest first; default none) still open values sealed under them, after
+	// WEBHOOK_SECRETS_KEY was rotated and until `intentd admin webhooks reseal` has run.
+	WebhookPreviousKeys [][]byte
+	// WebhookOpenUnversioned (WEBHOOK_SECRETS_OPEN_UNVERSIONED, default true) opens values
+	// sealed before the sealed format named its key and was bound to the webhook's key id
+	// (events.Sealer); false once `reseal` has run, so every value opens only in its place.
+	WebhookOpenUnversioned bool
 	// WebhookAllowPrivate (WEBHOOK_ALLOW_PRIVATE, dev mode only) allows http webhook URLs and
-	// loopback or private addresses; off, only https to public addresses.
+	// loopback or private addresses; off, only https to public addresses. It is refused unless
+	// the process runs in dev (DevMode): in any other environment it would let webhooks reach
+	// the service's own network (Postgres, Temporal, metadata endpoints).
 	WebhookAllowPrivate bool
 	// Dispatcher tunes webhook delivery: WEBHOOK_WORKERS, WEBHOOK_PER_KEY, WEBHOOK_TIMEOUT,
 	// WEBHOOK_LEASE_MARGIN,
@@ -186,6 +196,14 @@ func (c Config) SolverKey() *ecdsa.PrivateKey { return c.solverKey }
 // SolverAddress is the solver's public address: SOLVER_ADDRESS, or the address of
 // SOLVER_PRIVATE_KEY.
 func (c Config) SolverAddress() common.Address { return c.solverAddress }
+
+// DevEnvironment is the ENVIRONMENT of development (and its default).
+const DevEnvironment = "dev"
+
+// DevMode reports whether the configuration is development's: ENVIRONMENT=dev, or every role in
+// one process (RoleAll), which only intentd-dev and the test stacks run; the production binary
+// runs one role. Settings that lower a guard for a developer's machine are refused outside it.
+func (c Config) DevMode() bool { return c.Environment == DevEnvironment || c.Role == RoleAll }
 
 // ChainsFile is the chain configuration file for the environment.
 func (c Config) ChainsFile() string {
@@ -238,7 +256,7 @@ func LoadRole(role Role, lookup func(string) (string, bool), defaults Defaults) 
 	default:
 		return Config{}, fmt.Errorf("unknown role %q", role)
 	}
-	c.Environment = v.Get("ENVIRONMENT", "dev")
+	c.Environment = v.Get("ENVIRONMENT", DevEnvironment)
 	c.DatabaseURL = v.Get("DATABASE_URL", "")
 	if c.DatabaseURL == "" {
 		v.Bad("DATABASE_URL", "is required")
@@ -334,7 +352,15 @@ func (c *Config) loadWebhooks(v *envconf.Vars) {
 	} else if c.Role == RoleDispatcher {
 		v.Bad("WEBHOOK_SECRETS_KEY", "is required: the key that seals webhook signing secrets (32 random bytes, e.g. `openssl rand -hex 32`), the same as the api's")
 	}
+	var err error
+	if c.WebhookPreviousKeys, err = events.ParseSecretsKeys(v.Get("WEBHOOK_SECRETS_PREVIOUS_KEYS", "")); err != nil {
+		v.Bad("WEBHOOK_SECRETS_PREVIOUS_KEYS", "%v", err)
+	}
+	c.WebhookOpenUnversioned = v.Bool("WEBHOOK_SECRETS_OPEN_UNVERSIONED", "true")
 	c.WebhookAllowPrivate = v.Bool("WEBHOOK_ALLOW_PRIVATE", "false")
+	if c.WebhookAllowPrivate && !c.DevMode() {
+		v.Bad("WEBHOOK_ALLOW_PRIVATE", "is for development only and is refused unless ENVIRONMENT=%s (ENVIRONMENT is %q): it would let webhooks reach private and loopback addresses", DevEnvironment, c.Environment)
+	}
 	if !c.Role.dispatcher() {
 		return
 	}

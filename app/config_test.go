@@ -369,3 +369,81 @@ func TestHintMaxDeposits(t *testing.T) {
 		}
 	}
 }
+
+// Review L13 (issue 33, point 7): "WEBHOOK_ALLOW_PRIVATE=true is refused unless in dev
+// (ENVIRONMENT=dev or the intentd-dev binary)": the production roles that use it (api,
+// dispatcher) refuse to start with it in any other environment; intentd-dev, which runs every
+// role in one process, and ENVIRONMENT=dev keep it.
+func TestWebhookAllowPrivateIsRefusedOutsideDev(t *testing.T) {
+	solver := crypto.PubkeyToAddress(testSolverKey.PublicKey).Hex()
+	vars := func(role Role, environment string) map[string]string {
+		m := map[string]string{"DATABASE_URL": "postgres://x@127.0.0.1/db", "WEBHOOK_ALLOW_PRIVATE": "true",
+			"WEBHOOK_SECRETS_KEY": strings.Repeat("ab", 32), "ORACLE_SIGNERS": testOracle.Hex()}
+		if environment != "" {
+			m["ENVIRONMENT"] = environment
+		}
+		switch role {
+		case RoleAPI:
+			m["SOLVER_ADDRESS"] = solver
+		case RoleAll:
+			m["SOLVER_PRIVATE_KEY"] = testSolverHex
+		}
+		return m
+	}
+	for _, role := range []Role{RoleAPI, RoleDispatcher} {
+		for _, environment := range []string{"production", "staging"} {
+			_, err := LoadRole(role, env(vars(role, environment)), nil)
+			if err == nil || !strings.Contains(err.Error(), "WEBHOOK_ALLOW_PRIVATE:") {
+				t.Errorf("%s in %s with WEBHOOK_ALLOW_PRIVATE=true: %v, want refused naming it", role, environment, err)
+			}
+		}
+		for _, environment := range []string{"dev", ""} { // "" is the default, dev
+			cfg, err := LoadRole(role, env(vars(role, environment)), nil)
+			if err != nil || !cfg.WebhookAllowPrivate {
+				t.Errorf("%s in %q with WEBHOOK_ALLOW_PRIVATE=true: %v, want it kept", role, environment, err)
+			}
+		}
+	}
+	if cfg, err := Load(env(vars(RoleAll, "production")), nil); err != nil || !cfg.WebhookAllowPrivate {
+		t.Errorf("intentd-dev (every role in one process): %v, want it kept", err)
+	}
+	if cfg, err := LoadRole(RoleAPI, env(map[string]string{"DATABASE_URL": "postgres://x@127.0.0.1/db", "SOLVER_ADDRESS": solver,
+		"ENVIRONMENT": "production"}), nil); err != nil || cfg.WebhookAllowPrivate {
+		t.Errorf("production without it: %v", err)
+	}
+}
+
+// Review L15: the webhook secrets key can be rotated: WEBHOOK_SECRETS_PREVIOUS_KEYS (newest
+// first) still open what they sealed, and WEBHOOK_SECRETS_OPEN_UNVERSIONED (default true) turns
+// off the format without a key id once `intentd admin webhooks reseal` has run. A bad key is
+// named, never echoed.
+func TestWebhookSecretsPreviousKeysAndUnversioned(t *testing.T) {
+	oldKey, newKey := strings.Repeat("11", 32), strings.Repeat("22", 32)
+	base := map[string]string{"DATABASE_URL": "postgres://x@127.0.0.1/db", "WEBHOOK_SECRETS_KEY": newKey}
+	with := func(m map[string]string) map[string]string { out := maps.Clone(base); maps.Copy(out, m); return out }
+	cfg, err := LoadRole(RoleDispatcher, env(base), nil)
+	if err != nil || len(cfg.WebhookPreviousKeys) != 0 || !cfg.WebhookOpenUnversioned {
+		t.Fatalf("defaults: %d previous keys, open unversioned %v, %v", len(cfg.WebhookPreviousKeys), cfg.WebhookOpenUnversioned, err)
+	}
+	cfg, err = LoadRole(RoleDispatcher, env(with(map[string]string{"WEBHOOK_SECRETS_PREVIOUS_KEYS": oldKey,
+		"WEBHOOK_SECRETS_OPEN_UNVERSIONED": "false"})), nil)
+	if err != nil || len(cfg.WebhookPreviousKeys) != 1 || cfg.WebhookOpenUnversioned {
+		t.Fatalf("set: %d previous keys, open unversioned %v, %v", len(cfg.WebhookPreviousKeys), cfg.WebhookOpenUnversioned, err)
+	}
+	oldCfg, err := LoadRole(RoleDispatcher, env(with(map[string]string{"WEBHOOK_SECRETS_KEY": oldKey})), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sealed, err := oldCfg.Sealer().SealSecret("6f0e7c1a-8d2b-4c3e-9f10-2a3b4c5d6e7f", "whsec_x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := cfg.Sealer().OpenSecret("6f0e7c1a-8d2b-4c3e-9f10-2a3b4c5d6e7f", sealed); err != nil || got != "whsec_x" {
+		t.Errorf("a value sealed under the previous key: %q %v", got, err)
+	}
+	bad := strings.Repeat("ab", 31)
+	_, err = LoadRole(RoleDispatcher, env(with(map[string]string{"WEBHOOK_SECRETS_PREVIOUS_KEYS": oldKey + "," + bad})), nil)
+	if err == nil || !strings.Contains(err.Error(), "WEBHOOK_SECRETS_PREVIOUS_KEYS:") || strings.Contains(err.Error(), bad) {
+		t.Errorf("a bad previous key: %v, want it named and not echoed", err)
+	}
+}

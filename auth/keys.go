@@ -12,6 +12,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/shopspring/decimal"
+
+	"github.com/intentd/intentd/intent"
 )
 
 // KeyPrefix starts every key value, so a leaked key is easy to recognise (secret scanners,
@@ -143,6 +145,9 @@ func CheckIntegrator(in *Integrator) error {
 		}
 		if !common.IsHexAddress(*a.value) || len(*a.value) != 42 || common.HexToAddress(*a.value) == (common.Address{}) {
 			return invalidf("%s %q must be a 0x-prefixed EVM address (not the zero address), or empty for none", a.field, *a.value)
+		}
+		if !intent.ChecksumValid(*a.value) {
+			return invalidf("%s %s %s", a.field, *a.value, intent.ErrAddressChecksum)
 		}
 		*a.value = common.HexToAddress(*a.value).Hex()
 	}

@@ -292,7 +292,7 @@ func (d *Dispatcher) send(ctx context.Context, o Options, dl store.Delivery) sto
 	if err := d.Policy.CheckURL(ctx, dl.Webhook.URL); err != nil {
 		return fail("%v", err)
 	}
-	secret, err := d.Sealer.Open(dl.Webhook.Secret)
+	secret, err := d.Sealer.OpenSecret(dl.APIKeyID, dl.Webhook.Secret)
 	if err != nil {
 		d.Logger.Error("webhook secret cannot be opened", "apiKeyId", dl.APIKeyID, "error", err)
 		return fail("signing secret unavailable")
@@ -304,7 +304,7 @@ func (d *Dispatcher) send(ctx context.Context, o Options, dl store.Delivery) sto
 		return fail("%v", err)
 	}
 	if dl.Webhook.Headers != nil {
-		headers, err := d.Sealer.OpenHeaders(dl.Webhook.Headers)
+		headers, err := d.Sealer.OpenHeaders(dl.APIKeyID, dl.Webhook.Headers)
 		if err != nil {
 			d.Logger.Error("webhook custom headers cannot be opened", "apiKeyId", dl.APIKeyID, "error", err)
 			return fail("custom headers unavailable")
@@ -323,7 +323,7 @@ func (d *Dispatcher) send(ctx context.Context, o Options, dl store.Delivery) sto
 	req.Header.Set(HeaderSignature, Sign(secret, ts, dl.Body))
 	req.Header.Del(HeaderSignaturePrevious)
 	if dl.Webhook.PreviousSecret != nil && dl.Webhook.PreviousExpiresAt != nil && time.Now().Before(*dl.Webhook.PreviousExpiresAt) {
-		if prev, err := d.Sealer.Open(dl.Webhook.PreviousSecret); err == nil {
+		if prev, err := d.Sealer.OpenSecret(dl.APIKeyID, dl.Webhook.PreviousSecret); err == nil {
 			req.Header.Set(HeaderSignaturePrevious, Sign(prev, ts, dl.Body))
 		}
 	}

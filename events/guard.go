@@ -75,7 +75,12 @@ func (p URLPolicy) CheckURL(ctx context.Context, raw string) error {
 
 // blockedPrefixes are ranges netip's predicates do not name: "this network", shared address
 // space (carrier-grade NAT), IETF protocol assignments, benchmarking, the documentation ranges,
-// reserved, NAT64 and the IPv6 discard and documentation prefixes.
+// reserved, the IPv6 discard and documentation prefixes, and every IPv6 prefix that carries an
+// IPv4 address inside it (review L14): 6to4, Teredo, NAT64 (well-known and local-use),
+// IPv4-compatible and IPv4-translated, and IPv4-mapped (Unmap turns those into IPv4 already;
+// listed so the table is whole). On a host with a route for one of them, an address in it
+// reaches the IPv4 address it embeds, which may be private: none is a webhook receiver's
+// address, so all are refused rather than decoded.
 var blockedPrefixes = []netip.Prefix{
 	netip.MustParsePrefix("0.0.0.0/8"),
 	netip.MustParsePrefix("100.64.0.0/10"),
@@ -85,9 +90,15 @@ var blockedPrefixes = []netip.Prefix{
 	netip.MustParsePrefix("198.51.100.0/24"),
 	netip.MustParsePrefix("203.0.113.0/24"),
 	netip.MustParsePrefix("240.0.0.0/4"),
-	netip.MustParsePrefix("64:ff9b::/96"),
 	netip.MustParsePrefix("100::/64"),
 	netip.MustParsePrefix("2001:db8::/32"),
+	netip.MustParsePrefix("2002::/16"),       // 6to4
+	netip.MustParsePrefix("2001::/32"),       // Teredo
+	netip.MustParsePrefix("64:ff9b::/96"),    // NAT64, well-known
+	netip.MustParsePrefix("64:ff9b:1::/48"),  // NAT64, local use
+	netip.MustParsePrefix("::/96"),           // IPv4-compatible (deprecated)
+	netip.MustParsePrefix("::ffff:0:0:0/96"), // IPv4-translated (SIIT)
+	netip.MustParsePrefix("::ffff:0:0/96"),   // IPv4-mapped
 }
 
 // checkAddr refuses an address deliveries must not reach.

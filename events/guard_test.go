@@ -67,6 +67,45 @@ func TestWebhookURLPolicyOutsideDevModeAllowsOnlyHTTPSToPublicAddresses(t *testi
 	}
 }
 
+// Review L14 (issue 33, point 7): "block the IPv6 transition prefixes 2002::/16 (6to4), 2001::/32
+// (Teredo), 64:ff9b::/96 and 64:ff9b:1::/48 (NAT64), ::/96 (IPv4-compatible) and ::ffff:0:0/96".
+// Each embeds an IPv4 address a host with such a route would reach, private ones included; they
+// are refused when the URL is set and when the dispatcher connects, public neighbours are not.
+func TestWebhookAddressGuardRefusesTheIPv6PrefixesThatEmbedAnIPv4Address(t *testing.T) {
+	ctl := URLPolicy{}.DialControl()
+	for _, tc := range []struct {
+		addr, why string
+	}{
+		{"2002:a00:1::1", "2002::/16"},                        // 6to4 of 10.0.0.1
+		{"2002:5db8:d822::1", "2002::/16"},                    // 6to4 of a public address: refused all the same
+		{"2001:0:4136:e378:8000:63bf:f5ff:fffe", "2001::/32"}, // Teredo (client 10.0.0.1, obfuscated)
+		{"64:ff9b::a00:1", "64:ff9b::/96"},                    // NAT64 of 10.0.0.1
+		{"64:ff9b::7f00:1", "64:ff9b::/96"},                   // NAT64 of 127.0.0.1
+		{"64:ff9b:1::a9fe:a9fe", "64:ff9b:1::/48"},            // local NAT64 of 169.254.169.254
+		{"::a00:1", "::/96"},                                  // IPv4-compatible 10.0.0.1
+		{"::7f00:1", "::/96"},                                 // IPv4-compatible 127.0.0.1
+		{"::ffff:0:a00:1", "::ffff:0:0:0/96"},                 // IPv4-translated 10.0.0.1
+		{"::ffff:10.0.0.1", "not a public address"},           // IPv4-mapped: unmapped, then private
+		{"::ffff:93.184.216.34", ""},                          // IPv4-mapped public: the IPv4 address itself
+		{"2606:2800:220:1:248:1893:25c8:1946", ""},            // an ordinary public IPv6 address
+		{"2001:4860:4860::8888", ""},                          // 2001::/32's neighbour, public
+		{"64:ff9b:2::1", ""},                                  // past 64:ff9b:1::/48
+	} {
+		a := netip.MustParseAddr(tc.addr)
+		for name, err := range map[string]error{
+			"CheckURL":    URLPolicy{}.CheckURL(context.Background(), "https://"+netip.AddrPortFrom(a, 443).String()+"/hook"),
+			"DialControl": ctl("tcp", netip.AddrPortFrom(a, 443).String(), nil),
+		} {
+			switch {
+			case tc.why == "" && err != nil:
+				t.Errorf("%s %s: %v, want allowed", name, tc.addr, err)
+			case tc.why != "" && (!errors.Is(err, ErrBlockedAddress) || !strings.Contains(err.Error(), tc.why)):
+				t.Errorf("%s %s: %v, want refused (%s)", name, tc.addr, err, tc.why)
+			}
+		}
+	}
+}
+
 // The dialer's check sees the address actually connected to, so a name that resolved to a
 // public address at configuration and to a private one now is refused at delivery.
 func TestDialControlRefusesBlockedAddresses(t *testing.T) {

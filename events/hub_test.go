@@ -251,12 +251,12 @@ func TestStreamSpeaksThePublicProtocol(t *testing.T) {
 		keys = append(keys, k)
 	}
 	for _, k := range []string{"status", "inTxHashes", "txHashes", "updatedAt", "originChainId", "destinationChainId",
-		"requestId", "depositAddress"} {
+		"requestId", "depositAddress", "failReason", "refundFailReason"} {
 		if _, ok := data[k]; !ok {
 			t.Errorf("event data lacks %s (has %v)", k, keys)
 		}
 	}
-	for _, k := range []string{"referrer", "failReason", "refundFailReason", "details"} {
+	for _, k := range []string{"referrer", "details"} {
 		if _, ok := data[k]; ok {
 			t.Errorf("event data carries %s, which the stream does not", k)
 		}

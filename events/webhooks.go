@@ -91,7 +91,7 @@ func (a *Admin) Set(ctx context.Context, integratorID, keyID string, s Settings,
 		}
 		sort.Strings(c.HeaderNames)
 		if len(h) > 0 {
-			if c.Headers, err = a.Sealer.SealHeaders(h); err != nil {
+			if c.Headers, err = a.Sealer.SealHeaders(keyID, h); err != nil {
 				return nil, "", err
 			}
 		}
@@ -103,7 +103,7 @@ func (a *Admin) Set(ctx context.Context, integratorID, keyID string, s Settings,
 	if err != nil {
 		return nil, "", err
 	}
-	if c.Secret, err = a.Sealer.Seal(secret); err != nil {
+	if c.Secret, err = a.Sealer.SealSecret(keyID, secret); err != nil {
 		return nil, "", err
 	}
 	c.SecretPrefix = ShownPrefix(secret)
@@ -141,7 +141,7 @@ func (a *Admin) Rotate(ctx context.Context, integratorID, keyID string, overlap 
 	if err != nil {
 		return nil, "", err
 	}
-	sealed, err := a.Sealer.Seal(secret)
+	sealed, err := a.Sealer.SealSecret(keyID, secret)
 	if err != nil {
 		return nil, "", err
 	}

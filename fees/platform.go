@@ -67,7 +67,8 @@ type Integrator struct {
 // API key is passed, business verification is completed, the trailing 30-day volume EXCEEDS
 // USD 10,000,000 (exactly 10,000,000 does not qualify), and an EVM payout address is supplied.
 // A valid EVM address is "0x" followed by 40 hex digits, not the zero address; the EIP-55
-// checksum of mixed-case addresses is not verified (no hashing dependency here).
+// checksum of mixed-case addresses is not verified here (no hashing dependency): the address
+// was checked when it was set (auth.CheckIntegrator) and is stored checksummed.
 func Eligible(in Integrator) bool {
 	return in.HasAPIKey && in.BusinessVerified && in.Volume30dUSD.GreaterThan(tier1FloorUSD) &&
 		isEVMAddress(in.PayoutAddress)

@@ -49,8 +49,10 @@ func NewStatusEvent(requestID string, s Status, fail FailReason, refundFail Refu
 }
 
 // StreamEvent is the data of a request.status.updated message on the websocket stream: the
-// fields the public service's stream carries, without the owner's referrer (anyone who knows a
-// requestId may subscribe to it).
+// fields the public service's stream carries, and the two reasons the spec gives every
+// request.status.updated event (failReason, refundFailReason, as the webhook has them), without
+// the owner's referrer (anyone who knows a requestId may subscribe to it; the reasons are public
+// through the status endpoint already).
 type StreamEvent struct {
 	Status             Status            `json:"status"`
 	InTxHashes         []string          `json:"inTxHashes"`
@@ -60,11 +62,13 @@ type StreamEvent struct {
 	DestinationChainID uint64            `json:"destinationChainId"`
 	RequestID          string            `json:"requestId"`
 	DepositAddress     *EventDepositAddr `json:"depositAddress"`
+	FailReason         FailReason        `json:"failReason"`
+	RefundFailReason   RefundFailReason  `json:"refundFailReason"`
 }
 
 // Stream is the event as the websocket stream sends it.
 func (e StatusEvent) Stream() StreamEvent {
 	return StreamEvent{Status: e.Status, InTxHashes: e.InTxHashes, TxHashes: e.TxHashes, UpdatedAt: e.UpdatedAt,
 		OriginChainID: e.OriginChainID, DestinationChainID: e.DestinationChainID, RequestID: e.RequestID,
-		DepositAddress: e.DepositAddress}
+		DepositAddress: e.DepositAddress, FailReason: e.FailReason, RefundFailReason: e.RefundFailReason}
 }

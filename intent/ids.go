@@ -24,6 +24,33 @@ func IsHash32(s string) bool {
 // IsAddress reports whether s is a 20-byte hex address with its 0x prefix.
 func IsAddress(s string) bool { return strings.HasPrefix(s, "0x") && common.IsHexAddress(s) }
 
+// ChecksumValid reports whether the case of s, an EVM address in hex (as IsAddress accepts it),
+// is one a client may send (EIP-55): all lower case, all upper case, or mixed case that is the
+// address's checksum. Mixed case is a checksum, so one that does not match is a mistyped
+// address (review L1: a typo in a recipient pays someone else) and is refused, never read as
+// the address it spells. It is the one check of that rule: quotes, search filters and the admin
+// inputs all use it.
+func ChecksumValid(s string) bool {
+	digits := s
+	if len(s) >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') {
+		digits = s[2:]
+	}
+	var lower, upper bool
+	for i := 0; i < len(digits); i++ {
+		c := digits[i]
+		lower = lower || 'a' <= c && c <= 'f'
+		upper = upper || 'A' <= c && c <= 'F'
+	}
+	if !lower || !upper {
+		return true
+	}
+	return digits == common.HexToAddress(s).Hex()[2:]
+}
+
+// ErrAddressChecksum is the message of a mixed-case address whose case is not its EIP-55
+// checksum (ChecksumValid), after the field's name.
+const ErrAddressChecksum = "has mixed case that is not its EIP-55 checksum (a mistyped address?): send it all in lower case or exactly checksummed"
+
 // IsZeroAddress reports whether s is empty or the zero address (the native currency's address,
 // never a recipient).
 func IsZeroAddress(s string) bool { return s == "" || common.HexToAddress(s) == (common.Address{}) }

@@ -69,10 +69,12 @@ type CallData struct {
 }
 
 // FeeSponsorship is the record's `feeSponsorship`: what a sponsor covers, quoted at quote time
-// and actual at fill time, in the fee currency.
+// and actual at fill time, in the fee currency. A phase not written is left out, never null:
+// the public SDK types both as optional objects (`quoted?`, `actual?`), not as nullable, so
+// actual is absent until a sponsor is charged, and stays absent when none ever is.
 type FeeSponsorship struct {
-	Quoted   *SponsorshipPhase `json:"quoted"`
-	Actual   *SponsorshipPhase `json:"actual"`
+	Quoted   *SponsorshipPhase `json:"quoted,omitempty"`
+	Actual   *SponsorshipPhase `json:"actual,omitempty"`
 	Currency Currency          `json:"currency"`
 }
 
@@ -187,10 +189,12 @@ type OraclePrice struct {
 	OutputCurrency AmountObject `json:"outputCurrency"`
 }
 
-// QuotedFees is the v3 `fees` object: quoted and actual components in the fee currency.
+// QuotedFees is the v3 `fees` object: quoted and actual components in the fee currency. actual
+// is left out until a fill lands (and for a request never filled), never null: the public SDK
+// types it as an optional object (`actual?`), not as nullable.
 type QuotedFees struct {
 	Quoted   FeeComponents  `json:"quoted"`
-	Actual   *FeeComponents `json:"actual"`
+	Actual   *FeeComponents `json:"actual,omitempty"`
 	Currency Currency       `json:"currency"`
 }
 

@@ -99,6 +99,9 @@ func ValidateAdminRefund(requestID string, req intent.AdminRefund) (intent.Admin
 		if !intent.IsAddress(out.Recipient) {
 			return invalid("recipient must be a 0x-prefixed 20-byte hex address")
 		}
+		if !intent.ChecksumValid(out.Recipient) {
+			return invalid("recipient %s", intent.ErrAddressChecksum)
+		}
 		if intent.IsZeroAddress(out.Recipient) {
 			return invalid("recipient must not be the zero address")
 		}

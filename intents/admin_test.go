@@ -42,6 +42,11 @@ func TestValidate(t *testing.T) {
 			Recipient: "0x70997970c51812dc3a010c7d01b50e0d17dc79zz"}, "recipient"},
 		{"zero recipient", reqID, intent.AdminRefund{Operator: "a", Reason: "r",
 			Recipient: "0x0000000000000000000000000000000000000000"}, "zero address"},
+		// Review L1: mixed case that is not the EIP-55 checksum is a typo, never refunded to.
+		{"recipient with a bad checksum", reqID, intent.AdminRefund{Operator: "a", Reason: "r",
+			Recipient: "0x70997970c51812dc3A010C7d01b50e0d17dc79C8"}, "EIP-55"},
+		{"checksummed recipient", reqID, intent.AdminRefund{Operator: "a", Reason: "r",
+			Recipient: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"}, ""},
 		{"empty request id", "", ok, "requestId"},
 		{"short request id", "0x1234", ok, "requestId"},
 		{"request id without 0x", strings.TrimPrefix(reqID, "0x"), ok, "requestId"},

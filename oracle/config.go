@@ -102,15 +102,17 @@ const PeerCredentialPassThrough = "pass-through"
 type Config struct {
 	// Environment selects the chain file `<ChainsConfigDir>/chains.<Environment>.json`.
 	Environment string `json:"environment"`
-	// SigningModule is the signing mode; only SigningModuleRawPrivateKey is implemented.
+	// SigningModule is the signing mode: SigningModuleRawPrivateKey or SigningModuleAWSKMS (the
+	// key in AWS KMS, kms.go); any other value is refused at start.
 	SigningModule string `json:"signingModule"`
 	// HTTPPort is the listening port (HTTP_PORT, then PORT, then 3000).
 	HTTPPort int `json:"httpPort"`
 	// RateLimitMax requests per RateLimitWindow are allowed per client IP without an API key.
 	RateLimitMax    int           `json:"rateLimitMax"`
 	RateLimitWindow time.Duration `json:"rateLimitWindow"`
-	// Peers are the other oracle instances asked for signatures (aggregation is not implemented
-	// yet; the list is parsed and validated now so a bad value fails early).
+	// Peers are the other oracle instances asked for signatures when a caller sets
+	// requestPeerSignatures (aggregate.go), each with its own credential; the list is validated
+	// at start so a bad value stops the process.
 	Peers              []Peer        `json:"peers"`
 	PeerRequestTimeout time.Duration `json:"peerRequestTimeout"`
 	// OracleSigners is the allowlist of signer addresses, unique, in configured order.

@@ -87,10 +87,12 @@ func (fs *fieldSet) array(key []byte) *arrayField {
 	return nil
 }
 
-// at names an object for messages: the body (the zero value) or element idx of an array.
+// at names an object for messages: the body (the zero value) or element idx of an array of
+// the body, and in, when the object is within the value of a field of those (at any depth).
 type at struct {
 	array string
 	idx   int
+	in    string
 }
 
 // check applies the rule to one key of an object; a key that is a field or is ignored is nil.
@@ -123,10 +125,14 @@ func (fs *fieldSet) check(key []byte, where at) *Error {
 }
 
 func fieldPath(where at, key string) string {
-	if where.array == "" {
-		return fmt.Sprintf("%q", truncate(key))
+	var in string
+	if where.in != "" {
+		in = fmt.Sprintf(" within %q", truncate(where.in))
 	}
-	return fmt.Sprintf("%q in %s[%d]", truncate(key), where.array, where.idx)
+	if where.array == "" {
+		return fmt.Sprintf("%q%s", truncate(key), in)
+	}
+	return fmt.Sprintf("%q%s in %s[%d]", truncate(key), in, where.array, where.idx)
 }
 
 // appendStripped appends s without its '_' and '-' bytes, ASCII-lower-cased when lower is set.
@@ -217,9 +223,12 @@ func lowerASCII(c byte) byte {
 }
 
 // checkFields applies the field rule to the keys of the body's object and of the objects in
-// its appFees array. The body has been through encoding/json already, so it is valid JSON; the
-// walk stops quietly at anything it does not expect. One pass, no allocation for a body whose
-// keys are all fields.
+// its appFees array, and refuses a key given twice in any object of the body, at any depth
+// (review L2: encoding/json keeps the last of `{"recipient":A,"recipient":B}`, so a proxy or
+// WAF that checks the first would be bypassed). The body has been through encoding/json
+// already, so it is valid JSON; the walk stops quietly at anything it does not expect. One
+// pass, no allocation for a body whose keys are all fields and whose objects have at most
+// smallObject keys.
 func checkFields(body []byte) *Error {
 	w := walker{b: body}
 	w.ws()
@@ -253,9 +262,49 @@ func (w *walker) ws() {
 	}
 }
 
-// object walks the object at i, checking each key against fs.
+// smallObject is how many keys of one object are compared pairwise; past it they go in a map,
+// so a body of one object with thousands of keys costs linear time.
+const smallObject = 16
+
+// seenKeys are the keys of one object so far, to find one given twice.
+type seenKeys struct {
+	small [smallObject][]byte
+	n     int
+	big   map[string]struct{}
+}
+
+// add records key and reports whether the object already had it.
+func (s *seenKeys) add(key []byte) bool {
+	if s.big != nil {
+		if _, dup := s.big[string(key)]; dup {
+			return true
+		}
+		s.big[string(key)] = struct{}{}
+		return false
+	}
+	for _, k := range s.small[:s.n] {
+		if string(k) == string(key) {
+			return true
+		}
+	}
+	if s.n < smallObject {
+		s.small[s.n] = key
+		s.n++
+		return false
+	}
+	s.big = make(map[string]struct{}, 2*smallObject)
+	for _, k := range s.small[:s.n] {
+		s.big[string(k)] = struct{}{}
+	}
+	s.big[string(key)] = struct{}{}
+	return false
+}
+
+// object walks the object at i: each key is checked against fs (nil: an object the engine does
+// not read, whose keys are only checked for duplicates) and each value walked in turn.
 func (w *walker) object(fs *fieldSet, where at) *Error {
 	w.i++ // {
+	var seen seenKeys
 	for {
 		w.ws()
 		switch w.peek() {
@@ -273,8 +322,14 @@ func (w *walker) object(fs *fieldSet, where at) *Error {
 		if !ok {
 			return nil
 		}
-		if err := fs.check(key, where); err != nil {
-			return err
+		if seen.add(key) {
+			return invalid(CodeInvalidInput, "key %s is given twice in one object of the body: a duplicated key is refused, not read as its last value",
+				fieldPath(where, string(key)))
+		}
+		if fs != nil {
+			if err := fs.check(key, where); err != nil {
+				return err
+			}
 		}
 		w.ws()
 		if w.peek() != ':' {
@@ -282,20 +337,48 @@ func (w *walker) object(fs *fieldSet, where at) *Error {
 		}
 		w.i++
 		w.ws()
-		if a := fs.array(key); a != nil && w.peek() == '[' {
-			if err := w.array(a.set, a.name); err != nil {
+		if fs != nil {
+			if a := fs.array(key); a != nil && w.peek() == '[' {
+				if err := w.array(a.set, at{array: a.name}); err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		switch w.peek() {
+		case '{', '[':
+			inner := where
+			if fs != nil {
+				inner.in = string(key) // the field whose value holds the objects within
+			}
+			if ok, err := w.value(inner); err != nil || !ok {
 				return err
 			}
-			continue
-		}
-		if !w.skip() {
-			return nil
+		default:
+			if !w.skip() {
+				return nil
+			}
 		}
 	}
 }
 
-// array walks an array at i whose object elements are checked against fs.
-func (w *walker) array(fs *fieldSet, name string) *Error {
+// value walks the value at i; objects and arrays in it are walked for duplicated keys. ok is
+// false when the walk cannot go on.
+func (w *walker) value(where at) (ok bool, err *Error) {
+	switch w.peek() {
+	case '{':
+		return true, w.object(nil, where)
+	case '[':
+		return true, w.array(nil, where)
+	default:
+		return w.skip(), nil
+	}
+}
+
+// array walks an array at i. With fs, it is the field set's array named where.array, whose
+// object elements are checked against fs; without, an array the engine does not read, whose
+// objects are checked for duplicated keys only.
+func (w *walker) array(fs *fieldSet, where at) *Error {
 	w.i++ // [
 	for n := 0; ; {
 		w.ws()
@@ -306,15 +389,21 @@ func (w *walker) array(fs *fieldSet, name string) *Error {
 		case ',':
 			w.i++
 			n++
-		case '{':
-			if err := w.object(fs, at{array: name, idx: n}); err != nil {
-				return err
-			}
 		case 0:
 			return nil
 		default:
-			if !w.skip() {
-				return nil
+			el := where
+			if fs != nil {
+				el.idx = n
+			}
+			if w.peek() == '{' {
+				if err := w.object(fs, el); err != nil {
+					return err
+				}
+				continue
+			}
+			if ok, err := w.value(el); err != nil || !ok {
+				return err
 			}
 		}
 	}
@@ -351,41 +440,18 @@ func (w *walker) str() (raw []byte, esc, ok bool) {
 	return nil, false, false
 }
 
-// skip steps over the value at i.
+// skip steps over the scalar at i (objects and arrays are walked by value).
 func (w *walker) skip() bool {
-	switch w.peek() {
-	case '"':
+	if w.peek() == '"' {
 		_, _, ok := w.str()
 		return ok
-	case '{', '[':
-		depth := 0
-		for w.i < len(w.b) {
-			switch w.b[w.i] {
-			case '"':
-				if _, _, ok := w.str(); !ok {
-					return false
-				}
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					w.i++
-					return true
-				}
-			}
-			w.i++
-		}
-		return false
-	default:
-		for w.i < len(w.b) {
-			switch w.b[w.i] {
-			case ',', '}', ']', ' ', '\t', '\n', '\r':
-				return true
-			}
-			w.i++
-		}
-		return true
 	}
+	for w.i < len(w.b) {
+		switch w.b[w.i] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+			return true
+		}
+		w.i++
+	}
+	return true
 }

@@ -233,3 +233,36 @@ func TestQuoteBodyEveryKeyTheDecoderFoldsOntoAFieldIsExactOrRefused(t *testing.T
 		}
 	}
 }
+
+// Review L2 (issue 33, point 7): "duplicate JSON keys refused (400, clear message), at any depth
+// of the quote body". encoding/json keeps the last of `{"recipient":GOOD,"recipient":EVIL}`, so
+// a proxy or WAF that checks the first value would be bypassed; the body is refused instead,
+// whether the key is a field, an ignored key, inside an appFees entry or in an object the engine
+// does not read, and also when one of the two is written with \u escapes.
+func TestQuoteBodyWithAKeyGivenTwiceInAnyObjectIsRefused(t *testing.T) {
+	for _, tc := range []struct {
+		body  string
+		names []string
+	}{
+		{validBody(`"recipient":"` + testOther + `"`, `"recipient":"` + testUser + `"`), []string{`"recipient"`, "twice"}},
+		{validBody(`"recipient":"` + testOther + `"`, `"r\u0065cipient":"` + testUser + `"`), []string{`"recipient"`, "twice"}},
+		{validBody(`"amount":"1"`), []string{`"amount"`, "twice"}},
+		{validBody(`"futureOption":1`, `"futureOption":2`), []string{`"futureOption"`, "twice"}},
+		{validBody(`"appFees":[{"recipient":"` + testOther + `","fee":"10"},{"recipient":"` + testOther + `","fee":"10","fee":"9000"}]`),
+			[]string{`"fee"`, "appFees[1]", "twice"}},
+		{validBody(`"txs":[{"to":"` + testOther + `","data":"0x","to":"` + testUser + `"}]`), []string{`"to"`, `"txs"`, "twice"}},
+		{validBody(`"deep":{"a":[{"b":{"c":1,"c":2}}]}`), []string{`"c"`, `"deep"`, "twice"}},
+	} {
+		refused(t, tc.body, tc.names...)
+	}
+	// Objects with many keys are still linear: past smallObject keys they go in a map.
+	var many []string
+	for i := range 48 { // three times smallObject
+		many = append(many, `"k`+strings.Repeat("x", i)+`":1`)
+	}
+	mustDecode(t, validBody(`"wide":{`+strings.Join(many, ",")+`}`))
+	refused(t, validBody(`"wide":{`+strings.Join(many, ",")+`,"kxx":2}`), `"kxx"`, `"wide"`, "twice")
+	// The same key in different objects is no duplicate.
+	mustDecode(t, validBody(`"appFees":[{"recipient":"`+testOther+`","fee":"10"},{"recipient":"`+testUser+`","fee":"10"}]`,
+		`"nested":{"recipient":"x","inner":{"recipient":"y"}}`))
+}

@@ -308,9 +308,14 @@ func chainID(field string, n json.Number) (uint64, *Error) {
 	return id, nil
 }
 
+// evmAddress reads an address of the body: 0x and 40 hex digits, in one case or exactly
+// checksummed (intent.ChecksumValid: a mixed-case typo is refused, not paid).
 func evmAddress(field, s string) (common.Address, *Error) {
 	if !common.IsHexAddress(s) || len(s) != 42 {
 		return common.Address{}, invalid(CodeInvalidAddress, "%s %q is not a valid EVM address", field, truncate(s))
+	}
+	if !intent.ChecksumValid(s) {
+		return common.Address{}, invalid(CodeInvalidAddress, "%s %q %s", field, s, intent.ErrAddressChecksum)
 	}
 	return common.HexToAddress(s), nil
 }

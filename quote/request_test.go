@@ -93,3 +93,50 @@ func BenchmarkDecode(b *testing.B) {
 		}
 	}
 }
+
+// Review L1 (issue 33, point 7): "a mixed-case address that fails EIP-55 is refused (400
+// INVALID_ADDRESS in the spec's shape); all-lower and all-upper still accepted", for every
+// address of the body: who pays, who is paid, who is refunded, the currencies, the app fees'
+// recipients.
+func TestEveryAddressOfAQuoteWithMixedCaseThatFailsEIP55IsRefusedInvalidAddress(t *testing.T) {
+	const (
+		account = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" // the devnet's account 1, checksummed
+		usdc    = "0x3F88d0F5403139753a203e6F36BFaE0CeAE3bF42"
+	)
+	body := func(field, addr string) string {
+		m := map[string]any{"user": account, "originChainId": 31337, "destinationChainId": 31338,
+			"originCurrency": usdc, "destinationCurrency": usdc, "amount": "1"}
+		if field == "appFees" {
+			m["appFees"] = []map[string]any{{"recipient": addr, "fee": "10"}}
+		} else {
+			m[field] = addr
+		}
+		b, _ := json.Marshal(m)
+		return string(b)
+	}
+	validate := func(field, addr string) *Error {
+		req, derr := Decode(strings.NewReader(body(field, addr)))
+		if derr != nil {
+			t.Fatalf("%s: Decode: %v", field, derr)
+		}
+		_, err := req.Validate()
+		return err
+	}
+	for _, field := range []string{"user", "recipient", "refundTo", "originCurrency", "destinationCurrency", "appFees"} {
+		good := account
+		if strings.HasSuffix(field, "Currency") {
+			good = usdc
+		}
+		// The checksum with the case of its last letter turned: one typo.
+		last := strings.LastIndexAny(good, "abcdefABCDEF")
+		typo := good[:last] + string(good[last]^0x20) + good[last+1:]
+		if err := validate(field, typo); err == nil || err.Code != CodeInvalidAddress || !strings.Contains(err.Message, "EIP-55") {
+			t.Errorf("%s %s (bad checksum): %v, want INVALID_ADDRESS naming EIP-55", field, typo, err)
+		}
+		for _, ok := range []string{good, strings.ToLower(good), "0x" + strings.ToUpper(good[2:])} {
+			if err := validate(field, ok); err != nil {
+				t.Errorf("%s %s: %v, want accepted", field, ok, err)
+			}
+		}
+	}
+}

@@ -54,8 +54,8 @@ const (
 	UnknownKey = "unknown-key"
 )
 
-// routes is each route pattern (gin's FullPath) and its bucket. Routes that are not built yet
-// are listed too, so the limit is in place the day they are.
+// routes is each route pattern (gin's FullPath) and its bucket. /authorize is not built yet: it
+// is listed so the limit is in place the day it is.
 var routes = map[string]string{
 	"/requests":               Requests,
 	"/requests/v2":            Requests,

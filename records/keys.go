@@ -112,6 +112,9 @@ func NormalizeValue(k Key, v string) (string, error) {
 		if !intent.IsAddress(v) {
 			return "", fmt.Errorf("%s must be a 0x-prefixed 20-byte hex address", k)
 		}
+		if !intent.ChecksumValid(v) {
+			return "", fmt.Errorf("%s %s %s", k, v, intent.ErrAddressChecksum)
+		}
 		return strings.ToLower(v), nil
 	case kindChain:
 		n, err := strconv.ParseUint(v, 10, 63)

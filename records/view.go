@@ -22,10 +22,15 @@ func V3NullableData() (nullable, omitted []string) {
 	return append(slices.Clone(failReasonKeys), ownerOnly...), slices.Clone(ownerOnly)
 }
 
+// phasedObjects are the `data` objects whose phases (quoted, actual) the public SDK types as
+// optional objects, never null: a phase not written is left out. Records stored before
+// intent.Record omitted them hold `"actual": null`; V3 drops it.
+var phasedObjects = []string{"fees", "feeSponsorship"}
+
 // V3 is a stored record as GET /requests/v3 returns it: owner-only fields only when owner (the
 // caller's integrator owns the request and asked for them), then present even when empty
 // (apiKeyName and blockedAddresses null); failReason and refundFailReason null where they are
-// N/A. Numbers are kept exactly as stored.
+// N/A; a null phase of fees or feeSponsorship left out. Numbers are kept exactly as stored.
 func V3(stored []byte, owner bool) (json.RawMessage, error) {
 	rec, err := decodeObject(stored)
 	if err != nil {
@@ -39,6 +44,15 @@ func V3(stored []byte, owner bool) (json.RawMessage, error) {
 	for _, k := range failReasonKeys {
 		if v, _ := data[k].(string); v == "" || v == "N/A" {
 			data[k] = nil
+		}
+	}
+	for _, k := range phasedObjects {
+		if o, ok := data[k].(map[string]any); ok {
+			for _, phase := range []string{"quoted", "actual"} {
+				if v, has := o[phase]; has && v == nil {
+					delete(o, phase)
+				}
+			}
 		}
 	}
 	for _, k := range ownerOnly {

@@ -189,6 +189,57 @@ func (s *Store) WebhookOf(ctx context.Context, integratorID, keyID string) (*Web
 	return w, nil
 }
 
+// SealedWebhook is what a webhook holds sealed: its secrets and custom headers, by its key.
+type SealedWebhook struct {
+	APIKeyID       string
+	Secret         []byte
+	PreviousSecret []byte // nil: none
+	Headers        []byte // nil: none
+}
+
+// SealedWebhooks lists up to limit webhooks' sealed values, in key id order after the key id
+// after ("" from the first): the pages `intentd admin webhooks reseal` walks.
+func (s *Store) SealedWebhooks(ctx context.Context, after string, limit int) ([]SealedWebhook, error) {
+	rows, err := s.pool.Query(ctx, `SELECT api_key_id::text, secret, previous_secret, headers FROM webhooks
+		WHERE $1 = '' OR api_key_id > $1::uuid ORDER BY api_key_id LIMIT $2`, after, limit)
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	defer rows.Close()
+	var out []SealedWebhook
+	for rows.Next() {
+		var w SealedWebhook
+		if err := rows.Scan(&w.APIKeyID, &w.Secret, &w.PreviousSecret, &w.Headers); err != nil {
+			return nil, err
+		}
+		out = append(out, w)
+	}
+	return out, unavailable(rows.Err())
+}
+
+// ResealWebhook replaces a webhook's sealed values, was, by next (the same values sealed again),
+// audited as webhook.reseal. It changes nothing and reports false when the webhook no longer
+// holds was (a change or a rotation came first: the next pass sees the new values).
+func (s *Store) ResealWebhook(ctx context.Context, was, next SealedWebhook, by Actor) (bool, error) {
+	var done bool
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		w, err := scanWebhook(tx.QueryRow(ctx, `UPDATE webhooks SET secret = $5, previous_secret = $6, headers = $7
+			WHERE api_key_id = $1 AND secret = $2 AND previous_secret IS NOT DISTINCT FROM $3
+				AND headers IS NOT DISTINCT FROM $4
+			RETURNING `+webhookCols, was.APIKeyID, was.Secret, was.PreviousSecret, was.Headers, next.Secret,
+			next.PreviousSecret, next.Headers))
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		done = true
+		return audit(ctx, tx, by, "webhook.reseal", "api_key", was.APIKeyID, nil, w.View())
+	})
+	return done, err
+}
+
 // FanOutEvents moves up to limit outbox events to the webhook deliveries of their keys, in id
 // order, and marks them delivered; body builds the body a webhook receives. Only one
 // dispatcher fans out at a time (a transaction-scoped advisory lock; the others skip), so the

@@ -60,3 +60,19 @@ func TestLoadAdminConfig(t *testing.T) {
 		t.Fatalf("set: %+v %v", c, err)
 	}
 }
+
+// Review L13: `intentd admin webhooks` checks URLs with the same policy as the api, so it too
+// refuses WEBHOOK_ALLOW_PRIVATE=true unless ENVIRONMENT is dev (its default).
+func TestWebhooksCommandRefusesWebhookAllowPrivateOutsideDev(t *testing.T) {
+	env := func(m map[string]string) func(string) (string, bool) {
+		return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+	}
+	base := map[string]string{"DATABASE_URL": "postgres://x@127.0.0.1/db", "WEBHOOK_ALLOW_PRIVATE": "true"}
+	if _, err := loadWebhooksConfig(env(map[string]string{"DATABASE_URL": base["DATABASE_URL"], "WEBHOOK_ALLOW_PRIVATE": "true",
+		"ENVIRONMENT": "production"})); err == nil || !strings.Contains(err.Error(), "WEBHOOK_ALLOW_PRIVATE") {
+		t.Errorf("production: %v, want WEBHOOK_ALLOW_PRIVATE refused", err)
+	}
+	if c, err := loadWebhooksConfig(env(base)); err != nil || !c.AllowPrivate {
+		t.Errorf("dev (the default): %+v %v, want it kept", c, err)
+	}
+}

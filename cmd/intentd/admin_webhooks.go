@@ -12,6 +12,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/intentd/intentd/app"
 	"github.com/intentd/intentd/events"
 	"github.com/intentd/intentd/internal/envconf"
 	"github.com/intentd/intentd/store"
@@ -32,17 +33,24 @@ its URL, signed with the webhook's secret.
                       X-Signature-SHA256-Previous, for --overlap (0 ends it at once; at most 168h)
   webhooks deliveries --integrator ID KEY_ID [--state pending|delivered|dead] [--request-id 0x…] [--limit 50]
   webhooks resend     --integrator ID KEY_ID (--delivery N | --since 2026-11-24T00:00:00Z)
+  webhooks reseal     seal every webhook's secrets and headers again under WEBHOOK_SECRETS_KEY
+                      (after a key rotation, with the old key in WEBHOOK_SECRETS_PREVIOUS_KEYS,
+                      and once for values sealed before they were bound to their key id)
 
 Every command takes --operator NAME (default $USER) and --json. Every change is recorded in
-admin_audit. Environment: DATABASE_URL and WEBHOOK_SECRETS_KEY (the api's and dispatcher's);
-WEBHOOK_ALLOW_PRIVATE=true allows http and private addresses (development only).
+admin_audit. Environment: DATABASE_URL and WEBHOOK_SECRETS_KEY, WEBHOOK_SECRETS_PREVIOUS_KEYS
+and WEBHOOK_SECRETS_OPEN_UNVERSIONED (the api's and dispatcher's);
+WEBHOOK_ALLOW_PRIVATE=true allows http and private addresses (development only: refused unless
+ENVIRONMENT is dev, its default).
 `
 
 // webhooksConfig is the configuration of `intentd admin webhooks`, loaded at its start.
 type webhooksConfig struct {
 	adminDBConfig
-	SecretsKey   []byte // WEBHOOK_SECRETS_KEY (secret)
-	AllowPrivate bool   // WEBHOOK_ALLOW_PRIVATE
+	SecretsKey      []byte   // WEBHOOK_SECRETS_KEY (secret)
+	PreviousKeys    [][]byte // WEBHOOK_SECRETS_PREVIOUS_KEYS (secret)
+	OpenUnversioned bool     // WEBHOOK_SECRETS_OPEN_UNVERSIONED
+	AllowPrivate    bool     // WEBHOOK_ALLOW_PRIVATE
 }
 
 // String never shows the database URL or the key.
@@ -60,7 +68,15 @@ func loadWebhooksConfig(lookup func(string) (string, bool)) (webhooksConfig, err
 			v.Bad("WEBHOOK_SECRETS_KEY", "%v", err)
 		}
 	}
-	c.AllowPrivate = v.Get("WEBHOOK_ALLOW_PRIVATE", "false") == "true"
+	var err error
+	if c.PreviousKeys, err = events.ParseSecretsKeys(v.Get("WEBHOOK_SECRETS_PREVIOUS_KEYS", "")); err != nil {
+		v.Bad("WEBHOOK_SECRETS_PREVIOUS_KEYS", "%v", err)
+	}
+	c.OpenUnversioned = v.Bool("WEBHOOK_SECRETS_OPEN_UNVERSIONED", "true")
+	c.AllowPrivate = v.Bool("WEBHOOK_ALLOW_PRIVATE", "false")
+	if env := v.Get("ENVIRONMENT", app.DevEnvironment); c.AllowPrivate && env != app.DevEnvironment {
+		v.Bad("WEBHOOK_ALLOW_PRIVATE", "is for development only and is refused unless ENVIRONMENT=%s (ENVIRONMENT is %q)", app.DevEnvironment, env)
+	}
 	if dbErr != nil {
 		return c, dbErr
 	}
@@ -141,11 +157,15 @@ func runAdminWebhooks(ctx context.Context, args []string, lookup func(string) (s
 	})
 	f.setHeaders = len(f.headers) > 0 || f.noHeaders
 	run, ok := webhooksCommands[command]
-	if !ok {
+	if !ok && command != "reseal" {
 		fmt.Fprintf(stderr, "intentd admin webhooks: unknown command %q\n\n%s", command, webhooksUsage)
 		return errUsage
 	}
-	if err := want(pos, 1, "KEY_ID", "--integrator", f.integrator); err != nil {
+	if command == "reseal" {
+		if len(pos) > 0 {
+			return fmt.Errorf("reseal takes no arguments, got %q", pos)
+		}
+	} else if err := want(pos, 1, "KEY_ID", "--integrator", f.integrator); err != nil {
 		return err
 	}
 	if cfgErr != nil {
@@ -162,11 +182,15 @@ func runAdminWebhooks(ctx context.Context, args []string, lookup func(string) (s
 	st := store.New(pool)
 	admin := &events.Admin{Store: st, Policy: events.URLPolicy{AllowPrivate: cfg.AllowPrivate}}
 	if cfg.SecretsKey != nil {
-		if admin.Sealer, err = events.NewSealer(cfg.SecretsKey); err != nil {
+		if admin.Sealer, err = events.NewSealer(cfg.SecretsKey, cfg.PreviousKeys...); err != nil {
 			return err
 		}
+		admin.Sealer.OpenUnversioned = cfg.OpenUnversioned
 	}
 	c := &keysCmd{st: st, by: store.Actor{Name: f.operator, Via: store.ViaCLI, Reason: f.reason}, json: f.json, out: stdout, err: stderr}
+	if command == "reseal" {
+		return explainStoreError((&webhooksCmd{keysCmd: c, admin: admin}).reseal(ctx))
+	}
 	err = run(ctx, &webhooksCmd{keysCmd: c, admin: admin}, f, pos[0])
 	if errors.Is(err, events.ErrInvalid) || errors.Is(err, events.ErrUnconfigured) {
 		return err
@@ -253,6 +277,28 @@ var webhooksCommands = map[string]func(context.Context, *webhooksCmd, *webhooksF
 		fmt.Fprintf(c.out, "queued %d deliveries again\n", n)
 		return nil
 	},
+}
+
+// reseal seals every webhook's secrets and headers again under the current WEBHOOK_SECRETS_KEY
+// and format (events.Reseal), and says how many it changed and which it could not open.
+func (c *webhooksCmd) reseal(ctx context.Context) error {
+	if c.admin.Sealer == nil {
+		return events.ErrUnconfigured
+	}
+	res, err := events.Reseal(ctx, c.st, c.admin.Sealer, c.by)
+	if err != nil {
+		return err
+	}
+	if c.json {
+		return c.printJSON(res)
+	}
+	fmt.Fprintf(c.out, "webhooks read %d, sealed again under the current key %d\n", res.Webhooks, res.Resealed)
+	if len(res.Unopened) > 0 {
+		fmt.Fprintf(c.out, "not opened by WEBHOOK_SECRETS_KEY or WEBHOOK_SECRETS_PREVIOUS_KEYS (left as they are; set the webhook again): %s\n",
+			strings.Join(res.Unopened, ", "))
+		return fmt.Errorf("%d webhooks could not be opened", len(res.Unopened))
+	}
+	return nil
 }
 
 // webhook prints a command's resulting webhook, and the secret when there is one.
