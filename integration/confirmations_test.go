@@ -169,6 +169,7 @@ func TestASecondFillWaitsPendingUntilTheFirstDepositIsFinal(t *testing.T) {
 	if got := head(t, ctx, cl); got != n+3 {
 		t.Fatalf("B filled at head %d, want %d", got, n+3)
 	}
+	s.recordHistory(t, qb.RequestID, "fill-waits-under-the-exposure-cap")
 	for _, s := range seen {
 		if s == "refund" || s == "failure" {
 			t.Fatalf("B went through %v", seen)

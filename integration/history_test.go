@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	historypb "go.temporal.io/api/history/v1"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -18,14 +19,20 @@ import (
 // change to the workflow code that is not behind workflow.GetVersion fails there. Record new
 // histories with
 //
-//	INTENTD_RECORD_HISTORIES=$PWD/workflows/testdata/histories go test ./integration -run 'TestIntentFromQuoteToFillOnDevnet|TestDepositProblemsAreRefunded|TestRefundProblemsAndManualAdminRefund|TestFillNotIncluded|TestDepositConfirmationTimeout|TestFillSubmissionFailedIsRefunded|TestOrphanedAndDuplicateDepositsAreRefunded'
+//	INTENTD_RECORD_HISTORIES=$PWD/workflows/testdata/histories go test ./integration -run 'TestIntentFromQuoteToFillOnDevnet|TestDepositProblemsAreRefunded|TestRefundProblemsAndManualAdminRefund|TestFillNotIncluded|TestDepositConfirmationTimeout|TestFillSubmissionFailedIsRefunded|TestOrphanedAndDuplicateDepositsAreRefunded|TestSponsorshipIsPaidByTheIntegrator|TestScreening|TestASecondFillWaitsPendingUntilTheFirstDepositIsFinal|TestJunkDepositsCostTheSolverNothing'
 func (s *stack) recordHistory(t *testing.T, requestID, name string) {
 	t.Helper()
 	dir := os.Getenv("INTENTD_RECORD_HISTORIES")
 	if dir == "" {
 		return
 	}
-	ctx := context.Background()
+	// The history is read once the run has closed: a status the API shows is written before the
+	// run's last workflow task completes.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := s.Sys.Temporal.GetWorkflow(ctx, workflows.IntentWorkflowID(requestID), "").Get(ctx, nil); err != nil && ctx.Err() != nil {
+		t.Fatalf("history of %s: the run did not close: %v", requestID, err)
+	}
 	it := s.Sys.Temporal.GetWorkflowHistory(ctx, workflows.IntentWorkflowID(requestID), "", false, 0)
 	h := &historypb.History{}
 	for it.HasNext() {

@@ -46,7 +46,7 @@ func TestJunkDepositsCostTheSolverNothingAndWaitForAnOperator(t *testing.T) {
 	s := startStack(t, map[string]string{"ORPHAN_REFUND_BUDGET": "1/24h"})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	admin := &e2e.Client{BaseURL: s.API.BaseURL, Bearer: testAdminToken}
+	admin := s.Admin
 	attacker := &e2e.Wallet{Key: devnet.TestAccounts()[9].Key, RPCs: s.RPCs}
 	burner, err := attacker.Deploy(ctx, 31337, &bindings.GasBurnerTokenMetaData, bindings.NewGasBurnerToken().PackConstructor(big.NewInt(2_000_000)))
 	if err != nil {

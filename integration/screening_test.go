@@ -54,7 +54,7 @@ func TestScreening(t *testing.T) {
 	listed := devnet.TestAccounts()[3] // on the list from the start
 	writeBlocklist(t, path, listed.Address)
 	s := startStack(t, map[string]string{"SCREENING_BLOCKLIST_FILE": path, "SCREENING_RELOAD_INTERVAL": "100ms"})
-	admin := &e2e.Client{BaseURL: s.API.BaseURL, Bearer: testAdminToken}
+	admin := s.Admin
 	refundPath := func(id string) string { return "/admin/requests/" + id + "/refund" }
 	keyed, _ := newKey(t, s, auth.Integrator{Name: "screened"})
 	otherIntegrator, _ := newKey(t, s, auth.Integrator{Name: "someone else"})
@@ -217,6 +217,7 @@ func TestScreening(t *testing.T) {
 		if n := s.Refunds(t, 31337, q.RequestID); n != 1 {
 			t.Fatalf("%d refunds on chain, want exactly 1", n)
 		}
+		s.recordHistory(t, q.RequestID, "blocked-wallet-then-admin-refund")
 		if v, ok := blockedAddresses(t, keyed, q.RequestID, "&includeAuthenticatedData=true"); !ok || v != nil {
 			t.Fatalf("data.blockedAddresses = %v once the failReason is MANUAL_ADMIN_REFUND, want null", v)
 		}

@@ -68,7 +68,7 @@ func TestAFillRefusedByScreeningFailsWithBlockedWalletAndRefundsNothing(t *testi
 // automatically."
 func TestADepositRefundOfAListedDepositorIsNotRefunded(t *testing.T) {
 	h := screenedHarness(t)
-	h.env.OnActivity(storeActs.InsertRefundRequest, mock.Anything, mock.Anything).Return(nil)
+	h.env.OnActivity(storeActs.InsertRefundRequest, mock.Anything, mock.Anything).Return(&activities.RefundRequestStored{}, nil)
 	h.attest = func(_ context.Context, in activities.AttestInput) (*activities.AttestResult, error) {
 		return &activities.AttestResult{Signer: "0xOracle", Blocked: []string{in.Depositor}}, nil
 	}
