@@ -91,6 +91,78 @@ func TestAFreshDatabaseGetsEveryFileOnceInVersionOrder(t *testing.T) {
 	}
 }
 
+// "Keep the SQL files": goose, which splits each file into its statements at the annotations,
+// builds the very schema the old runner built from the same files sent whole.
+func TestGooseBuildsTheSchemaTheOldRunnerBuilt(t *testing.T) {
+	ctx := context.Background()
+	old, goose := testenv.Pool(t), testenv.Pool(t)
+	wipe(t, old)
+	wipe(t, goose)
+	if _, err := legacyApply(ctx, old, len(files(t))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := migrations.Apply(ctx, goose); err != nil {
+		t.Fatal(err)
+	}
+	want, got := schema(t, old), schema(t, goose)
+	if len(want) < 100 {
+		t.Fatalf("the old runner's schema has %d parts", len(want))
+	}
+	if !slices.Equal(got, want) {
+		for _, line := range got {
+			if !slices.Contains(want, line) {
+				t.Errorf("goose's only: %s", line)
+			}
+		}
+		for _, line := range want {
+			if !slices.Contains(got, line) {
+				t.Errorf("the old runner's only: %s", line)
+			}
+		}
+	}
+}
+
+// schema describes the public schema of pool's database, but for the runners' own tables: its
+// columns, constraints, indexes, functions, triggers and column storage, one sorted line each.
+func schema(t *testing.T, pool *pgxpool.Pool) []string {
+	t.Helper()
+	rows, err := pool.Query(context.Background(), `
+		SELECT format('column %s.%s %s null=%s default=%s generated=%s', table_name, column_name, data_type,
+			is_nullable, coalesce(column_default, ''), coalesce(generation_expression, ''))
+		FROM information_schema.columns WHERE table_schema = 'public'
+			AND table_name NOT IN ('schema_migrations', 'goose_db_version')
+		UNION ALL
+		SELECT format('constraint %s %s %s', conrelid::regclass, conname, pg_get_constraintdef(oid))
+		FROM pg_constraint WHERE connamespace = 'public'::regnamespace
+			AND conrelid::regclass::text NOT IN ('schema_migrations', 'goose_db_version')
+		UNION ALL
+		SELECT format('index %s', indexdef) FROM pg_indexes WHERE schemaname = 'public'
+			AND tablename NOT IN ('schema_migrations', 'goose_db_version')
+		UNION ALL
+		SELECT format('function %s', pg_get_functiondef(oid)) FROM pg_proc WHERE pronamespace = 'public'::regnamespace
+		UNION ALL
+		SELECT format('trigger %s', pg_get_triggerdef(oid)) FROM pg_trigger WHERE NOT tgisinternal
+		UNION ALL
+		SELECT format('compression %s.%s %s', attrelid::regclass, attname, attcompression) FROM pg_attribute
+		WHERE attrelid IN (SELECT oid FROM pg_class WHERE relnamespace = 'public'::regnamespace) AND attcompression <> ''`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, line)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(out)
+	return out
+}
+
 // testenv.Pool has applied every migration once; a second run must change nothing.
 func TestApplyTwiceChangesNothing(t *testing.T) {
 	pool := testenv.Pool(t)
