@@ -9,6 +9,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/intentd/intentd/internal/testkit/testenv"
@@ -46,15 +47,8 @@ func gooseVersions(t *testing.T, pool *pgxpool.Pool) []int64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []int64
-	for rows.Next() {
-		var v int64
-		if err := rows.Scan(&v); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, v)
-	}
-	if err := rows.Err(); err != nil {
+	out, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
 		t.Fatal(err)
 	}
 	return out
@@ -148,15 +142,8 @@ func schema(t *testing.T, pool *pgxpool.Pool) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []string
-	for rows.Next() {
-		var line string
-		if err := rows.Scan(&line); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, line)
-	}
-	if err := rows.Err(); err != nil {
+	out, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
 		t.Fatal(err)
 	}
 	slices.Sort(out)
