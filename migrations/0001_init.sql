@@ -1,3 +1,4 @@
+-- +goose Up
 -- The first schema: the request read model, its transactions, API keys (hashed), quotes with
 -- their order data, per-chain block cursors, solver nonces and signed solver transactions, and the
 -- outbox for request.status.updated events.

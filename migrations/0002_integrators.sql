@@ -1,3 +1,4 @@
+-- +goose Up
 -- Integrator profiles for the platform fee's revenue share, and the volume it is tiered by.
 -- Eligibility (spec, Fee model): an API key in the quote, business verification completed,
 -- trailing 30-day volume above USD 10,000,000 and an EVM payout address.

@@ -1,3 +1,4 @@
+-- +goose Up
 -- Manual admin refunds (docs/operations.md, "Manual admin refunds"): the audit trail of every
 -- refund support staff asked for through `intentd admin refund` or
 -- POST /admin/requests/{requestId}/refund, and the solver transaction kind the refund is

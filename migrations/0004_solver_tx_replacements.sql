@@ -1,3 +1,4 @@
+-- +goose Up
 -- Fill replacements (docs/operations.md, "Fills that are not included"): a fill that is not
 -- included is replaced with the same nonce and a higher fee, and after the last bump cancelled
 -- (a zero-value transaction to the solver itself at that nonce), so a refund is only made once

@@ -1,3 +1,4 @@
+-- +goose Up
 -- Integrators and their API keys (docs/operations.md, "API keys and integrators"), and the
 -- audit trail of every admin change to them.
 --

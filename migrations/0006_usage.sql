@@ -1,3 +1,4 @@
+-- +goose Up
 -- Usage metrics (GET /metrics/usage, docs/api.md): every API call counted by key, minute,
 -- endpoint (the route pattern), HTTP status and errorCode. The API aggregates in memory and
 -- adds its counts here in batches (package usage), never on the request path.

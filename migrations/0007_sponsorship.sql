@@ -1,3 +1,4 @@
+-- +goose Up
 -- Sponsorship paid by the integrator (docs/operations.md, "Sponsorship and app fees"): the
 -- reservation each sponsored request holds from before its
 -- fill is signed until the fill lands (charged) or the request is refunded or fails (released),

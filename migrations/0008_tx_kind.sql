@@ -1,3 +1,4 @@
+-- +goose Up
 -- What each transaction of a request is, so that the request records can be searched by deposit,
 -- fill or refund hash (GET /requests/v3 depositTxHash, fillTxHash, refundTxHash): 'deposit' for
 -- the user's deposits (direction in), 'fill' and 'refund' (or 'manual_refund') for what the

@@ -1,3 +1,4 @@
+-- +goose Up
 -- GET /requests/v3 and /requests/v2 (records/, store/records.go): the record fields they filter
 -- on, as columns generated from the stored record so they can be indexed and always agree with
 -- it, and the indexes behind the filters and the keyset pages. Every page is ordered by

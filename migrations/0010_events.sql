@@ -1,3 +1,4 @@
+-- +goose Up
 -- Status events (docs/events.md): per-key webhooks fed from the outbox, with a delivery log, and
 -- the outbox made the source of the websocket stream.
 --

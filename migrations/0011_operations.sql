@@ -1,3 +1,4 @@
+-- +goose Up
 -- The operational gauges (store.Gauges, docs/operations.md): refunds waiting for an operator and
 -- dead webhook deliveries are counted on every scrape, so each gets a small partial index
 -- instead of a scan of its table.

@@ -1,3 +1,4 @@
+-- +goose Up
 -- Solver inventory under load (docs/operations.md, SOLVER_BALANCE_TOO_LOW): what each solver
 -- transaction can take from the solver's balances on its chain until it is mined, so that a fill
 -- is signed only when the solver's balance, less what its transactions not yet mined commit,

@@ -1,3 +1,4 @@
+-- +goose Up
 -- The columns of requests that GET /requests/v3 and /requests/v2 filter on (0009) were generated
 -- from the record, and Postgres computes every stored generated column again at every UPDATE of
 -- the row: at each transition of a request (four or more per intent) it parsed the nine
@@ -17,6 +18,7 @@ ALTER TABLE requests
     ALTER COLUMN currency_out_symbol DROP EXPRESSION,
     ALTER COLUMN parent_request_id DROP EXPRESSION;
 
+-- +goose StatementBegin
 CREATE FUNCTION requests_record_columns() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     NEW.referrer              := NULLIF(NEW.record -> 'data' ->> 'referrer', '');
@@ -30,6 +32,7 @@ BEGIN
     NEW.parent_request_id     := NEW.record -> 'duplicateDeposits' ->> 'parentRequestId';
     RETURN NEW;
 END $$;
+-- +goose StatementEnd
 
 CREATE TRIGGER requests_record_columns BEFORE INSERT ON requests
     FOR EACH ROW EXECUTE FUNCTION requests_record_columns();

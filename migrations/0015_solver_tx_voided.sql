@@ -1,3 +1,4 @@
+-- +goose Up
 -- A chain that comes back with another genesis is a new chain (a restarted devnet; docs/operations.md,
 -- "Restarting"). The solver transactions signed for the old one are voided, not deleted: they stay
 -- the record of what was signed, but they no longer commit inventory, are never broadcast or

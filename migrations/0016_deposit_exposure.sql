@@ -1,3 +1,4 @@
+-- +goose Up
 -- The exposure cap (docs/operations.md, "Confirmations by value and the exposure cap"): the USD
 -- value the engine has filled, or is filling, against deposits that are not yet final, per origin
 -- chain. A deposit attested below its chain's full confirmations (a small deposit, by its value's
@@ -29,6 +30,7 @@ CREATE INDEX deposit_exposure_chain_idx ON deposit_exposure (chain_id, final_blo
 -- the request holds a reservation (a request that already holds one holds it still), the chain's
 -- exposure counted (with the new reservation when one was taken) and the lowest final_block of the
 -- rows counted: the block at which the exposure next drops by itself (NULL when none counts).
+-- +goose StatementBegin
 CREATE FUNCTION reserve_deposit_exposure(p_request text, p_chain bigint, p_usd numeric, p_deposit_block bigint,
     p_final_block bigint, p_head bigint, p_cap numeric, p_reset_depth bigint)
 RETURNS TABLE (reserved boolean, exposure numeric, next_final bigint) LANGUAGE plpgsql AS $$
@@ -53,3 +55,4 @@ BEGIN
         VALUES (p_request, p_chain, p_usd, p_deposit_block, p_final_block);
     RETURN QUERY SELECT true, held + p_usd, least(nxt, p_final_block);
 END $$;
+-- +goose StatementEnd

@@ -1,3 +1,4 @@
+-- +goose Up
 -- Refunds the engine does not make by itself (docs/operations.md, "Money safety"): a deposit no
 -- order can take is refunded automatically only in a currency its chain lists, and only within
 -- a budget per depositor and chain; the others wait for an operator's manual admin refund.
