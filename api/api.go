@@ -25,7 +25,6 @@ import (
 	opsmetrics "github.com/intentd/intentd/internal/metrics"
 	"github.com/intentd/intentd/quote"
 	"github.com/intentd/intentd/ratelimit"
-	"github.com/intentd/intentd/store"
 	"github.com/intentd/intentd/usage"
 )
 
@@ -36,7 +35,8 @@ type Indexer interface {
 
 // Server holds the API's dependencies.
 type Server struct {
-	Store   *store.Store
+	// Store is the database: what of it the API uses (store.go); a *store.Store.
+	Store   Store
 	Chains  *chains.Registry
 	Quotes  *quote.Engine
 	Indexer Indexer
