@@ -97,6 +97,12 @@ type docAnswer struct {
 // routeTable is every route of the API, with s's handlers. The OpenAPI document and the route
 // facts are read from the table of a zero Server (routeIndex, OpenAPI): building a row must not
 // use s, only name its handlers.
+//
+// To add a route, add its row below: method and path, handler, access, bucket (a public route
+// needs one: an existing group's, or a new ratelimit bucket with its limits), and what the
+// document says of it (tag, summary, the Go types of its parameters, body and answers, the error
+// codes it answers with besides its access's). The routers, the document, the rate limits and
+// the usage counts follow; nothing else lists routes.
 func (s *Server) routeTable() []route {
 	tx := func(path, summary string, handler gin.HandlerFunc, body any) route {
 		return route{method: "POST", path: path, handler: handler, access: accessPublic, bucket: ratelimit.Transactions,
