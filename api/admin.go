@@ -60,10 +60,21 @@ func (s *Server) adminAuthorized(c *gin.Context) bool {
 	return subtle.ConstantTimeCompare(sum[:], s.AdminTokenSHA256) == 1
 }
 
+// adminGuard stands before the handler of every admin route (the route table's rows of
+// accessAdmin): adminGate, then Cache-Control: no-store on the answer.
+func (s *Server) adminGuard() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		if s.adminGate(c) {
+			c.Header("Cache-Control", "no-store")
+			c.Next()
+		}
+	}
+}
+
 // adminGate lets an admin request through, or answers it: 404 NOT_FOUND when no admin token is
 // configured (the admin endpoints then do not exist), 401 UNAUTHORIZED without the right bearer
-// token. what names the endpoint in the log.
-func (s *Server) adminGate(c *gin.Context, what string) bool {
+// token. Its log lines name the route.
+func (s *Server) adminGate(c *gin.Context) bool {
 	if len(s.AdminTokenSHA256) != sha256.Size {
 		notFound(c)
 		return false
@@ -72,14 +83,14 @@ func (s *Server) adminGate(c *gin.Context, what string) bool {
 	// key of the failure budget and of every audit line.
 	client := c.ClientIP()
 	if wait := s.adminFailures.wait(client); wait > 0 {
-		s.Logger.Warn(what+": too many failed admin authentications", "client", client)
+		s.Logger.Warn("admin api: too many failed admin authentications", "client", client, "route", c.FullPath())
 		c.Header("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
 		abort(c, &Error{Code: CodeRateLimited, Message: fmt.Sprintf("too many failed admin authentications from this address; retry in %s", wait.Round(time.Second))})
 		return false
 	}
 	if !s.adminAuthorized(c) {
 		s.adminFailures.fail(client)
-		s.Logger.Warn(what+": missing or invalid admin token", "client", client)
+		s.Logger.Warn("admin api: missing or invalid admin token", "client", client, "route", c.FullPath())
 		c.Header("WWW-Authenticate", `Bearer realm="intentd-admin"`)
 		abort(c, &Error{Code: CodeUnauthorized, Message: "a valid admin token is required (Authorization: Bearer <token>)"})
 		return false
@@ -87,17 +98,10 @@ func (s *Server) adminGate(c *gin.Context, what string) bool {
 	return true
 }
 
-// adminRefund serves POST /admin/requests/:requestId/refund: a manual refund by support staff.
-// Without a configured admin token hash the endpoint does not exist (404, as for any unknown
-// path).
+// adminRefund serves POST /admin/requests/:requestId/refund: a manual refund by support staff,
+// behind adminGuard. Without a configured admin token hash, or without a refunder (Admin), the
+// endpoint does not exist (404, as for any unknown path).
 func (s *Server) adminRefund(c *gin.Context) {
-	if s.Admin == nil {
-		notFound(c)
-		return
-	}
-	if !s.adminGate(c, "admin refund") {
-		return
-	}
 	requestID := c.Param("requestId")
 	if !intent.IsHash32(requestID) {
 		abort(c, errRequestNotFound)

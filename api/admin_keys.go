@@ -25,30 +25,10 @@ const (
 	CodeSponsorBalanceNegative = "SPONSOR_BALANCE_NEGATIVE"
 )
 
-// adminKeyRoutes registers the admin API for integrators and their keys (docs/api.md, "Admin
-// API: integrators and keys"), behind the admin bearer token like the manual refund. Every
-// change is audited in its own transaction (store); a key's value appears in one answer only,
-// the creation's.
-func (s *Server) adminKeyRoutes(r gin.IRouter) {
-	g := r.Group("/admin/integrators", func(c *gin.Context) {
-		if s.adminGate(c, "admin api") {
-			c.Header("Cache-Control", "no-store")
-			c.Next()
-		}
-	})
-	g.GET("", s.adminListIntegrators)
-	g.POST("", s.adminCreateIntegrator)
-	g.GET("/:integratorId", s.adminShowIntegrator)
-	g.PATCH("/:integratorId", s.adminUpdateIntegrator)
-	g.POST("/:integratorId/sponsorship/top-ups", s.adminMoveSponsorBalance(true))
-	g.POST("/:integratorId/sponsorship/adjustments", s.adminMoveSponsorBalance(false))
-	g.GET("/:integratorId/keys", s.adminListKeys)
-	g.POST("/:integratorId/keys", s.adminCreateKey)
-	g.GET("/:integratorId/keys/:keyId", s.adminShowKey)
-	g.PATCH("/:integratorId/keys/:keyId", s.adminUpdateKey)
-	g.POST("/:integratorId/keys/:keyId/revoke", s.adminRevokeKey)
-	s.adminWebhookRoutes(g)
-}
+// The admin API for integrators and their keys (docs/api.md, "Admin API: integrators and keys";
+// its routes are rows of the route table, routes.go), behind the admin bearer token like the
+// manual refund. Every change is audited in its own transaction (store); a key's value appears
+// in one answer only, the creation's.
 
 // adminChange is what every admin change names: who makes it and, optionally, why.
 type adminChange struct {

@@ -21,19 +21,9 @@ const (
 	CodeWebhooksUnavailable = "WEBHOOKS_NOT_CONFIGURED"
 )
 
-// adminWebhookRoutes registers the webhook of each API key (docs/events.md, "Webhooks"), under
-// the admin routes of the key: show, set, disable, rotate the secret, read the delivery log,
-// re-send one delivery or everything since a time.
-func (s *Server) adminWebhookRoutes(g gin.IRouter) {
-	w := g.Group("/:integratorId/keys/:keyId/webhook")
-	w.GET("", s.adminShowWebhook)
-	w.PUT("", s.adminSetWebhook)
-	w.POST("/disable", s.adminDisableWebhook)
-	w.POST("/rotate", s.adminRotateWebhook)
-	w.GET("/deliveries", s.adminWebhookDeliveries)
-	w.POST("/deliveries/:deliveryId/resend", s.adminResendDelivery)
-	w.POST("/resend", s.adminResendSince)
-}
+// The webhook of each API key (docs/events.md, "Webhooks"), under the admin routes of the key
+// (rows of the route table, routes.go): show, set, disable, rotate the secret, read the delivery
+// log, re-send one delivery or everything since a time.
 
 func (s *Server) adminShowWebhook(c *gin.Context) {
 	w, err := s.Store.WebhookOf(c.Request.Context(), c.Param("integratorId"), c.Param("keyId"))

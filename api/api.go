@@ -25,7 +25,6 @@ import (
 	opsmetrics "github.com/intentd/intentd/internal/metrics"
 	"github.com/intentd/intentd/quote"
 	"github.com/intentd/intentd/ratelimit"
-	"github.com/intentd/intentd/store"
 	"github.com/intentd/intentd/usage"
 )
 
@@ -36,7 +35,8 @@ type Indexer interface {
 
 // Server holds the API's dependencies.
 type Server struct {
-	Store   *store.Store
+	// Store is the database: what of it the API uses (store.go); a *store.Store.
+	Store   Store
 	Chains  *chains.Registry
 	Quotes  *quote.Engine
 	Indexer Indexer
@@ -80,6 +80,7 @@ type Server struct {
 
 	initOnce      sync.Once
 	adminFailures *adminFailures
+	openAPI       []byte // the OpenAPI document as served (openAPIJSON)
 }
 
 // init fills in the parts the routers share, once.
@@ -92,57 +93,38 @@ func (s *Server) init() {
 			s.Usage = usage.NewRecorder(s.Store, usage.Options{Logger: s.Logger})
 		}
 		s.adminFailures = newAdminFailures()
+		s.openAPI = openAPIJSON()
 	})
 }
 
-// Handler builds the public router: every route but the admin API's (/admin/… is 404 here, as
-// any path the API does not serve; AdminHandler serves it on a listener of its own).
+// Handler builds the public router: every route of the table (routes.go) but the admin API's
+// (/admin/… is 404 here, as any path the API does not serve; AdminHandler serves it on a
+// listener of its own). The table and the OpenAPI document are checked here, so that a bad row
+// stops the process at start.
 func (s *Server) Handler() http.Handler {
 	s.init()
+	routeIndex()
 	r := gin.New()
 	s.trustProxies(r)
 	r.Use(s.measure(), s.countUsage(), s.recoverer(), s.logRequests(), s.deprecateV2(), s.bound(), s.authenticate(), s.limitRequests())
-	r.GET("/lives", func(c *gin.Context) { c.JSON(http.StatusOK, livesJSON{Status: "ok"}) })
-	s.documentationRoutes(r)
-	r.GET("/chains", s.listChains)
-	r.POST("/quote/v2", s.quoteHandler(quote.ModeQuoteV2))
-	r.POST("/quote", s.quoteHandler(quote.ModeQuoteLegacy))
-	r.POST("/price", s.quoteHandler(quote.ModePrice))
-	r.POST("/transactions/index", s.indexTransaction)
-	r.POST("/transactions/single", s.indexSingle)
-	r.GET("/intents/status/v3", s.intentStatus(statusV3))
-	r.GET("/intents/status/v2", s.intentStatus(statusV2))
-	r.GET("/intents/status", s.intentStatus(statusV1))
-	r.GET("/metrics/usage", s.requireKey(), s.usageMetrics)
-	r.GET("/requests/v3", s.requireKey(), s.requestsV3)
-	r.GET("/requests/v2", s.requestsV2)
-	r.GET("/requests", s.requestsV2)
-	r.GET("/config/v2", s.configV2)
-	r.GET("/currencies/v2", s.currenciesV2)
-	r.POST("/currencies/v2", s.currenciesV2)
-	r.GET("/prices/rates", s.pricesRates)
-	r.GET("/withdrawals/status", s.withdrawalStatus)
-	r.GET("/integrators/quote-data", s.requireKey(), s.integratorQuoteData)
-	if s.Stream != nil {
-		r.GET(wsRoute, s.websocketStream)
-	}
-	s.removedRoutes(r)
+	s.register(r, false)
 	r.NoRoute(notFound)
 	return r
 }
 
 // AdminHandler builds the admin API's router (/admin/…: manual refunds, integrators, keys,
-// sponsorship, webhooks), behind the admin bearer token and its failure budget (adminGate), with
-// the public router's measuring, recovery, logging and bounds, and no rate limits or usage
-// counting (its own credential). Run serves it on AdminAddr; it is never mounted on the public
-// listener, so the admin API is reachable only where that internal address is.
+// sponsorship, webhooks: the table's rows of accessAdmin), behind the admin bearer token and its
+// failure budget (adminGuard), with the public router's measuring, recovery, logging and bounds,
+// and no rate limits or usage counting (its own credential). Run serves it on AdminAddr; it is
+// never mounted on the public listener, so the admin API is reachable only where that internal
+// address is.
 func (s *Server) AdminHandler() http.Handler {
 	s.init()
+	routeIndex()
 	r := gin.New()
 	s.trustProxies(r)
 	r.Use(s.measure(), s.recoverer(), s.logRequests(), s.bound())
-	r.POST(adminRefundRoute, s.adminRefund)
-	s.adminKeyRoutes(r)
+	s.register(r, true)
 	r.NoRoute(notFound)
 	return r
 }
@@ -212,18 +194,16 @@ func (s *Server) recoverer() gin.HandlerFunc {
 	}
 }
 
-// quoteRoutes are the quote endpoints whose outcomes metrics.Quotes counts.
-var quoteRoutes = map[string]bool{"/quote/v2": true, "/quote": true, "/price": true}
-
 // measure records every answer in the Prometheus metrics (internal/metrics): by route pattern,
-// status and errorCode, with its latency, and the quote endpoints' outcomes.
+// status and errorCode, with its latency, and the quote endpoints' outcomes (the rows with
+// quoteOutcomes).
 func (s *Server) measure() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		start := time.Now()
 		c.Next()
 		route, code := c.FullPath(), errorCodeOf(c)
 		opsmetrics.ObserveHTTP("api", route, c.Request.Method, c.Writer.Status(), code, time.Since(start))
-		if quoteRoutes[route] {
+		if rt := routeOf(route); rt != nil && rt.quoteOutcomes {
 			outcome := code
 			if outcome == "" {
 				outcome = "ok"

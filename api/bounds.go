@@ -28,7 +28,7 @@ type Timeouts struct {
 	Idle time.Duration
 	// Request is each handler's deadline (default 10 s): every chain call, database query and
 	// Temporal call on the request path runs under it, so a hung RPC is answered 503 in time.
-	// Routes that legitimately wait longer have their own (routeDeadlines).
+	// Routes that legitimately wait longer have their own (the route table's deadline).
 	Request time.Duration
 }
 
@@ -47,21 +47,6 @@ func (t Timeouts) orDefaults() Timeouts {
 	return t
 }
 
-// routeDeadlines are the routes whose handlers wait longer than Timeouts.Request: the admin
-// refund waits up to adminRefundTimeout for the refund to be mined, and answers 504 itself when
-// that passes.
-var routeDeadlines = map[string]time.Duration{
-	adminRefundRoute: adminRefundTimeout + 10*time.Second,
-}
-
-// routeBodyLimits are the largest request bodies each route reads, in bytes; any other route
-// reads at most quote.MaxBodyBytes (a quote, the largest body the API takes).
-var routeBodyLimits = map[string]int64{
-	"/transactions/index":  txBodyLimit,
-	"/transactions/single": txBodyLimit,
-	adminRefundRoute:       adminBodyLimit,
-}
-
 // HTTPServer is the API's HTTP server on addr with its connection timeouts (Run serves it;
 // tests serve it on a listener of their own).
 func (s *Server) HTTPServer(addr string) *http.Server { return s.server(addr, s.Handler()) }
@@ -76,17 +61,18 @@ func (s *Server) server(addr string, h http.Handler) *http.Server {
 }
 
 // bound bounds each request's body and time. A body whose declared length is over the route's
-// limit is answered 400 INVALID_INPUT at once, unread, and the connection closed; any other body
-// is read through http.MaxBytesReader, so a chunked one is cut at the limit too. The handler runs
-// under the route's deadline (Timeouts.Request, or routeDeadlines'), and a longer deadline moves
-// the connection's write deadline along with it.
+// limit (its row's bodyLimit in the route table, else quote.MaxBodyBytes) is answered 400
+// INVALID_INPUT at once, unread, and the connection closed; any other body is read through
+// http.MaxBytesReader, so a chunked one is cut at the limit too. The handler runs under the
+// route's deadline (Timeouts.Request, or its row's), and a longer deadline moves the
+// connection's write deadline along with it.
 func (s *Server) bound() gin.HandlerFunc {
 	t := s.Timeouts.orDefaults()
 	return func(c *gin.Context) {
-		route := c.FullPath()
-		limit, ok := routeBodyLimits[route]
-		if !ok {
-			limit = quote.MaxBodyBytes
+		rt := routeOf(c.FullPath())
+		limit := int64(quote.MaxBodyBytes)
+		if rt != nil && rt.bodyLimit > 0 {
+			limit = rt.bodyLimit
 		}
 		if c.Request.ContentLength > limit {
 			c.Header("Connection", "close")
@@ -96,10 +82,10 @@ func (s *Server) bound() gin.HandlerFunc {
 		c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, limit)
 
 		deadline := t.Request
-		if d, ok := routeDeadlines[route]; ok {
-			deadline = d
+		if rt != nil && rt.deadline > 0 {
+			deadline = rt.deadline
 			// Not every writer has a deadline (a test's recorder); then there is none to move.
-			_ = http.NewResponseController(c.Writer).SetWriteDeadline(time.Now().Add(d + t.Write))
+			_ = http.NewResponseController(c.Writer).SetWriteDeadline(time.Now().Add(deadline + t.Write))
 		}
 		ctx, cancel := context.WithTimeout(c.Request.Context(), deadline)
 		defer cancel()

@@ -6,7 +6,6 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/intentd/intentd/auth"
-	"github.com/intentd/intentd/ratelimit"
 )
 
 const (
@@ -40,7 +39,7 @@ func (s *Server) authenticate() gin.HandlerFunc {
 			var refused *lookupRefused
 			switch {
 			case errors.As(err, &refused):
-				s.answerLimits(c, refused.results, ratelimit.BucketOf(c.FullPath()))
+				s.answerLimits(c, refused.results, bucketOf(c.FullPath()))
 				return
 			case err != nil:
 				s.Logger.Error("api key lookup failed", "path", c.FullPath(), "error", err)

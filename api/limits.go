@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"strconv"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -15,13 +14,13 @@ import (
 )
 
 // limitRequests counts every request against its rate limits (package ratelimit): per API key,
-// or per client IP without one, in the bucket of its route group. Over a limit it answers 429
-// RATE_LIMITED with Retry-After; every limited answer carries the IETF RateLimit-Policy and
-// RateLimit fields (draft-ietf-httpapi-ratelimit-headers), so a client can slow down before it
-// is refused. /lives (health checks) is not limited, nor is the admin API, which is served on
-// a listener of its own without this middleware (its own credential, and its own limit on failed
-// attempts); POST /authorize is counted by its handler, the only one
-// that knows the wallet its (key, wallet) bucket is counted by.
+// or per client IP without one, in the bucket of its route group (its row's in the route table).
+// Over a limit it answers 429 RATE_LIMITED with Retry-After; every limited answer carries the
+// IETF RateLimit-Policy and RateLimit fields (draft-ietf-httpapi-ratelimit-headers), so a client
+// can slow down before it is refused. /lives (health checks) is not limited, nor is the admin
+// API, which is served on a listener of its own without this middleware (its own credential, and
+// its own limit on failed attempts); POST /authorize is counted by its handler, the only one that
+// knows the wallet its (key, wallet) bucket is counted by.
 func (s *Server) limitRequests() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		if !s.limited(c) {
@@ -31,16 +30,17 @@ func (s *Server) limitRequests() gin.HandlerFunc {
 		key := callerKey(c)
 		caller := ratelimit.Caller{Key: key, IP: c.ClientIP(),
 			UnknownKey: key == nil && !keyUnchecked(c) && presentedKey(c) != "" && !c.GetBool(ctxLookupCounted)}
-		if s.limit(c, caller, ratelimit.BucketOf(c.FullPath())) {
+		if s.limit(c, caller, bucketOf(c.FullPath())) {
 			c.Next()
 		}
 	}
 }
 
-// limited reports whether limitRequests counts the request.
+// limited reports whether limitRequests counts the request: every route with a bucket in the
+// route table (routes.go), and every path the API does not serve (ratelimit.Other).
 func (s *Server) limited(c *gin.Context) bool {
-	route := c.FullPath()
-	return s.Limits != nil && route != "/lives" && !strings.HasPrefix(route, "/admin/") && ratelimit.BucketOf(route) != ratelimit.Authorize
+	bucket := bucketOf(c.FullPath())
+	return s.Limits != nil && bucket != "" && bucket != ratelimit.Authorize
 }
 
 // ctxLookupCounted marks a request whose presented key was counted against its IP's unknown-key

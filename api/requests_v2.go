@@ -41,9 +41,6 @@ const DefaultMigrationGuide = "docs/api.md#get-requestsv2-and-requests-deprecate
 // v2Successor is the endpoint that replaces /requests/v2.
 const v2Successor = "/requests/v3"
 
-// v2Paths are the deprecated paths.
-var v2Paths = []string{"/requests/v2", "/requests"}
-
 func (s *Server) now() time.Time {
 	if s.Now != nil {
 		return s.Now()
@@ -58,12 +55,12 @@ func (s *Server) v2Schedule() V2Deprecation {
 	return s.V2
 }
 
-// deprecateV2 puts the deprecation headers on every answer of the v2 paths (set before
-// anything can answer, so a 4xx, a 429 or a 5xx carries them too), and after the sunset
-// answers 410 itself.
+// deprecateV2 puts the deprecation headers on every answer of the v2 paths (the route table's
+// rows with v2; set before anything can answer, so a 4xx, a 429 or a 5xx carries them too), and
+// after the sunset answers 410 itself.
 func (s *Server) deprecateV2() gin.HandlerFunc {
 	return func(c *gin.Context) {
-		if !slices.Contains(v2Paths, c.FullPath()) {
+		if rt := routeOf(c.FullPath()); rt == nil || !rt.v2 {
 			c.Next()
 			return
 		}

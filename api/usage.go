@@ -16,16 +16,18 @@ import (
 	"github.com/intentd/intentd/usage"
 )
 
-// countUsage counts every call once it is answered, by key, endpoint (the route pattern, never
-// the raw path), status and errorCode, in memory (package usage). It is the first middleware,
-// so it sees the status of everything after it: a panic turned into a 500, a call refused
-// before its handler. A call whose key did not resolve, or could not be looked up, counts as
-// anonymous.
+// countUsage counts every call once it is answered, by key, endpoint (its row's usage endpoint in
+// the route table: the route pattern unless the row says otherwise; never the raw path), status
+// and errorCode, in memory (package usage). It is the first middleware, so it sees the status of
+// everything after it: a panic turned into a 500, a call refused before its handler. A call
+// whose key did not resolve, or could not be looked up, counts as anonymous.
 func (s *Server) countUsage() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		c.Next()
 		endpoint := c.FullPath()
-		if endpoint == "" {
+		if rt := routeOf(endpoint); rt != nil {
+			endpoint = rt.usageEndpoint()
+		} else if endpoint == "" {
 			endpoint = usage.Unrouted
 		}
 		s.Usage.Record(usageKeyID(c), endpoint, c.Writer.Status(), errorCodeOf(c))

@@ -9,24 +9,6 @@ import (
 	"github.com/intentd/intentd/auth"
 )
 
-func TestEveryRouteGroupHasItsBucket(t *testing.T) {
-	for route, want := range map[string]string{
-		"/requests": Requests, "/requests/v2": Requests, // one shared bucket
-		"/requests/v3": RequestsV3, "/authorize": Authorize,
-		"/quote/v2": Quote, "/quote": Quote, "/price": Quote,
-		"/intents/status/v3": Status, "/intents/status/v2": Status, "/intents/status": Status,
-		"/transactions/index": Transactions, "/transactions/single": Transactions,
-		"/chains": Chains, "/metrics/usage": Metrics,
-		"/config/v2": Config, "/currencies/v2": Catalog, "/prices/rates": Catalog, // the static catalog shares one
-		"/withdrawals/status": Withdrawals, "/integrators/quote-data": Integrators,
-		"/execute": Other, "": Other, // a route not in the table, a path the API does not serve
-	} {
-		if got := BucketOf(route); got != want {
-			t.Errorf("BucketOf(%q) = %q, want %q", route, got, want)
-		}
-	}
-}
-
 var (
 	now     = time.Date(2026, 9, 15, 12, 0, 0, 0, time.UTC)
 	defKey  = &auth.Key{ID: "k-default", Tier: auth.TierDefault}

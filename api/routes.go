@@ -1,0 +1,380 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/gin-gonic/gin"
+
+	"github.com/intentd/intentd/auth"
+	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/internal/openapidoc"
+	"github.com/intentd/intentd/quote"
+	"github.com/intentd/intentd/ratelimit"
+	"github.com/intentd/intentd/store"
+)
+
+// The route table: every route of both listeners is one row of routeTable, and everything the
+// API knows about a route besides its handler's code is in that row. Nothing else lists routes;
+// each part that needs a route fact derives it from the table:
+//   - the routers: Handler registers the rows of the public listener, AdminHandler those of the
+//     admin listener (access accessAdmin), each behind the guard its access asks for (requireKey,
+//     adminGuard);
+//   - the OpenAPI document: OpenAPI describes every row (openapi.go);
+//   - the rate limits: limitRequests counts a call against its row's bucket (routeOf);
+//   - the usage counts: countUsage counts a call under its row's usage endpoint;
+//   - bound, measure and deprecateV2 read the row's body limit, deadline, quote outcomes and
+//     deprecation.
+//
+// A new route is a new row in routeTable and nowhere else. TestEveryRouteIsARowOfTheTable fails
+// on a route registered beside the table; routeIndex refuses rows that do not hold together.
+
+// access is who may call a route, and where it is served.
+type access int
+
+const (
+	accessPublic access = iota // x-api-key optional (higher limits, ownership)
+	accessKey                  // x-api-key required: requireKey answers 401 without a live key
+	accessAdmin                // the admin bearer token (adminGuard), on the admin listener only
+	accessNone                 // no credential (health and the reference)
+)
+
+// route is one row of the table: how the route is served and counted, then how it is documented.
+// Rows that share a path share its per-path facts (bucket, usage, bodyLimit, deadline,
+// quoteOutcomes, v2): the middleware finds a call's row by its route pattern (gin's FullPath),
+// which names no method.
+type route struct {
+	method, path string // gin's path, with :params
+	handler      gin.HandlerFunc
+	access       access
+	// bucket is the rate-limit bucket the route's calls count against (one of
+	// ratelimit.Buckets); "" for a route that is not limited (health checks, the admin API,
+	// which has its own failure budget). A route of the public API must have one.
+	bucket string
+	// usage is the endpoint GET /metrics/usage counts the route's calls under; the path when
+	// empty. Counts are stored and answered by this name, so a route that moves keeps it.
+	usage string
+	// bodyLimit is the largest request body the route reads, in bytes; 0: quote.MaxBodyBytes (a
+	// quote, the largest body the API takes). deadline is the handler's deadline when it waits
+	// longer than Timeouts.Request; 0: Timeouts.Request (bound).
+	bodyLimit int64
+	deadline  time.Duration
+	// quoteOutcomes: metrics.Quotes counts the route's outcomes (measure). v2: the deprecated
+	// v2 records, with deprecation headers and a 410 after the sunset (deprecateV2).
+	quoteOutcomes, v2 bool
+	// served reports whether s serves the route; nil: always.
+	served func(s *Server) bool
+
+	// The route as the OpenAPI document describes it (openapi.go, build).
+	tag, summary, desc string
+	query              *openapidoc.Query   // parameters the handler binds with the same schemas
+	params             openapi3.Parameters // parameters the handler reads by hand
+	body               any                 // the request body's Go type (requestSchemas)
+	bodyRef            string              // or a component schema
+	bodyRequired       bool
+	answers            []docAnswer
+	errors             []string // codes besides the ones every route of its access may answer
+	deprecated         bool
+	errorBody          map[int]any // a status answered with a body of its own, not {message, errorCode}
+}
+
+// docAnswer is one documented answer that is not an error: a status and what its body is.
+type docAnswer struct {
+	status int
+	desc   string
+	body   any              // a value of the body's Go type; nil: no JSON body
+	ref    string           // a component schema, instead of body
+	media  string           // a content type other than JSON (the reference page)
+	schema *openapi3.Schema // an explicit schema, instead of body
+}
+
+// routeTable is every route of the API, with s's handlers. The OpenAPI document and the route
+// facts are read from the table of a zero Server (routeIndex, OpenAPI): building a row must not
+// use s, only name its handlers.
+//
+// To add a route, add its row below: method and path, handler, access, bucket (a public route
+// needs one: an existing group's, or a new ratelimit bucket with its limits), and what the
+// document says of it (tag, summary, the Go types of its parameters, body and answers, the error
+// codes it answers with besides its access's). The routers, the document, the rate limits and
+// the usage counts follow; nothing else lists routes.
+func (s *Server) routeTable() []route {
+	tx := func(path, summary string, handler gin.HandlerFunc, body any) route {
+		return route{method: "POST", path: path, handler: handler, access: accessPublic, bucket: ratelimit.Transactions,
+			bodyLimit: txBodyLimit, tag: "transactions", summary: summary, body: body, bodyRequired: true,
+			answers: []docAnswer{{status: 200, desc: "indexed", body: indexedJSON{}}, {status: 202, desc: "not mined yet: the scanner finds it when it is", body: messageJSON{}}},
+			errors:  []string{CodeUnsupportedChain, CodeServiceUnavailable}}
+	}
+	txSingle := tx("/transactions/single", "Report a same-chain transaction", s.indexSingle, singleBody{})
+	txSingle.answers[0].body = messageJSON{}
+	quoteRoute := func(path string, mode quote.Mode, summary, desc string) route {
+		return route{method: "POST", path: path, handler: s.quoteHandler(mode), access: accessPublic, bucket: ratelimit.Quote,
+			quoteOutcomes: true, tag: "quotes", summary: summary, desc: desc, bodyRef: "QuoteRequest", bodyRequired: true,
+			answers: []docAnswer{{status: 200, desc: "the quote", ref: "QuoteResponse"}},
+			errors: []string{quote.CodeInvalidAddress, quote.CodeInvalidRecipient, quote.CodeUnsupportedChain, quote.CodeUnsupportedCurr,
+				quote.CodeAmountTooLow, quote.CodeAmountTooHigh, quote.CodeDestinationTxFailed, quote.CodeSponsorBalanceTooLow,
+				quote.CodeSanctionedWalletAddress, quote.CodeUnauthorizedQuote, quote.CodeServiceUnavailable, quote.CodePriceFetchFailed}}
+	}
+	status := func(path string, view statusView, summary string, body any, deprecated bool) route {
+		return route{method: "GET", path: path, handler: s.intentStatus(view), access: accessPublic, bucket: ratelimit.Status,
+			tag: "status", summary: summary, query: statusParams, deprecated: deprecated,
+			answers: []docAnswer{{status: 200, desc: "the request's status", body: body}},
+			errors:  []string{CodeRequestNotFound, CodeServiceUnavailable}}
+	}
+	v2 := func(path string) route {
+		return route{method: "GET", path: path, handler: s.requestsV2, access: accessPublic, bucket: ratelimit.Requests, v2: true,
+			tag: "requests", summary: "Request records, version 2 (deprecated)", deprecated: true,
+			desc:   "Every answer carries Deprecation, Sunset and Link headers; after the sunset every call is 410.",
+			params: stringParams(v2Params, nil), answers: []docAnswer{{status: 200, desc: "a page of v2 records", body: requestsV2JSON{}}},
+			errors:    []string{CodeServiceUnavailable, CodeUnauthorized, CodeForbidden}, // the last two: a referrer filter's pairing
+			errorBody: map[int]any{http.StatusTooManyRequests: v2RateLimitedJSON{}, http.StatusGone: v2GoneJSON{}}}
+	}
+	// removed are the endpoints the spec lists as removed (Versioning 4), each answered 404
+	// REMOVED with a message naming what replaces it.
+	removed := func(method, path, instead, replacement string) route {
+		return route{method: method, path: path, handler: removedHandler(method, path, replacement), access: accessPublic,
+			bucket: ratelimit.Other, tag: "removed", summary: "Removed: " + instead, deprecated: true, errors: []string{CodeRemoved}}
+	}
+	admin := func(method, path, summary string, handler gin.HandlerFunc, body any, ok int, resp any, codes ...string) route {
+		r := route{method: method, path: path, handler: handler, access: accessAdmin, tag: "admin", summary: summary, body: body,
+			bodyRequired: body != nil, answers: []docAnswer{{status: ok, desc: summary, body: resp}}, errors: append(codes, CodeServiceUnavailable)}
+		if strings.HasPrefix(path, "/admin/integrators/:integratorId/keys/:keyId/webhook") {
+			r.tag = "admin webhooks"
+		}
+		return r
+	}
+	const integrator, key, webhook = "/admin/integrators/:integratorId", "/admin/integrators/:integratorId/keys/:keyId",
+		"/admin/integrators/:integratorId/keys/:keyId/webhook"
+	const signature = "protocol data in POST /quote/v2 (includeProtocolData): recompute the order id from orderData"
+
+	refund := admin("POST", adminRefundRoute, "Manual refund of a request", s.adminRefund, adminRefundBody{}, 200, intent.AdminRefundResult{},
+		CodeRequestNotFound, CodeNotRefundable, CodeRefundFailed, CodeTimeout)
+	// The refund waits up to adminRefundTimeout for the refund to be mined, and answers 504
+	// itself when that passes. Without a refunder the route does not exist.
+	refund.bodyLimit, refund.deadline = adminBodyLimit, adminRefundTimeout+10*time.Second
+	refund.served = func(s *Server) bool { return s.Admin != nil }
+
+	return []route{
+		{method: "GET", path: "/lives", handler: lives, access: accessNone, tag: "health", summary: "Liveness",
+			answers: []docAnswer{{status: 200, desc: "serving", body: livesJSON{}}}},
+		{method: "GET", path: docsRoute, handler: serveDocumentationPage, access: accessNone, bucket: ratelimit.Other,
+			tag: "documentation", summary: "This reference",
+			answers: []docAnswer{{status: 200, desc: "the interactive reference: a page with no outside assets", media: "text/html"}}},
+		{method: "GET", path: docsJSONRoute, handler: s.serveOpenAPIJSON, access: accessNone, bucket: ratelimit.Other,
+			tag: "documentation", summary: "The OpenAPI document",
+			answers: []docAnswer{{status: 200, desc: "this document", schema: &openapi3.Schema{Type: &openapi3.Types{openapi3.TypeObject}}}}},
+
+		{method: "GET", path: "/chains", handler: s.listChains, access: accessPublic, bucket: ratelimit.Chains,
+			tag: "catalog", summary: "Chains", query: chainsParams,
+			desc:    "The enabled chains in the public SDK's shape: what its configureDynamicChains reads.",
+			answers: []docAnswer{{status: 200, desc: "the chains", body: chainsJSON{}}}},
+		// GET /config/v2 reads balances on two chains: a bucket of its own, not the catalog's.
+		{method: "GET", path: "/config/v2", handler: s.configV2, access: accessPublic, bucket: ratelimit.Config,
+			tag: "catalog", summary: "What a bridge between two chains is bound by", query: configV2Params,
+			desc:    "The fee, the solver's balance and capacity per request on the destination, and with user the user's balance and the most they can bridge.",
+			answers: []docAnswer{{status: 200, desc: "the route's configuration", body: configV2JSON{}}},
+			errors:  []string{CodeUnsupportedChain, CodeUnsupportedCurrency, CodeServiceUnavailable, CodePriceFetchFailed}},
+		{method: "GET", path: "/currencies/v2", handler: s.currenciesV2, access: accessPublic, bucket: ratelimit.Catalog,
+			tag: "catalog", summary: "Search currencies (parameters)", query: currenciesParams,
+			answers: []docAnswer{{status: 200, desc: "the matching currencies, a flat list", body: []currencyV2JSON{}}}},
+		{method: "POST", path: "/currencies/v2", handler: s.currenciesV2, access: accessPublic, bucket: ratelimit.Catalog,
+			tag: "catalog", summary: "Search currencies (the SDK's body)", body: currenciesQuery{},
+			desc:    "The public SDK's request body; an empty body is the empty search. Unknown fields are ignored.",
+			answers: []docAnswer{{status: 200, desc: "the matching currencies, a flat list", body: []currencyV2JSON{}}}},
+		{method: "GET", path: "/prices/rates", handler: s.pricesRates, access: accessPublic, bucket: ratelimit.Catalog,
+			tag: "catalog", summary: "USD prices of the listed currencies",
+			desc:    "One whole unit of each symbol in USD, as the quotes price it, as JSON numbers.",
+			answers: []docAnswer{{status: 200, desc: "symbol to USD", body: map[string]json.Number{}}}, errors: []string{CodePriceFetchFailed}},
+		{method: "GET", path: "/withdrawals/status", handler: s.withdrawalStatus, access: accessPublic, bucket: ratelimit.Withdrawals,
+			tag: "catalog", summary: "The return of a request's deposit", query: withdrawalsParams,
+			answers: []docAnswer{{status: 200, desc: "the withdrawal's status", body: withdrawalStatusJSON{}}},
+			errors:  []string{CodeRequestNotFound, CodeServiceUnavailable}},
+		{method: "GET", path: "/integrators/quote-data", handler: s.integratorQuoteData, access: accessKey, bucket: ratelimit.Integrators,
+			tag: "catalog", summary: "What the caller's quotes are priced with",
+			answers: []docAnswer{{status: 200, desc: "the integrator's fee profile", body: quoteDataJSON{}}}},
+
+		quoteRoute("/quote/v2", quote.ModeQuoteV2, "Quote", "The current quote endpoint: steps to execute, fees, details and with includeProtocolData the order."),
+		quoteRoute("/quote", quote.ModeQuoteLegacy, "Quote (version 1)", "As /quote/v2 without protocol data."),
+		quoteRoute("/price", quote.ModePrice, "Price", "Fees and details only: no steps, nothing stored."),
+		tx("/transactions/index", "Report a deposit transaction", s.indexTransaction, indexBody{}),
+		txSingle,
+		status("/intents/status/v3", statusV3, "Status of a request", statusV3JSON{}, false),
+		status("/intents/status/v2", statusV2, "Status of a request (version 2)", statusV2JSON{}, false),
+		status("/intents/status", statusV1, "Status of a request (legacy)", statusV1JSON{}, true),
+		{method: "GET", path: "/requests/v3", handler: s.requestsV3, access: accessKey, bucket: ratelimit.RequestsV3,
+			tag: "requests", summary: "Request records",
+			desc:   "Every parameter is applied or refused; filters is a JSON array of groups (docs/api.md).",
+			params: stringParams(v3ParamNames(), v3Unsupported), answers: []docAnswer{{status: 200, desc: "a page of v3 records", schema: requestsV3Schema()}},
+			errors: []string{CodeForbidden}},
+		// /requests/v2 and its older alias /requests share one bucket, so alternating between
+		// them never doubles the limit.
+		v2("/requests/v2"),
+		v2("/requests"),
+		{method: "GET", path: "/metrics/usage", handler: s.usageMetrics, access: accessKey, bucket: ratelimit.Metrics,
+			tag: "usage", summary: "Call counts of the caller's keys", query: usageParams,
+			answers: []docAnswer{{status: 200, desc: "counts by minute, hour or day", body: usageJSON{}}}, errors: []string{CodeForbidden}},
+		{method: "GET", path: wsRoute, handler: s.websocketStream, access: accessPublic, bucket: ratelimit.WS,
+			served: func(s *Server) bool { return s.Stream != nil },
+			tag:    "events", summary: "Websocket stream of request.status.updated", query: wsParams, desc: wsDescription,
+			answers: []docAnswer{{status: http.StatusSwitchingProtocols, desc: "upgraded: the stream's messages follow (see the description)"}},
+			errors:  []string{CodeUnauthorized, CodeServiceUnavailable}},
+		removed("POST", "/execute/swap", "use the quote's steps", "POST /quote/v2 (then execute its steps)"),
+		removed("GET", "/requests/:requestId/signature", "use the quote's protocol data (includeProtocolData)", signature),
+		removed("GET", "/requests/:requestId/signature/v2", "use the quote's protocol data (includeProtocolData)", signature),
+
+		refund,
+		admin("GET", "/admin/integrators", "List integrators", s.adminListIntegrators, nil, 200, integratorsJSON{}),
+		admin("POST", "/admin/integrators", "Create an integrator", s.adminCreateIntegrator, integratorBody{}, 201, auth.IntegratorView{}),
+		admin("GET", integrator, "Show an integrator", s.adminShowIntegrator, nil, 200, auth.IntegratorView{}, CodeIntegratorNotFound),
+		admin("PATCH", integrator, "Change an integrator", s.adminUpdateIntegrator, integratorBody{}, 200, auth.IntegratorView{}, CodeIntegratorNotFound),
+		admin("POST", integrator+"/sponsorship/top-ups", "Top up the sponsorship balance", s.adminMoveSponsorBalance(true),
+			sponsorshipBody{}, 200, auth.IntegratorView{}, CodeIntegratorNotFound),
+		admin("POST", integrator+"/sponsorship/adjustments", "Adjust the sponsorship balance", s.adminMoveSponsorBalance(false),
+			sponsorshipBody{}, 200, auth.IntegratorView{}, CodeIntegratorNotFound, CodeSponsorBalanceNegative),
+		admin("GET", integrator+"/keys", "List an integrator's keys", s.adminListKeys, nil, 200, apiKeysJSON{}, CodeIntegratorNotFound),
+		admin("POST", integrator+"/keys", "Create a key", s.adminCreateKey, keyBody{}, 201, createdKeyJSON{}, CodeIntegratorNotFound),
+		admin("GET", key, "Show a key", s.adminShowKey, nil, 200, auth.KeyView{}, CodeAPIKeyNotFound),
+		admin("PATCH", key, "Rename a key or set its limits", s.adminUpdateKey, keyBody{}, 200, auth.KeyView{}, CodeAPIKeyNotFound),
+		admin("POST", key+"/revoke", "Revoke a key", s.adminRevokeKey, adminChange{}, 200, auth.KeyView{}, CodeAPIKeyNotFound),
+		// The webhook of each API key (docs/events.md, "Webhooks").
+		admin("GET", webhook, "Show a key's webhook", s.adminShowWebhook, nil, 200, store.WebhookView{}, CodeWebhookNotFound),
+		withAnswer(admin("PUT", webhook, "Set a key's webhook", s.adminSetWebhook, webhookBody{}, 200, webhookJSON{}, CodeAPIKeyNotFound, CodeWebhooksUnavailable),
+			docAnswer{status: 201, desc: "created, with its signing secret (shown once)", body: webhookJSON{}}),
+		admin("POST", webhook+"/disable", "Disable a key's webhook", s.adminDisableWebhook, adminChange{}, 200, webhookJSON{}, CodeWebhookNotFound),
+		admin("POST", webhook+"/rotate", "Rotate a webhook's signing secret", s.adminRotateWebhook, rotateBody{}, 200, webhookJSON{},
+			CodeWebhookNotFound, CodeWebhooksUnavailable),
+		withQuery(admin("GET", webhook+"/deliveries", "A webhook's delivery log", s.adminWebhookDeliveries, nil, 200, deliveriesJSON{}, CodeAPIKeyNotFound),
+			deliveriesParams),
+		admin("POST", webhook+"/deliveries/:deliveryId/resend", "Send one delivery again", s.adminResendDelivery, adminChange{}, 202, queuedJSON{},
+			CodeWebhookNotFound),
+		admin("POST", webhook+"/resend", "Send every delivery since a time again", s.adminResendSince, resendBody{}, 202, queuedJSON{},
+			CodeAPIKeyNotFound),
+	}
+}
+
+func withAnswer(r route, a docAnswer) route { r.answers = append(r.answers, a); return r }
+
+func withQuery(r route, q *openapidoc.Query) route { r.query = q; return r }
+
+// lives is GET /lives, the health check.
+func lives(c *gin.Context) { c.JSON(http.StatusOK, livesJSON{Status: "ok"}) }
+
+// removedHandler answers a removed endpoint: 404 REMOVED, naming what replaces it.
+func removedHandler(method, path, replacement string) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		abort(c, &Error{Code: CodeRemoved, Message: method + " " + path + " was removed; use " + replacement})
+	}
+}
+
+// register adds to r the rows of the table s serves on one listener (the admin listener's: the
+// rows of accessAdmin; the public one's: every other), each behind the guard of its access.
+func (s *Server) register(r gin.IRoutes, adminListener bool) {
+	for _, rt := range s.routeTable() {
+		if (rt.access == accessAdmin) != adminListener || (rt.served != nil && !rt.served(s)) {
+			continue
+		}
+		switch rt.access {
+		case accessKey:
+			r.Handle(rt.method, rt.path, s.requireKey(), rt.handler)
+		case accessAdmin:
+			r.Handle(rt.method, rt.path, s.adminGuard(), rt.handler)
+		default:
+			r.Handle(rt.method, rt.path, rt.handler)
+		}
+	}
+}
+
+// routeIndex is every row of the table by path, read from a zero Server's table once: what the
+// middleware knows of a call's route (routeOf). A table that does not hold together (indexRoutes)
+// is a bug the tests catch at once: every router and the document build the index, and panic.
+var routeIndex = sync.OnceValue(func() map[string]*route {
+	index, err := indexRoutes((&Server{}).routeTable())
+	if err != nil {
+		panic("api: the route table: " + err.Error())
+	}
+	return index
+})
+
+// indexRoutes is rows by path. It refuses rows that cannot be served as written (route.check),
+// two rows of one method and path, and rows of one path that disagree on a per-path fact.
+func indexRoutes(rows []route) (map[string]*route, error) {
+	index := make(map[string]*route, len(rows))
+	seen := map[string]bool{}
+	for i := range rows {
+		rt := &rows[i]
+		if err := rt.check(); err != nil {
+			return nil, fmt.Errorf("%s %s: %w", rt.method, rt.path, err)
+		}
+		if seen[rt.method+" "+rt.path] {
+			return nil, fmt.Errorf("%s %s is in the table twice", rt.method, rt.path)
+		}
+		seen[rt.method+" "+rt.path] = true
+		if prev, ok := index[rt.path]; ok {
+			if prev.pathFacts() != rt.pathFacts() {
+				return nil, fmt.Errorf("the routes of %s disagree on their access, bucket, usage, bounds or outcomes: %+v and %+v",
+					rt.path, prev.pathFacts(), rt.pathFacts())
+			}
+			continue
+		}
+		index[rt.path] = rt
+	}
+	return index, nil
+}
+
+// pathFacts are the facts of a route that rows of one path must share.
+type pathFacts struct {
+	bucket, usage     string
+	bodyLimit         int64
+	deadline          time.Duration
+	quoteOutcomes, v2 bool
+	admin             bool
+}
+
+func (rt *route) pathFacts() pathFacts {
+	return pathFacts{bucket: rt.bucket, usage: rt.usageEndpoint(), bodyLimit: rt.bodyLimit, deadline: rt.deadline,
+		quoteOutcomes: rt.quoteOutcomes, v2: rt.v2, admin: rt.access == accessAdmin}
+}
+
+// check refuses a row that cannot be served as written.
+func (rt *route) check() error {
+	switch {
+	case rt.handler == nil:
+		return fmt.Errorf("no handler")
+	case rt.access == accessAdmin && rt.bucket != "":
+		return fmt.Errorf("the admin API is not rate limited (its failure budget is adminGuard's), yet the row names bucket %q", rt.bucket)
+	case (rt.access == accessPublic || rt.access == accessKey) && rt.bucket == "":
+		return fmt.Errorf("a route of the public API needs a rate-limit bucket")
+	case rt.bucket != "" && !slices.Contains(ratelimit.Buckets(), rt.bucket):
+		return fmt.Errorf("%q is no rate-limit bucket", rt.bucket)
+	case rt.access == accessAdmin && !strings.HasPrefix(rt.path, "/admin/"),
+		rt.access != accessAdmin && strings.HasPrefix(rt.path, "/admin/"):
+		return fmt.Errorf("the admin API's routes, and only they, are under /admin/")
+	}
+	return nil
+}
+
+// usageEndpoint is the endpoint the route's calls are counted under.
+func (rt *route) usageEndpoint() string {
+	if rt.usage != "" {
+		return rt.usage
+	}
+	return rt.path
+}
+
+// routeOf is the row of the route whose pattern is path (gin's FullPath), nil for a path the API
+// does not serve ("").
+func routeOf(path string) *route { return routeIndex()[path] }
+
+// bucketOf is the rate-limit bucket of the route whose pattern is path: ratelimit.Other for a
+// path the API does not serve, "" for a route that is not limited.
+func bucketOf(path string) string {
+	if rt := routeOf(path); rt != nil {
+		return rt.bucket
+	}
+	return ratelimit.Other
+}

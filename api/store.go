@@ -1,0 +1,60 @@
+package api
+
+import (
+	"context"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/intentd/intentd/auth"
+	"github.com/intentd/intentd/events"
+	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/records"
+	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/usage"
+)
+
+// Store is what the API reads and changes in the database: the methods its handlers call, and
+// those of the parts it builds over the same store (the key resolver, auth.Source; the usage
+// recorder, usage.Store; the webhooks' admin, events.WebhookStore). *store.Store is the one
+// implementation; the interface says what of it the API depends on, so that the API's needs are
+// read here and not from the whole store.
+type Store interface {
+	auth.Source
+	usage.Store
+	events.WebhookStore
+
+	// Requests: GET /intents/status/*, /withdrawals/status, /requests/v3 and /v2.
+	Status(ctx context.Context, requestID string) (*store.StatusRow, error)
+	Record(ctx context.Context, requestID string) (*intent.Record, error)
+	SearchRecords(ctx context.Context, q records.Query) (*store.RecordPage, error)
+
+	// Usage: GET /metrics/usage.
+	Usage(ctx context.Context, q store.UsageQuery) ([]usage.Count, error)
+	UsageKeys(ctx context.Context, ids []string, hashes [][]byte) ([]store.UsageKey, error)
+
+	// GET /integrators/quote-data.
+	SponsorAccount(ctx context.Context, integratorID string) (intent.SponsorAccount, error)
+	IntegratorVolume30d(ctx context.Context, integratorID string) (decimal.Decimal, error)
+
+	// The admin API: integrators, their sponsorship balance, their keys.
+	Integrators(ctx context.Context) ([]*auth.Integrator, error)
+	Integrator(ctx context.Context, id string) (*auth.Integrator, error)
+	CreateIntegrator(ctx context.Context, in auth.Integrator, by store.Actor) (*auth.Integrator, error)
+	UpdateIntegrator(ctx context.Context, id string, u store.IntegratorUpdate, by store.Actor) (*auth.Integrator, error)
+	TopUpSponsorBalance(ctx context.Context, id string, amount decimal.Decimal, by store.Actor) (*auth.Integrator, error)
+	AdjustSponsorBalance(ctx context.Context, id string, delta decimal.Decimal, by store.Actor) (*auth.Integrator, error)
+	APIKeys(ctx context.Context, integratorID string) ([]*auth.Key, error)
+	APIKey(ctx context.Context, integratorID, keyID string) (*auth.Key, error)
+	CreateAPIKey(ctx context.Context, in store.NewKey, by store.Actor) (value string, k *auth.Key, err error)
+	RenameAPIKey(ctx context.Context, integratorID, keyID, label string, by store.Actor) (*auth.Key, error)
+	SetAPIKeyLimits(ctx context.Context, integratorID, keyID string, tier auth.Tier, limits map[string]auth.Rate, by store.Actor) (*auth.Key, error)
+	RevokeAPIKey(ctx context.Context, integratorID, keyID string, by store.Actor) (*auth.Key, error)
+
+	// The admin API: webhooks (their changes through events.Admin, over events.WebhookStore).
+	WebhookOf(ctx context.Context, integratorID, keyID string) (*store.Webhook, error)
+	WebhookDeliveries(ctx context.Context, integratorID, keyID string, f store.DeliveryFilter) ([]store.DeliveryLog, error)
+	ResendDeliveries(ctx context.Context, integratorID, keyID string, deliveryID int64, since time.Time, by store.Actor) (int64, error)
+}
+
+var _ Store = (*store.Store)(nil)
