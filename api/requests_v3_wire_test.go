@@ -93,7 +93,7 @@ func TestRequestsV3LeavesOutAFeePhaseNotWrittenWhereTheSDKTypesAnObjectNotNull(t
 func TestRequestsSearchByAnAddressWithMixedCaseThatFailsEIP55IsRefused(t *testing.T) {
 	rig := newUsageRig(t)
 	rig.srv.Now = func() time.Time { return time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC) } // /requests/v2 still served
-	const good = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" // the devnet's account 1, checksummed
+	const good = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"                              // the devnet's account 1, checksummed
 	last := strings.LastIndexAny(good, "abcdefABCDEF")
 	typo := good[:last] + string(good[last]^0x20) + good[last+1:]
 	id := seedRequest(t, rig.st, seedReq{user: good, origin: 1, dest: 10, key: &rig.a1})
