@@ -95,6 +95,8 @@ func TestCommandLineExitStatusAndMessages(t *testing.T) {
 		{[]string{"help"}, 0, "Available Commands:", ""},
 		{[]string{"--help"}, 0, "Available Commands:", ""},
 		{[]string{"help", "admin", "keys"}, 0, "intentd admin keys create --integrator", ""},
+		{[]string{"admin", "keys", "help"}, 0, "intentd admin keys create --integrator", ""},
+		{[]string{"admin", "help"}, 0, "admin refund", ""},
 		{[]string{"admin"}, 2, "", "Usage:\n  intentd admin [command]"},
 		{[]string{"admin", "integrators", "sponsorship"}, 2, "", "top-up"},
 		{[]string{"admin", "keys", "destroy"}, 2, "", "intentd admin keys: unknown command \"destroy\""},

@@ -96,8 +96,10 @@ func Report(stderr io.Writer, cmd *cobra.Command, err error) int {
 	}
 }
 
+// asksHelp reports whether the words after a command of commands ask for its help: -h, --help,
+// or the word help (`intentd admin keys help`, as the hand-written parser took it).
 func asksHelp(args []string) bool {
-	return slices.ContainsFunc(args, func(a string) bool { return a == "-h" || a == "--help" || a == "-help" })
+	return slices.ContainsFunc(args, func(a string) bool { return a == "-h" || a == "--help" || a == "-help" || a == "help" })
 }
 
 // twoDashes rewrites the long flags of cmd given with one dash (`-reason`, `-json=true`), as the
