@@ -69,8 +69,8 @@ func (f *adminFlags) add(cmd *cobra.Command) {
 }
 
 // open opens the database at url for one run of cmd: the pool connects on first use, so a
-// command refused before it queries never dials. close releases it.
-func (f *adminFlags) open(ctx context.Context, cmd *cobra.Command, url string) (c *keysCmd, close func(), err error) {
+// command refused before it queries never dials. release releases it.
+func (f *adminFlags) open(ctx context.Context, cmd *cobra.Command, url string) (c *keysCmd, release func(), err error) {
 	pool, err := pgxpool.New(ctx, url)
 	if err != nil {
 		return nil, nil, errors.New("DATABASE_URL is not a valid Postgres URL")
