@@ -90,7 +90,7 @@ dev:
 clean:
 	rm -rf bin
 
-# bench-quote: quote latency under load (bench/quoteload) against a fresh `intentd dev` on the
+# bench-quote: quote latency under load (bench/quoteload) against a fresh `intentd-dev dev` on the
 # devnet; bench/run-quote.sh starts and always stops both. See BENCHMARKS.md. Pass other
 # quoteload flags with BENCH_ARGS, e.g. BENCH_ARGS="-rate 200 -clients 64 -duration 30s".
 BENCH_ARGS ?= -clients 64 -duration 30s -scenario eth-bridge

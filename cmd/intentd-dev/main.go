@@ -2,7 +2,7 @@
 // whole engine on the embedded default (dev): a private Postgres, an in-process Temporal server
 // with its Web UI, the oracle, the worker and the API in one process. It is the only binary that
 // links the Temporal server; the production binary, intentd, never does. `make run` starts both
-// subcommands.
+// commands (on spf13/cobra through internal/cli, as intentd).
 package main
 
 import (
@@ -15,47 +15,55 @@ import (
 	"syscall"
 
 	"github.com/gin-gonic/gin"
+	"github.com/spf13/cobra"
 
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/devstack"
+	"github.com/intentd/intentd/internal/cli"
 	"github.com/intentd/intentd/internal/logging"
 	"github.com/intentd/intentd/internal/pprofserver"
 )
 
-const usage = `usage: intentd-dev <command>
-
-commands:
-  devnet    run the local EVM chains 31337 (8545) and 31338 (8546) with the contracts deployed
-  dev       run Postgres, Temporal (+ Web UI), the oracle, the worker and the API in one process,
-            against the chains of 'intentd-dev devnet'
-  temporal  run only the Temporal development server and its Web UI (127.0.0.1:7233, :8233),
-            with the engine's search attributes, for running intentd's processes separately
-
-Configuration is read from the environment and checked at start; see README.md.
-`
-
 func main() {
-	if len(os.Args) < 2 {
-		fmt.Fprint(os.Stderr, usage)
-		os.Exit(2)
-	}
 	gin.SetMode(gin.ReleaseMode)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	var err error
-	switch os.Args[1] {
-	case "devnet", "dev", "temporal":
-		err = run(ctx, os.Args[1])
-	case "-h", "--help", "help":
-		fmt.Print(usage)
-	default:
-		fmt.Fprintf(os.Stderr, "intentd-dev: unknown command %q\n\n%s", os.Args[1], usage)
-		os.Exit(2)
+	code := cli.Run(ctx, newRootCmd(), os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	if code != 0 {
+		os.Exit(code)
 	}
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "intentd-dev %s: %v\n", os.Args[1], err)
-		os.Exit(1)
+}
+
+// newRootCmd is intentd-dev's command tree: three commands, no flags, configured from the
+// environment (launcherConfig).
+func newRootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "intentd-dev",
+		Short: "the development launcher: the local chains and the whole engine in one process",
+		Long: `intentd-dev is the development launcher: the local chains (devnet) and the whole engine on the
+embedded default (dev). 'make run' starts both.
+
+Configuration is read from the environment and checked at start; see README.md.`,
 	}
+	command := func(name, short, long string) *cobra.Command {
+		return &cobra.Command{Use: name, Short: short, Long: long, Args: cli.NoArgs,
+			RunE: func(cmd *cobra.Command, _ []string) error { return run(cmd.Context(), name) }}
+	}
+	root.AddCommand(
+		command("devnet", "run the local EVM chains 31337 (8545) and 31338 (8546) with the contracts deployed",
+			`Runs the local EVM chains 31337 (JSON-RPC on 8545) and 31338 (8546), in memory, with the
+contracts deployed, on DEVNET_HOST (default 127.0.0.1). Its keys are dev-only: never reuse them.`),
+		command("dev", "run Postgres, Temporal (+ Web UI), the oracle, the worker and the API in one process",
+			`Runs Postgres (DATABASE_URL when it answers, else a private cluster in DATA_DIR), Temporal and its
+Web UI (127.0.0.1:8233), the oracles, the worker, the dispatcher and the API in one process, against
+the chains of 'intentd-dev devnet'. DEV_WORKERS=N runs the worker as N 'intentd worker' processes
+instead; TEMPORAL_ADDRESS uses a Temporal server of another process ('intentd-dev temporal').`),
+		command("temporal", "run only the Temporal development server and its Web UI (127.0.0.1:7233, :8233)",
+			`Runs only the Temporal development server and its Web UI (127.0.0.1:7233, :8233), with the
+engine's search attributes, for running intentd's processes separately. Its state is in
+DATA_DIR/temporal.db, or on Postgres with TEMPORAL_PERSISTENCE=postgres.`),
+	)
+	return root
 }
 
 // run loads the launcher's configuration and runs the subcommand cmd.

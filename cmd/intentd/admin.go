@@ -3,13 +3,13 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
 	"go.temporal.io/sdk/client"
 	sdklog "go.temporal.io/sdk/log"
 
@@ -21,70 +21,115 @@ import (
 	"github.com/intentd/intentd/workflows"
 )
 
-const adminUsage = `usage: intentd admin refund <requestId> --reason "…" [--operator NAME] [--recipient 0x…] [--timeout 10m]
-       intentd admin keys|integrators <command> …   (see intentd admin keys --help)
-       intentd admin webhooks <command> …            (see intentd admin webhooks --help)
-
-Refunds an intent by hand (docs/operations.md, "Manual admin refunds"): sends the adminRefund
-update to the request's workflow and waits until the refund transaction is mined. The workflow
-accepts it only when the deposit is attested, nothing has been paid out and no refund is running.
-
-Temporal: TEMPORAL_ADDRESS (default 127.0.0.1:7233), TEMPORAL_NAMESPACE (default "default").
-`
-
-// errUsage marks a command line that could not be understood; the usage text has been printed.
-var errUsage = errors.New("see usage above")
-
-// adminConfig is the configuration of `intentd admin`, loaded at its start: the few variables
-// it needs of the engine's (it reaches the same Temporal) and who runs it.
+// adminConfig is the configuration of `intentd admin refund`, loaded at its start: the few
+// variables it needs of the engine's (it reaches the same Temporal).
 type adminConfig struct {
 	TemporalAddress   string // TEMPORAL_ADDRESS, as the engine's
 	TemporalNamespace string // TEMPORAL_NAMESPACE, as the engine's
-	Operator          string // USER: the default of --operator
 }
 
-// loadAdminConfig reads the admin command's variables through lookup (os.LookupEnv).
-func loadAdminConfig(lookup func(string) (string, bool)) (adminConfig, error) {
+// loadAdminConfig reads the refund command's variables through lookup (os.LookupEnv).
+func loadAdminConfig(lookup lookupFunc) (adminConfig, error) {
 	v := envconf.New(lookup, nil)
 	c := adminConfig{TemporalAddress: v.Get("TEMPORAL_ADDRESS", app.DefaultTemporalAddress),
-		TemporalNamespace: v.Get("TEMPORAL_NAMESPACE", app.DefaultTemporalNamespace), Operator: v.Get("USER", "")}
+		TemporalNamespace: v.Get("TEMPORAL_NAMESPACE", app.DefaultTemporalNamespace)}
 	return c, v.Err()
 }
 
-// runAdmin runs `intentd admin <subcommand> …`; args are the words after "admin" and lookup
-// reads the environment (os.LookupEnv).
-func runAdmin(ctx context.Context, args []string, lookup func(string) (string, bool), stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, adminUsage)
-		return errUsage
+// newAdminCmd is `intentd admin`: the support staff's tools.
+func newAdminCmd(lookup lookupFunc) *cobra.Command {
+	admin := &cobra.Command{
+		Use:   "admin",
+		Short: "support-staff tools: refunds by hand, integrators and their API keys, webhooks",
+		Long: `Support-staff tools. Each command says who runs it (--operator, default $USER); every change is
+recorded in admin_audit (the refund in the request's workflow history).
+
+  admin refund       refunds an intent by hand and waits until the refund is mined (Temporal)
+  admin keys         an integrator's API keys (DATABASE_URL)
+  admin integrators  integrators, their profile and sponsorship balance (DATABASE_URL)
+  admin webhooks     an API key's webhook (DATABASE_URL, WEBHOOK_SECRETS_KEY)`,
 	}
-	if args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprint(stdout, adminUsage)
-		return nil
+	admin.AddCommand(newRefundCmd(lookup))
+	admin.AddCommand(newKeysCmds(lookup)...)
+	admin.AddCommand(newWebhooksCmd(lookup))
+	return admin
+}
+
+type refundOptions struct {
+	requestID string
+	refund    intent.AdminRefund
+	timeout   time.Duration
+}
+
+// newRefundCmd is `intentd admin refund <requestId> --reason … [--operator …] [--recipient …]`,
+// the flags before or after the requestId.
+func newRefundCmd(lookup lookupFunc) *cobra.Command {
+	var o refundOptions
+	cmd := &cobra.Command{
+		Use:   `refund <requestId> --reason "…" [--operator NAME] [--recipient 0x…] [--timeout 10m]`,
+		Short: "refund an intent by hand and wait until the refund is mined",
+		Long: `Refunds an intent by hand (docs/operations.md, "Manual admin refunds"): sends the adminRefund
+update to the request's workflow and waits until the refund transaction is mined. The workflow
+accepts it only when the deposit is attested, nothing has been paid out and no refund is running.
+Prints the request, status, chain, transaction hash, amount, currency and recipient; exits 1 when
+the refund is not made.
+
+Temporal: TEMPORAL_ADDRESS (default 127.0.0.1:7233), TEMPORAL_NAMESPACE (default "default").`,
+		Example: `  intentd admin refund 0x6f2c…e41a --reason "fill stuck (ticket 4711)"
+  intentd admin refund 0x6f2c…e41a --reason "refundTo reverts" --operator alice --recipient 0x7099…79C8 --timeout 15m`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			switch {
+			case len(args) == 0:
+				return errors.New("the requestId is missing")
+			case len(args) > 1:
+				return fmt.Errorf("one requestId expected, got %q (quote a reason that has spaces)", args)
+			}
+			o.requestID = args[0]
+			if strings.TrimSpace(o.refund.Reason) == "" {
+				return errors.New("--reason is required")
+			}
+			if o.timeout <= 0 {
+				return errors.New("--timeout must be positive")
+			}
+			return resolveOperator(cmd, &o.refund.Operator, lookup)
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runRefund(cmd.Context(), o, lookup, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
 	}
-	if args[0] == "keys" || args[0] == "integrators" {
-		return runAdminKeys(ctx, args, lookup, stdout, stderr)
+	f := cmd.Flags()
+	f.StringVar(&o.refund.Reason, "reason", "", "why the request is refunded (required; kept in the audit table)")
+	operatorFlag(cmd, &o.refund.Operator, "who asks for the refund")
+	f.StringVar(&o.refund.Recipient, "recipient", "", "pay the refund to this `ADDRESS` (0x…) instead of the default")
+	f.DurationVar(&o.timeout, "timeout", 10*time.Minute, "how long to wait for the refund to be mined")
+	return cmd
+}
+
+// operatorFlag adds --operator NAME to cmd, into v; resolveOperator gives it its default.
+func operatorFlag(cmd *cobra.Command, v *string, usage string) {
+	cmd.Flags().StringVar(v, "operator", "", usage+" (default $USER; kept in the audit trail)")
+}
+
+// resolveOperator sets --operator to $USER (through lookup) when it was not given, and requires
+// one: every change says who made it.
+func resolveOperator(cmd *cobra.Command, v *string, lookup lookupFunc) error {
+	if !cmd.Flags().Changed("operator") {
+		*v, _ = lookup("USER")
 	}
-	if args[0] == "webhooks" {
-		return runAdminWebhooks(ctx, args, lookup, stdout, stderr)
+	if strings.TrimSpace(*v) == "" {
+		return errors.New("--operator is required ($USER is not set)")
 	}
-	if args[0] != "refund" {
-		fmt.Fprintf(stderr, "intentd admin: unknown subcommand %q\n\n%s", args[0], adminUsage)
-		return errUsage
-	}
+	return nil
+}
+
+// runRefund checks the refund, then sends it to the request's workflow and waits for its result.
+func runRefund(ctx context.Context, o refundOptions, lookup lookupFunc, stdout, stderr io.Writer) error {
 	cfg, err := loadAdminConfig(lookup)
 	if err != nil {
 		return err
 	}
-	opts, err := parseRefundArgs(args[1:], cfg.Operator, stderr)
-	if errors.Is(err, flag.ErrHelp) { // the flag set has printed the usage
-		return nil
-	}
-	if err != nil {
-		return err
-	}
 	// Check the input before dialling Temporal.
-	req, err := intents.ValidateAdminRefund(opts.requestID, opts.refund)
+	req, err := intents.ValidateAdminRefund(o.requestID, o.refund)
 	if err != nil {
 		return err
 	}
@@ -98,76 +143,15 @@ func runAdmin(ctx context.Context, args []string, lookup func(string) (string, b
 	}
 	defer tc.Close()
 
-	fmt.Fprintf(stdout, "refunding %s (operator %s); waiting up to %s for the refund to be mined…\n", opts.requestID, req.Operator, opts.timeout)
-	rctx, cancel := context.WithTimeout(ctx, opts.timeout)
+	fmt.Fprintf(stdout, "refunding %s (operator %s); waiting up to %s for the refund to be mined…\n", o.requestID, req.Operator, o.timeout)
+	rctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
-	res, err := (&intents.Door{Temporal: tc}).AdminRefund(rctx, opts.requestID, req)
+	res, err := (&intents.Door{Temporal: tc}).AdminRefund(rctx, o.requestID, req)
 	if err != nil {
-		return explainRefundError(opts.requestID, err)
+		return explainRefundError(o.requestID, err)
 	}
 	printRefund(stdout, res)
 	return nil
-}
-
-type refundOptions struct {
-	requestID string
-	refund    intent.AdminRefund
-	timeout   time.Duration
-}
-
-// parseRefundArgs reads `<requestId> --reason … [--operator …] [--recipient …]` with the flags
-// before or after the requestId. defaultOperator is $USER.
-func parseRefundArgs(args []string, defaultOperator string, stderr io.Writer) (refundOptions, error) {
-	var o refundOptions
-	fs := flag.NewFlagSet("intentd admin refund", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, adminUsage) }
-	fs.StringVar(&o.refund.Reason, "reason", "", "why the request is refunded (required; kept in the audit table)")
-	fs.StringVar(&o.refund.Operator, "operator", defaultOperator, "who asks for the refund (default $USER)")
-	fs.StringVar(&o.refund.Recipient, "recipient", "", "pay the refund to this 0x address instead of the default")
-	fs.DurationVar(&o.timeout, "timeout", 10*time.Minute, "how long to wait for the refund to be mined")
-	positional, err := parseInterleaved(fs, args)
-	if err != nil {
-		return o, err
-	}
-	switch {
-	case len(positional) == 0:
-		fmt.Fprint(stderr, adminUsage)
-		return o, errors.New("the requestId is missing")
-	case len(positional) > 1:
-		return o, fmt.Errorf("one requestId expected, got %q (quote a reason that has spaces)", positional)
-	}
-	o.requestID = positional[0]
-	if strings.TrimSpace(o.refund.Reason) == "" {
-		return o, errors.New("--reason is required")
-	}
-	if strings.TrimSpace(o.refund.Operator) == "" {
-		return o, errors.New("--operator is required ($USER is not set)")
-	}
-	if o.timeout <= 0 {
-		return o, errors.New("--timeout must be positive")
-	}
-	return o, nil
-}
-
-// parseInterleaved parses args with fs, flags before or after the positional words, and returns
-// the positional words: the flag package stops at the first non-flag word, so parsing resumes
-// after each one. A bad flag is errUsage (fs has printed why); -h is flag.ErrHelp.
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var positional []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
-			}
-			return nil, errUsage
-		}
-		if fs.NArg() == 0 {
-			return positional, nil
-		}
-		positional = append(positional, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
 }
 
 // explainRefundError turns intents.Refund's errors into what the operator should know.

@@ -4,9 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,6 +15,8 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/shopspring/decimal"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/intentd/intentd/auth"
 	"github.com/intentd/intentd/intent"
@@ -22,52 +24,28 @@ import (
 	"github.com/intentd/intentd/store"
 )
 
-const keysUsage = `usage: intentd admin keys <command> --integrator ID …
-       intentd admin integrators <command> …
-
-API keys (an integrator's; a key's value is printed once, by create, and never stored):
-  keys create  --integrator ID --label L [--environment production] [--tier default|elevated|custom] [--limit BUCKET=COUNT/PERIOD …]
-  keys rename  --integrator ID KEY_ID --label L
-  keys limits  --integrator ID KEY_ID --tier T [--limit BUCKET=COUNT/PERIOD …]
-  keys revoke  --integrator ID KEY_ID [--reason "…"]   (every API process refuses it within 5 s)
-  keys list    --integrator ID
-
-Integrators:
-  integrators create --name N [--business-verified] [--payout-address 0x…] [--sponsor-wallet 0x… --sponsor-chain-id C]
-  integrators update ID [--name N] [--business-verified=true|false] [--payout-address 0x…] [--sponsor-wallet 0x… --sponsor-chain-id C]
-  integrators list
-  integrators show ID                                   (the profile and its keys)
-  integrators sponsorship top-up ID --amount-usd 250.00 [--reason "wire 4711"]
-  integrators sponsorship adjust ID --amount-usd -12.50 --reason "…"
-
-Every command takes --operator NAME (default $USER: who makes the change, for the audit trail)
-and --json (print the result as the admin API's JSON). Every change is recorded in admin_audit.
-Database: DATABASE_URL, as the engine's.
-`
-
 // adminDBConfig is the configuration of `intentd admin keys|integrators`, loaded at its start:
-// the engine's database and who runs the command.
+// the engine's database.
 type adminDBConfig struct {
 	DatabaseURL string // DATABASE_URL, as the engine's (secret: it carries the password)
-	Operator    string // USER: the default of --operator
 }
 
 // String never shows the database URL, which carries the password.
 func (c adminDBConfig) String() string {
-	return fmt.Sprintf("{DatabaseURL:<set> Operator:%s}", c.Operator)
+	return "{DatabaseURL:<set>}"
 }
 
 // loadAdminDBConfig reads the keys and integrators commands' variables through lookup.
-func loadAdminDBConfig(lookup func(string) (string, bool)) (adminDBConfig, error) {
+func loadAdminDBConfig(lookup lookupFunc) (adminDBConfig, error) {
 	v := envconf.New(lookup, nil)
-	c := adminDBConfig{DatabaseURL: v.Get("DATABASE_URL", ""), Operator: v.Get("USER", "")}
+	c := adminDBConfig{DatabaseURL: v.Get("DATABASE_URL", "")}
 	if c.DatabaseURL == "" {
 		v.Bad("DATABASE_URL", "is required (the engine's database)")
 	}
 	return c, v.Err()
 }
 
-// keysCmd is one run of a keys or integrators command.
+// keysCmd is one run of a keys, integrators or webhooks command.
 type keysCmd struct {
 	st       *store.Store
 	by       store.Actor
@@ -75,11 +53,35 @@ type keysCmd struct {
 	out, err io.Writer
 }
 
-// keysFlags are one command's flags and positional words.
+// adminFlags are the flags every keys, integrators and webhooks command takes.
+type adminFlags struct {
+	fs               *pflag.FlagSet
+	operator, reason string
+	json             bool
+}
+
+// add adds the common flags to cmd.
+func (f *adminFlags) add(cmd *cobra.Command) {
+	f.fs = cmd.Flags()
+	operatorFlag(cmd, &f.operator, "who makes the change")
+	f.fs.StringVar(&f.reason, "reason", "", "why (kept in the audit trail)")
+	f.fs.BoolVar(&f.json, "json", false, "print the result as the admin API's JSON")
+}
+
+// open opens the database at url for one run of cmd: the pool connects on first use, so a
+// command refused before it queries never dials. release releases it.
+func (f *adminFlags) open(ctx context.Context, cmd *cobra.Command, url string) (c *keysCmd, release func(), err error) {
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		return nil, nil, errors.New("DATABASE_URL is not a valid Postgres URL")
+	}
+	return &keysCmd{st: store.New(pool), by: store.Actor{Name: f.operator, Via: store.ViaCLI, Reason: f.reason}, json: f.json,
+		out: cmd.OutOrStdout(), err: cmd.ErrOrStderr()}, pool.Close, nil
+}
+
+// keysFlags are one keys or integrators command's flags.
 type keysFlags struct {
-	fs                 *flag.FlagSet
-	operator, reason   string
-	json               bool
+	adminFlags
 	integrator, label  string
 	environment, tier  string
 	limits             map[string]auth.Rate
@@ -89,25 +91,39 @@ type keysFlags struct {
 	amount             string
 }
 
-func newKeysFlags(name string, stderr io.Writer, operator string) *keysFlags {
-	f := &keysFlags{fs: flag.NewFlagSet(name, flag.ContinueOnError), limits: map[string]auth.Rate{}}
-	f.fs.SetOutput(stderr)
-	f.fs.Usage = func() { fmt.Fprint(stderr, keysUsage) }
-	f.fs.StringVar(&f.operator, "operator", operator, "who makes the change (default $USER)")
-	f.fs.StringVar(&f.reason, "reason", "", "why (kept in the audit trail)")
-	f.fs.BoolVar(&f.json, "json", false, "print JSON")
-	f.fs.StringVar(&f.integrator, "integrator", "", "the integrator's id")
-	f.fs.StringVar(&f.label, "label", "", "the key's label")
-	f.fs.StringVar(&f.environment, "environment", "", "the key's environment (default production)")
-	f.fs.StringVar(&f.tier, "tier", "", "default, elevated or custom")
-	f.fs.Func("limit", "a limit of the key's own: BUCKET=COUNT/PERIOD, e.g. quote=600/1m (repeatable)", f.addLimit)
-	f.fs.StringVar(&f.name, "name", "", "the integrator's name")
-	f.fs.BoolVar(&f.verified, "business-verified", false, "business verification is completed")
-	f.fs.StringVar(&f.payout, "payout-address", "", "EVM address revenue-share payouts go to")
-	f.fs.StringVar(&f.spon, "sponsor-wallet", "", "EVM address sponsorship is paid from")
-	f.fs.Uint64Var(&f.chain, "sponsor-chain-id", 0, "the sponsorship wallet's chain id")
-	f.fs.StringVar(&f.amount, "amount-usd", "", "USD amount as a decimal, e.g. 250.00")
-	return f
+// add adds the common flags and those named (each the name of a flag, as the commands share
+// them) to cmd.
+func (f *keysFlags) add(cmd *cobra.Command, names ...string) {
+	f.adminFlags.add(cmd)
+	f.limits = map[string]auth.Rate{}
+	for _, name := range names {
+		switch name {
+		case "integrator":
+			f.fs.StringVar(&f.integrator, name, "", "the integrator's id")
+		case "label":
+			f.fs.StringVar(&f.label, name, "", "the key's label")
+		case "environment":
+			f.fs.StringVar(&f.environment, name, "", "the key's environment (default production)")
+		case "tier":
+			f.fs.StringVar(&f.tier, name, "", "default, elevated or custom")
+		case "limit":
+			f.fs.Func(name, "a limit of the key's own: `BUCKET=COUNT/PERIOD`, e.g. quote=600/1m (repeatable)", f.addLimit)
+		case "name":
+			f.fs.StringVar(&f.name, name, "", "the integrator's name")
+		case "business-verified":
+			f.fs.BoolVar(&f.verified, name, false, "business verification is completed")
+		case "payout-address":
+			f.fs.StringVar(&f.payout, name, "", "EVM address revenue-share payouts go to")
+		case "sponsor-wallet":
+			f.fs.StringVar(&f.spon, name, "", "EVM address sponsorship is paid from")
+		case "sponsor-chain-id":
+			f.fs.Uint64Var(&f.chain, name, 0, "the sponsorship wallet's chain id")
+		case "amount-usd":
+			f.fs.StringVar(&f.amount, name, "", "USD amount as a decimal, e.g. 250.00")
+		default:
+			panic("keysFlags: no flag " + name)
+		}
+	}
 }
 
 // addLimit reads BUCKET=COUNT/PERIOD.
@@ -123,197 +139,216 @@ func (f *keysFlags) addLimit(s string) error {
 	return nil
 }
 
-// set reports whether the flag name was given.
-func (f *keysFlags) set(name string) bool {
-	found := false
-	f.fs.Visit(func(fl *flag.Flag) { found = found || fl.Name == name })
-	return found
+// keysCommand is one command of `intentd admin keys|integrators`.
+type keysCommand struct {
+	path  string   // its words after "admin"
+	args  string   // the rest of its synopsis: positional words and flags
+	short string   // what it does
+	flags []string // its flags but the common ones (keysFlags.add)
+	// check checks the command line (positional words, required flags) before anything is
+	// opened.
+	check func(f *keysFlags, pos []string) error
+	run   func(context.Context, *keysCmd, *keysFlags, []string) error
 }
 
-// runAdminKeys runs `intentd admin keys|integrators <command> …`; args start with "keys" or
-// "integrators".
-func runAdminKeys(ctx context.Context, args []string, lookup func(string) (string, bool), stdout, stderr io.Writer) error {
-	if len(args) < 2 {
-		fmt.Fprint(stderr, keysUsage)
-		return errUsage
+// newKeysCmds are `intentd admin keys` and `intentd admin integrators` with their commands.
+func newKeysCmds(lookup lookupFunc) []*cobra.Command {
+	const common = `Every command takes --operator NAME (default $USER: who makes the change, for the audit trail)
+and --json (print the result as the admin API's JSON). Every change is recorded in admin_audit.
+Database: DATABASE_URL, as the engine's.`
+	keys := &cobra.Command{Use: "keys", Short: "an integrator's API keys: create, rename, limits, revoke, list",
+		Long: "An integrator's API keys. A key's value is printed once, by create, and never stored; a revoked key is\n" +
+			"refused by every API process within 5 s.\n\n" + common,
+		Example: `  intentd admin keys create --integrator 3f0c… --label backend --environment production
+  intentd admin keys limits --integrator 3f0c… 9b2e… --tier custom --limit quote=1200/1m
+  intentd admin keys revoke --integrator 3f0c… 9b2e… --reason "leaked (ticket 4711)"`}
+	integrators := &cobra.Command{Use: "integrators", Short: "integrators: create, update, list, show, sponsorship",
+		Long: "Integrators: their profile, their keys (show) and their sponsorship balance.\n\n" + common,
+		Example: `  intentd admin integrators create --name "Acme Wallet" --business-verified --payout-address 0x7099…79C8
+  intentd admin integrators show 3f0c…
+  intentd admin integrators sponsorship top-up 3f0c… --amount-usd 5000.00 --reason "wire 4711"`}
+	sponsorship := &cobra.Command{Use: "sponsorship", Short: "move an integrator's sponsorship balance: top-up, adjust",
+		Long: "An integrator's sponsorship balance (USD), which pays the fees it sponsors.\n\n" + common}
+	integrators.AddCommand(sponsorship)
+	parents := map[string]*cobra.Command{"keys": keys, "integrators": integrators, "integrators sponsorship": sponsorship}
+	for _, kc := range keysCommands {
+		parent, name := kc.path[:strings.LastIndex(kc.path, " ")], kc.path[strings.LastIndex(kc.path, " ")+1:]
+		f := &keysFlags{}
+		cmd := &cobra.Command{Use: strings.TrimSpace(name + " " + kc.args), Short: kc.short,
+			Args: func(cmd *cobra.Command, pos []string) error {
+				if err := kc.check(f, pos); err != nil {
+					return err
+				}
+				return resolveOperator(cmd, &f.operator, lookup)
+			},
+			RunE: func(cmd *cobra.Command, pos []string) error {
+				cfg, err := loadAdminDBConfig(lookup)
+				if err != nil {
+					return err
+				}
+				c, closeDB, err := f.open(cmd.Context(), cmd, cfg.DatabaseURL)
+				if err != nil {
+					return err
+				}
+				defer closeDB()
+				return explainStoreError(kc.run(cmd.Context(), c, f, pos))
+			}}
+		f.add(cmd, kc.flags...)
+		parents[parent].AddCommand(cmd)
 	}
-	if args[1] == "-h" || args[1] == "--help" || args[1] == "help" {
-		fmt.Fprint(stdout, keysUsage)
-		return nil
-	}
-	command := args[0] + " " + args[1]
-	rest := args[2:]
-	if command == "integrators sponsorship" {
-		if len(rest) == 0 {
-			fmt.Fprint(stderr, keysUsage)
-			return errUsage
-		}
-		command, rest = command+" "+rest[0], rest[1:]
-	}
-	cfg, cfgErr := loadAdminDBConfig(lookup) // reported once the command line is understood
-	f := newKeysFlags("intentd admin "+command, stderr, cfg.Operator)
-	pos, err := parseInterleaved(f.fs, rest)
-	if errors.Is(err, flag.ErrHelp) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	run, ok := keysCommands[command]
-	if !ok {
-		fmt.Fprintf(stderr, "intentd admin: unknown command %q\n\n%s", command, keysUsage)
-		return errUsage
-	}
-	if cfgErr != nil {
-		return cfgErr
-	}
-	if strings.TrimSpace(f.operator) == "" {
-		return errors.New("--operator is required ($USER is not set)")
-	}
-	pool, err := pgxpool.New(ctx, cfg.DatabaseURL)
-	if err != nil {
-		return errors.New("DATABASE_URL is not a valid Postgres URL")
-	}
-	defer pool.Close() // the pool connects on first use: a bad command line never dials
-	c := &keysCmd{st: store.New(pool), by: store.Actor{Name: f.operator, Via: store.ViaCLI, Reason: f.reason},
-		json: f.json, out: stdout, err: stderr}
-	return explainStoreError(run(ctx, c, f, pos))
+	return []*cobra.Command{keys, integrators}
 }
 
-// keysCommands are the keys and integrators commands by their two or three words.
-var keysCommands = map[string]func(context.Context, *keysCmd, *keysFlags, []string) error{
-	"keys create": func(ctx context.Context, c *keysCmd, f *keysFlags, pos []string) error {
-		if err := want(pos, 0, "", "--integrator", f.integrator); err != nil {
-			return err
-		}
-		tier := auth.Tier(f.tier)
-		if tier == "" && len(f.limits) > 0 {
-			tier = auth.TierCustom
-		}
-		value, k, err := c.st.CreateAPIKey(ctx, store.NewKey{IntegratorID: f.integrator, Label: f.label,
-			Environment: f.environment, Tier: tier, Limits: f.limits}, c.by)
-		if err != nil {
-			return err
-		}
-		if c.json {
-			return c.printJSON(map[string]any{"key": value, "apiKey": k.View()})
-		}
-		fmt.Fprintf(c.out, "key %s\n\nThis is the only time the key is shown: store it now (a secret manager, an environment variable).\n\n", value)
-		c.printKeys([]*auth.Key{k})
-		return nil
-	},
-	"keys rename": func(ctx context.Context, c *keysCmd, f *keysFlags, pos []string) error {
-		if err := want(pos, 1, "KEY_ID", "--integrator", f.integrator); err != nil {
-			return err
-		}
-		if !f.set("label") {
-			return errors.New("--label is required")
-		}
-		return c.key(c.st.RenameAPIKey(ctx, f.integrator, pos[0], f.label, c.by))
-	},
-	"keys limits": func(ctx context.Context, c *keysCmd, f *keysFlags, pos []string) error {
-		if err := want(pos, 1, "KEY_ID", "--integrator", f.integrator, "--tier", f.tier); err != nil {
-			return err
-		}
-		return c.key(c.st.SetAPIKeyLimits(ctx, f.integrator, pos[0], auth.Tier(f.tier), f.limits, c.by))
-	},
-	"keys revoke": func(ctx context.Context, c *keysCmd, f *keysFlags, pos []string) error {
-		if err := want(pos, 1, "KEY_ID", "--integrator", f.integrator); err != nil {
-			return err
-		}
-		return c.key(c.st.RevokeAPIKey(ctx, f.integrator, pos[0], c.by))
-	},
-	"keys list": func(ctx context.Context, c *keysCmd, f *keysFlags, pos []string) error {
-		if err := want(pos, 0, "", "--integrator", f.integrator); err != nil {
-			return err
-		}
-		keys, err := c.st.APIKeys(ctx, f.integrator)
-		if err != nil {
-			return err
-		}
-		if c.json {
-			return c.printJSON(map[string]any{"apiKeys": views(keys, (*auth.Key).View)})
-		}
-		c.printKeys(keys)
-		return nil
-	},
-	"integrators create": func(ctx context.Context, c *keysCmd, f *keysFlags, pos []string) error {
-		if err := want(pos, 0, "", "--name", f.name); err != nil {
-			return err
-		}
-		return c.integrator(c.st.CreateIntegrator(ctx, auth.Integrator{Name: f.name, BusinessVerified: f.verified,
-			PayoutAddress: f.payout, SponsorWallet: f.spon, SponsorChainID: f.chain}, c.by))
-	},
-	"integrators update": func(ctx context.Context, c *keysCmd, f *keysFlags, pos []string) error {
-		if err := want(pos, 1, "ID"); err != nil {
-			return err
-		}
-		var u store.IntegratorUpdate
-		for flagName, apply := range map[string]func(){
-			"name": func() { u.Name = &f.name }, "business-verified": func() { u.BusinessVerified = &f.verified },
-			"payout-address": func() { u.PayoutAddress = &f.payout }, "sponsor-wallet": func() { u.SponsorWallet = &f.spon },
-			"sponsor-chain-id": func() { u.SponsorChainID = &f.chain },
-		} {
-			if f.set(flagName) {
-				apply()
+// keysCommands are the keys and integrators commands, in the order of their help.
+var keysCommands = []keysCommand{
+	{path: "keys create", args: "--integrator ID --label L [--environment production] [--tier default|elevated|custom] [--limit BUCKET=COUNT/PERIOD …]",
+		short: "create an API key; its value is printed this once", flags: []string{"integrator", "label", "environment", "tier", "limit"},
+		check: func(f *keysFlags, pos []string) error { return want(pos, 0, "", "--integrator", f.integrator) },
+		run: func(ctx context.Context, c *keysCmd, f *keysFlags, pos []string) error {
+			tier := auth.Tier(f.tier)
+			if tier == "" && len(f.limits) > 0 {
+				tier = auth.TierCustom
 			}
-		}
-		if u == (store.IntegratorUpdate{}) {
-			return errors.New("nothing to change: give --name, --business-verified, --payout-address or --sponsor-wallet with --sponsor-chain-id")
-		}
-		return c.integrator(c.st.UpdateIntegrator(ctx, pos[0], u, c.by))
-	},
-	"integrators list": func(ctx context.Context, c *keysCmd, f *keysFlags, pos []string) error {
-		if err := want(pos, 0, ""); err != nil {
-			return err
-		}
-		list, err := c.st.Integrators(ctx)
-		if err != nil {
-			return err
-		}
-		if c.json {
-			return c.printJSON(map[string]any{"integrators": views(list, (*auth.Integrator).View)})
-		}
-		w := tabwriter.NewWriter(c.out, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(w, "ID\tNAME\tVERIFIED\tSPONSOR BALANCE (USD)\tCREATED")
-		for _, in := range list {
-			fmt.Fprintf(w, "%s\t%s\t%t\t%s\t%s\n", in.ID, in.Name, in.BusinessVerified, in.SponsorBalanceUSD, in.CreatedAt.UTC().Format(time.RFC3339))
-		}
-		return w.Flush()
-	},
-	"integrators show": func(ctx context.Context, c *keysCmd, f *keysFlags, pos []string) error {
-		if err := want(pos, 1, "ID"); err != nil {
-			return err
-		}
-		in, err := c.st.Integrator(ctx, pos[0])
-		if err != nil {
-			return err
-		}
-		keys, err := c.st.APIKeys(ctx, pos[0])
-		if err != nil {
-			return err
-		}
-		if c.json {
-			return c.printJSON(map[string]any{"integrator": in.View(), "apiKeys": views(keys, (*auth.Key).View)})
-		}
-		c.printIntegrator(in)
-		fmt.Fprintln(c.out)
-		c.printKeys(keys)
-		return nil
-	},
-	"integrators sponsorship top-up": func(ctx context.Context, c *keysCmd, f *keysFlags, pos []string) error {
-		return c.moveBalance(ctx, f, pos, c.st.TopUpSponsorBalance)
-	},
-	"integrators sponsorship adjust": func(ctx context.Context, c *keysCmd, f *keysFlags, pos []string) error {
-		return c.moveBalance(ctx, f, pos, c.st.AdjustSponsorBalance)
-	},
+			value, k, err := c.st.CreateAPIKey(ctx, store.NewKey{IntegratorID: f.integrator, Label: f.label,
+				Environment: f.environment, Tier: tier, Limits: f.limits}, c.by)
+			if err != nil {
+				return err
+			}
+			if c.json {
+				return c.printJSON(map[string]any{"key": value, "apiKey": k.View()})
+			}
+			fmt.Fprintf(c.out, "key %s\n\nThis is the only time the key is shown: store it now (a secret manager, an environment variable).\n\n", value)
+			c.printKeys([]*auth.Key{k})
+			return nil
+		}},
+	{path: "keys rename", args: "--integrator ID KEY_ID --label L", short: "rename a key",
+		flags: []string{"integrator", "label"},
+		check: func(f *keysFlags, pos []string) error {
+			if err := want(pos, 1, "KEY_ID", "--integrator", f.integrator); err != nil {
+				return err
+			}
+			if !f.fs.Changed("label") {
+				return errors.New("--label is required")
+			}
+			return nil
+		},
+		run: func(ctx context.Context, c *keysCmd, f *keysFlags, pos []string) error {
+			return c.key(c.st.RenameAPIKey(ctx, f.integrator, pos[0], f.label, c.by))
+		}},
+	{path: "keys limits", args: "--integrator ID KEY_ID --tier T [--limit BUCKET=COUNT/PERIOD …]",
+		short: "set a key's rate-limit tier, or its own limits (tier custom)", flags: []string{"integrator", "tier", "limit"},
+		check: func(f *keysFlags, pos []string) error {
+			return want(pos, 1, "KEY_ID", "--integrator", f.integrator, "--tier", f.tier)
+		},
+		run: func(ctx context.Context, c *keysCmd, f *keysFlags, pos []string) error {
+			return c.key(c.st.SetAPIKeyLimits(ctx, f.integrator, pos[0], auth.Tier(f.tier), f.limits, c.by))
+		}},
+	{path: "keys revoke", args: `--integrator ID KEY_ID [--reason "…"]`,
+		short: "revoke a key: every API process refuses it within 5 s", flags: []string{"integrator"},
+		check: func(f *keysFlags, pos []string) error { return want(pos, 1, "KEY_ID", "--integrator", f.integrator) },
+		run: func(ctx context.Context, c *keysCmd, f *keysFlags, pos []string) error {
+			return c.key(c.st.RevokeAPIKey(ctx, f.integrator, pos[0], c.by))
+		}},
+	{path: "keys list", args: "--integrator ID", short: "list an integrator's keys (never a value: the prefix only)",
+		flags: []string{"integrator"},
+		check: func(f *keysFlags, pos []string) error { return want(pos, 0, "", "--integrator", f.integrator) },
+		run: func(ctx context.Context, c *keysCmd, f *keysFlags, pos []string) error {
+			keys, err := c.st.APIKeys(ctx, f.integrator)
+			if err != nil {
+				return err
+			}
+			if c.json {
+				return c.printJSON(map[string]any{"apiKeys": views(keys, (*auth.Key).View)})
+			}
+			c.printKeys(keys)
+			return nil
+		}},
+	{path: "integrators create", args: "--name N [--business-verified] [--payout-address 0x…] [--sponsor-wallet 0x… --sponsor-chain-id C]",
+		short: "create an integrator", flags: integratorFlags,
+		check: func(f *keysFlags, pos []string) error { return want(pos, 0, "", "--name", f.name) },
+		run: func(ctx context.Context, c *keysCmd, f *keysFlags, pos []string) error {
+			return c.integrator(c.st.CreateIntegrator(ctx, auth.Integrator{Name: f.name, BusinessVerified: f.verified,
+				PayoutAddress: f.payout, SponsorWallet: f.spon, SponsorChainID: f.chain}, c.by))
+		}},
+	{path: "integrators update", args: "ID [--name N] [--business-verified=true|false] [--payout-address 0x…] [--sponsor-wallet 0x… --sponsor-chain-id C]",
+		short: "change an integrator's profile: only the flags given", flags: integratorFlags,
+		check: func(f *keysFlags, pos []string) error {
+			if err := want(pos, 1, "ID"); err != nil {
+				return err
+			}
+			if !slices.ContainsFunc(integratorFlags, f.fs.Changed) {
+				return errors.New("nothing to change: give --name, --business-verified, --payout-address or --sponsor-wallet with --sponsor-chain-id")
+			}
+			return nil
+		},
+		run: func(ctx context.Context, c *keysCmd, f *keysFlags, pos []string) error {
+			var u store.IntegratorUpdate
+			for flagName, apply := range map[string]func(){
+				"name": func() { u.Name = &f.name }, "business-verified": func() { u.BusinessVerified = &f.verified },
+				"payout-address": func() { u.PayoutAddress = &f.payout }, "sponsor-wallet": func() { u.SponsorWallet = &f.spon },
+				"sponsor-chain-id": func() { u.SponsorChainID = &f.chain },
+			} {
+				if f.fs.Changed(flagName) {
+					apply()
+				}
+			}
+			return c.integrator(c.st.UpdateIntegrator(ctx, pos[0], u, c.by))
+		}},
+	{path: "integrators list", short: "list the integrators",
+		check: func(f *keysFlags, pos []string) error { return want(pos, 0, "") },
+		run: func(ctx context.Context, c *keysCmd, f *keysFlags, pos []string) error {
+			list, err := c.st.Integrators(ctx)
+			if err != nil {
+				return err
+			}
+			if c.json {
+				return c.printJSON(map[string]any{"integrators": views(list, (*auth.Integrator).View)})
+			}
+			w := tabwriter.NewWriter(c.out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(w, "ID\tNAME\tVERIFIED\tSPONSOR BALANCE (USD)\tCREATED")
+			for _, in := range list {
+				fmt.Fprintf(w, "%s\t%s\t%t\t%s\t%s\n", in.ID, in.Name, in.BusinessVerified, in.SponsorBalanceUSD, in.CreatedAt.UTC().Format(time.RFC3339))
+			}
+			return w.Flush()
+		}},
+	{path: "integrators show", args: "ID", short: "show an integrator's profile and its keys",
+		check: func(f *keysFlags, pos []string) error { return want(pos, 1, "ID") },
+		run: func(ctx context.Context, c *keysCmd, f *keysFlags, pos []string) error {
+			in, err := c.st.Integrator(ctx, pos[0])
+			if err != nil {
+				return err
+			}
+			keys, err := c.st.APIKeys(ctx, pos[0])
+			if err != nil {
+				return err
+			}
+			if c.json {
+				return c.printJSON(map[string]any{"integrator": in.View(), "apiKeys": views(keys, (*auth.Key).View)})
+			}
+			c.printIntegrator(in)
+			fmt.Fprintln(c.out)
+			c.printKeys(keys)
+			return nil
+		}},
+	{path: "integrators sponsorship top-up", args: `ID --amount-usd 250.00 [--reason "wire 4711"]`,
+		short: "add to an integrator's sponsorship balance", flags: []string{"amount-usd"},
+		check: func(f *keysFlags, pos []string) error { return want(pos, 1, "ID", "--amount-usd", f.amount) },
+		run: func(ctx context.Context, c *keysCmd, f *keysFlags, pos []string) error {
+			return c.moveBalance(ctx, f, pos, c.st.TopUpSponsorBalance)
+		}},
+	{path: "integrators sponsorship adjust", args: `ID --amount-usd -12.50 --reason "…"`,
+		short: "correct an integrator's sponsorship balance, up or down (never below zero)", flags: []string{"amount-usd"},
+		check: func(f *keysFlags, pos []string) error { return want(pos, 1, "ID", "--amount-usd", f.amount) },
+		run: func(ctx context.Context, c *keysCmd, f *keysFlags, pos []string) error {
+			return c.moveBalance(ctx, f, pos, c.st.AdjustSponsorBalance)
+		}},
 }
+
+// integratorFlags are the profile's flags, of integrators create and update.
+var integratorFlags = []string{"name", "business-verified", "payout-address", "sponsor-wallet", "sponsor-chain-id"}
 
 func (c *keysCmd) moveBalance(ctx context.Context, f *keysFlags, pos []string,
 	move func(context.Context, string, decimal.Decimal, store.Actor) (*auth.Integrator, error)) error {
-	if err := want(pos, 1, "ID", "--amount-usd", f.amount); err != nil {
-		return err
-	}
 	amount, err := decimal.NewFromString(f.amount)
 	if err != nil {
 		return fmt.Errorf("--amount-usd %q is not a decimal amount such as 250.00", f.amount)

@@ -133,8 +133,9 @@ func TestAdminKeysCommandLine(t *testing.T) {
 	}{
 		{[]string{"keys", "create", "--label", "x"}, "--integrator is required"},
 		{[]string{"keys", "rename", "--integrator", "i", "--label", "x"}, "one KEY_ID expected"},
-		{[]string{"keys", "create", "--integrator", "i", "--limit", "quote=fast"}, "see usage"},
-		{[]string{"keys", "destroy"}, "see usage"},
+		{[]string{"keys", "create", "--integrator", "i", "--limit", "quote=fast"}, `"quote=fast" is not BUCKET=COUNT/PERIOD`},
+		{[]string{"keys", "destroy"}, `unknown command "destroy"`},
+		{[]string{"keys", "list", "--integrator", "i", "--name", "x"}, "unknown flag: --name"},
 		{[]string{"integrators", "show"}, "one ID expected"},
 	} {
 		// A database nothing listens on: a bad command line is refused before it is dialled.

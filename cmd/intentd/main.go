@@ -1,13 +1,14 @@
-// Command intentd is the intent engine's production binary. Subcommands: api, worker, oracle and
-// migrate (separate processes, as in production), and admin (support-staff tools: `admin
-// refund`, `admin keys` and `admin integrators`). Each loads one configuration struct from the environment at start (app.Config,
-// oracle.Config, or the admin command's own) and validates it there, so a bad value stops the
-// process with a message naming the variable before anything is opened.
+// Command intentd is the intent engine's production binary. Commands (commands.go, on
+// spf13/cobra through internal/cli): api, worker, dispatcher, oracle and migrate (separate
+// processes, as in production), and admin (support-staff tools: `admin refund`, `admin keys`,
+// `admin integrators` and `admin webhooks`). Each loads one configuration struct from the
+// environment at start (app.Config, oracle.Config, or the admin command's own) and validates it
+// there, so a bad value stops the process with a message naming the variable before anything is
+// opened; flags are only the admin commands' own.
 package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -16,61 +17,20 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/intentd/intentd/app"
+	"github.com/intentd/intentd/internal/cli"
 	"github.com/intentd/intentd/internal/logging"
 	"github.com/intentd/intentd/internal/metrics"
 	"github.com/intentd/intentd/oracle"
 	"github.com/intentd/intentd/worker"
 )
 
-const usage = `usage: intentd <command>
-
-commands:
-  api       run the HTTP API
-  worker    run the Temporal worker and the deposit scanner
-  dispatcher deliver status events to the API keys' webhooks (several may run)
-  oracle    run the attestation oracle
-  migrate   apply the database schema
-  admin     support-staff tools:
-              admin refund <requestId> --reason "…" [--operator NAME] [--recipient 0x…]
-              refunds an intent by hand and waits until the refund is mined
-              admin keys create|rename|limits|revoke|list …
-              admin integrators create|update|list|show|sponsorship …
-              manage integrators and their API keys (intentd admin keys --help)
-              admin webhooks set|show|disable|rotate|deliveries|resend …
-              an API key's webhook (intentd admin webhooks --help)
-
-Configuration is read from the environment; see README.md. The local chains and the embedded
-development stack are intentd-dev's ('make run').
-`
-
 func main() {
-	if len(os.Args) < 2 {
-		fmt.Fprint(os.Stderr, usage)
-		os.Exit(2)
-	}
 	gin.SetMode(gin.ReleaseMode)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	var err error
-	switch os.Args[1] {
-	case "api", "worker", "migrate", "dispatcher":
-		err = runEngine(ctx, os.Args[1], os.LookupEnv)
-	case "oracle":
-		err = runOracle(ctx)
-	case "admin":
-		err = runAdmin(ctx, os.Args[2:], os.LookupEnv, os.Stdout, os.Stderr)
-		if errors.Is(err, errUsage) {
-			os.Exit(2)
-		}
-	case "-h", "--help", "help":
-		fmt.Print(usage)
-	default:
-		fmt.Fprintf(os.Stderr, "intentd: unknown command %q\n\n%s", os.Args[1], usage)
-		os.Exit(2)
-	}
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "intentd %s: %v\n", os.Args[1], err)
-		os.Exit(1)
+	code := cli.Run(ctx, newRootCmd(os.LookupEnv), os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	if code != 0 {
+		os.Exit(code)
 	}
 }
 
