@@ -100,8 +100,6 @@ type Chain struct {
 
 	// exposureCap is ExposureCapUSD parsed; nil when unset.
 	exposureCap *decimal.Decimal
-	// notation is the chain's family's, found when the registry validated the chain.
-	notation Notation
 }
 
 // Currencies returns the native currency followed by the chain's ERC-20 currencies.
@@ -166,7 +164,6 @@ func validate(c *Chain) error {
 	if err != nil {
 		return err
 	}
-	c.notation = n
 	if c.HTTPRPCURL == "" {
 		return errors.New("httpRpcUrl is required")
 	}

@@ -66,9 +66,6 @@ func (e *unsupportedVM) Unwrap() error { return ErrUnsupported }
 // refuses a chain whose family is not linked); a Chain made by hand for a VM type that has none
 // gets nil.
 func (c *Chain) Notation() Notation {
-	if c.notation != nil {
-		return c.notation
-	}
 	n, _ := NotationOf(c.VMType)
 	return n
 }
