@@ -38,7 +38,7 @@ func (f *fakeSolverChain) SendTransaction(context.Context, *types.Transaction) e
 func (f *fakeSolverChain) SuggestFees(context.Context) (evm.Fees, error) {
 	return evm.Fees{Tip: big.NewInt(1), BaseFee: big.NewInt(1)}, nil
 }
-func (f *fakeSolverChain) BalanceNow(context.Context, common.Address, common.Address) (*big.Int, error) {
+func (f *fakeSolverChain) BalanceNow(context.Context, string, string) (*big.Int, error) {
 	return big.NewInt(1e18), nil
 }
 
