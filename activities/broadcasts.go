@@ -10,7 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	lru "github.com/hashicorp/golang-lru/v2"
 
-	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/internal/groupcommit"
 )
@@ -25,7 +25,7 @@ import (
 // fills took up to a minute to be mined (BENCHMARKS.md). Now the broadcasts of one chain and
 // sender are a group commit (groupcommit.Rounds, one round at a time): a broadcast that finds
 // none under way goes out at once, alone; those that arrive meanwhile go out next, together,
-// sorted by nonce, in one request (a JSON-RPC batch, chains.TxBatchSender, which the node takes
+// sorted by nonce, in one request (a JSON-RPC batch, evm.TxBatchSender, which the node takes
 // in order). A round also sends every transaction signed in its callers' signing groups that no
 // round has sent yet (intent.SolverTx.Group), so the first caller of a group back from the
 // signing sends the whole group in order, and the rest find theirs sent. AwaitTx's resends and
@@ -44,7 +44,7 @@ const maxBroadcastBatch = 128
 // broadcastAsk is one transaction to broadcast, answered when done is closed; group is every
 // transaction signed with it (intent.SolverTx.Group), sent in the same round when not sent yet.
 type broadcastAsk struct {
-	c     chains.TxSender
+	c     evm.TxSender
 	tx    *types.Transaction
 	group []*intent.SolverTx
 	err   error
@@ -128,7 +128,7 @@ func sendRound(batch []*broadcastAsk, sent *lru.Cache[common.Hash, struct{}]) {
 	}
 	slices.SortFunc(txs, func(x, y *types.Transaction) int { return cmp.Compare(x.Nonce(), y.Nonce()) })
 	errs := make(map[common.Hash]error, len(txs))
-	if bs, ok := c.(chains.TxBatchSender); ok && len(txs) > 1 {
+	if bs, ok := c.(evm.TxBatchSender); ok && len(txs) > 1 {
 		for i, err := range bs.SendTransactions(ctx, txs) {
 			errs[txs[i].Hash()] = sentOrErr(err)
 		}

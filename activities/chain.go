@@ -50,8 +50,8 @@ type ChainActivities struct {
 // solverChain is what the solver's transactions need of a chain's client.
 type solverChain interface {
 	chains.Client
-	chains.TxSender
-	chains.TxReader
+	evm.TxSender
+	evm.TxReader
 	chains.BalanceReader
 	chains.HeadWatcher
 }
@@ -290,7 +290,7 @@ func allVoided(attempts []intent.SolverTx) bool {
 
 // anyKnown reports whether the node knows one of the attempts, pending in its pool or mined: a
 // voided transaction it still holds may yet be mined, so its request keeps waiting for it.
-func anyKnown(ctx context.Context, c chains.TxReader, attempts []intent.SolverTx) (bool, error) {
+func anyKnown(ctx context.Context, c evm.TxReader, attempts []intent.SolverTx) (bool, error) {
 	for _, a := range attempts {
 		known, err := c.TransactionKnown(ctx, common.HexToHash(a.Hash))
 		if err != nil || known {
@@ -301,7 +301,7 @@ func anyKnown(ctx context.Context, c chains.TxReader, attempts []intent.SolverTx
 }
 
 // minedAttempt returns the attempt that is mined, nil when none is.
-func minedAttempt(ctx context.Context, c chains.TxReader, attempts []intent.SolverTx) (*TxIncluded, error) {
+func minedAttempt(ctx context.Context, c evm.TxReader, attempts []intent.SolverTx) (*TxIncluded, error) {
 	for _, at := range attempts {
 		r, err := c.Receipt(ctx, common.HexToHash(at.Hash))
 		if errors.Is(err, chains.ErrNotFound) {

@@ -104,7 +104,7 @@ func TestFillsInFlightCommitInventoryInABurst(t *testing.T) {
 	c, err := a.chain(31338)
 	require.NoError(t, err)
 	solver := devnet.SolverAddress()
-	held, err := c.BalanceNow(ctx, devnet.USDCAddress, solver)
+	held, err := c.BalanceNow(ctx, devnet.USDCAddress.Hex(), solver.Hex())
 	require.NoError(t, err)
 	mined, err := c.NonceAt(ctx, solver)
 	require.NoError(t, err)
@@ -148,7 +148,7 @@ func TestFillsInFlightCommitInventoryInABurst(t *testing.T) {
 		}, 10*time.Second, 20*time.Millisecond, "fill at nonce %d not mined", nonce)
 		require.Equalf(t, types.ReceiptStatusSuccessful, r.Status, "fill at nonce %d reverted", nonce)
 	}
-	left, err := c.BalanceNow(ctx, devnet.USDCAddress, solver)
+	left, err := c.BalanceNow(ctx, devnet.USDCAddress.Hex(), solver.Hex())
 	require.NoError(t, err)
 	require.Zero(t, new(big.Int).Sub(held, new(big.Int).Mul(half, big.NewInt(2))).Cmp(left), "the solver holds %s", left)
 

@@ -15,6 +15,7 @@ import (
 	"go.temporal.io/sdk/activity"
 
 	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/oracle/oracleapi"
 	"github.com/intentd/intentd/prices"
@@ -597,13 +598,18 @@ func (a *OracleActivities) depositChain(chainID uint64) (depositChain, error) {
 type depositClient interface {
 	chains.Client
 	chains.HeadReader
-	chains.TxReader
+	evm.TxReader
 	chains.HeadWatcher
 }
 
 // evmDepositChain reads a chain through the engine's chain clients. Their not-found errors
 // (chains.ErrNotFound) also match ethereum.NotFound, the node's own answer they carry.
 type evmDepositChain struct{ depositClient }
+
+func (e evmDepositChain) BlockHash(ctx context.Context, number uint64) (common.Hash, error) {
+	h, err := e.depositClient.BlockHash(ctx, number)
+	return common.HexToHash(h), err
+}
 
 func (e evmDepositChain) Known(ctx context.Context, tx common.Hash) (bool, error) {
 	return e.TransactionKnown(ctx, tx)

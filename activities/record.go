@@ -10,6 +10,7 @@ import (
 	"go.temporal.io/sdk/activity"
 
 	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/prices"
 )
@@ -63,7 +64,7 @@ func (a *StoreActivities) complete(ctx context.Context, t *intent.Transition) er
 
 // fromReceipt reads a mined transaction's fee, block and timestamp.
 func (a *StoreActivities) fromReceipt(ctx context.Context, x *intent.Tx) error {
-	c, err := chains.Capability[chains.TxReader](a.Chains, x.ChainID)
+	c, err := chains.Capability[evm.TxReader](a.Chains, x.ChainID)
 	if err != nil {
 		return nil // a chain this engine cannot read: nothing to add
 	}

@@ -187,7 +187,7 @@ func (a *ChainActivities) payoutID(ctx context.Context, ch *chains.Chain, in Ref
 	if other == (common.Hash{}) {
 		return id, nil // a run before changeLean 5: as it always paid
 	}
-	caller, err := chains.Capability[chains.ContractCaller](a.Chains, ch.ID)
+	caller, err := chains.Capability[evm.ContractCaller](a.Chains, ch.ID)
 	if err != nil {
 		return common.Hash{}, err
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/internal/sharedread"
 )
@@ -31,7 +31,7 @@ import (
 const sharedReadAge = time.Second
 
 // fees returns the chain's fees, shared (see above).
-func (a *ChainActivities) fees(ctx context.Context, c solverChain) (chains.Fees, error) {
+func (a *ChainActivities) fees(ctx context.Context, c solverChain) (evm.Fees, error) {
 	return sharedread.Do(ctx, &a.reads, fmt.Sprintf("fees:%d", c.Chain().ID), sharedReadAge, c.SuggestFees)
 }
 
@@ -59,11 +59,11 @@ func (a *ChainActivities) holdings(ctx context.Context, c solverChain, currency 
 		}
 		for try := 1; ; try++ {
 			held := &intent.Holdings{}
-			if held.Native, err = c.BalanceNow(ctx, common.Address{}, solver); err != nil {
+			if held.Native, err = c.BalanceNow(ctx, common.Address{}.Hex(), solver.Hex()); err != nil {
 				return snapshot{}, err
 			}
 			if currency != (common.Address{}) {
-				if held.Token, err = c.BalanceNow(ctx, currency, solver); err != nil {
+				if held.Token, err = c.BalanceNow(ctx, currency.Hex(), solver.Hex()); err != nil {
 					return snapshot{}, err
 				}
 			}

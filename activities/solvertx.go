@@ -16,6 +16,7 @@ import (
 	"go.temporal.io/sdk/activity"
 
 	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/internal/metrics"
 )
@@ -103,7 +104,7 @@ var (
 type signingReads struct {
 	gas                       uint64
 	gasErr, feesErr, nonceErr error
-	fees                      chains.Fees
+	fees                      evm.Fees
 	chainNonce                uint64
 	held                      *intent.Holdings
 }
@@ -137,7 +138,7 @@ func (a *ChainActivities) readForSigning(ctx context.Context, c patientReads, ca
 
 // broadcast sends a stored transaction's bytes; a failure is retryable (the same bytes go out
 // again on the next attempt).
-func broadcast(ctx context.Context, c chains.TxSender, stored *intent.SolverTx) error {
+func broadcast(ctx context.Context, c evm.TxSender, stored *intent.SolverTx) error {
 	return broadcastStored(ctx, stored, func(tx *types.Transaction) error { return sendTx(ctx, c, tx) })
 }
 
@@ -164,7 +165,7 @@ func broadcastStored(ctx context.Context, stored *intent.SolverTx, send func(*ty
 // sendTx broadcasts tx. A node that already has it, or whose chain has used its nonce already
 // (this transaction or another attempt of it was mined), counts as sent: the wait for
 // inclusion finds out which attempt was mined.
-func sendTx(ctx context.Context, c chains.TxSender, tx *types.Transaction) error {
+func sendTx(ctx context.Context, c evm.TxSender, tx *types.Transaction) error {
 	return sentOrErr(c.SendTransaction(ctx, tx))
 }
 
@@ -270,11 +271,11 @@ func (c patientReads) EstimateGas(ctx context.Context, msg ethereum.CallMsg) (ui
 	return retryRead(ctx, func(ctx context.Context) (uint64, error) { return c.solverChain.EstimateGas(ctx, msg) })
 }
 
-func (c patientReads) SuggestFees(ctx context.Context) (chains.Fees, error) {
+func (c patientReads) SuggestFees(ctx context.Context) (evm.Fees, error) {
 	return retryRead(ctx, c.solverChain.SuggestFees)
 }
 
-func (c patientReads) BalanceNow(ctx context.Context, currency, account common.Address) (*big.Int, error) {
+func (c patientReads) BalanceNow(ctx context.Context, currency, account string) (*big.Int, error) {
 	return retryRead(ctx, func(ctx context.Context) (*big.Int, error) { return c.solverChain.BalanceNow(ctx, currency, account) })
 }
 

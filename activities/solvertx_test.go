@@ -13,6 +13,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/intent"
 )
 
@@ -34,10 +35,10 @@ func (f *fakeSolverChain) EstimateGas(context.Context, ethereum.CallMsg) (uint64
 	return 0, f.estimate
 }
 func (f *fakeSolverChain) SendTransaction(context.Context, *types.Transaction) error { return f.send }
-func (f *fakeSolverChain) SuggestFees(context.Context) (chains.Fees, error) {
-	return chains.Fees{Tip: big.NewInt(1), BaseFee: big.NewInt(1)}, nil
+func (f *fakeSolverChain) SuggestFees(context.Context) (evm.Fees, error) {
+	return evm.Fees{Tip: big.NewInt(1), BaseFee: big.NewInt(1)}, nil
 }
-func (f *fakeSolverChain) BalanceNow(context.Context, common.Address, common.Address) (*big.Int, error) {
+func (f *fakeSolverChain) BalanceNow(context.Context, string, string) (*big.Int, error) {
 	return big.NewInt(1e18), nil
 }
 

@@ -15,7 +15,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ethereum/go-ethereum/common"
 	"github.com/gin-gonic/gin"
 	"github.com/shopspring/decimal"
 
@@ -28,9 +27,10 @@ import (
 	"github.com/intentd/intentd/usage"
 )
 
-// Indexer delivers the deposits of a transaction a client reported (intents.Door).
+// Indexer delivers the deposits of a transaction a client reported (intents.Door), its id as the
+// chain's family writes it.
 type Indexer interface {
-	IndexTransaction(ctx context.Context, chainID uint64, tx common.Hash) (int, error)
+	IndexTransaction(ctx context.Context, chainID uint64, tx string) (int, error)
 }
 
 // Server holds the API's dependencies.

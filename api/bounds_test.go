@@ -78,7 +78,7 @@ func hintServer(t *testing.T, rpc string, timeouts Timeouts) *Server {
 	}
 	pool := chains.NewClients(reg, evm.VM())
 	engine := &quote.Engine{Chains: pool, Prices: prices.NewCached(prices.Table{"ETH": decimal.NewFromInt(3000), "USDC": decimal.NewFromInt(1)},
-		time.Minute, time.Hour), Solver: devnet.SolverAddress()}
+		time.Minute, time.Hour), Solver: devnet.SolverAddress().Hex()}
 	return &Server{Chains: reg, Quotes: engine, Indexer: &intents.Door{Chains: pool}, Admin: &fakeRefunder{},
 		AdminTokenSHA256: tokenHash(adminToken), Timeouts: timeouts}
 }

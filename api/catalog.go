@@ -95,14 +95,14 @@ func (s *Server) configV2(c *gin.Context) {
 		abort(c, &Error{Code: CodeUnsupportedCurrency, Message: "currency " + strconv.Quote(id) + " is not listed on both chains"})
 		return
 	}
-	answer := configV2JSON{Solver: configSolverJSON{Address: s.Quotes.Solver.Hex()}}
+	answer := configV2JSON{Solver: configSolverJSON{Address: s.Quotes.Solver}}
 	answer.Enabled = !origin.Disabled && !dest.Disabled && origin.DepositEnabled
 	if !answer.Enabled {
 		c.JSON(http.StatusOK, answer)
 		return
 	}
 	ctx := c.Request.Context()
-	terms, qerr := s.Quotes.Bridge(ctx, origin.ID, common.HexToAddress(in.Address), dest.ID, common.HexToAddress(out.Address))
+	terms, qerr := s.Quotes.Bridge(ctx, origin.ID, in.Address, dest.ID, out.Address)
 	if qerr != nil {
 		abort(c, fromQuote(qerr))
 		return
@@ -121,7 +121,7 @@ func (s *Server) configV2(c *gin.Context) {
 	answer.Fee = terms.Fee.String()
 	answer.Solver.Balance, answer.Solver.CapacityPerRequest = solverBalance.String(), capacity.String()
 	if q.User != "" {
-		userBalance, err := s.balance(c, origin.ID, in.Address, common.HexToAddress(q.User))
+		userBalance, err := s.balance(c, origin.ID, in.Address, common.HexToAddress(q.User).Hex())
 		if err != nil {
 			abort(c, err)
 			return
@@ -164,11 +164,11 @@ func currencyByID(ch *chains.Chain, id string) (chains.Currency, bool) {
 
 // balance reads account's balance of currency on a chain (the chain client's few-seconds cache:
 // for display); a chain that cannot be read now is 503 SERVICE_UNAVAILABLE.
-func (s *Server) balance(c *gin.Context, chainID uint64, currency string, account common.Address) (*big.Int, *Error) {
+func (s *Server) balance(c *gin.Context, chainID uint64, currency, account string) (*big.Int, *Error) {
 	r, err := chains.Capability[chains.BalanceReader](s.Quotes.Chains, chainID)
 	if err == nil {
 		var b *big.Int
-		if b, err = r.Balance(c.Request.Context(), common.HexToAddress(currency), account); err == nil {
+		if b, err = r.Balance(c.Request.Context(), currency, account); err == nil {
 			return b, nil
 		}
 	}

@@ -121,8 +121,8 @@ func (s *Server) listChains(c *gin.Context) {
 		return
 	}
 	solvers := []string{}
-	if s.Quotes != nil && s.Quotes.Solver != (common.Address{}) {
-		solvers = append(solvers, s.Quotes.Solver.Hex())
+	if s.Quotes != nil && s.Quotes.Solver != "" {
+		solvers = append(solvers, s.Quotes.Solver)
 	}
 	out := chainsJSON{Chains: []chainJSON{}}
 	for _, ch := range s.Chains.Enabled() {

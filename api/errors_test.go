@@ -65,7 +65,10 @@ func TestEveryRouteAnswersABadRequestWithMessageAndErrorCodeAndTheTablesStatus(t
 	t.Cleanup(deadDB.Close)
 	indexer := &fakeIndexer{}
 	refunder := &fakeRefunder{}
-	s := &Server{Store: store.New(deadDB), Chains: unreachableChains(t).Registry(), Quotes: &quote.Engine{}, Indexer: indexer,
+	// The quote engine reads each address by its chain's family, so it has the chains (which it
+	// never reaches for a request refused before pricing).
+	pool := unreachableChains(t)
+	s := &Server{Store: store.New(deadDB), Chains: pool.Registry(), Quotes: &quote.Engine{Chains: pool}, Indexer: indexer,
 		Admin: refunder, AdminTokenSHA256: tokenHash(adminToken), Logger: slog.New(slog.DiscardHandler),
 		Now: func() time.Time { return DefaultV2Deprecation().SunsetAt.Add(-time.Hour) }} // /requests/v2 still served
 	h := s.Handler().(*gin.Engine)

@@ -46,7 +46,7 @@ func quoteServer(t *testing.T, pool *chains.Clients, src quote.PriceSource, st *
 	} else {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	engine := &quote.Engine{Chains: pool, Prices: src, Store: st, Solver: devnet.SolverAddress()}
+	engine := &quote.Engine{Chains: pool, Prices: src, Store: st, Solver: devnet.SolverAddress().Hex()}
 	s := &Server{Store: st, Chains: pool.Registry(), Quotes: engine, Logger: logger}
 	return s.Handler()
 }
@@ -109,7 +109,7 @@ func TestQuoteForAListedCurrencyWithNoPriceConfiguredIs400UnsupportedCurrencyNot
 	feeds := func(syms ...string) *prices.Feeds {
 		m := map[string]prices.FeedRef{}
 		for _, s := range syms {
-			m[s] = prices.FeedRef{ChainID: 31337, Address: devnet.ETHUSDFeedAddress}
+			m[s] = prices.FeedRef{ChainID: 31337, Address: devnet.ETHUSDFeedAddress.Hex()}
 		}
 		return prices.NewFeeds(pool, m, time.Hour)
 	}

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"strconv"
 
-	"github.com/ethereum/go-ethereum/common"
 	"github.com/gin-gonic/gin"
 
 	"github.com/intentd/intentd/chains"
@@ -128,24 +127,27 @@ func bindHint(c *gin.Context, v any, shape string) string {
 }
 
 // indexHash routes the deposits of one reported transaction. When it returns false it has
-// answered: 400 for a bad hash or an unknown or disabled chain, 202 for a transaction not mined
+// answered: 400 for a bad transaction id (as the chain's family writes them: a 0x-prefixed
+// 32-byte hash on EVM chains) or an unknown or disabled chain, 202 for a transaction not mined
 // yet, 503 when the chain could not be read.
 func (s *Server) indexHash(c *gin.Context, chainID uint64, txHash, requestID string) (int, bool) {
-	if !intent.IsHash32(txHash) {
-		abort(c, invalidInput("txHash must be a 0x-prefixed 32-byte hash"))
-		return 0, false
-	}
 	if chainID == 0 {
 		abort(c, invalidInput("chainId is required"))
 		return 0, false
 	}
-	if ch, err := s.Chains.Get(chainID); err != nil || ch.Disabled {
+	ch, err := s.Chains.Get(chainID)
+	if err != nil || ch.Disabled {
 		// A disabled chain's deposits are not served: routed, they started workflows that
 		// waited until they timed out.
 		abort(c, errUnsupportedChain)
 		return 0, false
 	}
-	n, err := s.Indexer.IndexTransaction(c.Request.Context(), chainID, common.HexToHash(txHash))
+	tx, err := ch.Notation().ParseTxID(txHash)
+	if err != nil {
+		abort(c, invalidInput("txHash "+err.Error()))
+		return 0, false
+	}
+	n, err := s.Indexer.IndexTransaction(c.Request.Context(), chainID, tx)
 	switch {
 	case errors.Is(err, intents.ErrNotMined):
 		c.JSON(http.StatusAccepted, messageJSON{Message: "transaction is not mined yet; it will be detected when it is"})

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ethereum/go-ethereum/common"
-
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/intents"
@@ -25,10 +23,10 @@ type fakeIndexer struct {
 
 type indexCall struct {
 	chainID uint64
-	tx      common.Hash
+	tx      string
 }
 
-func (f *fakeIndexer) IndexTransaction(_ context.Context, chainID uint64, tx common.Hash) (int, error) {
+func (f *fakeIndexer) IndexTransaction(_ context.Context, chainID uint64, tx string) (int, error) {
 	f.calls = append(f.calls, indexCall{chainID, tx})
 	return 1, f.err
 }
@@ -72,13 +70,15 @@ func TestTransactionsIndexAcceptsChainIdAsANumberOrADecimalStringAndAnOptionalRe
 		`{"chainId": "31337", "txHash": "` + hintTx + `"}`, // the SDK: chainId.toString()
 		`{"chainId": "31337", "txHash": "` + hintTx + `", "requestId": "` + hintReq + `"}`,
 		`{"chainId": "31337", "txHash": "` + hintTx + `", "referrer": "sdk-source"}`, // the SDK adds its source
+		// The door gets the id in the chain family's canonical form (an EVM hash in lower case).
+		`{"chainId": 31337, "txHash": "0x` + strings.ToUpper(hintTx[2:]) + `"}`,
 	} {
 		f := &fakeIndexer{}
 		code, out := postHint(t, f, "/transactions/index", body)
 		if code != http.StatusOK || out["deposits"] != float64(1) {
 			t.Fatalf("%s: %d %v", body, code, out)
 		}
-		if len(f.calls) != 1 || f.calls[0] != (indexCall{31337, common.HexToHash(hintTx)}) {
+		if len(f.calls) != 1 || f.calls[0] != (indexCall{31337, hintTx}) {
 			t.Fatalf("%s: indexed %v", body, f.calls)
 		}
 	}
@@ -126,7 +126,7 @@ func TestTransactionsSingleIndexesTheHashOfItsJSONEncodedTxLikeTransactionsIndex
 		if code != http.StatusOK || len(out) != 1 {
 			t.Fatalf("%s: %d %v, want 200 {message}", name, code, out)
 		}
-		if len(f.calls) != 1 || f.calls[0] != (indexCall{31337, common.HexToHash(hintTx)}) {
+		if len(f.calls) != 1 || f.calls[0] != (indexCall{31337, hintTx}) {
 			t.Fatalf("%s: indexed %v", name, f.calls)
 		}
 	}

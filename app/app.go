@@ -64,6 +64,14 @@ func Open(ctx context.Context, cfg Config, registry *chains.Registry, logger *sl
 		}
 		registry = r
 	}
+	if cfg.PriceFeeds != nil {
+		// A feed's address is its chain's: its family reads it once the registry is known.
+		feeds, err := prices.CheckFeeds(registry, cfg.PriceFeeds)
+		if err != nil {
+			return nil, fmt.Errorf("PRICE_FEEDS: %w", err)
+		}
+		cfg.PriceFeeds = feeds
+	}
 	var list *screening.List
 	if cfg.ScreeningFile != "" {
 		var err error
@@ -204,7 +212,7 @@ func (s *System) APIServer(ctx context.Context) *api.Server {
 			s.Logger.Warn("prices not warmed", "error", err)
 		}
 	}()
-	engine := &quote.Engine{Chains: s.Chains, Prices: prices, Store: s.Store, Solver: s.Config.SolverAddress(),
+	engine := &quote.Engine{Chains: s.Chains, Prices: prices, Store: s.Store, Solver: s.Config.SolverAddress().Hex(),
 		TTL: s.Config.QuoteTTL, Limits: s.Config.QuoteLimits, SwapCostBps: s.Config.SwapCostBps, Screening: s.Screening}
 	return &api.Server{Store: s.Store, Chains: s.Chains.Registry(), Indexer: s.Intents(), Logger: s.Logger.With("component", "api"),
 		Stream: s.stream(ctx),

@@ -2,6 +2,7 @@ package app
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -17,6 +18,8 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/shopspring/decimal"
 
+	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/workflows"
 )
 
@@ -68,7 +71,7 @@ func TestLoadNamesEveryBadVariable(t *testing.T) {
 
 func TestPriceSourceFeedsNeedsAFeedList(t *testing.T) {
 	for _, tc := range []struct{ source, feeds, name string }{{"feeds", "", "PRICE_FEEDS"}, {"oracle", "", "PRICE_SOURCE"},
-		{"feeds", "ETH=31337:0x0000000000000000000000000000000000000000", "PRICE_FEEDS"}} {
+		{"feeds", "ETH=31337:", "PRICE_FEEDS"}} {
 		_, err := Load(env(map[string]string{"PRICE_SOURCE": tc.source, "PRICE_FEEDS": tc.feeds}), nil)
 		if err == nil || !strings.Contains(err.Error(), tc.name+":") {
 			t.Errorf("%+v: %v", tc, err)
@@ -78,6 +81,23 @@ func TestPriceSourceFeedsNeedsAFeedList(t *testing.T) {
 	cfg, err := Load(env(map[string]string{"PRICE_SOURCE": "feeds", "PRICE_FEEDS": feeds}), Defaults(required(nil)))
 	if err != nil || len(cfg.PriceFeeds) != 2 {
 		t.Fatalf("feeds config: %v %v", cfg.PriceFeeds, err)
+	}
+
+	// A feed's address is its chain's: read by the chain's family once the chain files are
+	// loaded, at start, before anything is connected to.
+	reg, err := chains.NewRegistry(devnet.ChainConfigs(map[uint64]string{31337: "http://127.0.0.1:1"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"ETH=31337:0x0000000000000000000000000000000000000000", "ETH=31337:0x1234"} {
+		cfg, err := Load(env(map[string]string{"PRICE_SOURCE": "feeds", "PRICE_FEEDS": bad}), Defaults(required(nil)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Open(context.Background(), cfg, reg, slog.New(slog.DiscardHandler)); err == nil ||
+			!strings.HasPrefix(err.Error(), "PRICE_FEEDS: the feed of ETH on chain 31337") {
+			t.Errorf("%s: Open = %v, want PRICE_FEEDS refused", bad, err)
+		}
 	}
 }
 

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/ethereum/go-ethereum/common"
 	"github.com/shopspring/decimal"
 
 	"github.com/intentd/intentd/intent"
@@ -143,13 +142,17 @@ func CheckIntegrator(in *Integrator) error {
 		if *a.value == "" {
 			continue
 		}
-		if !common.IsHexAddress(*a.value) || len(*a.value) != 42 || common.HexToAddress(*a.value) == (common.Address{}) {
+		v := *a.value
+		if strings.HasPrefix(v, "0X") {
+			v = "0x" + v[2:] // the prefix's other spelling, as go-ethereum reads it
+		}
+		if !intent.IsAddress(v) || len(v) != 42 || intent.IsZeroAddress(v) {
 			return invalidf("%s %q must be a 0x-prefixed EVM address (not the zero address), or empty for none", a.field, *a.value)
 		}
 		if !intent.ChecksumValid(*a.value) {
 			return invalidf("%s %s %s", a.field, *a.value, intent.ErrAddressChecksum)
 		}
-		*a.value = common.HexToAddress(*a.value).Hex()
+		*a.value = intent.ChecksumAddress(*a.value)
 	}
 	if (in.SponsorWallet == "") != (in.SponsorChainID == 0) {
 		return invalidf("sponsorWallet and sponsorChainId are set together (or both left empty)")

@@ -18,7 +18,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/ethereum/go-ethereum/common"
 	"github.com/shopspring/decimal"
 )
 
@@ -108,21 +107,16 @@ func (c *Chain) Currencies() []Currency {
 	return append([]Currency{c.Currency}, c.ERC20...)
 }
 
-// FindCurrency looks a currency up by address (case-insensitive on EVM chains).
+// FindCurrency looks a currency up by address, as the chain's family compares addresses
+// (case-insensitive on EVM chains).
 func (c *Chain) FindCurrency(address string) (Currency, bool) {
+	n := c.Notation()
 	for _, cur := range c.Currencies() {
-		if c.sameAddress(cur.Address, address) {
+		if n != nil && n.SameAddress(cur.Address, address) || n == nil && cur.Address == address {
 			return cur, true
 		}
 	}
 	return Currency{}, false
-}
-
-func (c *Chain) sameAddress(a, b string) bool {
-	if c.VMType == VMTypeEVM {
-		return strings.EqualFold(a, b)
-	}
-	return a == b
 }
 
 // ErrUnknownChain is returned for a chain id that is not in the registry.
@@ -164,9 +158,11 @@ func validate(c *Chain) error {
 	case VMFamilySolana:
 		c.VMType = VMTypeSVM
 	}
-	// Another chain family needs its address rules below and a VM for Clients.
-	if c.VMType != VMTypeEVM {
-		return fmt.Errorf("vmType %q is not supported yet", c.VMType)
+	// Another chain family needs its notation (its package linked, RegisterNotation) and a VM
+	// for Clients.
+	n, err := NotationOf(c.VMType)
+	if err != nil {
+		return err
 	}
 	if c.HTTPRPCURL == "" {
 		return errors.New("httpRpcUrl is required")
@@ -181,7 +177,7 @@ func validate(c *Chain) error {
 		}
 	}
 	for _, a := range []struct{ name, v string }{{"depository", c.Depository}, {"outputSettler", c.OutputSettler}} {
-		if a.v != "" && !common.IsHexAddress(a.v) {
+		if _, ok := n.CanonicalAddress(a.v); a.v != "" && !ok {
 			return fmt.Errorf("%s %q is not an address", a.name, a.v)
 		}
 	}
@@ -189,7 +185,7 @@ func validate(c *Chain) error {
 		c.Currency.Address = NativeAddress
 	}
 	for _, cur := range c.Currencies() {
-		if !common.IsHexAddress(cur.Address) {
+		if _, ok := n.CanonicalAddress(cur.Address); !ok {
 			return fmt.Errorf("currency %s address %q is not an address", cur.Symbol, cur.Address)
 		}
 		if cur.Symbol == "" || cur.Decimals == 0 {

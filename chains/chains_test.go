@@ -1,8 +1,11 @@
-package chains
+package chains_test
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/intentd/intentd/chains"
+	_ "github.com/intentd/intentd/chains/evm" // the EVM family, whose notation reads the chains' addresses
 )
 
 // TestPublicRPCURLHoldsNoCredentials: a "public" URL with a user or password in it is a secret
@@ -15,7 +18,7 @@ func TestPublicRPCURLHoldsNoCredentials(t *testing.T) {
 		"https://user:pass@rpc.example/rpc": false,
 		"rpc.example":                       false,
 	} {
-		_, err := ParseRegistry([]byte(strings.Replace(doc, "%s", url, 1)), func(string) (string, bool) { return "", false })
+		_, err := chains.ParseRegistry([]byte(strings.Replace(doc, "%s", url, 1)), func(string) (string, bool) { return "", false })
 		if (err == nil) != ok {
 			t.Errorf("%s: %v", url, err)
 		}
@@ -29,19 +32,19 @@ func TestSpecPlaceholdersAndVMFamilies(t *testing.T) {
 		v, ok := map[string]string{"BASE_RPC_URL": "https://base.example/key"}[k]
 		return v, ok
 	}
-	got, err := ExpandPlaceholders(`"$BASE_RPC_URL" "${OTHER:-x}"`, env)
+	got, err := chains.ExpandPlaceholders(`"$BASE_RPC_URL" "${OTHER:-x}"`, env)
 	if err != nil || got != `"https://base.example/key" "x"` {
 		t.Fatalf("%q %v", got, err)
 	}
-	if _, err := ExpandPlaceholders(`"$MISSING_RPC_URL"`, env); err == nil || !strings.Contains(err.Error(), "MISSING_RPC_URL") {
+	if _, err := chains.ExpandPlaceholders(`"$MISSING_RPC_URL"`, env); err == nil || !strings.Contains(err.Error(), "MISSING_RPC_URL") {
 		t.Fatalf("missing: %v", err)
 	}
-	r, err := ParseRegistry([]byte(`{"chains":[{"id":8453,"name":"base","vmType":"ethereum-vm","httpRpcUrl":"$BASE_RPC_URL",
+	r, err := chains.ParseRegistry([]byte(`{"chains":[{"id":8453,"name":"base","vmType":"ethereum-vm","httpRpcUrl":"$BASE_RPC_URL",
 		"currency":{"symbol":"ETH","decimals":18}}]}`), env)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c, _ := r.Get(8453); c.VMType != VMTypeEVM || c.HTTPRPCURL != "https://base.example/key" {
+	if c, _ := r.Get(8453); c.VMType != chains.VMTypeEVM || c.HTTPRPCURL != "https://base.example/key" {
 		t.Fatalf("%+v", c)
 	}
 }
@@ -53,7 +56,7 @@ func TestARefundGasCeilingIsWholeGasWithinBounds(t *testing.T) {
 	doc := `{"chains": [{"id": 1, "httpRpcUrl": "https://rpc.example/KEY",
 		"currency": {"symbol": "ETH", "decimals": 18, "refundGas": %s}}]}`
 	for gas, ok := range map[string]bool{"0": true, "21000": true, "400000": true, "20999": false, "10000001": false} {
-		reg, err := ParseRegistry([]byte(strings.Replace(doc, "%s", gas, 1)), func(string) (string, bool) { return "", false })
+		reg, err := chains.ParseRegistry([]byte(strings.Replace(doc, "%s", gas, 1)), func(string) (string, bool) { return "", false })
 		if (err == nil) != ok {
 			t.Errorf("refundGas %s: %v", gas, err)
 		}

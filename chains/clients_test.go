@@ -6,8 +6,6 @@ import (
 	"math/big"
 	"testing"
 
-	"github.com/ethereum/go-ethereum/common"
-
 	"github.com/intentd/intentd/intent"
 )
 
@@ -19,18 +17,18 @@ type fakeHeads struct {
 
 func (f *fakeHeads) Chain() *Chain                        { return f.chain }
 func (f *fakeHeads) Head(context.Context) (uint64, error) { return f.head, nil }
-func (f *fakeHeads) BlockHash(context.Context, uint64) (common.Hash, error) {
-	return common.Hash{}, ErrNotFound
+func (f *fakeHeads) BlockHash(context.Context, uint64) (string, error) {
+	return "", ErrNotFound
 }
 
 // fakeAccounts is a client that reads heads and balances.
 type fakeAccounts struct{ fakeHeads }
 
-func (f *fakeAccounts) Balance(context.Context, common.Address, common.Address) (*big.Int, error) {
+func (f *fakeAccounts) Balance(context.Context, string, string) (*big.Int, error) {
 	return big.NewInt(1), nil
 }
 
-func (f *fakeAccounts) BalanceNow(ctx context.Context, c, a common.Address) (*big.Int, error) {
+func (f *fakeAccounts) BalanceNow(ctx context.Context, c, a string) (*big.Int, error) {
 	return f.Balance(ctx, c, a)
 }
 

@@ -1,17 +1,20 @@
-package chains
+package chains_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/intentd/intentd/chains"
+	_ "github.com/intentd/intentd/chains/evm" // the EVM family, whose notation reads the chains' addresses
 )
 
-func tieredRegistry(t *testing.T, extra string) (*Registry, error) {
+func tieredRegistry(t *testing.T, extra string) (*chains.Registry, error) {
 	t.Helper()
 	doc := `{"chains": [{"id": 1, "httpRpcUrl": "https://rpc.example", "confirmations": 4,
 		"currency": {"symbol": "ETH", "decimals": 18}` + extra + `}]}`
-	return ParseRegistry([]byte(doc), func(string) (string, bool) { return "", false })
+	return chains.ParseRegistry([]byte(doc), func(string) (string, bool) { return "", false })
 }
 
 // TestConfirmationsByValue holds the issue's rule "per chain, required confirmations tiered by

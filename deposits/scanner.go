@@ -271,7 +271,7 @@ func (s *Scanner) scan(ctx context.Context, chainID, wrote, upTo uint64) (p pass
 	if err != nil {
 		return p, err
 	}
-	from, err := s.resume(ctx, c, chainID, head, genesis.Hex())
+	from, err := s.resume(ctx, c, chainID, head, genesis)
 	if err != nil {
 		return p, err
 	}
@@ -308,7 +308,7 @@ func (s *Scanner) scan(ctx context.Context, chainID, wrote, upTo uint64) (p pass
 			s.Logger.Warn("reorg during a scan: scanning the range again", "chainId", chainID, "from", from, "to", to)
 			return p, nil
 		}
-		if err := s.Store.SetCursor(ctx, store.Cursor{ChainID: chainID, GenesisHash: genesis.Hex(), Block: to, BlockHash: hash.Hex()}); err != nil {
+		if err := s.Store.SetCursor(ctx, store.Cursor{ChainID: chainID, GenesisHash: genesis, Block: to, BlockHash: hash}); err != nil {
 			return p, err
 		}
 		p.wrote = to
@@ -388,7 +388,7 @@ func (s *Scanner) resume(ctx context.Context, c chains.HeadReader, chainID, head
 		if err != nil {
 			return 0, err
 		}
-		if hash.Hex() == cur.BlockHash {
+		if hash == cur.BlockHash {
 			return cur.Block + 1, nil
 		}
 	}

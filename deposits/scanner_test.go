@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/intentd/intentd/chains"
+	_ "github.com/intentd/intentd/chains/evm" // the EVM family, whose notation reads the test chains' addresses
 	"github.com/intentd/intentd/intent"
 )
 

@@ -40,6 +40,9 @@ import (
 	"github.com/ethereum/go-ethereum/params"
 
 	"github.com/intentd/intentd/chains"
+	// The devnet's chains are EVM chains: the family's notation reads their addresses when a
+	// registry is made of them (Registry, ChainConfigs).
+	_ "github.com/intentd/intentd/chains/evm"
 )
 
 // Contract addresses. The deployer deploys the three contracts at its nonces 0, 1 and 2 on a

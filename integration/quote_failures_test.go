@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ethereum/go-ethereum/common"
 	"github.com/shopspring/decimal"
 
 	"github.com/intentd/intentd/api"
@@ -33,7 +32,7 @@ import (
 func apiWith(t *testing.T, st *store.Store, reg *chains.Registry, src quote.PriceSource) *e2e.Client {
 	t.Helper()
 	pool := chains.NewClients(reg, evm.VM())
-	engine := &quote.Engine{Chains: pool, Prices: src, Store: st, Solver: devnet.SolverAddress()}
+	engine := &quote.Engine{Chains: pool, Prices: src, Store: st, Solver: devnet.SolverAddress().Hex()}
 	srv := &api.Server{Store: st, Chains: reg, Quotes: engine, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	h := httptest.NewServer(srv.Handler())
 	t.Cleanup(h.Close)
@@ -75,8 +74,8 @@ func TestQuoteFailuresAreTransientOrUnknownErrors(t *testing.T) {
 			time.Now().Add(-2*time.Hour)); err != nil {
 			t.Fatal(err)
 		}
-		feeds := map[string]prices.FeedRef{"ETH": {ChainID: 31338, Address: devnet.ETHUSDFeedAddress},
-			"USDC": {ChainID: 31338, Address: devnet.USDCUSDFeedAddress}}
+		feeds := map[string]prices.FeedRef{"ETH": {ChainID: 31338, Address: devnet.ETHUSDFeedAddress.Hex()},
+			"USDC": {ChainID: 31338, Address: devnet.USDCUSDFeedAddress.Hex()}}
 		pool := chains.NewClients(reg, evm.VM())
 		c := apiWith(t, s.Sys.Store, reg, prices.NewCached(prices.NewFeeds(pool, feeds, time.Hour), time.Second, time.Hour))
 		code, out := post(t, c, "/quote/v2", quoteBody(nil))
@@ -90,7 +89,7 @@ func TestQuoteFailuresAreTransientOrUnknownErrors(t *testing.T) {
 		}
 		// A feed address that is not a feed at all fails the same way.
 		broken := apiWith(t, s.Sys.Store, reg, prices.NewFeeds(pool, map[string]prices.FeedRef{
-			"ETH": {ChainID: 31337, Address: common.HexToAddress(devnet.DepositoryAddress.Hex())}, "USDC": feeds["USDC"]}, time.Hour))
+			"ETH": {ChainID: 31337, Address: devnet.DepositoryAddress.Hex()}, "USDC": feeds["USDC"]}, time.Hour))
 		if code, out := post(t, broken, "/price", quoteBody(nil)); code != 503 || out["errorCode"] != "PRICE_FETCH_FAILED" {
 			t.Fatalf("not a feed: got %d %v", code, out)
 		}

@@ -28,7 +28,8 @@ var (
 	// ErrInvalid is bad input: no reason or operator, a malformed requestId or recipient.
 	ErrInvalid = errors.New("invalid admin refund")
 	// ErrNotFound means the request has no intent workflow: an unknown requestId, or a request
-	// whose deposit was never seen (the workflow starts with the deposit).
+	// whose deposit was never seen (the workflow starts with the deposit, unless the request was
+	// opened before it, Open).
 	ErrNotFound = errors.New("no intent workflow for this request")
 	// ErrNotRefundable means the workflow refused the refund; errors.As to *NotRefundableError
 	// for its reason.

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ethereum/go-ethereum/common"
 	lru "github.com/hashicorp/golang-lru/v2"
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
@@ -170,6 +169,10 @@ func (d *Door) startRefund(ctx context.Context, in workflows.DepositRefundInput)
 // find it once it is mined.
 var ErrNotMined = errors.New("transaction is not mined yet")
 
+// ErrInvalidTxID is returned for a reported transaction id that is not one of its chain's
+// (chains.Notation.ParseTxID): the error says what the chain's ids look like.
+var ErrInvalidTxID = errors.New("invalid transaction id")
+
 // DefaultHintMaxDeposits is how many deposits of one transaction a hint routes
 // (HINT_MAX_DEPOSITS): a client's transaction holds one deposit, a batch a few.
 const DefaultHintMaxDeposits = 16
@@ -178,10 +181,10 @@ const DefaultHintMaxDeposits = 16
 // each): far more than the hints of the minutes in which the scanner routes them anyway.
 const hintMemory = 1 << 16
 
-// hintKey names a hinted transaction.
+// hintKey names a hinted transaction: its id in its chain family's canonical form.
 type hintKey struct {
 	chainID uint64
-	tx      common.Hash
+	tx      string
 }
 
 // hintProgress is how far the hints of a transaction routed its deposits: the first routed
@@ -202,16 +205,28 @@ type hintProgress struct {
 //     hint that failed half way (Temporal slow to answer) is remembered as far as it went, and
 //     the next one goes on from there;
 //   - the same hint arriving while it is routed waits for that routing instead of doing it too.
-func (d *Door) IndexTransaction(ctx context.Context, chainID uint64, tx common.Hash) (int, error) {
+//
+// tx is the transaction's id as its chain family writes it (chains.Notation.ParseTxID: a 0x-hex
+// hash on EVM chains, in any case): ErrInvalidTxID when it is not one, an error wrapping
+// chains.ErrUnknownChain for a chain the registry does not have or has disabled.
+func (d *Door) IndexTransaction(ctx context.Context, chainID uint64, tx string) (int, error) {
 	if d.Chains == nil {
 		return 0, errors.New("indexing transactions is not configured")
 	}
-	key := hintKey{chainID, tx}
+	ch, err := d.Chains.Registry().Get(chainID)
+	if err != nil {
+		return 0, err
+	}
+	id, err := ch.Notation().ParseTxID(tx)
+	if err != nil {
+		return 0, fmt.Errorf("%w: %q %v", ErrInvalidTxID, tx, err)
+	}
+	key := hintKey{chainID, id}
 	if p, ok := d.routedHints().Get(key); ok && p.done {
 		metrics.TransactionHints.WithLabelValues("remembered").Inc()
 		return p.routed, nil
 	}
-	return sharedread.Do(ctx, &d.hintReads, fmt.Sprintf("%d:%s", chainID, tx.Hex()), 0, func(ctx context.Context) (int, error) {
+	return sharedread.Do(ctx, &d.hintReads, fmt.Sprintf("%d:%s", chainID, id), 0, func(ctx context.Context) (int, error) {
 		return d.indexTransaction(ctx, key)
 	})
 }
@@ -232,7 +247,7 @@ func (d *Door) indexTransaction(ctx context.Context, key hintKey) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	deps, err := c.DepositsInTx(ctx, key.tx.Hex())
+	deps, err := c.DepositsInTx(ctx, key.tx)
 	if errors.Is(err, chains.ErrNotFound) {
 		return 0, ErrNotMined
 	}
@@ -242,7 +257,7 @@ func (d *Door) indexTransaction(ctx context.Context, key hintKey) (int, error) {
 	outcome := "routed"
 	if limit := d.hintMaxDeposits(); len(deps) > limit {
 		d.logger().Info("transaction hint capped: the scanner routes the other deposits", "chainId", key.chainID,
-			"tx", key.tx.Hex(), "deposits", len(deps), "routed", limit)
+			"tx", key.tx, "deposits", len(deps), "routed", limit)
 		deps, outcome = deps[:limit], "capped"
 	}
 	for i := min(p.routed, len(deps)); i < len(deps); i++ {

@@ -1,9 +1,12 @@
 // Package intents is the one door to the intent workflows: everything outside the worker that
 // acts on a request's workflow goes through a Door, with typed methods. The deposit scanner
-// delivers deposits (Deliver), the API indexes a client's transaction (IndexTransaction) and
-// sends manual refunds (AdminRefund), the admin CLI sends them too. Workflow ids, signal and
-// update names, start options and how Temporal's answers map to errors live here and in
-// package workflows only; callers never see the Temporal client.
+// delivers deposits (Deliver), the API indexes a client's transaction (IndexTransaction, with the
+// transaction's id as its chain family writes it) and sends manual refunds (AdminRefund), the
+// admin CLI sends them too; a flow whose funding the engine sends itself opens the request's
+// workflow before any deposit (Open). Workflow ids, signal and update names, start options and
+// how Temporal's answers map to errors live here and in package workflows only; callers never
+// see the Temporal client. The door speaks no chain family's types: the chains registry reads
+// transaction ids by the chain's family (chains.Notation).
 package intents
 
 import (
@@ -34,9 +37,10 @@ type Temporal interface {
 }
 
 // Requests is what the door reads of the read model (store.Store): the quote a deposit's order
-// id names, and a closed request's deposits and record.
+// id names or a request opened by id, and a closed request's deposits and record.
 type Requests interface {
 	QuoteByOrderID(ctx context.Context, orderID string) (*store.StoredQuote, error)
+	QuoteByRequestID(ctx context.Context, requestID string) (*store.StoredQuote, error)
 	Status(ctx context.Context, requestID string) (*store.StatusRow, error)
 	HasDeposit(ctx context.Context, requestID string, d intent.Deposit) (bool, error)
 	Record(ctx context.Context, requestID string) (*intent.Record, error)

@@ -9,6 +9,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/prices"
 )
 
@@ -69,7 +70,11 @@ func (s *Server) openPrices() error {
 				return fmt.Errorf("oracle: %s: the feed of %s is on chain %d, which this oracle does not serve", EnvPriceFeeds, sym, ref.ChainID)
 			}
 		}
-		src = prices.NewFeedsFrom(s.feedCaller, cfg.PriceFeeds, cfg.PriceMaxAge)
+		feeds, err := prices.CheckFeeds(s.registry, cfg.PriceFeeds)
+		if err != nil {
+			return fmt.Errorf("oracle: %s: %w", EnvPriceFeeds, err)
+		}
+		src = prices.NewFeedsFrom(s.feedReader, feeds, cfg.PriceMaxAge)
 	}
 	if src != nil {
 		s.prices = prices.NewCached(src, cfg.PriceCacheTTL, cfg.PriceMaxAge)
@@ -84,9 +89,9 @@ func (s *Server) openPrices() error {
 	return nil
 }
 
-// feedCaller reads a price feed through the chain's pooled client (eth_call at the latest
-// block), bounded like every chain read of the oracle.
-func (s *Server) feedCaller(ctx context.Context, chainID uint64) (chains.ContractCaller, error) {
+// feedReader reads a chain's price feeds through the chain's pooled client (eth_call at the
+// latest block, the EVM family's feed reader), bounded like every chain read of the oracle.
+func (s *Server) feedReader(ctx context.Context, chainID uint64) (chains.PriceFeedReader, error) {
 	ch, err := s.registry.Get(chainID)
 	if err != nil {
 		return nil, err
@@ -95,10 +100,10 @@ func (s *Server) feedCaller(ctx context.Context, chainID uint64) (chains.Contrac
 	if err != nil {
 		return nil, err
 	}
-	return latestCaller{r}, nil
+	return evm.FeedReader{Caller: latestCaller{r}}, nil
 }
 
-// latestCaller is an evmReader as a chains.ContractCaller.
+// latestCaller is an evmReader as an evm.ContractCaller.
 type latestCaller struct{ evmReader }
 
 func (c latestCaller) CallContract(ctx context.Context, msg ethereum.CallMsg) ([]byte, error) {

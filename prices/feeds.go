@@ -9,26 +9,21 @@ import (
 	"sync"
 	"time"
 
-	ethereum "github.com/ethereum/go-ethereum"
 	"github.com/shopspring/decimal"
 
 	"github.com/intentd/intentd/chains"
-	"github.com/intentd/intentd/chains/evm/bindings"
 )
 
-// aggregator packs and unpacks AggregatorV3Interface calls; the devnet's PriceFeed has the
-// same selectors and return types as a Chainlink aggregator.
-var aggregator = bindings.NewPriceFeed()
-
-// Feeds reads USD prices from Chainlink-style aggregator contracts with eth_call. It reads a
-// feed's decimals() once and latestRoundData() on every USDPrice, so put a Cached in front of
-// it. Safe for concurrent use.
+// Feeds reads USD prices from price feeds: contracts on a chain of the registry that answer a
+// price in rounds (Chainlink-style aggregators on EVM chains), read through the chain family's
+// chains.PriceFeedReader. It reads a feed's decimals once and its latest round on every
+// USDPrice, so put a Cached in front of it. Safe for concurrent use.
 type Feeds struct {
 	// Now is the clock a feed's age is measured against; nil means time.Now. Set it before
 	// the first USDPrice (tests move it to make a feed stale).
 	Now func() time.Time
 
-	caller func(ctx context.Context, chainID uint64) (chains.ContractCaller, error)
+	reader func(ctx context.Context, chainID uint64) (chains.PriceFeedReader, error)
 	feeds  map[string]FeedRef
 	maxAge time.Duration
 
@@ -41,14 +36,14 @@ var _ Source = (*Feeds)(nil)
 // NewFeeds returns a source reading feeds (by symbol) on the chains' clients. An answer whose
 // updatedAt is more than maxAge old is refused with ErrStale; maxAge <= 0 means DefaultMaxAge.
 func NewFeeds(cs *chains.Clients, feeds map[string]FeedRef, maxAge time.Duration) *Feeds {
-	return NewFeedsFrom(func(_ context.Context, chainID uint64) (chains.ContractCaller, error) {
-		return chains.Capability[chains.ContractCaller](cs, chainID)
+	return NewFeedsFrom(func(_ context.Context, chainID uint64) (chains.PriceFeedReader, error) {
+		return chains.Capability[chains.PriceFeedReader](cs, chainID)
 	}, feeds, maxAge)
 }
 
-// NewFeedsFrom is NewFeeds over a caller of its own: caller returns the contract caller of a
-// chain. The oracle reads its feeds through its own RPC clients, not the engine's.
-func NewFeedsFrom(caller func(ctx context.Context, chainID uint64) (chains.ContractCaller, error), feeds map[string]FeedRef,
+// NewFeedsFrom is NewFeeds over a reader of its own: reader returns the feed reader of a chain.
+// The oracle reads its feeds through its own RPC clients, not the engine's.
+func NewFeedsFrom(reader func(ctx context.Context, chainID uint64) (chains.PriceFeedReader, error), feeds map[string]FeedRef,
 	maxAge time.Duration) *Feeds {
 	if maxAge <= 0 {
 		maxAge = DefaultMaxAge
@@ -57,7 +52,7 @@ func NewFeedsFrom(caller func(ctx context.Context, chainID uint64) (chains.Contr
 	for sym, ref := range feeds {
 		m[strings.ToUpper(sym)] = ref
 	}
-	return &Feeds{caller: caller, feeds: m, maxAge: maxAge, decimals: make(map[string]uint8)}
+	return &Feeds{reader: reader, feeds: m, maxAge: maxAge, decimals: make(map[string]uint8)}
 }
 
 // USDPrice implements Source: the feed's latest answer scaled by its decimals. An error
@@ -72,41 +67,29 @@ func (f *Feeds) USDPrice(ctx context.Context, symbol string) (decimal.Decimal, e
 	if !ok {
 		return decimal.Zero, fmt.Errorf("%w: no price feed for %s", ErrNoSource, symbol)
 	}
-	client, err := f.caller(ctx, ref.ChainID)
+	client, err := f.reader(ctx, ref.ChainID)
 	if err != nil {
 		return decimal.Zero, fmt.Errorf("%w: price feed of %s on chain %d: %v", ErrUnavailable, sym, ref.ChainID, err)
 	}
-	call := func(what string, data []byte) ([]byte, error) {
-		out, err := client.CallContract(ctx, ethereum.CallMsg{To: &ref.Address, Data: data})
-		if err != nil {
-			return nil, fmt.Errorf("%w: price feed of %s (chain %d, %s): %s: %v", ErrUnavailable, sym, ref.ChainID, ref.Address.Hex(), what, err)
-		}
-		return out, nil
+	failed := func(what string, err error) error {
+		return fmt.Errorf("%w: price feed of %s (chain %d, %s): %s: %v", ErrUnavailable, sym, ref.ChainID, ref.Address, what, err)
 	}
 
 	f.mu.Lock()
 	dec, ok := f.decimals[sym]
 	f.mu.Unlock()
 	if !ok {
-		out, err := call("decimals", aggregator.PackDecimals())
-		if err != nil {
-			return decimal.Zero, err
-		}
-		if dec, err = aggregator.UnpackDecimals(out); err != nil {
-			return decimal.Zero, fmt.Errorf("%w: price feed of %s (chain %d, %s): decimals: %v", ErrUnavailable, sym, ref.ChainID, ref.Address.Hex(), err)
+		if dec, err = client.FeedDecimals(ctx, ref.Address); err != nil {
+			return decimal.Zero, failed("decimals", err)
 		}
 		f.mu.Lock()
 		f.decimals[sym] = dec
 		f.mu.Unlock()
 	}
 
-	out, err := call("latestRoundData", aggregator.PackLatestRoundData())
+	round, err := client.LatestRound(ctx, ref.Address)
 	if err != nil {
-		return decimal.Zero, err
-	}
-	round, err := aggregator.UnpackLatestRoundData(out)
-	if err != nil {
-		return decimal.Zero, fmt.Errorf("%w: price feed of %s (chain %d, %s): latestRoundData: %v", ErrUnavailable, sym, ref.ChainID, ref.Address.Hex(), err)
+		return decimal.Zero, failed("latestRoundData", err)
 	}
 	return checkRound(sym, round, dec, f.now(), f.maxAge)
 }
@@ -119,14 +102,14 @@ func (f *Feeds) now() time.Time {
 }
 
 // checkRound validates a latestRoundData answer read at now and returns it as a price.
-func checkRound(sym string, r bindings.LatestRoundDataOutput, dec uint8, now time.Time, maxAge time.Duration) (decimal.Decimal, error) {
+func checkRound(sym string, r chains.FeedRound, dec uint8, now time.Time, maxAge time.Duration) (decimal.Decimal, error) {
 	switch {
 	case r.Answer == nil || r.Answer.Sign() <= 0:
 		return decimal.Zero, fmt.Errorf("%w: price feed of %s answered %v, not a positive price", ErrUnavailable, sym, r.Answer)
 	case r.UpdatedAt == nil || r.UpdatedAt.Sign() == 0:
-		return decimal.Zero, fmt.Errorf("%w: price feed of %s: round %v is not complete (updatedAt 0)", ErrUnavailable, sym, r.RoundId)
-	case r.RoundId == nil || r.AnsweredInRound == nil || r.AnsweredInRound.Cmp(r.RoundId) < 0:
-		return decimal.Zero, fmt.Errorf("%w: price feed of %s: round %v was answered in round %v", ErrStale, sym, r.RoundId, r.AnsweredInRound)
+		return decimal.Zero, fmt.Errorf("%w: price feed of %s: round %v is not complete (updatedAt 0)", ErrUnavailable, sym, r.RoundID)
+	case r.RoundID == nil || r.AnsweredInRound == nil || r.AnsweredInRound.Cmp(r.RoundID) < 0:
+		return decimal.Zero, fmt.Errorf("%w: price feed of %s: round %v was answered in round %v", ErrStale, sym, r.RoundID, r.AnsweredInRound)
 	}
 	// An updatedAt beyond int64 seconds is in the future: fresh.
 	if r.UpdatedAt.Cmp(big.NewInt(math.MaxInt64)) < 0 {

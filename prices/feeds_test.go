@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ethereum/go-ethereum/common"
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/require"
 
@@ -129,9 +128,9 @@ func TestFeeds(t *testing.T) {
 
 	t.Run("not a feed", func(t *testing.T) {
 		for sym, ref := range map[string]FeedRef{
-			"NOCODE": {ChainID: 31337, Address: devnet.SolverAddress()}, // an account: empty answer
-			"TOKEN":  {ChainID: 31337, Address: devnet.USDCAddress},     // has decimals(), reverts on latestRoundData
-			"CHAIN":  {ChainID: 999, Address: eth},                      // not in the registry
+			"NOCODE": {ChainID: 31337, Address: devnet.SolverAddress().Hex()}, // an account: empty answer
+			"TOKEN":  {ChainID: 31337, Address: devnet.USDCAddress.Hex()},     // has decimals(), reverts on latestRoundData
+			"CHAIN":  {ChainID: 999, Address: eth.Hex()},                      // not in the registry
 		} {
 			g := NewFeeds(pool, map[string]FeedRef{sym: ref}, time.Hour)
 			_, err := g.USDPrice(ctx, sym)
@@ -187,7 +186,7 @@ func TestFeedsRPCDown(t *testing.T) {
 		31337: "http://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(port)),
 	}))
 	require.NoError(t, err)
-	f := NewFeeds(chains.NewClients(reg, evm.VM()), map[string]FeedRef{"ETH": {ChainID: 31337, Address: common.HexToAddress("0xb5704cb42a6cFc04fb7F6eF09782f07338EB9AD6")}}, time.Hour)
+	f := NewFeeds(chains.NewClients(reg, evm.VM()), map[string]FeedRef{"ETH": {ChainID: 31337, Address: "0xb5704cb42a6cFc04fb7F6eF09782f07338EB9AD6"}}, time.Hour)
 	_, err = f.USDPrice(ctx, "eth")
 	require.ErrorIs(t, err, ErrUnavailable)
 	require.ErrorContains(t, err, "ETH")
@@ -197,7 +196,7 @@ func TestFeedsRPCDown(t *testing.T) {
 }
 
 func TestNewFeedsDefaults(t *testing.T) {
-	f := NewFeeds(nil, map[string]FeedRef{"eth": {ChainID: 1, Address: common.Address{1}}}, 0)
+	f := NewFeeds(nil, map[string]FeedRef{"eth": {ChainID: 1, Address: "0x0100000000000000000000000000000000000000"}}, 0)
 	require.Equal(t, DefaultMaxAge, f.maxAge)
 	require.Contains(t, f.feeds, "ETH")
 }

@@ -2,8 +2,9 @@
 // paid in one currency can be charged in another.
 //
 // There are two sources: Table, a configured fixed list for dev and tests, and Feeds, which
-// reads Chainlink-style aggregator contracts (AggregatorV3Interface: decimals, latestRoundData)
-// with eth_call and refuses answers that are older than a staleness bound. Cached sits in front
+// reads price feed contracts on the registry's chains through their family
+// (chains.PriceFeedReader: Chainlink-style aggregators on EVM chains, chains/evm) and refuses
+// answers that are older than a staleness bound. Cached sits in front
 // of either one so that a quote is not kept waiting on RPC: it serves a recent price from memory
 // and refreshes it in the background. A price that cannot be had now is an error wrapping
 // ErrUnavailable or ErrStale, which the API answers with 503 PRICE_FETCH_FAILED (retry); a
@@ -17,13 +18,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/ethereum/go-ethereum/common"
 	"github.com/shopspring/decimal"
 
+	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/internal/envconf"
 )
 
@@ -81,16 +84,18 @@ func ParseTable(s string) (Table, error) {
 	return Table(t), err
 }
 
-// FeedRef names a price feed: an AggregatorV3Interface contract on a chain of the registry.
+// FeedRef names a price feed: a feed contract on a chain of the registry, its address as the
+// chain's notation writes it (CheckFeeds reads it so).
 type FeedRef struct {
 	ChainID uint64
-	Address common.Address
+	Address string
 }
 
 // ParseFeeds parses a feed list such as "ETH=31337:0x…,USDC=31337:0x…": comma-separated
-// SYMBOL=CHAINID:ADDRESS items, the address 0x-prefixed. Symbols are upper-cased; spaces
-// around items are ignored; an empty list, an empty symbol, a symbol listed twice, chain id 0
-// or the zero address is an error.
+// SYMBOL=CHAINID:ADDRESS items. Symbols are upper-cased; spaces around items are ignored; an
+// empty list, an empty symbol, a symbol listed twice, chain id 0 or an empty address is an
+// error. The address is an address of its chain's family, which only the registry knows:
+// CheckFeeds reads it once the registry is loaded.
 func ParseFeeds(s string) (map[string]FeedRef, error) {
 	entries, err := envconf.List{Sep: ",", KV: "=", Item: "feed", Form: "SYMBOL=CHAINID:ADDRESS", Key: "symbol",
 		UpperKeys: true, Unique: true}.Parse(s)
@@ -110,15 +115,34 @@ func ParseFeeds(s string) (map[string]FeedRef, error) {
 		if err != nil || id == 0 {
 			return nil, e.Errorf("has chain id %q, not a positive integer", chain)
 		}
-		addr = strings.TrimSpace(addr)
-		if !strings.HasPrefix(addr, "0x") || !common.IsHexAddress(addr) {
-			return nil, e.Errorf("has %q, not a 0x-prefixed 20-byte address", addr)
+		if addr = strings.TrimSpace(addr); addr == "" {
+			return nil, e.Malformed()
 		}
-		a := common.HexToAddress(addr)
-		if a == (common.Address{}) {
-			return nil, e.Errorf("names the zero address, not a feed")
+		out[e.Key] = FeedRef{ChainID: id, Address: addr}
+	}
+	return out, nil
+}
+
+// CheckFeeds reads every feed's address by the rules of its chain's family and returns the
+// feeds with their addresses in the family's canonical form: an address that is not one, or the
+// zero address, is an error naming the symbol. A feed on a chain the registry does not have is
+// left as it is: reading it fails with ErrUnavailable, as when its chain is down.
+func CheckFeeds(r *chains.Registry, feeds map[string]FeedRef) (map[string]FeedRef, error) {
+	out := make(map[string]FeedRef, len(feeds))
+	for _, sym := range slices.Sorted(maps.Keys(feeds)) {
+		ref := feeds[sym]
+		if ch, err := r.Get(ref.ChainID); err == nil {
+			n := ch.Notation()
+			a, err := n.ParseAddress(ref.Address)
+			if err != nil {
+				return nil, fmt.Errorf("the feed of %s on chain %d: %q %v", sym, ref.ChainID, ref.Address, err)
+			}
+			if n.IsZeroAddress(a) {
+				return nil, fmt.Errorf("the feed of %s on chain %d names the zero address, not a feed", sym, ref.ChainID)
+			}
+			ref.Address = a
 		}
-		out[e.Key] = FeedRef{ChainID: id, Address: a}
+		out[sym] = ref
 	}
 	return out, nil
 }

@@ -3,14 +3,15 @@ package prices
 import (
 	"context"
 	"math/big"
+	"strings"
 	"testing"
 	"time"
 
-	"github.com/ethereum/go-ethereum/common"
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/require"
 
-	"github.com/intentd/intentd/chains/evm/bindings"
+	"github.com/intentd/intentd/chains"
+	_ "github.com/intentd/intentd/chains/evm" // the EVM family, whose notation reads the feeds' addresses
 )
 
 func TestParseTable(t *testing.T) {
@@ -51,33 +52,57 @@ func TestParseFeeds(t *testing.T) {
 	feeds, err := ParseFeeds("eth=31337:" + eth + ", USDC = 31338:" + usdc + ",")
 	require.NoError(t, err)
 	require.Equal(t, map[string]FeedRef{
-		"ETH":  {ChainID: 31337, Address: common.HexToAddress(eth)},
-		"USDC": {ChainID: 31338, Address: common.HexToAddress(usdc)},
+		"ETH":  {ChainID: 31337, Address: eth},
+		"USDC": {ChainID: 31338, Address: usdc},
 	}, feeds)
 
 	for in, want := range map[string]string{
-		"":                     "empty",
-		"ETH":                  "SYMBOL=CHAINID:ADDRESS",
-		"ETH=" + eth:           "SYMBOL=CHAINID:ADDRESS",
-		"=31337:" + eth:        "no symbol",
-		"ETH=0:" + eth:         "chain id",
-		"ETH=-1:" + eth:        "chain id",
-		"ETH=mainnet:" + eth:   "chain id",
-		"ETH=31337:" + eth[2:]: "0x-prefixed",
-		"ETH=31337:0x1234":     "0x-prefixed",
-		"ETH=31337:0x0000000000000000000000000000000000000000": "zero address",
-		"ETH=31337:" + eth + ",eth=31338:" + usdc:              "twice",
+		"":                   "empty",
+		"ETH":                "SYMBOL=CHAINID:ADDRESS",
+		"ETH=" + eth:         "SYMBOL=CHAINID:ADDRESS",
+		"ETH=31337:":         "SYMBOL=CHAINID:ADDRESS",
+		"=31337:" + eth:      "no symbol",
+		"ETH=0:" + eth:       "chain id",
+		"ETH=-1:" + eth:      "chain id",
+		"ETH=mainnet:" + eth: "chain id",
+		"ETH=31337:" + eth + ",eth=31338:" + usdc: "twice",
 	} {
 		_, err := ParseFeeds(in)
 		require.ErrorContains(t, err, want, "input %q", in)
 	}
 }
 
+// A feed's address is read by its chain's family once the registry is known (EVM: 0x and 40
+// hex digits, one case or checksummed, never the zero address), and kept in the family's
+// canonical form; a feed on a chain the registry lacks is left to fail when it is read.
+func TestCheckFeedsReadsEachAddressByItsChainsFamily(t *testing.T) {
+	reg, err := chains.ParseRegistry([]byte(`{"chains": [{"id": 31337, "httpRpcUrl": "http://127.0.0.1:1",
+		"currency": {"symbol": "ETH", "decimals": 18}}]}`), func(string) (string, bool) { return "", false })
+	require.NoError(t, err)
+	eth := "0xb5704cb42a6cFc04fb7F6eF09782f07338EB9AD6"
+	feeds, err := CheckFeeds(reg, map[string]FeedRef{"ETH": {ChainID: 31337, Address: strings.ToLower(eth)},
+		"BTC": {ChainID: 999, Address: "anything"}})
+	require.NoError(t, err)
+	require.Equal(t, map[string]FeedRef{"ETH": {ChainID: 31337, Address: eth}, "BTC": {ChainID: 999, Address: "anything"}}, feeds)
+
+	last := strings.LastIndexAny(eth, "abcdefABCDEF")
+	for addr, want := range map[string]string{
+		eth[2:]:  "not a valid EVM address",
+		"0x1234": "not a valid EVM address",
+		"0x0000000000000000000000000000000000000000":       "zero address",
+		eth[:last] + string(eth[last]^0x20) + eth[last+1:]: "EIP-55",
+	} {
+		_, err := CheckFeeds(reg, map[string]FeedRef{"ETH": {ChainID: 31337, Address: addr}})
+		require.ErrorContains(t, err, want, "address %q", addr)
+		require.ErrorContains(t, err, "ETH", "address %q", addr)
+	}
+}
+
 func TestCheckRound(t *testing.T) {
 	now := time.Unix(1_700_000_000, 0)
-	round := func(answer, updatedAt int64, roundID, answeredIn int64) bindings.LatestRoundDataOutput {
-		return bindings.LatestRoundDataOutput{
-			RoundId: big.NewInt(roundID), Answer: big.NewInt(answer), StartedAt: big.NewInt(updatedAt),
+	round := func(answer, updatedAt int64, roundID, answeredIn int64) chains.FeedRound {
+		return chains.FeedRound{
+			RoundID: big.NewInt(roundID), Answer: big.NewInt(answer), StartedAt: big.NewInt(updatedAt),
 			UpdatedAt: big.NewInt(updatedAt), AnsweredInRound: big.NewInt(answeredIn),
 		}
 	}
@@ -103,7 +128,7 @@ func TestCheckRound(t *testing.T) {
 	require.NoError(t, err)
 
 	for name, tc := range map[string]struct {
-		r    bindings.LatestRoundDataOutput
+		r    chains.FeedRound
 		want error
 	}{
 		"zero answer":          {round(0, now.Unix(), 1, 1), ErrUnavailable},

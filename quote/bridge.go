@@ -4,8 +4,6 @@ import (
 	"context"
 	"math/big"
 
-	"github.com/ethereum/go-ethereum/common"
-
 	"github.com/intentd/intentd/fees"
 )
 
@@ -27,9 +25,10 @@ type BridgeTerms struct {
 // Bridge prices the terms of moving originCurrency on originChain to destCurrency on
 // destChain, with the same validation and prices as a quote: an unknown or disabled chain is
 // UNSUPPORTED_CHAIN, an unlisted or unpriced currency UNSUPPORTED_CURRENCY, a price or chain
-// that cannot be read now PRICE_FETCH_FAILED or SERVICE_UNAVAILABLE.
-func (e *Engine) Bridge(ctx context.Context, originChain uint64, originCurrency common.Address, destChain uint64,
-	destCurrency common.Address) (*BridgeTerms, *Error) {
+// that cannot be read now PRICE_FETCH_FAILED or SERVICE_UNAVAILABLE. The currencies are
+// addresses of their chains as the registry lists them.
+func (e *Engine) Bridge(ctx context.Context, originChain uint64, originCurrency string, destChain uint64,
+	destCurrency string) (*BridgeTerms, *Error) {
 	in, qerr := e.leg(ctx, originChain, "originChainId", originCurrency)
 	if qerr != nil {
 		return nil, qerr

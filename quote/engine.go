@@ -1,13 +1,16 @@
 // Package quote turns a quote request into priced, executable steps: it validates the request
-// against the chain registry, prices the fee model's components (execution, swap, platform, app
-// fees and sponsorship), builds the protocol order and its id, checks on the destination chain
-// that the fill would succeed, and returns the spec's quote response. It stores the quote
-// through a narrow interface and knows nothing about HTTP.
+// against the chain registry (each address by its chain's family, chains.Notation), prices the
+// fee model's components (execution, swap, platform, app fees and sponsorship), builds the
+// protocol order and its id, asks the destination chain's family whether the fill would succeed
+// and the origin's for the steps that fund the order (chains.Steps), and returns the spec's quote
+// response. It builds no transaction of any chain family, stores the quote through a narrow
+// interface and knows nothing about HTTP.
 package quote
 
 import (
 	"context"
 	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"math/big"
@@ -16,13 +19,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/shopspring/decimal"
 
 	"github.com/intentd/intentd/auth"
 	"github.com/intentd/intentd/chains"
-	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/fees"
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/internal/refresh"
@@ -82,7 +82,7 @@ type Engine struct {
 	Chains      *chains.Clients
 	Prices      PriceSource
 	Store       Store
-	Solver      common.Address
+	Solver      string           // the solver's address, canonical (EVM: checksummed): the order's solver
 	TTL         time.Duration    // how long a quote can be executed; 0 means 10 minutes
 	Limits      PairLimits       // per-pair maximum input; none means no maximum
 	SwapCostBps int64            // swap cost of cross-asset routes; 0 means DefaultSwapCostBps
@@ -109,22 +109,23 @@ type leg struct {
 	side
 }
 
-// legChain is what a quote reads on each leg's chain.
+// legChain is what a quote reads on each leg's chain: its family's side of a quote and the
+// user's balance.
 type legChain interface {
-	chains.GasPricer
-	chains.FillSimulator
-	chains.AllowanceReader
+	chains.Steps
 	chains.BalanceReader
 }
 
-func (e *Engine) leg(ctx context.Context, chainID uint64, field string, addr common.Address) (*leg, *Error) {
+// leg resolves one side of a quote: the chain, its client and the currency at addr (as the
+// request's validation wrote it, in the chain family's canonical form), with its price.
+func (e *Engine) leg(ctx context.Context, chainID uint64, field string, addr string) (*leg, *Error) {
 	ch, err := e.Chains.Registry().Get(chainID)
 	if err != nil || ch.Disabled {
 		return nil, invalid(CodeUnsupportedChain, "%s %d is not a supported chain", field, chainID)
 	}
-	cur, ok := ch.FindCurrency(addr.Hex())
+	cur, ok := ch.FindCurrency(addr)
 	if !ok {
-		return nil, invalid(CodeUnsupportedCurr, "currency %s is not supported on chain %d", addr.Hex(), chainID)
+		return nil, invalid(CodeUnsupportedCurr, "currency %s is not supported on chain %d", addr, chainID)
 	}
 	client, cerr := chains.Capability[legChain](e.Chains, chainID)
 	if cerr != nil {
@@ -141,7 +142,7 @@ func (e *Engine) leg(ctx context.Context, chainID uint64, field string, addr com
 		return nil, failure(CodePriceFetchFailed, perr, "the price of %s is unavailable; retry shortly", cur.Symbol)
 	}
 	return &leg{chain: ch, client: client, side: side{price: price, currency: intent.Currency{
-		ChainID: chainID, Address: common.HexToAddress(cur.Address).Hex(), Symbol: cur.Symbol, Name: cur.Name,
+		ChainID: chainID, Address: canonical(ch, cur.Address), Symbol: cur.Symbol, Name: cur.Name,
 		Decimals: cur.Decimals, Metadata: intent.CurrencyMetadata{LogoURI: cur.LogoURI, Verified: true, IsNative: cur.IsNative()},
 	}}}, nil
 }
@@ -178,7 +179,7 @@ func (e *Engine) Quote(ctx context.Context, req *Request, caller Caller, mode Mo
 		if errors.As(err, &rev) {
 			msg := fmt.Sprintf("the fill on chain %d would fail: %s", out.chain.ID, rev.Reason)
 			if rev.Blocked {
-				msg = fmt.Sprintf("the %s token contract on chain %d blocks the recipient %s", out.currency.Symbol, out.chain.ID, v.Recipient.Hex())
+				msg = fmt.Sprintf("the %s token contract on chain %d blocks the recipient %s", out.currency.Symbol, out.chain.ID, v.Recipient)
 			}
 			return nil, &Error{Code: CodeDestinationTxFailed, Message: msg}
 		}
@@ -200,15 +201,15 @@ func (e *Engine) Quote(ctx context.Context, req *Request, caller Caller, mode Mo
 	}
 	resp.RequestID, resp.Steps = requestID, steps
 	if v.IncludeProtocolData && mode == ModeQuoteV2 {
-		resp.Protocol = &Protocol{V2: ProtocolV2{OrderID: orderID.Hex(), OrderData: order, PaymentDetails: PaymentDetails{
-			ChainID: strconv.FormatUint(q.in.chain.ID, 10), Depository: common.HexToAddress(q.in.chain.Depository).Hex(),
+		resp.Protocol = &Protocol{V2: ProtocolV2{OrderID: orderID, OrderData: order, PaymentDetails: PaymentDetails{
+			ChainID: strconv.FormatUint(q.in.chain.ID, 10), Depository: canonical(q.in.chain, q.in.chain.Depository),
 			Currency: q.in.currency.Address, Amount: q.b.amountIn.String()}}}
 	}
 	exec := intent.Execution{
-		RequestID: requestID, OrderID: orderID.Hex(), User: v.User.Hex(), Recipient: v.Recipient.Hex(),
-		RefundTo: v.RefundTo.Hex(), OriginChainID: q.in.chain.ID, DestinationChainID: out.chain.ID,
+		RequestID: requestID, OrderID: orderID, User: v.User, Recipient: v.Recipient,
+		RefundTo: v.RefundTo, OriginChainID: q.in.chain.ID, DestinationChainID: out.chain.ID,
 		CurrencyIn: q.in.currency, CurrencyOut: out.currency, AmountIn: q.b.amountIn.String(), AmountOut: q.b.amountOut.String(),
-		MinAmountOut: q.minOut.String(), Deadline: deadline.Unix(), TimeEstimate: resp.Details.TimeEstimate, Solver: e.Solver.Hex(),
+		MinAmountOut: q.minOut.String(), Deadline: deadline.Unix(), TimeEstimate: resp.Details.TimeEstimate, Solver: e.Solver,
 		Sponsor: q.sponsor,
 	}
 	rec := e.record(q, resp, requestID, orderID, order)
@@ -216,7 +217,7 @@ func (e *Engine) Quote(ctx context.Context, req *Request, caller Caller, mode Mo
 		name := caller.APIKeyName
 		rec.Data.APIKeyName = &name
 	}
-	if err := e.Store.InsertQuote(ctx, intent.NewQuote{Record: rec, OrderID: orderID.Hex(), OrderData: order, Execution: exec,
+	if err := e.Store.InsertQuote(ctx, intent.NewQuote{Record: rec, OrderID: orderID, OrderData: order, Execution: exec,
 		APIKeyID: caller.APIKeyID, ExpiresAt: deadline, Origin: q.in.chain.ID, Dest: out.chain.ID,
 		VolumeUSD: q.in.usd(q.b.amountIn)}); err != nil {
 		return nil, storeError(err)
@@ -226,7 +227,7 @@ func (e *Engine) Quote(ctx context.Context, req *Request, caller Caller, mode Mo
 
 // price validates the request and computes every number of the quote.
 func (e *Engine) price(ctx context.Context, req *Request, caller Caller) (*quoted, *Error) {
-	v, verr := req.Validate()
+	v, verr := req.Validate(e.Chains.Registry())
 	if verr != nil {
 		return nil, verr
 	}
@@ -253,7 +254,7 @@ func (e *Engine) price(ctx context.Context, req *Request, caller Caller) (*quote
 		return nil, invalid(CodeUnsupportedChain, "deposits are not enabled on chain %d", in.chain.ID)
 	}
 	if isContractOf(in.chain, v.Recipient) || isContractOf(out.chain, v.Recipient) {
-		return nil, invalid(CodeInvalidRecipient, "recipient %s is a token or protocol contract; send to a wallet", v.Recipient.Hex())
+		return nil, invalid(CodeInvalidRecipient, "recipient %s is a token or protocol contract; send to a wallet", v.Recipient)
 	}
 	class := fees.Classify(fees.Leg{ChainID: in.chain.ID, Symbol: in.currency.Symbol, Native: in.currency.Metadata.IsNative},
 		fees.Leg{ChainID: out.chain.ID, Symbol: out.currency.Symbol, Native: out.currency.Metadata.IsNative})
@@ -313,18 +314,18 @@ func (e *Engine) price(ctx context.Context, req *Request, caller Caller) (*quote
 }
 
 // executionFee is the fee model's execution cost of a route, in the input currency's smallest
-// unit: the destination fill's gas at the destination's current gas price, and the flat fee.
-func (e *Engine) executionFee(ctx context.Context, in, out *leg, destCurrency common.Address) (gas, flat *big.Int, qerr *Error) {
-	gasPrice, err := out.client.GasPrice(ctx)
+// unit: what the destination fill costs at the destination's current prices (its family's
+// FillCost: gas at the gas price on EVM chains), and the flat fee.
+func (e *Engine) executionFee(ctx context.Context, in, out *leg, destCurrency string) (gas, flat *big.Int, qerr *Error) {
+	cost, err := out.client.FillCost(ctx, destCurrency)
 	if err != nil {
 		return nil, nil, unavailable(err, "chain %d is unavailable", out.chain.ID)
 	}
-	nativeOut, qerr := e.leg(ctx, out.chain.ID, "destinationChainId", common.Address{})
+	nativeOut, qerr := e.leg(ctx, out.chain.ID, "destinationChainId", out.chain.Currency.Address)
 	if qerr != nil {
 		return nil, nil, qerr
 	}
-	gasWei := new(big.Int).Mul(gasPrice, new(big.Int).SetUint64(evm.FillGasEstimate(destCurrency)))
-	return intent.FromUSD(nativeOut.usd(gasWei), in.currency.Decimals, in.price),
+	return intent.FromUSD(nativeOut.usd(cost), in.currency.Decimals, in.price),
 		intent.FromUSD(FlatExecutionFeeUSD, in.currency.Decimals, in.price), nil
 }
 
@@ -376,14 +377,24 @@ func (e *Engine) integrator(ctx context.Context, c Caller) fees.Integrator {
 	return in
 }
 
-func isContractOf(ch *chains.Chain, a common.Address) bool {
+// isContractOf reports whether a is one of the chain's protocol contracts or a token it lists
+// (the native currency's zero address aside), compared as the chain's family compares addresses.
+func isContractOf(ch *chains.Chain, a string) bool {
+	n := ch.Notation()
 	for _, s := range []string{ch.Depository, ch.OutputSettler} {
-		if s != "" && common.HexToAddress(s) == a {
+		if s != "" && n.SameAddress(s, a) {
 			return true
 		}
 	}
-	_, ok := ch.FindCurrency(a.Hex())
-	return ok && a != common.Address{}
+	_, ok := ch.FindCurrency(a)
+	return ok && !n.IsZeroAddress(a)
+}
+
+// canonical is a, an address of the chain file, in the chain's family's canonical form (EVM:
+// checksummed). The registry has read it, so it is one.
+func canonical(ch *chains.Chain, a string) string {
+	c, _ := ch.Notation().CanonicalAddress(a)
+	return c
 }
 
 func (e *Engine) now() time.Time {
@@ -417,10 +428,11 @@ func storeError(err error) *Error {
 	return unknown(err, "the quote could not be stored")
 }
 
-func (e *Engine) order(q *quoted, deadline time.Time) (intent.OrderData, common.Hash, error) {
+// order builds the protocol order of a priced quote and its id (0x-hex).
+func (e *Engine) order(q *quoted, deadline time.Time) (intent.OrderData, string, error) {
 	var salt [32]byte
 	if _, err := rand.Read(salt[:]); err != nil {
-		return intent.OrderData{}, common.Hash{}, err
+		return intent.OrderData{}, "", err
 	}
 	v, in, out := q.v, q.in, q.out
 	dl := uint32(deadline.Unix())
@@ -431,49 +443,36 @@ func (e *Engine) order(q *quoted, deadline time.Time) (intent.OrderData, common.
 			CurrencyChainID: inChain, Currency: in.currency.Address, Amount: q.b.appAmounts[i].String()})
 	}
 	o := intent.OrderData{
-		Version: "v1", SolverChainID: strconv.FormatUint(out.chain.ID, 10), Solver: e.Solver.Hex(),
-		Salt: hexutil.Encode(salt[:]),
+		Version: "v1", SolverChainID: strconv.FormatUint(out.chain.ID, 10), Solver: e.Solver,
+		Salt: "0x" + hex.EncodeToString(salt[:]),
 		Inputs: []intent.OrderInput{{
 			Payment: intent.InputPayment{ChainID: inChain, Currency: in.currency.Address, Amount: q.b.amountIn.String(), Weight: "1"},
-			Refunds: []intent.InputRefund{{ChainID: inChain, Recipient: v.RefundTo.Hex(),
+			Refunds: []intent.InputRefund{{ChainID: inChain, Recipient: v.RefundTo,
 				Currency: in.currency.Address, MinimumAmount: "0", Deadline: dl, ExtraData: "0x"}},
 		}},
 		Output: intent.OrderOutput{ChainID: strconv.FormatUint(out.chain.ID, 10), Deadline: dl, Calls: []string{}, ExtraData: "0x",
-			Payments: []intent.OutputPayment{{Recipient: v.Recipient.Hex(), Currency: out.currency.Address,
+			Payments: []intent.OutputPayment{{Recipient: v.Recipient, Currency: out.currency.Address,
 				MinimumAmount: q.minOut.String(), ExpectedAmount: q.b.amountOut.String()}}},
 		Fees: orderFees,
 	}
 	id, err := o.ID()
-	return o, id, err
+	return o, id.Hex(), err
 }
 
-func (e *Engine) steps(ctx context.Context, q *quoted, requestID string, orderID common.Hash) ([]Step, *Error) {
-	v, in, amount := q.v, q.in, q.b.amountIn
-	depository := common.HexToAddress(in.chain.Depository)
-	check := &StepCheck{Endpoint: StatusEndpoint(requestID), Method: "GET"}
-	var steps []Step
-	var deposit TxData
-	if v.OriginCurrency == (common.Address{}) {
-		deposit = TxData{From: v.User.Hex(), To: depository.Hex(), Data: hexutil.Encode(evm.DepositoryABI.PackDepositNative(orderID)),
-			Value: amount.String(), ChainID: in.chain.ID}
-	} else {
-		// The allowance is read fresh: a stale "enough" would leave out an approve the deposit
-		// needs.
-		allowance, err := in.client.Allowance(ctx, v.OriginCurrency, v.User, depository)
-		if err != nil {
-			return nil, unavailable(err, "chain %d is unavailable", in.chain.ID)
-		}
-		if allowance.Cmp(amount) < 0 {
-			steps = append(steps, Step{ID: "approve", Action: "Approve", Kind: "transaction", RequestID: requestID,
-				Description: fmt.Sprintf("Allow the depository to take %s %s", intent.FormatUnits(amount, in.currency.Decimals), in.currency.Symbol),
-				Items: []StepItem{{Status: "incomplete", Data: TxData{From: v.User.Hex(), To: v.OriginCurrency.Hex(),
-					Data: hexutil.Encode(evm.ERC20ABI.PackApprove(depository, amount)), Value: "0", ChainID: in.chain.ID}}}})
-		}
-		deposit = TxData{From: v.User.Hex(), To: depository.Hex(), Value: "0", ChainID: in.chain.ID,
-			Data: hexutil.Encode(evm.DepositoryABI.PackDepositErc20(orderID, v.OriginCurrency, amount))}
+// steps are what the origin chain's family says the user sends to fund the order, the status
+// check on the last of them, the one that pays.
+func (e *Engine) steps(ctx context.Context, q *quoted, requestID, orderID string) ([]Step, *Error) {
+	steps, err := q.in.client.FundingSteps(ctx, chains.FundingOrder{RequestID: requestID, OrderID: orderID, User: q.v.User,
+		Currency: q.in.currency, Amount: q.b.amountIn})
+	if err != nil {
+		return nil, unavailable(err, "chain %d is unavailable", q.in.chain.ID)
 	}
-	steps = append(steps, Step{ID: "deposit", Action: "Confirm transaction in your wallet", Kind: "transaction", RequestID: requestID,
-		Description: fmt.Sprintf("Deposit %s %s", intent.FormatUnits(amount, in.currency.Decimals), in.currency.Symbol),
-		Items:       []StepItem{{Status: "incomplete", Data: deposit, Check: check}}})
+	if len(steps) == 0 {
+		return nil, unknown(errors.New("no funding steps"), "chain %d gave no steps to fund the order", q.in.chain.ID)
+	}
+	pays := steps[len(steps)-1].Items
+	for i := range pays {
+		pays[i].Check = &StepCheck{Endpoint: StatusEndpoint(requestID), Method: "GET"}
+	}
 	return steps, nil
 }

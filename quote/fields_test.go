@@ -27,7 +27,7 @@ func mustDecode(t *testing.T, body string) *Validated {
 	if err != nil {
 		t.Fatalf("Decode(%s) = %v", body, err)
 	}
-	v, err := req.Validate()
+	v, err := req.Validate(testChains)
 	if err != nil {
 		t.Fatalf("Validate(%s) = %v", body, err)
 	}
@@ -200,11 +200,11 @@ func TestQuoteBodyWithEveryPropertyTheSDKDeclaresForQuoteV2IsNotRefusedAsUnknown
 	if qerr != nil {
 		t.Fatalf("refused: %v", qerr)
 	}
-	v, qerr := req.Validate()
+	v, qerr := req.Validate(testChains)
 	if qerr != nil {
 		t.Fatalf("invalid: %v", qerr)
 	}
-	if v.Recipient.Hex() != testOther || *v.SlippageBps != 75 || len(v.AppFees) != 1 || !v.Sponsorship.Subsidize ||
+	if v.Recipient != testOther || *v.SlippageBps != 75 || len(v.AppFees) != 1 || !v.Sponsorship.Subsidize ||
 		v.Referrer != "acme" || !v.IncludeProtocolData {
 		t.Fatalf("known fields not read: %+v", v)
 	}

@@ -6,7 +6,6 @@ import (
 	"math/big"
 	"time"
 
-	"github.com/ethereum/go-ethereum/common"
 	"github.com/shopspring/decimal"
 
 	"github.com/intentd/intentd/fees"
@@ -63,7 +62,7 @@ func (e *Engine) response(ctx context.Context, q *quoted) *Response {
 			Subsidized:     in.amountObject(b.sponsor.SponsoredTotal, nil),
 		},
 		Details: Details{
-			Operation: q.operation(), Sender: q.v.User.Hex(), Recipient: q.v.Recipient.Hex(),
+			Operation: q.operation(), Sender: q.v.User, Recipient: q.v.Recipient,
 			CurrencyIn: currencyIn, CurrencyOut: currencyOut, RefundCurrency: currencyIn,
 			TotalImpact: Impact{USD: total.StringFixed(6), Percent: percent(total, inUSD)},
 			SwapImpact:  Impact{USD: negUSD(in.usd(q.userPays(fees.ComponentSwap))), Percent: percent(in.usd(q.userPays(fees.ComponentSwap)).Neg(), inUSD)},
@@ -116,7 +115,7 @@ func rate(amountIn, amountOut *big.Int, in, out side) string {
 // record builds the request record stored with the quote: the fee numbers the quote was made
 // with (fees.quoted, feeSponsorship.quoted, platformFee, appFees.quoted) are kept so the fill
 // can later be compared with them.
-func (e *Engine) record(q *quoted, resp *Response, requestID string, orderID common.Hash, order intent.OrderData) intent.Record {
+func (e *Engine) record(q *quoted, resp *Response, requestID, orderID string, order intent.OrderData) intent.Record {
 	in, b := q.in, q.b
 	feeAmount := func(a *big.Int) intent.FeeAmount {
 		return intent.FeeAmount{USD: in.usd(a).StringFixed(6), Amount: a.String(), AmountFormatted: intent.FormatUnits(a, in.currency.Decimals)}
@@ -131,8 +130,8 @@ func (e *Engine) record(q *quoted, resp *Response, requestID string, orderID com
 	}
 	route := resp.Details.Route
 	return intent.Record{
-		ID: requestID, Status: intent.StatusWaiting, User: q.v.User.Hex(), Recipient: q.v.Recipient.Hex(), Sender: q.v.User.Hex(),
-		RefundTo: q.v.RefundTo.Hex(), RequestType: "intent", Features: []string{}, CreatedAt: now, UpdatedAt: now,
+		ID: requestID, Status: intent.StatusWaiting, User: q.v.User, Recipient: q.v.Recipient, Sender: q.v.User,
+		RefundTo: q.v.RefundTo, RequestType: "intent", Features: []string{}, CreatedAt: now, UpdatedAt: now,
 		Data: intent.RecordData{
 			SlippageTolerance: decimal.NewFromInt(q.slippageBps).String(),
 			FailReason:        intent.FailReasonNA, RefundFailReason: intent.RefundFailReasonNA,
@@ -149,8 +148,8 @@ func (e *Engine) record(q *quoted, resp *Response, requestID string, orderID com
 			QuoteOraclePrice: &intent.OraclePrice{Rate: q.in.price.DivRound(q.out.price, 18).String(), ObservedAt: now,
 				InputCurrency: q.in.amountObject(pow10(in.currency.Decimals), nil), OutputCurrency: q.out.amountObject(pow10(q.out.currency.Decimals), nil)},
 		},
-		Protocol: intent.Protocol{OrderID: orderID.Hex(), HubType: "onchain", Solver: intent.ProtocolSolver{
-			Address: e.Solver.Hex(), ProtocolChainID: order.SolverChainID, ChainID: q.out.chain.ID}},
+		Protocol: intent.Protocol{OrderID: orderID, HubType: "onchain", Solver: intent.ProtocolSolver{
+			Address: e.Solver, ProtocolChainID: order.SolverChainID, ChainID: q.out.chain.ID}},
 	}
 }
 

@@ -9,8 +9,7 @@ import (
 	"math/big"
 	"strconv"
 
-	"github.com/ethereum/go-ethereum/common"
-
+	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/fees"
 	"github.com/intentd/intentd/intent"
 )
@@ -77,11 +76,15 @@ const (
 	tradeExactOutput    = "EXACT_OUTPUT"
 )
 
-// Validated is a request after validation: typed, normalised, ready to price.
+// Validated is a request after validation: typed, normalised, ready to price. Addresses are in
+// their chain family's canonical form (EVM: checksummed): the user, refundTo, the origin currency
+// and the app fees' recipients on the origin chain, the recipient and the destination currency on
+// the destination. On a chain the registry does not have they are as the client wrote them, and
+// the quote stops at the chain (UNSUPPORTED_CHAIN) before it reads them.
 type Validated struct {
-	User, Recipient, RefundTo    common.Address
+	User, Recipient, RefundTo    string
 	OriginChainID, DestChainID   uint64
-	OriginCurrency, DestCurrency common.Address
+	OriginCurrency, DestCurrency string
 	// Amount is the input amount (EXACT_INPUT) or the wanted output amount (EXPECTED_OUTPUT).
 	Amount              *big.Int
 	TradeType           string
@@ -144,8 +147,9 @@ func trimJSONErr(err error) string {
 	return msg
 }
 
-// Validate checks the fields every quote needs, independent of chain state.
-func (r *Request) Validate() (*Validated, *Error) {
+// Validate checks the fields every quote needs, independent of chain state. Each address is
+// read by the rules of its chain's family in the registry (chains.Notation: EVM hex, EIP-55).
+func (r *Request) Validate(reg *chains.Registry) (*Validated, *Error) {
 	var v Validated
 	if r.User == "" {
 		return nil, invalid(CodeInvalidInput, "user is required")
@@ -179,37 +183,39 @@ func (r *Request) Validate() (*Validated, *Error) {
 	default:
 		return nil, invalid(CodeInvalidInput, "tradeType must be EXACT_INPUT or EXPECTED_OUTPUT")
 	}
-	if v.User, err = evmAddress("user", r.User); err != nil {
+	origin, dest := notationOf(reg, v.OriginChainID), notationOf(reg, v.DestChainID)
+	if v.User, err = origin.address("user", r.User); err != nil {
 		return nil, err
 	}
-	v.Recipient = v.User
-	if r.Recipient != "" {
-		if v.Recipient, err = evmAddress("recipient", r.Recipient); err != nil {
-			return nil, err
-		}
+	// The recipient is the user unless named, so the user must be an address of the destination too.
+	if v.Recipient, err = dest.address("recipient", r.Recipient, r.User); err != nil {
+		return nil, err
 	}
 	v.RefundTo = v.User
 	if r.RefundTo != "" {
-		if v.RefundTo, err = evmAddress("refundTo", r.RefundTo); err != nil {
+		if v.RefundTo, err = origin.address("refundTo", r.RefundTo); err != nil {
 			return nil, err
 		}
 	}
 	// Paying or refunding the zero address burns the money.
-	for field, a := range map[string]common.Address{"user": v.User, "recipient": v.Recipient, "refundTo": v.RefundTo} {
-		if a == (common.Address{}) {
-			return nil, invalid(CodeInvalidAddress, "%s must not be the zero address", field)
+	for _, a := range []struct {
+		field, addr string
+		n           notation
+	}{{"user", v.User, origin}, {"recipient", v.Recipient, dest}, {"refundTo", v.RefundTo, origin}} {
+		if a.n.zero(a.addr) {
+			return nil, invalid(CodeInvalidAddress, "%s must not be the zero address", a.field)
 		}
 	}
-	if v.OriginCurrency, err = evmAddress("originCurrency", r.OriginCurrency); err != nil {
+	if v.OriginCurrency, err = origin.address("originCurrency", r.OriginCurrency); err != nil {
 		return nil, err
 	}
-	if v.DestCurrency, err = evmAddress("destinationCurrency", r.DestinationCurrency); err != nil {
+	if v.DestCurrency, err = dest.address("destinationCurrency", r.DestinationCurrency); err != nil {
 		return nil, err
 	}
 	if v.SlippageBps, err = slippage(r.SlippageTolerance); err != nil {
 		return nil, err
 	}
-	if v.AppFees, err = appFees(r.AppFees); err != nil {
+	if v.AppFees, err = appFees(origin, r.AppFees); err != nil {
 		return nil, err
 	}
 	if v.Sponsorship, err = sponsorship(r); err != nil {
@@ -244,17 +250,19 @@ func slippage(s string) (*int64, *Error) {
 	return &n, nil
 }
 
-func appFees(in []AppFeeRequest) ([]fees.AppFee, *Error) {
+// appFees reads the app fees, each paid to its recipient on the origin chain (the order's fees).
+func appFees(origin notation, in []AppFeeRequest) ([]fees.AppFee, *Error) {
 	if len(in) > maxAppFees {
 		return nil, invalid(CodeInvalidInput, "appFees has more than %d entries", maxAppFees)
 	}
 	out := make([]fees.AppFee, 0, len(in))
 	var total int64
 	for i, f := range in {
-		if _, err := evmAddress(fmt.Sprintf("appFees[%d].recipient", i), f.Recipient); err != nil {
-			return nil, err
+		recipient, qerr := origin.address(fmt.Sprintf("appFees[%d].recipient", i), f.Recipient)
+		if qerr != nil {
+			return nil, qerr
 		}
-		af, err := fees.ParseAppFee(common.HexToAddress(f.Recipient).Hex(), f.Fee)
+		af, err := fees.ParseAppFee(recipient, f.Fee)
 		if err != nil {
 			return nil, invalid(CodeInvalidInput, "appFees[%d]: %v", i, err)
 		}
@@ -308,17 +316,39 @@ func chainID(field string, n json.Number) (uint64, *Error) {
 	return id, nil
 }
 
-// evmAddress reads an address of the body: 0x and 40 hex digits, in one case or exactly
-// checksummed (intent.ChecksumValid: a mixed-case typo is refused, not paid).
-func evmAddress(field, s string) (common.Address, *Error) {
-	if !common.IsHexAddress(s) || len(s) != 42 {
-		return common.Address{}, invalid(CodeInvalidAddress, "%s %q is not a valid EVM address", field, truncate(s))
+// notation reads the addresses of the body that belong to one chain: by its family's rules
+// (chains.Notation; on EVM chains 0x and 40 hex digits, in one case or exactly checksummed, so a
+// mixed-case typo is refused, not paid). Nil for a chain the registry does not have: its
+// addresses are kept as written, and the quote is refused at the chain before they are used.
+type notation struct{ chains.Notation }
+
+func notationOf(reg *chains.Registry, chainID uint64) notation {
+	if reg != nil {
+		if ch, err := reg.Get(chainID); err == nil {
+			return notation{ch.Notation()}
+		}
 	}
-	if !intent.ChecksumValid(s) {
-		return common.Address{}, invalid(CodeInvalidAddress, "%s %q %s", field, s, intent.ErrAddressChecksum)
-	}
-	return common.HexToAddress(s), nil
+	return notation{}
 }
+
+// address reads the field's address, or the first of fallbacks when the field is empty (a
+// default taken from another field, named in the error as the field it fills).
+func (n notation) address(field, s string, fallbacks ...string) (string, *Error) {
+	if s == "" && len(fallbacks) > 0 {
+		s = fallbacks[0]
+	}
+	if n.Notation == nil {
+		return s, nil
+	}
+	a, err := n.ParseAddress(s)
+	if err != nil {
+		return "", invalid(CodeInvalidAddress, "%s %q %v", field, truncate(s), err)
+	}
+	return a, nil
+}
+
+// zero reports whether a is the family's zero address.
+func (n notation) zero(a string) bool { return n.Notation != nil && n.IsZeroAddress(a) }
 
 func truncate(s string) string {
 	if len(s) > 80 {

@@ -2,9 +2,27 @@ package quote
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/intentd/intentd/chains"
+	_ "github.com/intentd/intentd/chains/evm" // the EVM family's notation, which reads the addresses
 )
+
+// testChains is a registry of EVM chains for validation: the devnet's two and those of the fuzz
+// corpus. Validation reads no chain, so the URLs answer nothing.
+var testChains = func() *chains.Registry {
+	var list []string
+	for _, id := range []int{1, 2, 31337, 31338} {
+		list = append(list, fmt.Sprintf(`{"id": %d, "httpRpcUrl": "http://127.0.0.1:1", "currency": {"symbol": "ETH", "decimals": 18}}`, id))
+	}
+	r, err := chains.ParseRegistry([]byte(`{"chains": [`+strings.Join(list, ",")+`]}`), func(string) (string, bool) { return "", false })
+	if err != nil {
+		panic(err)
+	}
+	return r
+}()
 
 func TestDecodeRejectsMalformedBodiesWithInvalidInput(t *testing.T) {
 	for _, body := range []string{"", "{", "[]", `{"amount": 1}`, `{"user": "x"} {}`, `{"recipent": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"}`, `{"originChainId": "x"}`} {
@@ -30,7 +48,7 @@ func TestValidateNamesTheBadField(t *testing.T) {
 		if derr != nil {
 			t.Fatalf("Decode(%s): %v", body, derr)
 		}
-		if _, err := req.Validate(); err == nil || err.Code != code {
+		if _, err := req.Validate(testChains); err == nil || err.Code != code {
 			t.Errorf("Validate(%s) = %v, want %s", body, err, code)
 		}
 	}
@@ -69,7 +87,7 @@ func FuzzDecodeQuote(f *testing.F) {
 				}
 			}
 		}
-		v, verr := req.Validate()
+		v, verr := req.Validate(testChains)
 		if verr != nil {
 			if !isBadRequest(verr) {
 				t.Fatalf("validation error without the spec's shape: %+v", verr)
@@ -119,7 +137,7 @@ func TestEveryAddressOfAQuoteWithMixedCaseThatFailsEIP55IsRefusedInvalidAddress(
 		if derr != nil {
 			t.Fatalf("%s: Decode: %v", field, derr)
 		}
-		_, err := req.Validate()
+		_, err := req.Validate(testChains)
 		return err
 	}
 	for _, field := range []string{"user", "recipient", "refundTo", "originCurrency", "destinationCurrency", "appFees"} {

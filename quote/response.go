@@ -17,49 +17,15 @@ type Response struct {
 	RequestID string    `json:"requestId,omitempty"`
 }
 
-// Step is one action the client performs, in order.
-type Step struct {
-	ID             string     `json:"id"`
-	Action         string     `json:"action"`
-	Description    string     `json:"description"`
-	Kind           string     `json:"kind"`
-	RequestID      string     `json:"requestId"`
-	DepositAddress string     `json:"depositAddress"`
-	Items          []StepItem `json:"items"`
-}
-
-// StepItem is one transaction or signature of a step.
-type StepItem struct {
-	Status string `json:"status"`
-	Data   TxData `json:"data"`
-	// Check is the status poll that confirms the item; only items whose completion the status
-	// endpoint can see carry one (the deposit). Clients poll an item's check until the request
-	// succeeds, so a preparatory item (approve) has none: its receipt completes it.
-	Check *StepCheck  `json:"check,omitempty"`
-	Post  *StepPostTo `json:"post,omitempty"`
-}
-
-// TxData is an EVM transaction for the client's wallet to send.
-type TxData struct {
-	From    string `json:"from"`
-	To      string `json:"to"`
-	Data    string `json:"data"`
-	Value   string `json:"value"`
-	ChainID uint64 `json:"chainId"`
-}
-
-// StepCheck is the status poll a client uses after a step.
-type StepCheck struct {
-	Endpoint string `json:"endpoint"`
-	Method   string `json:"method"`
-}
-
-// StepPostTo is a call the client makes after signing.
-type StepPostTo struct {
-	Endpoint string `json:"endpoint"`
-	Method   string `json:"method"`
-	Body     any    `json:"body"`
-}
+// The steps of a quote are the domain's (intent.Step), built by the origin chain's family
+// (chains.Steps); the names stay for the clients of this package.
+type (
+	Step       = intent.Step
+	StepItem   = intent.StepItem
+	TxData     = intent.TxData
+	StepCheck  = intent.StepCheck
+	StepPostTo = intent.StepPostTo
+)
 
 // Fees is the deprecated fee breakdown of quote responses, in amount objects of the input
 // currency. relayerGas is the destination fill's gas, relayerService the rest of what the

@@ -22,7 +22,7 @@ func (e *Engine) screen(v *Validated, origin, dest *chains.Chain) *Error {
 		name string
 		vm   chains.VMType
 		addr string
-	}{{"user", origin.VMType, v.User.Hex()}, {"recipient", dest.VMType, v.Recipient.Hex()}, {"refundTo", origin.VMType, v.RefundTo.Hex()}} {
+	}{{"user", origin.VMType, v.User}, {"recipient", dest.VMType, v.Recipient}, {"refundTo", origin.VMType, v.RefundTo}} {
 		if e.Screening.Blocked(f.vm, f.addr) {
 			fields = append(fields, fmt.Sprintf("%s %s", f.name, f.addr))
 		}

@@ -25,8 +25,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/ethereum/go-ethereum/common"
-
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/internal/metrics"
 	"github.com/intentd/intentd/internal/pause"
@@ -55,7 +53,7 @@ const (
 func Normalize(vm chains.VMType, address string) (string, error) {
 	switch family(vm) {
 	case chains.VMTypeEVM:
-		if len(address) != 42 || !common.IsHexAddress(address) {
+		if !evmHex(address) {
 			return "", fmt.Errorf("%q is not an EVM address (0x and 40 hex digits)", address)
 		}
 		return strings.ToLower(address), nil
@@ -66,6 +64,15 @@ func Normalize(vm chains.VMType, address string) (string, error) {
 		return address, nil
 	}
 	return "", fmt.Errorf("chain family %q is not one the blocklist knows (evm, svm)", vm)
+}
+
+// evmHex reports whether s is an EVM address in any case: 0x (or 0X) and 40 hex digits. The list
+// compares EVM addresses in lower case, so their checksum (EIP-55) is not its business.
+func evmHex(s string) bool {
+	if len(s) != 42 || s[0] != '0' || s[1] != 'x' && s[1] != 'X' {
+		return false
+	}
+	return strings.Trim(strings.ToLower(s[2:]), "0123456789abcdef") == ""
 }
 
 // base58 is the alphabet of Solana's addresses (Bitcoin's: no 0, O, I or l).

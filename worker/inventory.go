@@ -38,7 +38,7 @@ func watchInventory(ctx context.Context, cs *chains.Clients, solver common.Addre
 					metrics.SolverBalanceFloor.WithLabelValues(id, cur.Symbol).Set(v)
 				}
 				rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-				bal, err := reader.BalanceNow(rctx, common.HexToAddress(cur.Address), solver)
+				bal, err := reader.BalanceNow(rctx, cur.Address, solver.Hex())
 				cancel()
 				if err != nil {
 					logger.Debug("solver balance not read for the metrics", "chain", ch.ID, "currency", cur.Symbol, "error", err)

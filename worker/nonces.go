@@ -14,6 +14,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/deposits"
 	"github.com/intentd/intentd/internal/metrics"
 	"github.com/intentd/intentd/store"
@@ -23,7 +24,7 @@ import (
 // node does not hold (a transaction it dropped, a pool lost in a node's restart, a nonce handed
 // out and never used) holds up every later one: each request behind it is bumped, cancelled at
 // its own nonce and left delayed, none of it mined. The worker looks for that: while the chain's
-// pending nonce of the solver (what the node's pool holds ready, chains.PendingNonceReader) stays
+// pending nonce of the solver (what the node's pool holds ready, evm.PendingNonceReader) stays
 // below the next nonce the engine hands out for NONCE_GAP_AFTER, without moving, the nonces from
 // it up are filled: the stored transaction at a nonce is sent again (its latest attempt, the one
 // its request waits for), and a nonce where nothing is stored, or whose request is done, gets a
@@ -44,8 +45,8 @@ const cancelGas = 21_000
 // healChain is what the healer needs of a chain.
 type healChain interface {
 	chains.Client
-	chains.TxSender
-	chains.PendingNonceReader
+	evm.TxSender
+	evm.PendingNonceReader
 }
 
 // nonceHealer fills the gaps of the solver's nonces on every enabled chain.
@@ -192,8 +193,8 @@ func (h *nonceHealer) heal(ctx context.Context, c healChain, from common.Address
 }
 
 // send broadcasts txs in nonce order, in one request where the client takes batches.
-func send(ctx context.Context, c chains.TxSender, txs []*types.Transaction) []error {
-	if bs, ok := c.(chains.TxBatchSender); ok && len(txs) > 1 {
+func send(ctx context.Context, c evm.TxSender, txs []*types.Transaction) []error {
+	if bs, ok := c.(evm.TxBatchSender); ok && len(txs) > 1 {
 		return bs.SendTransactions(ctx, txs)
 	}
 	errs := make([]error, len(txs))
@@ -216,7 +217,7 @@ func resetChains(ctx context.Context, cs *chains.Clients, st *store.Store, logge
 		rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		genesis, err := c.BlockHash(rctx, 0)
 		if err == nil {
-			err = deposits.ResetChain(rctx, st, logger, ch.ID, genesis.Hex())
+			err = deposits.ResetChain(rctx, st, logger, ch.ID, genesis)
 		}
 		cancel()
 		if err != nil {

@@ -1,10 +1,14 @@
-// Package evm is the engine's client for EVM chains (VM, plugged into chains.Clients): a thin
-// layer over go-ethereum's ethclient that knows the project's contracts (depository deposits,
-// output-settler fills), caches what a quote needs (gas price, balances, fill simulations),
-// watches the head for waits, and classifies every RPC error into the chains vocabulary
-// (chains.ErrUnavailable, chains.ErrNotFound, *chains.RevertError, chains.ErrInsufficientFunds,
-// chains.ErrNonce). The raw ethclient never leaves the package: callers use the capability
-// interfaces of package chains, which *Client implements.
+// Package evm is the EVM chain family: the engine's client for EVM chains (VM, plugged into
+// chains.Clients), a thin layer over go-ethereum's ethclient that knows the project's contracts
+// (depository deposits, output-settler fills), builds what the user sends for a quote (the
+// chains.Steps port: approve and deposit calldata, fill gas, fill simulations), reads
+// Chainlink-style price feeds (chains.PriceFeedReader), writes the family's addresses and
+// transaction ids (chains.Notation, registered when the package is linked), caches what a quote
+// needs (gas price, balances, fill simulations), watches the head for waits, and classifies every
+// RPC error into the chains vocabulary (chains.ErrUnavailable, chains.ErrNotFound,
+// *chains.RevertError, chains.ErrInsufficientFunds, chains.ErrNonce). The raw ethclient never
+// leaves the package: callers use the capability interfaces of package chains (in the engine's
+// terms) and of this package (in go-ethereum's, capabilities.go), which *Client implements.
 package evm
 
 import (
@@ -57,12 +61,12 @@ var _ interface {
 	chains.HeadWatcher
 	chains.DepositReader
 	chains.BalanceReader
-	chains.AllowanceReader
 	chains.GasPricer
-	chains.FillSimulator
-	chains.ContractCaller
-	chains.TxReader
-	chains.TxSender
+	chains.Steps
+	chains.PriceFeedReader
+	ContractCaller
+	TxReader
+	TxSender
 } = (*Client)(nil)
 
 // VM is the EVM family for chains.NewClients: it opens a *Client for each chain of type evm.
@@ -122,18 +126,21 @@ type balanceKey struct{ currency, account common.Address }
 
 // Balance returns an account's balance of a currency (zero address: native), cached for a few
 // seconds: quotes report it for display only, never to decide anything.
-func (c *Client) Balance(ctx context.Context, currency, account common.Address) (*big.Int, error) {
-	return c.balances.Get(ctx, balanceKey{currency, account})
+func (c *Client) Balance(ctx context.Context, currency, account string) (*big.Int, error) {
+	return c.balances.Get(ctx, balanceKey{common.HexToAddress(currency), common.HexToAddress(account)})
 }
 
 func (c *Client) loadBalance(ctx context.Context, k balanceKey) (*big.Int, error) {
-	return c.BalanceNow(ctx, k.currency, k.account)
+	return c.balanceNow(ctx, k)
 }
 
 // BalanceNow reads an account's balance of a currency (zero address: native) from the chain,
 // uncached: for decisions such as whether the solver can pay a fill.
-func (c *Client) BalanceNow(ctx context.Context, currency, account common.Address) (*big.Int, error) {
-	k := balanceKey{currency, account}
+func (c *Client) BalanceNow(ctx context.Context, currency, account string) (*big.Int, error) {
+	return c.balanceNow(ctx, balanceKey{common.HexToAddress(currency), common.HexToAddress(account)})
+}
+
+func (c *Client) balanceNow(ctx context.Context, k balanceKey) (*big.Int, error) {
 	if k.currency == (common.Address{}) {
 		b, err := c.eth.BalanceAt(ctx, k.account, nil)
 		return b, c.classify("balance", err)
@@ -210,13 +217,14 @@ func (c *Client) Head(ctx context.Context) (uint64, error) {
 	return n, c.classify("block number", err)
 }
 
-// BlockHash returns the canonical hash of a block; chains.ErrNotFound when there is none.
-func (c *Client) BlockHash(ctx context.Context, number uint64) (common.Hash, error) {
+// BlockHash returns the canonical hash of a block, 0x-hex; chains.ErrNotFound when there is
+// none.
+func (c *Client) BlockHash(ctx context.Context, number uint64) (string, error) {
 	h, err := c.eth.HeaderByNumber(ctx, new(big.Int).SetUint64(number))
 	if err != nil {
-		return common.Hash{}, c.classify("header", err)
+		return "", c.classify("header", err)
 	}
-	return h.Hash(), nil
+	return h.Hash().Hex(), nil
 }
 
 // CallContract runs a read-only call against the latest block; a *chains.RevertError when the
@@ -233,14 +241,6 @@ func FillCalldata(orderID common.Hash, currency, recipient common.Address, amoun
 		return OutputSettlerABI.PackFillNative(orderID, recipient), new(big.Int).Set(amount)
 	}
 	return OutputSettlerABI.PackFillErc20(orderID, currency, recipient, amount), new(big.Int)
-}
-
-// FillGasEstimate is the gas a fill is quoted with; real fills are estimated at execution.
-func FillGasEstimate(currency common.Address) uint64 {
-	if currency == (common.Address{}) {
-		return 60_000
-	}
-	return 90_000
 }
 
 // FillsInReceipt returns the order ids filled by a receipt's Fill events.

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/ethereum/go-ethereum/common"
 	dto "github.com/prometheus/client_model/go"
 
 	"github.com/intentd/intentd/internal/metrics"
@@ -19,10 +20,11 @@ func TestAHeaderReadByHashIsReadOnceForEveryCaller(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hash, err := c.BlockHash(ctx, latest)
+	h, err := c.BlockHash(ctx, latest)
 	if err != nil {
 		t.Fatal(err)
 	}
+	hash := common.HexToHash(h)
 	reads := func() float64 {
 		var m dto.Metric
 		if err := metrics.ChainRPCRequests.WithLabelValues("31337", "eth_getBlockByHash").Write(&m); err != nil {

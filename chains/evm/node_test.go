@@ -110,7 +110,7 @@ func TestClientClassifiesTheNodesAnswers(t *testing.T) {
 	})
 
 	t.Run("a token's error passed through a fill is a revert with the token's error name", func(t *testing.T) {
-		err := c.SimulateFill(ctx, brokeAddr, devnet.USDCAddress, user.Address)
+		err := c.SimulateFill(ctx, brokeAddr.Hex(), devnet.USDCAddress.Hex(), user.Address.Hex())
 		var rev *chains.RevertError
 		if !errors.As(err, &rev) || rev.Name != "InsufficientAllowance" || rev.Blocked {
 			t.Fatalf("simulated USDC fill from an account without allowance = %v, want the revert InsufficientAllowance", err)

@@ -25,15 +25,15 @@ const (
 // fillSimKey names one simulated fill: who pays, in what, to whom.
 type fillSimKey struct{ solver, currency, recipient common.Address }
 
-// SimulateFill runs the fill of one base unit of currency from solver to recipient with
-// eth_call against the latest block, and returns a *chains.RevertError when the chain would
-// revert it (a blocked recipient, a recipient contract refusing the native asset) or a
+// SimulateFill (chains.Steps) runs the fill of one base unit of currency from solver to
+// recipient with eth_call against the latest block, and returns a *chains.RevertError when the
+// chain would revert it (a blocked recipient, a recipient contract refusing the native asset) or a
 // *chains.Error of kind chains.ErrUnavailable when the chain could not be asked. Outcomes are
 // reused for fillSimFresh. The amount is nominal on purpose: this checks that the recipient can
 // be paid at all; whether the solver holds enough is an inventory question answered at fill
 // time.
-func (c *Client) SimulateFill(ctx context.Context, solver, currency, recipient common.Address) error {
-	revert, err := c.fillSims.Get(ctx, fillSimKey{solver, currency, recipient})
+func (c *Client) SimulateFill(ctx context.Context, solver, currency, recipient string) error {
+	revert, err := c.fillSims.Get(ctx, fillSimKey{common.HexToAddress(solver), common.HexToAddress(currency), common.HexToAddress(recipient)})
 	if err != nil {
 		return err
 	}

@@ -14,8 +14,8 @@ import (
 	"github.com/intentd/intentd/internal/sharedread"
 )
 
-// Transactions: what the solver's fills and refunds read and send (chains.TxReader,
-// chains.TxSender), each answer classified.
+// Transactions: what the solver's fills and refunds read and send (TxReader,
+// TxSender), each answer classified.
 
 // Receipt returns a transaction receipt; chains.ErrNotFound while it is not mined.
 func (c *Client) Receipt(ctx context.Context, tx common.Hash) (*types.Receipt, error) {
@@ -61,7 +61,7 @@ func (c *Client) NonceAt(ctx context.Context, account common.Address) (uint64, e
 }
 
 // PendingNonceAt returns the account's nonce counting the transactions the node's pool holds
-// ready to be mined (chains.PendingNonceReader).
+// ready to be mined (PendingNonceReader).
 func (c *Client) PendingNonceAt(ctx context.Context, account common.Address) (uint64, error) {
 	n, err := c.eth.PendingNonceAt(ctx, account)
 	return n, c.classify("pending nonce", err)
@@ -76,23 +76,23 @@ func (c *Client) EstimateGas(ctx context.Context, msg ethereum.CallMsg) (uint64,
 
 // SuggestFees returns the node's suggested tip and the base fee of its latest block, in that
 // order (two calls). A chain without a base fee (before London) is chains.ErrUnsupported.
-func (c *Client) SuggestFees(ctx context.Context) (chains.Fees, error) {
+func (c *Client) SuggestFees(ctx context.Context) (Fees, error) {
 	tip, err := c.eth.SuggestGasTipCap(ctx)
 	if err != nil {
-		return chains.Fees{}, c.classify("tip", err)
+		return Fees{}, c.classify("tip", err)
 	}
 	head, err := c.eth.HeaderByNumber(ctx, nil)
 	if err != nil {
-		return chains.Fees{}, c.classify("head", err)
+		return Fees{}, c.classify("head", err)
 	}
 	if head.BaseFee == nil {
-		return chains.Fees{}, &chains.Error{Kind: chains.ErrUnsupported, ChainID: c.chain.ID, Op: "head",
+		return Fees{}, &chains.Error{Kind: chains.ErrUnsupported, ChainID: c.chain.ID, Op: "head",
 			Err: errors.New("the latest block has no base fee")}
 	}
-	return chains.Fees{Tip: tip, BaseFee: head.BaseFee}, nil
+	return Fees{Tip: tip, BaseFee: head.BaseFee}, nil
 }
 
-// SendTransactions broadcasts txs in one JSON-RPC batch, in their order (chains.TxBatchSender).
+// SendTransactions broadcasts txs in one JSON-RPC batch, in their order (TxBatchSender).
 func (c *Client) SendTransactions(ctx context.Context, txs []*types.Transaction) []error {
 	errs := make([]error, len(txs))
 	elems := make([]rpc.BatchElem, 0, len(txs))

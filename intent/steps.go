@@ -1,0 +1,61 @@
+package intent
+
+// A quote's steps: what the user signs or sends, in order, to fund a request. The chain family of
+// the origin builds them (chains.Steps); the quote engine attaches the status check and answers
+// them as they are, so these types are the wire shape of the spec's step (the public SDK's types).
+
+// Step is one action the client performs, in order.
+type Step struct {
+	ID             string     `json:"id"`
+	Action         string     `json:"action"`
+	Description    string     `json:"description"`
+	Kind           string     `json:"kind"`
+	RequestID      string     `json:"requestId"`
+	DepositAddress string     `json:"depositAddress"`
+	Items          []StepItem `json:"items"`
+}
+
+// The step kinds of the spec: a transaction the client sends, or a message it signs and posts.
+const (
+	StepKindTransaction = "transaction"
+	StepKindSignature   = "signature"
+)
+
+// StepItemIncomplete is the status every step item starts with.
+const StepItemIncomplete = "incomplete"
+
+// StepItem is one transaction or signature of a step.
+type StepItem struct {
+	Status string `json:"status"`
+	Data   TxData `json:"data"`
+	// Check is the status poll that confirms the item; only items whose completion the status
+	// endpoint can see carry one (the deposit). Clients poll an item's check until the request
+	// succeeds, so a preparatory item (approve) has none: its receipt completes it.
+	Check *StepCheck  `json:"check,omitempty"`
+	Post  *StepPostTo `json:"post,omitempty"`
+}
+
+// TxData is a transaction for the client's wallet to send, in the fields an EVM wallet takes:
+// the only family built today. The spec gives a Solana origin "chain-specific transaction data
+// instead of EVM calldata": that family adds its fields here (omitempty), so the EVM items keep
+// their bytes.
+type TxData struct {
+	From    string `json:"from"`
+	To      string `json:"to"`
+	Data    string `json:"data"`
+	Value   string `json:"value"`
+	ChainID uint64 `json:"chainId"`
+}
+
+// StepCheck is the status poll a client uses after a step.
+type StepCheck struct {
+	Endpoint string `json:"endpoint"`
+	Method   string `json:"method"`
+}
+
+// StepPostTo is a call the client makes after signing.
+type StepPostTo struct {
+	Endpoint string `json:"endpoint"`
+	Method   string `json:"method"`
+	Body     any    `json:"body"`
+}

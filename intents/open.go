@@ -1,0 +1,52 @@
+package intents
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/sdk/client"
+
+	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/workflows"
+)
+
+// ErrUnknownRequest is returned by Open for a requestId no quote was made for.
+var ErrUnknownRequest = errors.New("no quote for this requestId")
+
+// Open starts a request's workflow before any deposit, for the flows where the engine sends the
+// funding itself (a relayed deposit): the request must be running before its funding exists.
+// The workflow waits for its deposit as a workflow started by a signal does, until the order's
+// deadline, and the deposit reaches it like any other: the scanner or a client's hint finds it
+// and Deliver signals it to the open workflow. Opening a request whose workflow exists already,
+// open or closed, does nothing. Errors: ErrUnknownRequest for a requestId without a quote;
+// anything else is the read model's or Temporal's, worth a retry.
+func (d *Door) Open(ctx context.Context, requestID string) error {
+	q, err := d.Requests.QuoteByRequestID(ctx, requestID)
+	if errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("%w: %s", ErrUnknownRequest, requestID)
+	}
+	if err != nil {
+		return err
+	}
+	exec := q.Execution
+	_, err = d.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+		ID:                                       workflows.IntentWorkflowID(q.RequestID),
+		TaskQueue:                                workflows.TaskQueue,
+		WorkflowIDReusePolicy:                    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+		WorkflowExecutionErrorWhenAlreadyStarted: true,
+		EnableEagerStart:                         d.EagerStart,
+		TypedSearchAttributes:                    workflows.InitialSearchAttributes(exec, q.APIKeyID),
+	}, workflows.Intent, workflows.IntentInput{Execution: exec, APIKeyID: q.APIKeyID, Policy: d.Policy})
+	var already *serviceerror.WorkflowExecutionAlreadyStarted
+	if errors.As(err, &already) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("open %s: %w", q.RequestID, err)
+	}
+	d.logger().Info("request opened before its deposit", "requestId", q.RequestID)
+	return nil
+}
