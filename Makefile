@@ -22,7 +22,7 @@ help:
 	@echo "make test       run every test (real Postgres, in-process Temporal, devnet chains, oracle, the public SDK)"
 	@echo "make build      build bin/intentd (production) and bin/intentd-dev (chains + embedded stack)"
 	@echo "make vet        go vet ./..."
-	@echo "make lint       staticcheck, the Temporal determinism check and the import rules (part of make test)"
+	@echo "make lint       staticcheck, errcheck, the Temporal determinism check and the import rules (part of make test)"
 	@echo "make fuzz       run each fuzz target for FUZZTIME (default 1m)"
 	@echo "make contracts  recompile the Solidity contracts and regenerate the Go bindings (needs npm)"
 	@echo "make devnet     run only the local chains;  make dev  run only the engine"
@@ -36,14 +36,17 @@ build:
 test: e2e-deps lint
 	$(GO) test -count=1 -timeout 20m ./...
 
-# lint: go vet, staticcheck and the Temporal SDK's workflowcheck (determinism of the workflow
-# code), both pinned in tools/go.mod (a module of its own, so the engine's go.mod does not carry
-# them) and fetched from the Go module proxy on first use; the import rules are a test
-# (internal/archtest) and run with the other tests.
+# lint: go vet, staticcheck, errcheck (every error returned is handled, or dropped on purpose as
+# `_ = f()`; .errcheck-excludes lists the few calls dropped everywhere: reports written to a
+# terminal, bodies closed after reading) and the Temporal SDK's workflowcheck (determinism of the
+# workflow code), all three pinned in tools/go.mod (a module of its own, so the engine's go.mod
+# does not carry them) and fetched from the Go module proxy on first use; the import rules are a
+# test (internal/archtest) and run with the other tests.
 TOOL := $(GO) tool -modfile=tools/go.mod
 lint:
 	$(GO) vet ./...
 	$(TOOL) staticcheck ./...
+	$(TOOL) errcheck -exclude .errcheck-excludes ./...
 	$(TOOL) workflowcheck ./workflows/...
 
 # e2e-deps installs the SDK suite's Node packages (e2e/package-lock.json, pinned) once, and again

@@ -197,14 +197,14 @@ func stalledRPC(t *testing.T) string {
 			c, err := l.Accept()
 			if err != nil {
 				for _, c := range held {
-					c.Close()
+					_ = c.Close()
 				}
 				return
 			}
 			held = append(held, c)
 		}
 	}()
-	t.Cleanup(func() { l.Close(); <-done })
+	t.Cleanup(func() { _ = l.Close(); <-done })
 	return "http://" + l.Addr().String()
 }
 

@@ -170,7 +170,7 @@ func TestKubernetesManifests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	dec := yaml.NewDecoder(f)
 	replicas := map[string]int{}
 	for {

@@ -226,7 +226,7 @@ func k8sDocs(t *testing.T) []k8sDoc {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	dec := yaml.NewDecoder(f)
 	var out []k8sDoc
 	for {

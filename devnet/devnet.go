@@ -413,7 +413,7 @@ func printSummary(out io.Writer, d *Devnet) {
 		fmt.Fprintf(&b, "  (%d) %s\n", i, a.Hex())
 	}
 	b.WriteString("\nPress Ctrl-C to stop.\n")
-	io.WriteString(out, b.String())
+	_, _ = io.WriteString(out, b.String())
 }
 
 // Mine seals one block now, including every pending transaction. The chain seals blocks on
@@ -460,7 +460,7 @@ func (c *Chain) close() {
 		return
 	}
 	c.closed = true
-	c.backend.Close()
+	_ = c.backend.Close()
 }
 
 // startChain starts the simulated backend of one chain with its HTTP endpoint. Port 0 is
@@ -518,7 +518,7 @@ func freePort(host string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	defer l.Close()
+	defer func() { _ = l.Close() }()
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 

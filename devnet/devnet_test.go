@@ -241,7 +241,7 @@ func TestDevnet(t *testing.T) {
 func TestStartPortInUse(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
-	defer l.Close()
+	defer func() { _ = l.Close() }()
 	o := testOptions()
 	o.Chains = []ChainOptions{{ID: 31337, Port: l.Addr().(*net.TCPAddr).Port}}
 	d, err := Start(context.Background(), o)

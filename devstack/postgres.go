@@ -414,7 +414,7 @@ func createDatabase(ctx context.Context, adminURL, db string) error {
 	if err != nil {
 		return fmt.Errorf("connect to private postgres: %w", err)
 	}
-	defer conn.Close(context.Background())
+	defer func() { _ = conn.Close(context.Background()) }()
 	var exists bool
 	if err := conn.QueryRow(cctx, "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)", db).Scan(&exists); err != nil {
 		return fmt.Errorf("look up database %q: %w", db, err)
@@ -441,7 +441,7 @@ func pingURL(ctx context.Context, connURL string, timeout time.Duration) error {
 	if err != nil {
 		return err
 	}
-	defer conn.Close(context.Background())
+	defer func() { _ = conn.Close(context.Background()) }()
 	return conn.Ping(cctx)
 }
 
@@ -573,7 +573,7 @@ func tailFile(path string, n int64) string {
 	if err != nil {
 		return ""
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	fi, err := f.Stat()
 	if err != nil {
 		return ""

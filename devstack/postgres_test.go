@@ -39,7 +39,7 @@ func queryInt(t *testing.T, ctx context.Context, url, sql string) int {
 	t.Helper()
 	conn, err := pgx.Connect(ctx, url)
 	require.NoError(t, err)
-	defer conn.Close(ctx)
+	defer func() { _ = conn.Close(ctx) }()
 	var n int
 	require.NoError(t, conn.QueryRow(ctx, sql).Scan(&n))
 	return n
@@ -49,7 +49,7 @@ func execSQL(t *testing.T, ctx context.Context, url, sql string) {
 	t.Helper()
 	conn, err := pgx.Connect(ctx, url)
 	require.NoError(t, err)
-	defer conn.Close(ctx)
+	defer func() { _ = conn.Close(ctx) }()
 	_, err = conn.Exec(ctx, sql)
 	require.NoError(t, err)
 }

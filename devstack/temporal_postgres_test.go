@@ -32,7 +32,7 @@ func temporalDatabases(t *testing.T) (string, string) {
 		if err != nil {
 			return
 		}
-		defer conn.Close(context.Background())
+		defer func() { _ = conn.Close(context.Background()) }()
 		for _, name := range []string{db + "_temporal", db + "_temporal_visibility"} {
 			_, _ = conn.Exec(context.Background(), "DROP DATABASE IF EXISTS "+pgx.Identifier{name}.Sanitize()+" WITH (FORCE)")
 		}
@@ -73,7 +73,7 @@ func TestTemporalOnPostgres(t *testing.T) {
 	}
 	conn, err := pgx.Connect(ctx, dbURL)
 	require.NoError(t, err)
-	defer conn.Close(ctx)
+	defer func() { _ = conn.Close(ctx) }()
 	var n int
 	require.NoError(t, conn.QueryRow(ctx, "SELECT count(*) FROM pg_database WHERE datname = ANY($1)",
 		[]string{db + "_temporal", db + "_temporal_visibility"}).Scan(&n))
@@ -112,7 +112,7 @@ func TestTemporalVisibilityOnPostgres(t *testing.T) {
 	}, 30*time.Second, 200*time.Millisecond, "the finished workflow is listed from Postgres")
 	pgVis, err := pgx.Connect(ctx, strings.Replace(dbURL, "/"+db, "/"+db+"_temporal_visibility", 1))
 	require.NoError(t, err)
-	defer pgVis.Close(ctx)
+	defer func() { _ = pgVis.Close(ctx) }()
 	var n int
 	require.NoError(t, pgVis.QueryRow(ctx, "SELECT count(*) FROM executions_visibility WHERE workflow_id = 'pgvis-1'").Scan(&n))
 	require.Equal(t, 1, n, "the visibility record is in Postgres")

@@ -88,7 +88,7 @@ func TestPublicSDK(t *testing.T) {
 	}()
 	start := time.Now()
 	err = cmd.Run()
-	pw.Close()
+	_ = pw.Close()
 	<-done
 	if err != nil {
 		t.Fatalf("the SDK suite failed after %s: %v", time.Since(start).Round(time.Millisecond), err)

@@ -236,7 +236,7 @@ func TestEveryDocumentedOperationAnswersAsTheDocumentSays(t *testing.T) {
 	}
 	req, _ := http.NewRequest("GET", s.API.BaseURL+"/ws", nil)
 	d.check(req, "/ws", wsRes, nil)
-	ws.Close()
+	_ = ws.Close()
 	d.must(404, "POST", "/execute/swap", "/execute/swap", obj{}, nil)
 	d.must(404, "GET", "/requests/{requestId}/signature", "/requests/"+rq.RequestID+"/signature", nil, nil)
 	d.must(404, "GET", "/requests/{requestId}/signature/v2", "/requests/"+rq.RequestID+"/signature/v2", nil, nil)

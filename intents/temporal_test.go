@@ -62,7 +62,7 @@ func TestRefundAgainstTemporal(t *testing.T) {
 		t.Fatal(err)
 	}
 	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
+	_ = l.Close()
 	quiet := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
 	tmp, err := devstack.StartTemporal(ctx, devstack.TemporalOptions{FrontendPort: port, DisableUI: true, Logger: quiet})
 	if err != nil {

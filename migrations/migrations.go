@@ -66,7 +66,7 @@ func Apply(ctx context.Context, pool *pgxpool.Pool) ([]string, error) {
 func apply(ctx context.Context, pool *pgxpool.Pool, fsys fs.FS, upTo int64) ([]string, error) {
 	// The *sql.DB borrows its connections from pool and closes none of them.
 	db := stdlib.OpenDBFromPool(pool)
-	defer db.Close()
+	defer func() { _ = db.Close() }()
 	p, err := provider(db, fsys)
 	if err != nil {
 		return nil, err
@@ -154,11 +154,11 @@ func adopt(ctx context.Context, db *sql.DB, p *goose.Provider) (err error) {
 		var v int64
 		var name string
 		if err := rows.Scan(&v, &name); err != nil {
-			rows.Close()
+			_ = rows.Close()
 			return err
 		}
 		if held := files[v]; held != name {
-			rows.Close()
+			_ = rows.Close()
 			if held == "" {
 				held = "no file"
 			}

@@ -57,7 +57,7 @@ func startLocalKMS(t *testing.T) string {
 	require.Eventually(t, func() bool {
 		c, err := net.Dial("tcp", addr)
 		if err == nil {
-			c.Close()
+			_ = c.Close()
 		}
 		return err == nil
 	}, 20*time.Second, 50*time.Millisecond)

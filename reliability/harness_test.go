@@ -172,7 +172,7 @@ func startRig(t *testing.T, sc scenario) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { logFile.Close() })
+	t.Cleanup(func() { _ = logFile.Close() })
 	o := testkit.Options{Logger: slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: slog.LevelWarn})),
 		PrivatePostgres: true, WorkerBinary: bin, LogDir: r.logDir,
 		Env: map[string]string{"PRICE_SOURCE": "table", "QUOTE_TTL": "30m", "SCAN_INTERVAL": "250ms"}}

@@ -155,7 +155,7 @@ func read(path string) (*entries, stamp, error) {
 	if err != nil {
 		return nil, stamp{}, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, stamp{}, err

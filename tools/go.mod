@@ -3,12 +3,14 @@ module github.com/intentd/intentd/tools
 go 1.26.0
 
 tool (
+	github.com/kisielk/errcheck
 	go.temporal.io/sdk/contrib/tools/workflowcheck
 	honnef.co/go/tools/cmd/staticcheck
 )
 
 require (
 	github.com/BurntSushi/toml v1.4.1-0.20240526193622-a339e1f7089c // indirect
+	github.com/kisielk/errcheck v1.30.0 // indirect
 	go.temporal.io/sdk/contrib/tools/workflowcheck v0.6.0 // indirect
 	golang.org/x/exp/typeparams v0.0.0-20231108232855-2478ac86f678 // indirect
 	golang.org/x/mod v0.41.0 // indirect

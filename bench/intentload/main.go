@@ -370,7 +370,7 @@ func (l *load) stream(ctx context.Context) error {
 	}
 	ready := make(chan error, 1)
 	go func() {
-		defer conn.Close()
+		defer func() { _ = conn.Close() }()
 		acked := false
 		for {
 			var m struct {

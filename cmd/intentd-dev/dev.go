@@ -81,7 +81,7 @@ func RunDev(ctx context.Context, o DevOptions) error {
 	if err != nil {
 		return fmt.Errorf("postgres: %w", err)
 	}
-	defer pg.Stop() //nolint:errcheck
+	defer func() { _ = pg.Stop() }()
 	if pg.Started() {
 		say("postgres: private cluster ready")
 	} else {

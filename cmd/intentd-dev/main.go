@@ -112,7 +112,7 @@ func runTemporal(ctx context.Context, cfg launcherConfig, logger *slog.Logger) e
 		if err != nil {
 			return fmt.Errorf("postgres: %w", err)
 		}
-		defer pg.Stop() //nolint:errcheck
+		defer func() { _ = pg.Stop() }()
 		if pg.Started() {
 			if err := os.WriteFile(filepath.Join(cfg.DataDir, "database-url"), []byte(pg.URL()+"\n"), 0o600); err != nil {
 				return err

@@ -137,7 +137,7 @@ func TestOracleThresholdWithoutAllowlistOnlyWarns(t *testing.T) {
 		t.Fatal(err)
 	}
 	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
-	l.Close()
+	_ = l.Close()
 	cmd, out := oracleProcess(t, map[string]string{"ENVIRONMENT": "dev", "ORACLE_SIGNERS_THRESHOLD": "2", "HTTP_PORT": port,
 		"VAULT_SECRETS_DIR": secrets})
 	defer func() {

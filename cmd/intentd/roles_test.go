@@ -41,7 +41,7 @@ func TestRolesStartWithoutTheSolverKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	addr := l.Addr().String()
-	l.Close()
+	_ = l.Close()
 	apiCtx, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() {

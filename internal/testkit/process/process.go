@@ -90,7 +90,7 @@ func (s *Supervisor) startLocked() error {
 	cmd.Stdout, cmd.Stderr = f, f
 	cmd.SysProcAttr = sysProcAttr()
 	if err := cmd.Start(); err != nil {
-		f.Close()
+		_ = f.Close()
 		return fmt.Errorf("start %s: %w", s.Name, err)
 	}
 	s.logs = append(s.logs, logPath)
@@ -98,7 +98,7 @@ func (s *Supervisor) startLocked() error {
 	s.cur = p
 	go func() {
 		err := cmd.Wait()
-		f.Close()
+		_ = f.Close()
 		s.mu.Lock()
 		p.err = err
 		close(p.exited)

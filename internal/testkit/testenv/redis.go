@@ -118,7 +118,7 @@ func pingRedis(u string) error {
 	}
 	opt.DialTimeout, opt.MaxRetries = 500*time.Millisecond, -1
 	c := redis.NewClient(opt)
-	defer c.Close()
+	defer func() { _ = c.Close() }()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	return c.Ping(ctx).Err()
@@ -129,6 +129,6 @@ func freePort() (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	defer l.Close()
+	defer func() { _ = l.Close() }()
 	return l.Addr().(*net.TCPAddr).Port, nil
 }

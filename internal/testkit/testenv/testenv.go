@@ -64,7 +64,7 @@ func DatabaseURL(t testing.TB) string {
 	if err != nil {
 		t.Fatalf("connect %s: %v", admin, err)
 	}
-	defer conn.Close(ctx)
+	defer func() { _ = conn.Close(ctx) }()
 	b := make([]byte, 6)
 	_, _ = rand.Read(b)
 	name := "intentd_test_" + hex.EncodeToString(b)
@@ -87,7 +87,7 @@ func DatabaseURL(t testing.TB) string {
 		if err != nil {
 			return
 		}
-		defer c.Close(context.Background())
+		defer func() { _ = c.Close(context.Background()) }()
 		_, _ = c.Exec(context.Background(), fmt.Sprintf("DROP DATABASE IF EXISTS %s WITH (FORCE)", name))
 	})
 	return dbURL
