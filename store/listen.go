@@ -38,7 +38,7 @@ func (s *Store) listenOnce(ctx context.Context, connected func(), notice func(St
 	defer func() {
 		// A connection that was listening goes back to the pool only once it no longer is.
 		if _, err := conn.Exec(context.Background(), "UNLISTEN *"); err != nil {
-			conn.Hijack().Close(context.Background())
+			_ = conn.Hijack().Close(context.Background())
 			return
 		}
 		conn.Release()

@@ -202,7 +202,7 @@ func TestATransitionDoesNotWaitForATransactionThatReferencesItsRequest(t *testin
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer tx.Rollback(ctx) //nolint:errcheck
+	defer func() { _ = tx.Rollback(ctx) }()
 	if _, err := tx.Exec(ctx, `INSERT INTO solver_transactions (request_id, kind, attempt, chain_id, from_address, nonce, tx_hash, raw_tx)
 		VALUES ($1, 'fill', 0, 31338, '0xsolver', 0, '0xfill', '\x00')`, id); err != nil {
 		t.Fatal(err)
