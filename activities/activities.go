@@ -1,14 +1,16 @@
 // Package activities holds the Intent workflow's activities: structs that carry their
-// dependencies (the read model, the chains, the oracle) with one Input and one Result type per
-// activity. Every activity is idempotent, so a retried activity or a reset workflow never
-// repeats an effect: fills are signed and stored before broadcast and re-broadcast on retry.
+// dependencies (the read model, the chain families, the oracle) with one Input and one Result
+// type per activity. Every activity is idempotent, so a retried activity or a reset workflow
+// never repeats an effect: fills and refunds are paid through their chain's family
+// (chains.Payout), which keeps each payment before it is broadcast and broadcasts it again on
+// retry. The activities are chain-neutral: they find a chain's family by the chain's id
+// (chains.Families) and name none (internal/archtest).
 // Errors are classified here: a failure the workflow should act on is a non-retryable
 // application error whose type is a failReason value.
 package activities
 
 import (
 	"context"
-	"math/big"
 	"strconv"
 
 	"go.temporal.io/sdk/activity"
@@ -27,23 +29,6 @@ type ReadModel interface {
 	CompleteAdminRefund(ctx context.Context, c intent.AdminRefundCompletion) error
 	InsertRefundRequest(ctx context.Context, r intent.RefundRequest) error
 	ClaimRefund(ctx context.Context, c intent.RefundClaim) (hold intent.RefundHold, created bool, err error)
-}
-
-// SolverTxs keeps the solver's signed transactions (store.Store): each is signed once with a
-// nonce allocated in the database and stored before it is broadcast, so a retry sends the same
-// bytes again. Lookups of a request's transaction that does not exist return intent.ErrNotFound.
-// Each transaction is stored with what it commits of the solver's balances until it is mined;
-// given the solver's holdings, PrepareSolverTx refuses one they do not cover once the
-// transactions not yet mined are counted (*intent.InventoryShortfall), atomically with the
-// nonce allocation.
-type SolverTxs interface {
-	SolverTx(ctx context.Context, requestID string, kind intent.TxKind) (*intent.SolverTx, error)
-	SolverTxAttempts(ctx context.Context, requestID string, kind intent.TxKind) ([]intent.SolverTx, error)
-	PrepareSolverTx(ctx context.Context, requestID string, kind intent.TxKind, chainID uint64, from string,
-		chainNonce uint64, pays intent.Commitment, held *intent.Holdings,
-		sign func(nonce uint64) (hash string, raw []byte, err error)) (*intent.SolverTx, error)
-	ReplaceSolverTx(ctx context.Context, requestID string, kind intent.TxKind, after int, cancel bool,
-		sign func(prev intent.SolverTx) (hash string, raw []byte, maxGasCost *big.Int, err error)) (*intent.SolverTx, error)
 }
 
 // StoreActivities writes the read model.

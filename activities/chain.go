@@ -2,33 +2,29 @@ package activities
 
 import (
 	"context"
-	"crypto/ecdsa"
 	"errors"
 	"fmt"
 	"math/big"
 	"strings"
 	"time"
 
-	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/common/hexutil"
-	"github.com/ethereum/go-ethereum/core/types"
-	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/shopspring/decimal"
+	"go.temporal.io/sdk/temporal"
 
 	"github.com/intentd/intentd/chains"
-	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/intent"
-	"github.com/intentd/intentd/internal/groupcommit"
-	"github.com/intentd/intentd/internal/sharedread"
 	"github.com/intentd/intentd/prices"
 	"github.com/intentd/intentd/screening"
 )
 
-// ChainActivities act on chains with the solver's key.
+// ChainActivities pay on chains: fills and refunds, each through its chain's family
+// (chains.Payout), which signs, keeps, sends and replaces the payment by its own policy. What
+// is checked before a payment is signed (the solver's capacity, screening, whether a refund is
+// worth its cost) and what its refusals mean for the request (a failReason) are decided here,
+// the same for every family.
 type ChainActivities struct {
-	Chains    *chains.Clients
-	Store     SolverTxs
-	SolverKey *ecdsa.PrivateKey
+	// Families are the chains' clients and the payout of each chain family.
+	Families *chains.Families
 	// Prices values ERC-20 refunds against their gas; optional.
 	Prices prices.Source
 	// MaxFill is the solver's capacity: the most it pays in one fill, by currency symbol, in
@@ -39,32 +35,20 @@ type ChainActivities struct {
 	Screening *screening.List
 	// RefundGas is the gas ceiling refunds are signed with, per currency (REFUND_GAS_LIMITS).
 	RefundGas RefundGas
-
-	// reads are the reads the signings share (solverreads.go).
-	reads sharedread.Group
-	// broadcasts sends the first broadcasts of each chain and sender in rounds, in nonce order
-	// (broadcasts.go).
-	broadcasts groupcommit.Keyed[senderKey, *broadcastAsk]
 }
 
-// solverChain is what the solver's transactions need of a chain's client.
-type solverChain interface {
-	chains.Client
-	evm.TxSender
-	evm.TxReader
-	chains.BalanceReader
-	chains.HeadWatcher
-}
-
-// chain returns the client of a chain the solver sends transactions on.
-func (a *ChainActivities) chain(chainID uint64) (solverChain, error) {
-	return chains.Capability[solverChain](a.Chains, chainID)
-}
-
-// solverAddress is the address fills are paid from. (Not exported: every exported method of an
-// activity struct is registered as an activity.)
-func (a *ChainActivities) solverAddress() common.Address {
-	return crypto.PubkeyToAddress(a.SolverKey.PublicKey)
+// payout returns the payout of the chain's family and the chain's registry entry, with the
+// activity's logger in the context it is used with.
+func (a *ChainActivities) payout(ctx context.Context, chainID uint64) (context.Context, chains.Payout, *chains.Chain, error) {
+	p, err := a.Families.Payout(chainID)
+	if err != nil {
+		return ctx, nil, nil, err
+	}
+	ch, err := a.Families.Registry().Get(chainID)
+	if err != nil {
+		return ctx, nil, nil, err
+	}
+	return chains.WithLogger(ctx, logger(ctx)), p, ch, nil
 }
 
 // FillInput names the payment the solver makes for an order.
@@ -83,23 +67,22 @@ type FillInput struct {
 // FillSubmitted is the fill transaction as signed, stored and broadcast.
 type FillSubmitted struct {
 	TxHash string
-	Nonce  uint64
 }
 
-// SubmitFill signs the fill once (stored in Postgres with a nonce allocated there) and
-// broadcasts it. A retry finds the stored transaction and broadcasts the same bytes again, so
+// SubmitFill has the destination chain's family pay the fill once (signed and stored before it
+// is broadcast) and broadcast it. A retry finds the stored payment and broadcasts it again, so
 // the solver can never pay an order twice; the output settler also refuses a second fill.
 // Before the first signing it checks what would make the fill fail, each a non-retryable
 // failure the workflow refunds: the fill is over the solver's capacity per fill
 // (SOLVER_CAPACITY_EXCEEDED); the solver holds too little (SOLVER_BALANCE_TOO_LOW), counting as
-// spent what its fills and refunds signed but not yet mined on the chain commit, so a burst
-// larger than the inventory signs only the fills it can pay and refunds the rest without
-// allocating them a nonce; the recipient or the depositor is on the screening blocklist
-// (BLOCKED_WALLET, screenFill); the token refuses the recipient
-// (DESTINATION_TOKEN_TRANSFER_REJECTED); or the fill would revert for another reason
+// spent what its fills and refunds signed but not yet included on the chain commit, so a burst
+// larger than the inventory signs only the fills it can pay and refunds the rest (the family
+// checks it where it allocates the payment's place: chains.Payout); the recipient or the
+// depositor is on the screening blocklist (BLOCKED_WALLET, screenFill); the token refuses the
+// recipient (DESTINATION_TOKEN_TRANSFER_REJECTED); or the fill would revert for another reason
 // (EXECUTION_REVERTED).
 func (a *ChainActivities) SubmitFill(ctx context.Context, in FillInput) (*FillSubmitted, error) {
-	c, err := a.chain(in.ChainID)
+	ctx, p, ch, err := a.payout(ctx, in.ChainID)
 	if err != nil {
 		return nil, err
 	}
@@ -107,47 +90,59 @@ func (a *ChainActivities) SubmitFill(ctx context.Context, in FillInput) (*FillSu
 	if !ok || amount.Sign() <= 0 {
 		return nil, failure(intent.FailReasonUnknown, "invalid fill amount "+in.Amount, nil)
 	}
-	currency := common.HexToAddress(in.Currency)
-	data, value := evm.FillCalldata(common.HexToHash(in.OrderID), currency, common.HexToAddress(in.Recipient), amount)
-	stored, err := a.send(ctx, c, solverCall{requestID: in.RequestID, kind: intent.TxKindFill, to: common.HexToAddress(c.Chain().OutputSettler),
-		data: data, value: value, payCurrency: currency, payAmount: amount,
-		preflight: func(ctx context.Context, gas uint64, feeCap *big.Int) error {
-			if err := a.screenFill(c.Chain(), in); err != nil {
+	sent, err := p.Pay(ctx, chains.Payment{RequestID: in.RequestID, Kind: intent.TxKindFill, ChainID: in.ChainID, OrderID: in.OrderID,
+		Currency: in.Currency, Recipient: in.Recipient, Amount: amount,
+		Check: func(ctx context.Context, _ *big.Int) error {
+			if err := a.screenFill(ch, in); err != nil {
 				return err
 			}
-			return a.checkCapacity(c.Chain(), currency, amount)
-		},
-		onShortfall: func(s *intent.InventoryShortfall) error {
-			return failure(intent.FailReasonSolverBalanceTooLow, "the solver cannot pay the fill and its gas: "+s.Error(), s)
-		},
-		onInsufficientFunds: func(err error) error {
-			return failure(intent.FailReasonSolverBalanceTooLow, "the solver cannot pay the fill and its gas: "+err.Error(), err)
-		},
-		onRevert: func(r *chains.RevertError) error {
-			if r.Blocked {
-				return failure(intent.FailReasonDestinationTokenTransferRejected, "the token refuses the recipient: "+r.Reason, r)
-			}
-			if r.Name == "AlreadyFilled" {
-				// Someone else paid the order on the destination: the recipient has its output, so
-				// the deposit must not also be refunded.
-				return failure(intent.FailReasonOrderAlreadyFilled, "the order is already filled on the destination: "+r.Reason, r)
-			}
-			if r.Name == "InsufficientBalance" {
-				return failure(intent.FailReasonSolverBalanceTooLow, "the solver's balance is too low: "+r.Reason, r)
-			}
-			return failure(intent.FailReasonExecutionReverted, "the fill would revert: "+r.Reason, r)
+			return a.checkCapacity(ch, in.Currency, amount)
 		}})
 	if err != nil {
-		return nil, err
+		return nil, fillFailure(err)
 	}
-	return &FillSubmitted{TxHash: stored.Hash, Nonce: stored.Nonce}, nil
+	return &FillSubmitted{TxHash: sent.TxHash}, nil
+}
+
+// fillFailure maps a fill's refusal by its chain's family to the workflow's non-retryable
+// failure; anything else is retried.
+func fillFailure(err error) error {
+	var (
+		app   *temporal.ApplicationError
+		short *intent.InventoryShortfall
+		r     *chains.RevertError
+	)
+	switch {
+	case errors.As(err, &app):
+		return err // the checks before signing decided
+	case errors.As(err, &r):
+		if r.Blocked {
+			return failure(intent.FailReasonDestinationTokenTransferRejected, "the token refuses the recipient: "+r.Reason, r)
+		}
+		if r.Name == "AlreadyFilled" {
+			// Someone else paid the order on the destination: the recipient has its output, so
+			// the deposit must not also be refunded.
+			return failure(intent.FailReasonOrderAlreadyFilled, "the order is already filled on the destination: "+r.Reason, r)
+		}
+		if r.Name == "InsufficientBalance" {
+			return failure(intent.FailReasonSolverBalanceTooLow, "the solver's balance is too low: "+r.Reason, r)
+		}
+		return failure(intent.FailReasonExecutionReverted, "the fill would revert: "+r.Reason, r)
+	case errors.Is(err, chains.ErrInsufficientFunds):
+		return failure(intent.FailReasonSolverBalanceTooLow, "the solver cannot pay the fill and its gas: "+err.Error(), err)
+	case errors.As(err, &short):
+		return failure(intent.FailReasonSolverBalanceTooLow, "the solver cannot pay the fill and its gas: "+short.Error(), short)
+	case errors.Is(err, chains.ErrStoredCorrupt):
+		return failure(intent.FailReasonUnknown, "stored transaction does not decode", err)
+	}
+	return err
 }
 
 // checkCapacity fails with SOLVER_CAPACITY_EXCEEDED when the fill pays more than the solver's
 // configured capacity for the currency. It is checked when the fill is signed, so a lowered
 // capacity also holds for orders quoted before the change.
-func (a *ChainActivities) checkCapacity(ch *chains.Chain, currency common.Address, amount *big.Int) error {
-	cur, ok := ch.FindCurrency(currency.Hex())
+func (a *ChainActivities) checkCapacity(ch *chains.Chain, currency string, amount *big.Int) error {
+	cur, ok := ch.FindCurrency(currency)
 	if !ok {
 		return nil
 	}
@@ -174,101 +169,41 @@ type AwaitTxInput struct {
 	Voidable bool `json:",omitempty"`
 }
 
-// TxIncluded is a mined transaction.
-type TxIncluded struct {
-	Block     uint64
-	Timestamp int64
-	Success   bool
-	Fee       string
-	// Hash is the attempt that was mined: the first signing or one of its replacements.
-	Hash string
-	// Cancel is set when the mined attempt is a cancellation, which paid nothing.
-	Cancel bool
-	// Attempts are the hashes of every attempt broadcast (the first signing and its
-	// replacements, in order), the mined one included; nil when not known.
-	Attempts []string
-	// Call is what the mined attempt called, set when it reverted (data.failedCallData).
-	Call *intent.CallData
-	// Voided is set, for a Voidable wait, when nothing was mined and nothing can be: every attempt
-	// was signed for a chain that has since been reset, the engine sends none of them again and
-	// the node knows none of them. Attempts lists them; the other fields are empty.
-	Voided bool `json:",omitempty"`
-}
+// TxIncluded is the included attempt of a payment (chains.Included).
+type TxIncluded = chains.Included
 
-// rebroadcastEvery is how often AwaitTx sends the latest attempt again while none is mined (a
-// node may have dropped it from its pool). The first resend comes rebroadcastEvery after the
-// wait starts: every caller waits on an attempt it has just broadcast.
-const rebroadcastEvery = 5 * time.Second
-
-// AwaitTx returns once one attempt of the request's transaction of that kind is mined (all
-// attempts share a nonce, so at most one can be). It is a wait inside one activity (see await):
-// it looks for the attempts' receipts on every new block of the chain, heartbeating between, and
-// while none is mined sends the latest attempt again every rebroadcastEvery (never a voided one).
-// A chain or database it cannot reach is tried again inside the wait. A Voidable wait whose
-// attempts were all voided by the chain's reset ends with Voided once the node knows none of them. The workflow's schedule-to-close
-// timeout bounds the wait; when it passes the activity times out, as before.
+// AwaitTx returns once one attempt of the request's payment of that kind is included (for EVM
+// chains all attempts share a nonce, so at most one can be). It is a wait inside one activity
+// (see await): it has the chain's family look for the attempts on every new block of the chain
+// (chains.InclusionWatch, which sends the latest attempt again while none is included),
+// heartbeating between. A chain or database it cannot reach is tried again inside the wait. A
+// Voidable wait whose attempts were all voided by the chain's reset ends with Voided once the
+// node knows none of them. The workflow's schedule-to-close timeout bounds the wait; when it
+// passes the activity times out, as before.
 func (a *ChainActivities) AwaitTx(ctx context.Context, in AwaitTxInput) (*TxIncluded, error) {
-	c, err := a.chain(in.ChainID)
+	ctx, p, _, err := a.payout(ctx, in.ChainID)
 	if err != nil {
 		return nil, err
 	}
-	var (
-		attempts []intent.SolverTx
-		sent     = time.Now() // the caller has just broadcast the latest attempt
-		out      *TxIncluded
-	)
+	heads, err := chains.Capability[chains.HeadWatcher](a.Families.Clients(), in.ChainID)
+	if err != nil {
+		return nil, err
+	}
+	watch := p.Watch(chains.WatchPayment{RequestID: in.RequestID, Kind: in.Kind, ChainID: in.ChainID, TxHash: in.TxHash,
+		Voidable: in.Voidable})
+	var out *TxIncluded
 	// deferred: a block's receipts are read once its fills' window has passed, so that a mined
 	// fill's success does not hold up the fills that block's confirmations start.
-	spec := waitSpec{what: "inclusion", chain: c, heartbeat: func() { heartbeat(ctx, nil) }, deferred: true,
+	spec := waitSpec{what: "inclusion", chain: heads, heartbeat: func() { heartbeat(ctx, nil) }, deferred: true,
 		attrs: []any{"requestId", in.RequestID, "kind", in.Kind, "chainId", in.ChainID, "tx", in.TxHash}}
 	started := time.Now()
 	checks, err := await(ctx, spec, func(ctx context.Context) (bool, error) {
-		resend := time.Since(sent) >= rebroadcastEvery
-		if attempts == nil || resend {
-			got, err := a.Store.SolverTxAttempts(ctx, in.RequestID, in.Kind)
-			if err != nil {
-				return false, unavailable(fmt.Errorf("stored attempts: %w", err))
-			}
-			if len(got) == 0 {
-				got = []intent.SolverTx{{Hash: in.TxHash}}
-			}
-			attempts = got
-		}
-		inc, err := minedAttempt(ctx, c, attempts)
+		inc, err := watch.Check(ctx)
 		if err != nil {
 			return false, unavailable(err)
 		}
-		if inc != nil {
-			out = inc
-			return true, nil
-		}
-		if in.Voidable && allVoided(attempts) {
-			// Looked at once per resend period, when the attempts are read again: rare, and never
-			// on a chain that was not reset.
-			known, err := anyKnown(ctx, c, attempts)
-			if err != nil {
-				return false, unavailable(err)
-			}
-			if !known {
-				out = &TxIncluded{Voided: true}
-				for _, a := range attempts {
-					out.Attempts = append(out.Attempts, a.Hash)
-				}
-				return true, nil
-			}
-		}
-		if resend {
-			sent = time.Now()
-			if latest := attempts[len(attempts)-1]; latest.Raw != nil && !latest.Voided {
-				var tx types.Transaction
-				if tx.UnmarshalBinary(latest.Raw) == nil {
-					if err := sendTx(ctx, c, &tx); err != nil {
-						logger(ctx).Debug("re-broadcast failed", with(spec.attrs, "attempt", latest.Attempt, "error", err)...)
-					}
-				}
-			}
-		}
-		return false, nil
+		out = inc
+		return inc != nil, nil
 	})
 	if err != nil {
 		return nil, err
@@ -276,73 +211,6 @@ func (a *ChainActivities) AwaitTx(ctx context.Context, in AwaitTxInput) (*TxIncl
 	logger(ctx).Info("transaction mined", with(spec.attrs, "mined", out.Hash, "block", out.Block, "success", out.Success,
 		"checks", checks, "waited", time.Since(started).Round(time.Millisecond))...)
 	return out, nil
-}
-
-// allVoided reports whether every attempt was voided by its chain's reset (intent.SolverTx.Voided).
-func allVoided(attempts []intent.SolverTx) bool {
-	for _, a := range attempts {
-		if !a.Voided {
-			return false
-		}
-	}
-	return len(attempts) > 0
-}
-
-// anyKnown reports whether the node knows one of the attempts, pending in its pool or mined: a
-// voided transaction it still holds may yet be mined, so its request keeps waiting for it.
-func anyKnown(ctx context.Context, c evm.TxReader, attempts []intent.SolverTx) (bool, error) {
-	for _, a := range attempts {
-		known, err := c.TransactionKnown(ctx, common.HexToHash(a.Hash))
-		if err != nil || known {
-			return known, err
-		}
-	}
-	return false, nil
-}
-
-// minedAttempt returns the attempt that is mined, nil when none is.
-func minedAttempt(ctx context.Context, c evm.TxReader, attempts []intent.SolverTx) (*TxIncluded, error) {
-	for _, at := range attempts {
-		r, err := c.Receipt(ctx, common.HexToHash(at.Hash))
-		if errors.Is(err, chains.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		out := &TxIncluded{Block: r.BlockNumber.Uint64(), Success: r.Status == types.ReceiptStatusSuccessful,
-			Hash: at.Hash, Cancel: at.Cancel}
-		for _, a := range attempts {
-			out.Attempts = append(out.Attempts, a.Hash)
-		}
-		if !out.Success {
-			out.Call = callOf(at)
-		}
-		if r.EffectiveGasPrice != nil {
-			out.Fee = new(big.Int).Mul(r.EffectiveGasPrice, new(big.Int).SetUint64(r.GasUsed)).String()
-		}
-		if h, err := c.HeaderByHash(ctx, r.BlockHash); err == nil {
-			out.Timestamp = int64(h.Time)
-		}
-		return out, nil
-	}
-	return nil, nil
-}
-
-// callOf decodes what a stored transaction calls; nil when its bytes are not kept.
-func callOf(at intent.SolverTx) *intent.CallData {
-	var tx types.Transaction
-	if at.Raw == nil || tx.UnmarshalBinary(at.Raw) != nil {
-		return nil
-	}
-	c := &intent.CallData{From: at.From, Data: hexutil.Encode(tx.Data()), Value: tx.Value().String()}
-	if tx.To() != nil {
-		c.To = tx.To().Hex()
-	}
-	if from, err := types.Sender(types.LatestSignerForChainID(tx.ChainId()), &tx); err == nil {
-		c.From = from.Hex()
-	}
-	return c
 }
 
 // StoredTxInput names a request's solver transaction of one kind.
@@ -355,17 +223,61 @@ type StoredTxInput struct {
 type StoredTx struct {
 	Found bool
 	Hash  string
-	Nonce uint64
 }
 
-// StoredSolverTx looks up a request's stored transaction of one kind.
+// StoredSolverTx looks up a request's stored payment of one kind.
 func (a *ChainActivities) StoredSolverTx(ctx context.Context, in StoredTxInput) (*StoredTx, error) {
-	t, err := a.Store.SolverTx(ctx, in.RequestID, in.Kind)
-	if errors.Is(err, intent.ErrNotFound) {
-		return &StoredTx{}, nil
+	// The request's payments are on one chain; the kind's family keeps them. A request's chain
+	// is not in the input (recorded histories), so each family that pays is asked.
+	for _, p := range a.Families.Payouts() {
+		t, err := p.Stored(ctx, in.RequestID, in.Kind)
+		if errors.Is(err, intent.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		return &StoredTx{Found: true, Hash: t.TxHash}, nil
 	}
+	return &StoredTx{}, nil
+}
+
+// ReplaceInput names the attempt of a request's payment to replace.
+type ReplaceInput struct {
+	RequestID string
+	Kind      intent.TxKind
+	ChainID   uint64
+	// After is the attempt being replaced; the replacement is attempt After+1. A retry finds
+	// the replacement already stored and broadcasts it again.
+	After int
+	// MaxBumps is how many replacements may still pay (FILL_MAX_BUMPS); past them the family
+	// replaces by its own policy (EVM: a cancellation, which pays nothing) and says so with
+	// Replaced.Final.
+	MaxBumps int `json:",omitempty"`
+}
+
+// Replaced is the replacement as stored and broadcast (chains.Replaced): Final when the family
+// replaces the payment no more.
+type Replaced = chains.Replaced
+
+// ReplaceTx has the chain's family replace a payment that is not being included, by the
+// family's policy (EVM: same nonce and fees raised, then after MaxBumps a cancellation, the
+// Final replacement), signed once and stored before broadcast like the first attempt. A
+// payment voided by a chain's reset is never replaced (a non-retryable error).
+func (a *ChainActivities) ReplaceTx(ctx context.Context, in ReplaceInput) (*Replaced, error) {
+	ctx, p, _, err := a.payout(ctx, in.ChainID)
 	if err != nil {
 		return nil, err
 	}
-	return &StoredTx{Found: true, Hash: t.Hash, Nonce: t.Nonce}, nil
+	rep, err := p.Replace(ctx, chains.Replacement{RequestID: in.RequestID, Kind: in.Kind, ChainID: in.ChainID, After: in.After,
+		MaxBumps: in.MaxBumps})
+	switch {
+	case errors.Is(err, intent.ErrVoided):
+		return nil, temporal.NewNonRetryableApplicationError("not replaced: "+err.Error(), "TX_VOIDED", err)
+	case errors.Is(err, chains.ErrStoredCorrupt):
+		return nil, failure(intent.FailReasonUnknown, "stored transaction does not decode", err)
+	case err != nil:
+		return nil, err
+	}
+	return rep, nil
 }

@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/sdk/testsuite"
@@ -41,8 +39,8 @@ func tieredChain(t *testing.T, cap string) *chains.Chain {
 // exposureCapUsd cap), valued at 1000 USD an ETH, its shares held in a test database.
 func tieredOracle(t *testing.T, cap string) (*OracleActivities, *fakeChain, *store.Store) {
 	ledger := store.New(testenv.Pool(t))
-	c := &fakeChain{hashes: map[uint64]common.Hash{100: seenBlock.Hash},
-		receipt: &types.Receipt{BlockNumber: big.NewInt(100), BlockHash: seenBlock.Hash}, confirms: 4, config: tieredChain(t, cap)}
+	c := &fakeChain{hashes: map[uint64]string{100: seenBlock.Hash},
+		mined: &chains.Block{Number: 100, Hash: seenBlock.Hash}, confirms: 4, config: tieredChain(t, cap)}
 	return &OracleActivities{chain: func(uint64) (depositChain, error) { return c, nil },
 		Prices: prices.Table{"ETH": decimal.NewFromInt(1000)}, Exposure: ledger, ExposureCap: decimal.NewFromInt(10000)}, c, ledger
 }
@@ -54,9 +52,9 @@ func weiOf(usd int64) int64 { return usd * 1e15 }
 // 100, the oracle attesting it whatever the depth, with the engine's head at head.
 func tieredCheck(t *testing.T, a *OracleActivities, c *fakeChain, id string, usd int64, tiered bool, head uint64) (*AttestResult, string) {
 	t.Helper()
-	att, signer := signedAttestation(t, depositMsg(seenBlock.Hash, 3, orderID, weiOf(usd)))
-	a.Client, a.Signers = oracleStub(t, http.StatusOK, "", att), []common.Address{signer}
-	in := attestIn(seenBlock.Hash.Hex())
+	att, signer := signedAttestation(t, depositMsg(seenHash, 3, orderID, weiOf(usd)))
+	a.Client, a.Signers = oracleStub(t, http.StatusOK, "", att), []string{signer.Hex()}
+	in := attestIn(seenBlock.Hash)
 	in.Amount, in.Tiered, in.RequestID = big.NewInt(weiOf(usd)).String(), tiered, id
 	c.head = head
 	res, why, _, err := checkOnce(t, a, in, Sighting{})

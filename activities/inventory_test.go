@@ -50,8 +50,27 @@ func solverOnDevnet(t *testing.T, blockTime time.Duration) (*ChainActivities, *d
 	reg, err := d.Registry()
 	require.NoError(t, err)
 	pool := testenv.Pool(t)
-	return &ChainActivities{Chains: chains.NewClients(reg, evm.VM()), Store: store.New(pool), SolverKey: devnet.SolverKey()},
-		d.Chain(31338), pool
+	// The EVM family pays, as app composes it: signing with the solver's key, its nonces
+	// allocated in the store.
+	cs := chains.NewClients(reg, evm.VM())
+	families := chains.NewFamilies(cs, map[chains.VMType]chains.Payout{chains.VMTypeEVM: evm.NewPayout(cs, store.New(pool), devnet.SolverKey())})
+	return &ChainActivities{Families: families}, d.Chain(31338), pool
+}
+
+// testChain is what the tests read of the devnet chain through the engine's client.
+type testChain interface {
+	chains.BalanceReader
+	evm.TxSender
+	evm.TxReader
+}
+
+// nonceOf is the nonce the request's fill was signed at (the EVM family's record, kept in the
+// store).
+func nonceOf(t *testing.T, pool *pgxpool.Pool, requestID string) uint64 {
+	t.Helper()
+	tx, err := store.New(pool).SolverTx(context.Background(), requestID, intent.TxKindFill)
+	require.NoError(t, err)
+	return tx.Nonce
 }
 
 // fillsOf stores n requests and returns a fill of amount of currency for each, to a test address
@@ -101,7 +120,7 @@ func TestFillsInFlightCommitInventoryInABurst(t *testing.T) {
 	ctx := context.Background()
 	a, chain, pool := solverOnDevnet(t, 100*time.Millisecond)
 	chain.Pause()
-	c, err := a.chain(31338)
+	c, err := chains.Capability[testChain](a.Families.Clients(), 31338)
 	require.NoError(t, err)
 	solver := devnet.SolverAddress()
 	held, err := c.BalanceNow(ctx, devnet.USDCAddress.Hex(), solver.Hex())
@@ -117,11 +136,11 @@ func TestFillsInFlightCommitInventoryInABurst(t *testing.T) {
 	nonces := map[uint64]string{}
 	for i, err := range errs {
 		if err == nil {
-			nonces[subs[i].Nonce] = subs[i].TxHash
+			nonces[nonceOf(t, pool, fills[i].RequestID)] = subs[i].TxHash
 			continue
 		}
 		require.Equalf(t, string(intent.FailReasonSolverBalanceTooLow), failReasonOf(err), "fill %d: %v", i, err)
-		_, err := a.Store.SolverTx(ctx, fills[i].RequestID, intent.TxKindFill)
+		_, err := store.New(pool).SolverTx(ctx, fills[i].RequestID, intent.TxKindFill)
 		require.Truef(t, errors.Is(err, intent.ErrNotFound), "refused fill %d has a stored transaction (%v)", i, err)
 	}
 	require.Len(t, nonces, 2, "fills signed: exactly the two that X pays")
@@ -182,8 +201,10 @@ func TestABurstOfFillsSharesItsFeeAndHoldingsReads(t *testing.T) {
 	nonces := map[uint64]bool{}
 	for i, err := range errs {
 		require.NoError(t, err, "fill %d", i)
-		require.False(t, nonces[subs[i].Nonce], "nonce %d signed twice", subs[i].Nonce)
-		nonces[subs[i].Nonce] = true
+		nonce := nonceOf(t, pool, fills[i].RequestID)
+		require.False(t, nonces[nonce], "nonce %d signed twice", nonce)
+		nonces[nonce] = true
+		_ = subs[i]
 	}
 	calls := map[string]float64{}
 	for _, m := range methods {
@@ -213,7 +234,7 @@ func TestAFirstSigningAsksPostgresOnceAndARetryFindsItsTransaction(t *testing.T)
 	require.NoError(t, err)
 	require.Equal(t, int64(1), pool.Stat().AcquireCount()-before, "pooled connections taken by a first signing")
 
-	c, err := a.chain(31338)
+	c, err := chains.Capability[testChain](a.Families.Clients(), 31338)
 	require.NoError(t, err)
 	require.Eventually(t, func() bool {
 		chain.Mine()

@@ -2,20 +2,16 @@ package activities
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
 
-	ethereum "github.com/ethereum/go-ethereum"
-	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/common/hexutil"
-	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/shopspring/decimal"
 	"go.temporal.io/sdk/activity"
 
 	"github.com/intentd/intentd/chains"
-	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/oracle/oracleapi"
 	"github.com/intentd/intentd/prices"
@@ -25,8 +21,9 @@ import (
 // OracleActivities ask the attestation oracle to sign on-chain facts and check its answers.
 type OracleActivities struct {
 	Client *oracleapi.Client
-	// Signers are the oracle addresses whose signatures the engine accepts (ORACLE_SIGNERS).
-	Signers []common.Address
+	// Signers are the oracle addresses whose signatures the engine accepts (ORACLE_SIGNERS),
+	// 0x-hex.
+	Signers []string
 	// Threshold is how many unique Signers must have signed the attested deposit before the
 	// engine relies on it (ORACLE_SIGNERS_THRESHOLD; 0 counts as 1). The oracle's success says
 	// nothing about quorum (the spec's aggregation rule 4): the count is checked here.
@@ -35,8 +32,9 @@ type OracleActivities struct {
 	// domain of this deployment (oracleapi.NewDomain: its salt, the deposit's chain and
 	// depository); one signed for another deployment or contract is not trusted.
 	Environment string
-	// Chains reads the deposit's chain while the oracle refuses to attest, to tell a deposit a
-	// reorg removed (DEPOSIT_REORGED) from one still waiting for its confirmations. Nil turns
+	// Chains reads the deposit's chain (its family's funding, chains.Funding) while the oracle
+	// refuses to attest, to tell a deposit a reorg removed (DEPOSIT_REORGED) from one still
+	// waiting for its confirmations. Nil turns
 	// that check off: a removed deposit then waits until the attestation times out.
 	Chains *chains.Clients
 	// Prices values a deposit for its chain's confirmation tiers (prices.DepositDepth), and
@@ -118,7 +116,7 @@ func (a *OracleActivities) AttestDeposit(ctx context.Context, in AttestInput) (*
 	w := a.newDepositWait(ctx, in)
 	if activity.IsActivity(ctx) && activity.HasHeartbeatDetails(ctx) {
 		var last Sighting
-		if activity.GetHeartbeatDetails(ctx, &last) == nil && last.Hash != (common.Hash{}) {
+		if activity.GetHeartbeatDetails(ctx, &last) == nil && last.Hash != "" {
 			w.found = last
 		}
 	}
@@ -161,7 +159,7 @@ func (a *OracleActivities) attestOnce(ctx context.Context, w *depositWait) (*Att
 	w.asked = time.Now()
 	// The oracle is asked about this deposit's order only, not every deposit of the
 	// transaction: one transaction may hold hundreds of deposits, each with a workflow asking.
-	att, err := a.Client.AttestDepositFor(ctx, in.ChainID, common.HexToHash(in.TxHash), common.HexToHash(in.OrderID))
+	att, err := a.Client.AttestDepositOf(ctx, in.ChainID, in.TxHash, in.OrderID)
 	if err != nil {
 		switch outcome, reason := classifyOracleError(err); outcome {
 		case oracleRefused:
@@ -194,14 +192,14 @@ func (a *OracleActivities) attestOnce(ctx context.Context, w *depositWait) (*Att
 	res := &AttestResult{ChainID: m.Data.ChainID, Depository: m.Data.Depository.Hex()}
 	// The client has checked that every signature recovers to the signer it names
 	// (oracleapi.Attest): what is left is to keep the accepted signers, once each.
-	seen := map[common.Address]bool{}
+	seen := map[string]bool{}
 	for _, sig := range m.Signatures {
-		signer := sig.Signer
+		signer := sig.Signer.Hex()
 		if !a.accepted(signer) || seen[signer] {
 			continue
 		}
 		seen[signer] = true
-		res.Signatures = append(res.Signatures, OracleSignature{Signer: signer.Hex(), Signature: hexutil.Encode(sig.Signature)})
+		res.Signatures = append(res.Signatures, OracleSignature{Signer: signer, Signature: "0x" + hex.EncodeToString(sig.Signature)})
 	}
 	if need := max(a.Threshold, 1); len(res.Signatures) < need {
 		// Too few: the other oracles may be down or slow. The wait goes on (WARN at most every
@@ -226,16 +224,17 @@ type OracleSignature struct {
 // deposit's chain and depository: the salt of the engine's ENVIRONMENT, the chain, and the
 // depository of the engine's chain registry (when it has one) which the message must name too.
 func (a *OracleActivities) checkDomain(d oracleapi.Domain, data oracleapi.DepositData) error {
-	depository := data.Depository
+	depository, ours := data.Depository.Hex(), true
 	if a.Chains != nil {
 		if ch, err := a.Chains.Registry().Get(data.ChainID); err == nil && ch.Depository != "" {
-			depository = common.HexToAddress(ch.Depository)
+			depository, ours = ch.Depository, oracleapi.SameAddress(data.Depository, ch.Depository)
 		}
 	}
-	want := oracleapi.NewDomain(a.Environment, data.ChainID, depository)
-	if !d.Equal(want) || data.Depository != depository {
+	// The message names the registry's depository (ours), so the domain is the message's.
+	want := oracleapi.NewDomain(a.Environment, data.ChainID, data.Depository)
+	if !ours || !d.Equal(want) {
 		return fmt.Errorf("attestation signed under domain %+v for depository %s; this deployment expects version %s, chain %d, depository %s and the salt of environment %q",
-			d, data.Depository.Hex(), want.Version, data.ChainID, depository.Hex(), a.Environment)
+			d, data.Depository.Hex(), want.Version, data.ChainID, depository, a.Environment)
 	}
 	return nil
 }
@@ -329,7 +328,7 @@ func pickMessage(msgs []oracleapi.DepositMessage, in AttestInput) (*oracleapi.De
 		return nil, noLog
 	}
 	// The messages are about one transaction, so they are all in one block.
-	if observed && msgs[0].Data.BlockHash == common.HexToHash(in.BlockHash) {
+	if observed && oracleapi.SameHash(msgs[0].Data.BlockHash, in.BlockHash) {
 		for i := range msgs {
 			if msgs[i].Data.LogIndex == uint64(in.LogIndex) {
 				if !sameFacts(msgs[i].Data, in) {
@@ -363,23 +362,24 @@ func pickMessage(msgs []oracleapi.DepositMessage, in AttestInput) (*oracleapi.De
 }
 
 func sameFacts(d oracleapi.DepositData, in AttestInput) bool {
-	return d.OrderID == common.HexToHash(in.OrderID) && strings.EqualFold(d.Currency.Hex(), in.Currency) &&
+	return oracleapi.SameHash(d.OrderID, in.OrderID) && strings.EqualFold(d.Currency.Hex(), in.Currency) &&
 		d.Amount != nil && d.Amount.String() == in.Amount && strings.EqualFold(d.Depositor.Hex(), in.Depositor)
 }
 
-func (a *OracleActivities) accepted(s common.Address) bool {
+func (a *OracleActivities) accepted(s string) bool {
 	for _, x := range a.Signers {
-		if x == s {
+		if strings.EqualFold(x, s) {
 			return true
 		}
 	}
 	return false
 }
 
-// Sighting is a block a deposit's transaction was seen in; the activity's heartbeat details.
+// Sighting is a block a deposit's transaction was seen in; the activity's heartbeat details
+// (the hash as the chain writes it: 0x-hex on EVM chains).
 type Sighting struct {
 	Number uint64
-	Hash   common.Hash
+	Hash   string
 }
 
 // ChainView is what the deposit's chain showed about it, read in this order (so that a
@@ -387,11 +387,11 @@ type Sighting struct {
 type ChainView struct {
 	// Head is the latest block number.
 	Head uint64
-	// CanonicalHash is the canonical hash at the sighting's number; zero when the node has no
+	// CanonicalHash is the canonical hash at the sighting's number; empty when the node has no
 	// block there (it is behind, or the chain got shorter).
-	CanonicalHash common.Hash
-	// Receipt is the transaction's receipt, nil when the node has none.
-	Receipt *types.Receipt
+	CanonicalHash string
+	// Mined is the block the transaction is included in, nil when the node has none.
+	Mined *chains.Block
 	// Known says the node still knows the transaction: in its pool, or mined.
 	Known bool
 }
@@ -406,10 +406,10 @@ type ChainView struct {
 //   - the chain has moved at least confirmations blocks past that number, so the deposit would
 //     have been confirmed by now had it stayed.
 func depositReorged(seen Sighting, v ChainView, confirmations uint64) bool {
-	if seen.Hash == (common.Hash{}) || v.Receipt != nil || v.Known {
+	if seen.Hash == "" || v.Mined != nil || v.Known {
 		return false
 	}
-	if v.CanonicalHash == (common.Hash{}) || v.CanonicalHash == seen.Hash {
+	if v.CanonicalHash == "" || strings.EqualFold(v.CanonicalHash, seen.Hash) {
 		return false
 	}
 	return v.Head >= seen.Number+max(confirmations, 1)
@@ -488,14 +488,10 @@ func (w *depositWait) early() bool {
 
 // seen is the block the deposit was last seen in: found, else the workflow's.
 func (w *depositWait) seen() Sighting {
-	if w.found.Hash != (common.Hash{}) {
+	if w.found.Hash != "" {
 		return w.found
 	}
-	s := Sighting{Number: w.in.BlockNumber}
-	if w.in.BlockHash != "" {
-		s.Hash = common.HexToHash(w.in.BlockHash)
-	}
-	return s
+	return Sighting{Number: w.in.BlockNumber, Hash: w.in.BlockHash}
 }
 
 // heartbeat records the activity's heartbeat, with where the receipt was found as details.
@@ -516,12 +512,12 @@ func (w *depositWait) checkReorged(ctx context.Context) error {
 		return nil
 	}
 	in, seen := w.in, w.seen()
-	v, err := readChainView(ctx, w.chain, common.HexToHash(in.TxHash), seen.Number)
+	v, err := readChainView(ctx, w.chain, in.TxHash, seen.Number)
 	if err != nil {
 		return unavailable(fmt.Errorf("deposit's chain not readable for the reorg check: %w", err))
 	}
-	if v.Receipt != nil {
-		w.found = Sighting{Number: v.Receipt.BlockNumber.Uint64(), Hash: v.Receipt.BlockHash}
+	if v.Mined != nil {
+		w.found = Sighting{Number: v.Mined.Number, Hash: v.Mined.Hash}
 		return nil
 	}
 	if !depositReorged(seen, v, w.chain.Confirmations()) {
@@ -529,11 +525,11 @@ func (w *depositWait) checkReorged(ctx context.Context) error {
 	}
 	return failure(intent.FailReasonDepositReorged, fmt.Sprintf(
 		"deposit %s (log %d) disappeared in a reorg: block %d is now %s instead of %s, the head is %d and the transaction is unknown",
-		in.TxHash, in.LogIndex, seen.Number, v.CanonicalHash.Hex(), seen.Hash.Hex(), v.Head), nil)
+		in.TxHash, in.LogIndex, seen.Number, v.CanonicalHash, seen.Hash, v.Head), nil)
 }
 
 // readChainView reads, in ChainView's order, what the chain shows about tx and block number.
-func readChainView(ctx context.Context, ch depositChain, tx common.Hash, number uint64) (ChainView, error) {
+func readChainView(ctx context.Context, ch depositChain, tx string, number uint64) (ChainView, error) {
 	var v ChainView
 	var err error
 	if v.Head, err = ch.Head(ctx); err != nil {
@@ -541,36 +537,33 @@ func readChainView(ctx context.Context, ch depositChain, tx common.Hash, number 
 	}
 	if number <= v.Head {
 		v.CanonicalHash, err = ch.BlockHash(ctx, number)
-		if errors.Is(err, ethereum.NotFound) {
-			v.CanonicalHash, err = common.Hash{}, nil
+		if errors.Is(err, chains.ErrNotFound) {
+			v.CanonicalHash, err = "", nil
 		}
 		if err != nil {
 			return v, err
 		}
 	}
-	v.Receipt, err = ch.Receipt(ctx, tx)
-	if errors.Is(err, ethereum.NotFound) {
-		v.Receipt, err = nil, nil
-	}
-	if err != nil {
+	b, err := ch.TxBlock(ctx, tx)
+	switch {
+	case errors.Is(err, chains.ErrNotFound):
+	case err != nil:
 		return v, err
+	default:
+		v.Mined = &b
 	}
-	if v.Receipt != nil && v.Receipt.BlockNumber == nil {
-		return v, errors.New("receipt without a block number")
-	}
-	v.Known, err = ch.Known(ctx, tx)
+	v.Known, err = ch.TxKnown(ctx, tx)
 	return v, err
 }
 
-// depositChain is what the reorg check reads on the deposit's chain.
+// depositChain is what the reorg check reads on the deposit's chain: its family's funding.
 type depositChain interface {
+	// Head, BlockHash (chains.ErrNotFound when the node has no block there), TxBlock
+	// (chains.ErrNotFound while the transaction is in none) and TxKnown: chains.Funding's.
 	Head(ctx context.Context) (uint64, error)
-	// BlockHash returns the canonical hash at number, ethereum.NotFound when there is none.
-	BlockHash(ctx context.Context, number uint64) (common.Hash, error)
-	// Receipt returns the transaction's receipt, ethereum.NotFound when there is none.
-	Receipt(ctx context.Context, tx common.Hash) (*types.Receipt, error)
-	// Known reports whether the node knows the transaction, pending or mined.
-	Known(ctx context.Context, tx common.Hash) (bool, error)
+	BlockHash(ctx context.Context, number uint64) (string, error)
+	TxBlock(ctx context.Context, tx string) (chains.Block, error)
+	TxKnown(ctx context.Context, tx string) (bool, error)
 	// Confirmations is the chain registry's confirmation depth for deposits.
 	Confirmations() uint64
 	// Chain is the chain's entry of the registry (its tiers and exposure cap); nil when there is
@@ -587,32 +580,21 @@ func (a *OracleActivities) depositChain(chainID uint64) (depositChain, error) {
 	if a.Chains == nil {
 		return nil, nil
 	}
-	c, err := chains.Capability[depositClient](a.Chains, chainID)
+	c, err := chains.Capability[fundingClient](a.Chains, chainID)
 	if err != nil {
 		return nil, err
 	}
-	return evmDepositChain{c}, nil
+	return fundingChain{c}, nil
 }
 
-// depositClient is what the reorg check asks of the deposit's chain client.
-type depositClient interface {
+// fundingClient is what the reorg check asks of the deposit's chain client.
+type fundingClient interface {
 	chains.Client
-	chains.HeadReader
-	evm.TxReader
+	chains.Funding
 	chains.HeadWatcher
 }
 
-// evmDepositChain reads a chain through the engine's chain clients. Their not-found errors
-// (chains.ErrNotFound) also match ethereum.NotFound, the node's own answer they carry.
-type evmDepositChain struct{ depositClient }
+// fundingChain reads a deposit's chain through its family's funding.
+type fundingChain struct{ fundingClient }
 
-func (e evmDepositChain) BlockHash(ctx context.Context, number uint64) (common.Hash, error) {
-	h, err := e.depositClient.BlockHash(ctx, number)
-	return common.HexToHash(h), err
-}
-
-func (e evmDepositChain) Known(ctx context.Context, tx common.Hash) (bool, error) {
-	return e.TransactionKnown(ctx, tx)
-}
-
-func (e evmDepositChain) Confirmations() uint64 { return e.Chain().Confirmations }
+func (f fundingChain) Confirmations() uint64 { return f.Chain().Confirmations }

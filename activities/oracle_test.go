@@ -15,9 +15,7 @@ import (
 	"testing"
 	"time"
 
-	ethereum "github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/sdk/activity"
@@ -31,8 +29,9 @@ import (
 )
 
 var (
-	seenBlock  = Sighting{Number: 100, Hash: common.HexToHash("0xb100")}
-	otherBlock = common.HexToHash("0xc100")
+	seenHash   = common.HexToHash("0xb100")
+	seenBlock  = Sighting{Number: 100, Hash: seenHash.Hex()}
+	otherBlock = common.HexToHash("0xc100").Hex()
 )
 
 func TestDepositReorged(t *testing.T) {
@@ -49,7 +48,7 @@ func TestDepositReorged(t *testing.T) {
 		{"gone, the chain far ahead", seenBlock, ChainView{Head: 5000, CanonicalHash: otherBlock}, conf, true},
 		{"the chain not yet confirmations past the block", seenBlock, ChainView{Head: 101, CanonicalHash: otherBlock}, conf, false},
 		{"included again in another block", seenBlock, ChainView{Head: 102, CanonicalHash: otherBlock,
-			Receipt: &types.Receipt{BlockNumber: big.NewInt(101), BlockHash: common.HexToHash("0xb101")}}, conf, false},
+			Mined: &chains.Block{Number: 101, Hash: common.HexToHash("0xb101").Hex()}}, conf, false},
 		{"waiting in the pool to be included again", seenBlock, ChainView{Head: 102, CanonicalHash: otherBlock, Known: true}, conf, false},
 		{"slow node: block still canonical, receipt not visible yet", seenBlock, ChainView{Head: 150, CanonicalHash: seenBlock.Hash}, conf, false},
 		{"lagging node: no block at that number", seenBlock, ChainView{Head: 99}, conf, false},
@@ -95,16 +94,16 @@ func TestPickMessage(t *testing.T) {
 		want    int  // index of the message picked, -1 for an error
 		differs bool // the error is the non-retryable "differs"
 	}{
-		{"observed block: the log index", []oracleapi.DepositMessage{depositMsg(seenBlock.Hash, 2, other, 5), depositMsg(seenBlock.Hash, 3, orderID, 1000)},
-			attestIn(seenBlock.Hash.Hex()), 1, false},
-		{"observed block: other facts at the log index", []oracleapi.DepositMessage{depositMsg(seenBlock.Hash, 3, orderID, 999)},
-			attestIn(seenBlock.Hash.Hex()), -1, true},
-		{"observed block: the facts at another log index are not taken", []oracleapi.DepositMessage{depositMsg(seenBlock.Hash, 4, orderID, 1000)},
-			attestIn(seenBlock.Hash.Hex()), -1, false},
+		{"observed block: the log index", []oracleapi.DepositMessage{depositMsg(seenHash, 2, other, 5), depositMsg(seenHash, 3, orderID, 1000)},
+			attestIn(seenBlock.Hash), 1, false},
+		{"observed block: other facts at the log index", []oracleapi.DepositMessage{depositMsg(seenHash, 3, orderID, 999)},
+			attestIn(seenBlock.Hash), -1, true},
+		{"observed block: the facts at another log index are not taken", []oracleapi.DepositMessage{depositMsg(seenHash, 4, orderID, 1000)},
+			attestIn(seenBlock.Hash), -1, false},
 		{"included again elsewhere: found by its facts", []oracleapi.DepositMessage{depositMsg(moved, 0, other, 5), depositMsg(moved, 1, orderID, 1000)},
-			attestIn(seenBlock.Hash.Hex()), 1, false},
+			attestIn(seenBlock.Hash), 1, false},
 		{"included again elsewhere without the deposit", []oracleapi.DepositMessage{depositMsg(moved, 3, other, 5)},
-			attestIn(seenBlock.Hash.Hex()), -1, true},
+			attestIn(seenBlock.Hash), -1, true},
 		{"block not passed: the log index", []oracleapi.DepositMessage{depositMsg(moved, 3, orderID, 1000), depositMsg(moved, 4, orderID, 1000)},
 			attestIn(""), 0, false},
 		{"block not passed: found by its facts", []oracleapi.DepositMessage{depositMsg(moved, 3, other, 5), depositMsg(moved, 4, orderID, 1000)},
@@ -132,8 +131,8 @@ func TestPickMessage(t *testing.T) {
 // block came every few milliseconds.
 type fakeChain struct {
 	head      uint64
-	hashes    map[uint64]common.Hash
-	receipt   *types.Receipt
+	hashes    map[uint64]string
+	mined     *chains.Block
 	known     bool
 	confirms  uint64
 	headError error
@@ -141,20 +140,20 @@ type fakeChain struct {
 }
 
 func (f *fakeChain) Head(context.Context) (uint64, error) { return f.head, f.headError }
-func (f *fakeChain) BlockHash(_ context.Context, n uint64) (common.Hash, error) {
+func (f *fakeChain) BlockHash(_ context.Context, n uint64) (string, error) {
 	if h, ok := f.hashes[n]; ok {
 		return h, nil
 	}
-	return common.Hash{}, ethereum.NotFound
+	return "", chains.ErrNotFound
 }
-func (f *fakeChain) Receipt(context.Context, common.Hash) (*types.Receipt, error) {
-	if f.receipt == nil {
-		return nil, ethereum.NotFound
+func (f *fakeChain) TxBlock(context.Context, string) (chains.Block, error) {
+	if f.mined == nil {
+		return chains.Block{}, chains.ErrNotFound
 	}
-	return f.receipt, nil
+	return *f.mined, nil
 }
-func (f *fakeChain) Known(context.Context, common.Hash) (bool, error) {
-	return f.known || f.receipt != nil, nil
+func (f *fakeChain) TxKnown(context.Context, string) (bool, error) {
+	return f.known || f.mined != nil, nil
 }
 func (f *fakeChain) Confirmations() uint64 { return f.confirms }
 func (f *fakeChain) Chain() *chains.Chain  { return f.config }
@@ -265,7 +264,7 @@ func isUnavailable(err error) bool {
 }
 
 func TestAttestDepositReorged(t *testing.T) {
-	gone := &fakeChain{head: 102, hashes: map[uint64]common.Hash{100: otherBlock}, confirms: 2}
+	gone := &fakeChain{head: 102, hashes: map[uint64]string{100: otherBlock}, confirms: 2}
 	chainOf := func(c *fakeChain) func(uint64) (depositChain, error) {
 		return func(uint64) (depositChain, error) { return c, nil }
 	}
@@ -278,49 +277,49 @@ func TestAttestDepositReorged(t *testing.T) {
 
 	t.Run("gone for good: the wait ends", func(t *testing.T) {
 		a := &OracleActivities{Client: oracleStub(t, http.StatusNotFound, oracleapi.CodeTransactionNotFound, nil), chain: chainOf(gone)}
-		_, _, err := runAttest(t, a, attestIn(seenBlock.Hash.Hex()), nil)
+		_, _, err := runAttest(t, a, attestIn(seenBlock.Hash), nil)
 		require.True(t, isReorged(err), "err %v", err)
 	})
 	t.Run("the oracle still counting confirmations: the wait ends", func(t *testing.T) {
 		a := &OracleActivities{Client: oracleStub(t, http.StatusConflict, oracleapi.CodeNotConfirmed, nil), chain: chainOf(gone)}
-		_, _, err := runAttest(t, a, attestIn(seenBlock.Hash.Hex()), nil)
+		_, _, err := runAttest(t, a, attestIn(seenBlock.Hash), nil)
 		require.True(t, isReorged(err), "err %v", err)
 	})
 	t.Run("not yet confirmations past the block: waits", func(t *testing.T) {
-		c := &fakeChain{head: 101, hashes: map[uint64]common.Hash{100: otherBlock}, confirms: 2}
+		c := &fakeChain{head: 101, hashes: map[uint64]string{100: otherBlock}, confirms: 2}
 		a := &OracleActivities{Client: oracleStub(t, http.StatusNotFound, oracleapi.CodeTransactionNotFound, nil), chain: chainOf(c)}
-		res, why, _, err := checkOnce(t, a, attestIn(seenBlock.Hash.Hex()), Sighting{})
+		res, why, _, err := checkOnce(t, a, attestIn(seenBlock.Hash), Sighting{})
 		waiting(t, res, why, err)
 	})
 	t.Run("slow node: waits", func(t *testing.T) {
-		c := &fakeChain{head: 140, hashes: map[uint64]common.Hash{100: seenBlock.Hash}, confirms: 2}
+		c := &fakeChain{head: 140, hashes: map[uint64]string{100: seenBlock.Hash}, confirms: 2}
 		a := &OracleActivities{Client: oracleStub(t, http.StatusNotFound, oracleapi.CodeTransactionNotFound, nil), chain: chainOf(c)}
-		res, why, _, err := checkOnce(t, a, attestIn(seenBlock.Hash.Hex()), Sighting{})
+		res, why, _, err := checkOnce(t, a, attestIn(seenBlock.Hash), Sighting{})
 		waiting(t, res, why, err)
 	})
 	t.Run("chain unreadable: unavailable, asked again", func(t *testing.T) {
 		c := &fakeChain{headError: errors.New("connection refused")}
 		a := &OracleActivities{Client: oracleStub(t, http.StatusNotFound, oracleapi.CodeTransactionNotFound, nil), chain: chainOf(c)}
-		_, _, _, err := checkOnce(t, a, attestIn(seenBlock.Hash.Hex()), Sighting{})
+		_, _, _, err := checkOnce(t, a, attestIn(seenBlock.Hash), Sighting{})
 		require.True(t, isUnavailable(err), "err %v", err)
 		require.False(t, isReorged(err), "err %v", err)
 	})
 	t.Run("the oracle unavailable: not a reason to look, asked again", func(t *testing.T) {
 		a := &OracleActivities{Client: oracleStub(t, http.StatusServiceUnavailable, oracleapi.CodeChainUnavailable, nil), chain: chainOf(gone)}
-		_, _, _, err := checkOnce(t, a, attestIn(seenBlock.Hash.Hex()), Sighting{})
+		_, _, _, err := checkOnce(t, a, attestIn(seenBlock.Hash), Sighting{})
 		require.True(t, isUnavailable(err), "err %v", err)
 		require.False(t, isReorged(err), "err %v", err)
 	})
 	t.Run("another oracle answer ends the attempt", func(t *testing.T) {
 		a := &OracleActivities{Client: oracleStub(t, http.StatusUnprocessableEntity, oracleapi.CodeTransactionReverted, nil), chain: chainOf(gone)}
-		_, _, err := runAttest(t, a, attestIn(seenBlock.Hash.Hex()), nil)
+		_, _, err := runAttest(t, a, attestIn(seenBlock.Hash), nil)
 		require.Error(t, err)
 		require.False(t, isReorged(err), "err %v", err)
 		require.False(t, isUnavailable(err), "err %v", err)
 	})
 	t.Run("no chains configured: waits", func(t *testing.T) {
 		a := &OracleActivities{Client: oracleStub(t, http.StatusNotFound, oracleapi.CodeTransactionNotFound, nil)}
-		res, why, _, err := checkOnce(t, a, attestIn(seenBlock.Hash.Hex()), Sighting{})
+		res, why, _, err := checkOnce(t, a, attestIn(seenBlock.Hash), Sighting{})
 		waiting(t, res, why, err)
 	})
 	t.Run("block not passed: the sighting of an earlier attempt is the evidence", func(t *testing.T) {
@@ -332,8 +331,8 @@ func TestAttestDepositReorged(t *testing.T) {
 		require.True(t, isReorged(err), "err %v", err)
 	})
 	t.Run("the receipt found is remembered", func(t *testing.T) {
-		c := &fakeChain{head: 101, hashes: map[uint64]common.Hash{100: seenBlock.Hash},
-			receipt: &types.Receipt{BlockNumber: big.NewInt(100), BlockHash: seenBlock.Hash}, confirms: 2}
+		c := &fakeChain{head: 101, hashes: map[uint64]string{100: seenBlock.Hash},
+			mined: &chains.Block{Number: 100, Hash: seenBlock.Hash}, confirms: 2}
 		a := &OracleActivities{Client: oracleStub(t, http.StatusConflict, oracleapi.CodeNotConfirmed, nil), chain: chainOf(c)}
 		res, why, w, err := checkOnce(t, a, attestIn(""), Sighting{})
 		waiting(t, res, why, err)
@@ -371,7 +370,7 @@ func addSignature(t *testing.T, att *oracleapi.DepositAttestation, key *ecdsa.Pr
 // engine relies on an attestation only once ORACLE_SIGNERS_THRESHOLD unique accepted signers
 // signed it; with fewer it waits (an unavailable check, asked again), it never fills.
 func TestAttestDepositNeedsTheEnginesQuorum(t *testing.T) {
-	msg := depositMsg(seenBlock.Hash, 3, orderID, 1000)
+	msg := depositMsg(seenHash, 3, orderID, 1000)
 	att, first := signedAttestation(t, msg)
 	k2, err := crypto.GenerateKey()
 	require.NoError(t, err)
@@ -381,15 +380,15 @@ func TestAttestDepositNeedsTheEnginesQuorum(t *testing.T) {
 	addSignature(t, att, stranger)                                                                 // not accepted: never counted
 	att.Messages[0].Signatures = append(att.Messages[0].Signatures, att.Messages[0].Signatures[0]) // a duplicate counts once
 
-	signers := []common.Address{first, second, common.HexToAddress("0x0000000000000000000000000000000000000c3")}
+	signers := []string{first.Hex(), second.Hex(), common.HexToAddress("0x0000000000000000000000000000000000000c3").Hex()}
 	a := &OracleActivities{Client: oracleStub(t, 0, "", att), Signers: signers, Threshold: 3}
-	res, _, _, err := checkOnce(t, a, attestIn(seenBlock.Hash.Hex()), Sighting{})
+	res, _, _, err := checkOnce(t, a, attestIn(seenBlock.Hash), Sighting{})
 	require.Nil(t, res)
 	require.True(t, isUnavailable(err), "too few signatures is a wait: %v", err)
 	require.ErrorContains(t, err, "2 of the 3")
 
 	a.Threshold = 2
-	res, _, _, err = checkOnce(t, a, attestIn(seenBlock.Hash.Hex()), Sighting{})
+	res, _, _, err = checkOnce(t, a, attestIn(seenBlock.Hash), Sighting{})
 	require.NoError(t, err)
 	require.Len(t, res.Signatures, 2)
 	require.Equal(t, first.Hex(), res.Signer)
@@ -399,7 +398,7 @@ func TestAttestDepositNeedsTheEnginesQuorum(t *testing.T) {
 // Domain separation: an attestation signed for another deployment (environment), chain or
 // depository is not relied on, however valid its signatures; the wait goes on for an operator.
 func TestAttestDepositRefusesAnotherDeploymentsDomain(t *testing.T) {
-	msg := depositMsg(seenBlock.Hash, 3, orderID, 1000)
+	msg := depositMsg(seenHash, 3, orderID, 1000)
 	for name, domain := range map[string]oracleapi.Domain{
 		"another environment": oracleapi.NewDomain("production", msg.Data.ChainID, msg.Data.Depository),
 		"another depository":  oracleapi.NewDomain("", msg.Data.ChainID, common.HexToAddress("0x01")),
@@ -410,8 +409,8 @@ func TestAttestDepositRefusesAnotherDeploymentsDomain(t *testing.T) {
 			require.NoError(t, err)
 			att := &oracleapi.DepositAttestation{Messages: []oracleapi.DepositMessage{msg}, Domain: domain}
 			signer := addSignature(t, att, key)
-			a := &OracleActivities{Client: oracleStub(t, 0, "", att), Signers: []common.Address{signer}}
-			res, _, _, err := checkOnce(t, a, attestIn(seenBlock.Hash.Hex()), Sighting{})
+			a := &OracleActivities{Client: oracleStub(t, 0, "", att), Signers: []string{signer.Hex()}}
+			res, _, _, err := checkOnce(t, a, attestIn(seenBlock.Hash), Sighting{})
 			require.Nil(t, res)
 			var ue unavailableError
 			require.True(t, errors.As(err, &ue) && ue.operator, "waits for an operator: %v", err)
@@ -423,8 +422,8 @@ func TestAttestDepositRefusesAnotherDeploymentsDomain(t *testing.T) {
 // index.
 func TestAttestDepositIncludedAgain(t *testing.T) {
 	att, signer := signedAttestation(t, depositMsg(common.HexToHash("0xb105"), 0, orderID, 1000))
-	a := &OracleActivities{Client: oracleStub(t, 0, "", att), Signers: []common.Address{signer}}
-	res, _, err := runAttest(t, a, attestIn(seenBlock.Hash.Hex()), nil)
+	a := &OracleActivities{Client: oracleStub(t, 0, "", att), Signers: []string{signer.Hex()}}
+	res, _, err := runAttest(t, a, attestIn(seenBlock.Hash), nil)
 	require.NoError(t, err)
 	require.Equal(t, signer.Hex(), res.Signer)
 }
@@ -434,7 +433,7 @@ func TestAttestDepositIncludedAgain(t *testing.T) {
 // attestation once it is given, without failing in between. Its heartbeats carry the block the
 // deposit was found in.
 func TestAttestDepositWaitsForConfirmations(t *testing.T) {
-	att, signer := signedAttestation(t, depositMsg(seenBlock.Hash, 3, orderID, 1000))
+	att, signer := signedAttestation(t, depositMsg(seenHash, 3, orderID, 1000))
 	var calls atomic.Int64
 	client := oracleStubSeq(t, &calls,
 		stubAnswer{http.StatusConflict, oracleapi.CodeNotConfirmed, nil},
@@ -442,11 +441,11 @@ func TestAttestDepositWaitsForConfirmations(t *testing.T) {
 		stubAnswer{http.StatusServiceUnavailable, oracleapi.CodeChainUnavailable, nil},
 		stubAnswer{http.StatusConflict, oracleapi.CodeNotConfirmed, nil},
 		stubAnswer{status: http.StatusOK, att: att})
-	c := &fakeChain{head: 101, hashes: map[uint64]common.Hash{100: seenBlock.Hash},
-		receipt: &types.Receipt{BlockNumber: big.NewInt(100), BlockHash: seenBlock.Hash}, confirms: 2}
-	a := &OracleActivities{Client: client, Signers: []common.Address{signer},
+	c := &fakeChain{head: 101, hashes: map[uint64]string{100: seenBlock.Hash},
+		mined: &chains.Block{Number: 100, Hash: seenBlock.Hash}, confirms: 2}
+	a := &OracleActivities{Client: client, Signers: []string{signer.Hex()},
 		chain: func(uint64) (depositChain, error) { return c, nil }}
-	res, beats, err := runAttest(t, a, attestIn(seenBlock.Hash.Hex()), nil)
+	res, beats, err := runAttest(t, a, attestIn(seenBlock.Hash), nil)
 	require.NoError(t, err)
 	require.Equal(t, signer.Hex(), res.Signer)
 	require.Equal(t, int64(5), calls.Load())
@@ -563,12 +562,12 @@ func TestAttestDepositEndsOnFinalOracleAnswers(t *testing.T) {
 	} {
 		t.Run(tc.code, func(t *testing.T) {
 			var calls atomic.Int64
-			c := &fakeChain{head: 140, hashes: map[uint64]common.Hash{100: seenBlock.Hash},
-				receipt: &types.Receipt{BlockNumber: big.NewInt(100), BlockHash: seenBlock.Hash}, confirms: 2}
+			c := &fakeChain{head: 140, hashes: map[uint64]string{100: seenBlock.Hash},
+				mined: &chains.Block{Number: 100, Hash: seenBlock.Hash}, confirms: 2}
 			a := &OracleActivities{Client: oracleStubSeq(t, &calls, stubAnswer{tc.status, tc.code, nil}),
 				chain: func(uint64) (depositChain, error) { return c, nil }}
 			start := time.Now()
-			_, _, err := runAttest(t, a, attestIn(seenBlock.Hash.Hex()), nil)
+			_, _, err := runAttest(t, a, attestIn(seenBlock.Hash), nil)
 			var appErr *temporal.ApplicationError
 			require.ErrorAs(t, err, &appErr)
 			require.True(t, appErr.NonRetryable(), "err %v", err)
@@ -586,7 +585,7 @@ func TestAttestDepositEndsOnFinalOracleAnswers(t *testing.T) {
 // larger than the client reads ends the wait at once (it was INVALID_RESPONSE, asked again on
 // every block until DEPOSIT_CONFIRMATION_TIMEOUT).
 func TestAttestDepositAsksForItsOwnDepositAndAnOversizedAnswerIsFinal(t *testing.T) {
-	mine := depositMsg(seenBlock.Hash, 3, orderID, 1000)
+	mine := depositMsg(seenHash, 3, orderID, 1000)
 	att, signer := signedAttestation(t, mine)
 	var bodies []oracleapi.DepositAttestationRequest
 	var mu sync.Mutex
@@ -612,12 +611,12 @@ func TestAttestDepositAsksForItsOwnDepositAndAnOversizedAnswerIsFinal(t *testing
 		_ = json.NewEncoder(w).Encode(att)
 	}))
 	t.Cleanup(hs.Close)
-	c := &fakeChain{head: 140, hashes: map[uint64]common.Hash{100: seenBlock.Hash},
-		receipt: &types.Receipt{BlockNumber: big.NewInt(100), BlockHash: seenBlock.Hash}, confirms: 2}
-	a := &OracleActivities{Client: oracleapi.NewClient(hs.URL, "", nil), Signers: []common.Address{signer},
+	c := &fakeChain{head: 140, hashes: map[uint64]string{100: seenBlock.Hash},
+		mined: &chains.Block{Number: 100, Hash: seenBlock.Hash}, confirms: 2}
+	a := &OracleActivities{Client: oracleapi.NewClient(hs.URL, "", nil), Signers: []string{signer.Hex()},
 		chain: func(uint64) (depositChain, error) { return c, nil }}
 
-	res, _, err := runAttest(t, a, attestIn(seenBlock.Hash.Hex()), nil)
+	res, _, err := runAttest(t, a, attestIn(seenBlock.Hash), nil)
 	require.NoError(t, err)
 	require.Equal(t, signer.Hex(), res.Signer)
 	mu.Lock()
@@ -630,7 +629,7 @@ func TestAttestDepositAsksForItsOwnDepositAndAnOversizedAnswerIsFinal(t *testing
 
 	oversized.Store(true)
 	calls.Store(0)
-	_, _, err = runAttest(t, a, attestIn(seenBlock.Hash.Hex()), nil)
+	_, _, err = runAttest(t, a, attestIn(seenBlock.Hash), nil)
 	var appErr *temporal.ApplicationError
 	require.ErrorAs(t, err, &appErr)
 	require.True(t, appErr.NonRetryable(), "err %v", err)
@@ -643,15 +642,15 @@ func TestAttestDepositAsksForItsOwnDepositAndAnOversizedAnswerIsFinal(t *testing
 // is asked again inside the wait, so the deposit is attested once an operator fixes it; the
 // refusals are logged at ERROR, naming the code, at most once per waitWarnEvery.
 func TestAttestDepositWaitsForAnOperator(t *testing.T) {
-	att, signer := signedAttestation(t, depositMsg(seenBlock.Hash, 3, orderID, 1000))
+	att, signer := signedAttestation(t, depositMsg(seenHash, 3, orderID, 1000))
 	var calls atomic.Int64
 	client := oracleStubSeq(t, &calls,
 		stubAnswer{http.StatusForbidden, "", nil},
 		stubAnswer{http.StatusBadRequest, oracleapi.CodeUnknownChain, nil},
 		stubAnswer{status: http.StatusOK, att: att})
-	a := &OracleActivities{Client: client, Signers: []common.Address{signer}}
+	a := &OracleActivities{Client: client, Signers: []string{signer.Hex()}}
 	log := &countingLogger{}
-	res, _, err := runAttestLogged(t, a, attestIn(seenBlock.Hash.Hex()), nil, log)
+	res, _, err := runAttestLogged(t, a, attestIn(seenBlock.Hash), nil, log)
 	require.NoError(t, err)
 	require.Equal(t, signer.Hex(), res.Signer)
 	require.Equal(t, int64(3), calls.Load())
@@ -683,9 +682,9 @@ func (r *risingChain) WaitHead(ctx context.Context, _ uint64) (uint64, error) {
 // and its peers would only read the chain to refuse, and the engine read it again for a reorg.
 // The deposit of block 100 needs 3 confirmations: the oracle is asked once, at head 102.
 func TestAttestDepositAsksTheOracleOnceTheEnginesHeadGivesTheConfirmations(t *testing.T) {
-	att, signer := signedAttestation(t, depositMsg(seenBlock.Hash, 3, orderID, 1000))
-	c := &risingChain{fakeChain: fakeChain{head: 100, hashes: map[uint64]common.Hash{100: seenBlock.Hash},
-		receipt: &types.Receipt{BlockNumber: big.NewInt(100), BlockHash: seenBlock.Hash}, confirms: 3}}
+	att, signer := signedAttestation(t, depositMsg(seenHash, 3, orderID, 1000))
+	c := &risingChain{fakeChain: fakeChain{head: 100, hashes: map[uint64]string{100: seenBlock.Hash},
+		mined: &chains.Block{Number: 100, Hash: seenBlock.Hash}, confirms: 3}}
 	c.seen.Store(100)
 	var heads []uint64
 	var mu sync.Mutex
@@ -697,9 +696,9 @@ func TestAttestDepositAsksTheOracleOnceTheEnginesHeadGivesTheConfirmations(t *te
 		_ = json.NewEncoder(w).Encode(att)
 	}))
 	t.Cleanup(hs.Close)
-	a := &OracleActivities{Client: oracleapi.NewClient(hs.URL, "", nil), Signers: []common.Address{signer},
+	a := &OracleActivities{Client: oracleapi.NewClient(hs.URL, "", nil), Signers: []string{signer.Hex()},
 		chain: func(uint64) (depositChain, error) { return c, nil }}
-	res, _, err := runAttest(t, a, attestIn(seenBlock.Hash.Hex()), nil)
+	res, _, err := runAttest(t, a, attestIn(seenBlock.Hash), nil)
 	require.NoError(t, err)
 	require.Equal(t, signer.Hex(), res.Signer)
 	require.Equal(t, []uint64{102}, heads, "the engine's head at each request to the oracle")

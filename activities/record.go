@@ -6,11 +6,9 @@ import (
 	"math/big"
 	"time"
 
-	"github.com/ethereum/go-ethereum/common"
 	"go.temporal.io/sdk/activity"
 
 	"github.com/intentd/intentd/chains"
-	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/prices"
 )
@@ -62,37 +60,31 @@ func (a *StoreActivities) complete(ctx context.Context, t *intent.Transition) er
 	return nil
 }
 
-// fromReceipt reads a mined transaction's fee, block and timestamp.
+// fromReceipt reads a mined transaction's fee, block and timestamp (chains.TxFactsReader).
 func (a *StoreActivities) fromReceipt(ctx context.Context, x *intent.Tx) error {
-	c, err := chains.Capability[evm.TxReader](a.Chains, x.ChainID)
+	c, err := chains.Capability[chains.TxFactsReader](a.Chains, x.ChainID)
 	if err != nil {
 		return nil // a chain this engine cannot read: nothing to add
 	}
 	rctx, cancel := context.WithTimeout(ctx, receiptTimeout)
 	defer cancel()
-	r, err := c.Receipt(rctx, common.HexToHash(x.Hash))
-	if errors.Is(err, chains.ErrNotFound) {
+	f, err := c.TxFacts(rctx, x.Hash, x.Timestamp == 0)
+	if errors.Is(err, chains.ErrNotFound) && f == nil {
 		return nil
 	}
-	if err != nil {
+	if f == nil {
 		return err
 	}
-	if r.EffectiveGasPrice != nil && x.Fee == "" {
-		x.Fee = new(big.Int).Mul(r.EffectiveGasPrice, new(big.Int).SetUint64(r.GasUsed)).String()
+	if f.Fee != nil && x.Fee == "" {
+		x.Fee = f.Fee.String()
 	}
 	if x.Block == 0 {
-		x.Block = r.BlockNumber.Uint64()
+		x.Block = f.Block
 	}
 	if x.Timestamp == 0 {
-		h, err := c.HeaderByHash(rctx, r.BlockHash)
-		if err != nil && !errors.Is(err, chains.ErrNotFound) {
-			return err
-		}
-		if h != nil {
-			x.Timestamp = int64(h.Time)
-		}
+		x.Timestamp = f.Timestamp
 	}
-	return nil
+	return err
 }
 
 // feeUSD values a fee in wei of the native currency; "" when the price cannot be had.

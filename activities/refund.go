@@ -1,7 +1,6 @@
 package activities
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -9,17 +8,12 @@ import (
 	"math/big"
 	"strings"
 
-	ethereum "github.com/ethereum/go-ethereum"
-	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/shopspring/decimal"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/intentd/intentd/chains"
-	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/intent"
-	"github.com/intentd/intentd/oracle/oracleapi"
 )
 
 // RefundInput names a refund: what was deposited, where, and who gets it back.
@@ -99,17 +93,17 @@ func (g RefundGas) ceiling(cur chains.Currency, listed bool) uint64 {
 	return cmp.Or(g.ERC20, DefaultRefundGasERC20)
 }
 
-// SubmitRefund pays a deposit back out of the depository (Depository.withdraw under the
-// request's payout id), signed once, stored and broadcast like a fill, with its currency's gas
-// ceiling (RefundGas). Before the first signing it refuses, without retry: an automatic refund
-// worth no more than its gas at the ceiling, or that cannot be priced
+// SubmitRefund has the chain's family pay a deposit back out of the depository under the
+// request's once-only payout id, signed once, stored and broadcast like a fill, with its
+// currency's gas ceiling (RefundGas). Before the first signing it refuses, without retry: an
+// automatic refund worth no more than its gas at the ceiling, or that cannot be priced
 // (AMOUNT_TOO_LOW_TO_REFUND; an operator's refund is the operator's decision and is not
 // priced); a refund whose estimate exceeds the ceiling, or of a deposit already refunded under
 // the request's other payout id (MANUAL_REFUND_REQUIRED); a recipient the token blocks
 // (REFUND_RECIPIENT_IS_BLOCKED); any other refund the chain would revert, such as a recipient
 // contract that refuses the native asset (MANUAL_REFUND_REQUIRED).
 func (a *ChainActivities) SubmitRefund(ctx context.Context, in RefundInput) (*RefundSubmitted, error) {
-	c, err := a.chain(in.ChainID)
+	ctx, p, ch, err := a.payout(ctx, in.ChainID)
 	if err != nil {
 		return nil, err
 	}
@@ -117,24 +111,11 @@ func (a *ChainActivities) SubmitRefund(ctx context.Context, in RefundInput) (*Re
 	if !ok || amount.Sign() <= 0 {
 		return nil, refundFailure(intent.RefundFailReasonManualRefundRequired, "invalid refund amount "+in.Amount, nil)
 	}
-	ch := c.Chain()
-	currency := common.HexToAddress(in.Currency)
-	cur, listed := ch.FindCurrency(currency.Hex())
+	cur, listed := ch.FindCurrency(in.Currency)
 	gas := a.RefundGas.ceiling(cur, listed)
-	id, err := a.payoutID(ctx, ch, in)
-	if err != nil {
-		return nil, err
-	}
-	data := evm.DepositoryABI.PackWithdraw(id, currency, common.HexToAddress(in.Recipient), amount)
-	// The depository pays the refund: it commits the solver's gas only (payAmount nil), which
-	// fills signed after it count as in flight until it is mined.
-	stored, err := a.send(ctx, c, solverCall{requestID: in.RequestID, kind: in.Kind, to: common.HexToAddress(ch.Depository),
-		data: data, value: new(big.Int), gasLimit: gas,
-		onOverLimit: func(estimate uint64) error {
-			return refundFailure(intent.RefundFailReasonManualRefundRequired, fmt.Sprintf(
-				"the refund needs %d gas, more than its ceiling of %d (REFUND_GAS_LIMITS)", estimate, gas), nil)
-		},
-		preflight: func(ctx context.Context, gas uint64, feeCap *big.Int) error {
+	pay := chains.Payment{RequestID: in.RequestID, Kind: in.Kind, ChainID: in.ChainID, Currency: in.Currency, Recipient: in.Recipient,
+		Amount: amount, Ceiling: gas,
+		Check: func(ctx context.Context, maxFee *big.Int) error {
 			// A recipient on the screening blocklist, an operator's too: REFUND_RECIPIENT_IS_BLOCKED.
 			if err := a.screenRefund(ch, in.Recipient); err != nil {
 				return err
@@ -142,105 +123,53 @@ func (a *ChainActivities) SubmitRefund(ctx context.Context, in RefundInput) (*Re
 			if in.Kind == intent.TxKindManualRefund {
 				return nil // an operator refunds knowingly: the refund is not priced
 			}
-			return a.checkRefundWorthIt(ctx, ch, cur, listed, amount, gas, feeCap)
-		},
-		onRevert: func(r *chains.RevertError) error {
-			if r.Blocked {
-				return refundFailure(intent.RefundFailReasonRefundRecipientIsBlocked, "the token refuses the refund recipient: "+r.Reason, r)
-			}
-			return refundFailure(intent.RefundFailReasonManualRefundRequired, "the refund would revert: "+r.Reason, r)
-		}})
-	if err != nil {
-		return nil, err
-	}
-	return &RefundSubmitted{TxHash: stored.Hash}, nil
-}
-
-// payoutID is the once-only id the request's refund pays under. A request pays under one id:
-// once a refund of either kind is stored, every other pays under the id it was signed with,
-// whatever the run asks for (a manual refund after an automatic one signed before an upgrade).
-// Otherwise the run's scheme names it (the request's RefundID, or the deposit's withdrawal id).
-// When nothing is stored, the other id is read on chain before the first signing: a deposit
-// already refunded under it (transactions lost from the store, say) is refused, never paid
-// again.
-func (a *ChainActivities) payoutID(ctx context.Context, ch *chains.Chain, in RefundInput) (common.Hash, error) {
-	for _, kind := range []intent.TxKind{intent.TxKindRefund, intent.TxKindManualRefund} {
-		prev, err := a.Store.SolverTx(ctx, in.RequestID, kind)
-		if errors.Is(err, intent.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return common.Hash{}, err // unknown whether one is stored: retried, never guessed
-		}
-		id, err := storedPayoutID(prev)
-		if err != nil {
-			return common.Hash{}, refundFailure(intent.RefundFailReasonManualRefundRequired, "the request's stored refund does not decode", err)
-		}
-		return id, nil
-	}
-	legacy := intent.RefundID(in.RequestID)
-	id, other := legacy, common.Hash{}
+			return a.checkRefundWorthIt(ctx, ch, cur, listed, amount, maxFee)
+		}}
 	if in.Payout == PayoutDeposit {
-		id = oracleapi.WithdrawalIDOf(ch.ID, common.HexToAddress(ch.Depository), common.HexToHash(in.DepositTx), uint64(in.DepositLogIndex))
-		other = legacy
+		pay.Deposit = &chains.DepositRef{Tx: in.DepositTx, LogIndex: uint64(in.DepositLogIndex)}
 	}
-	if other == (common.Hash{}) {
-		return id, nil // a run before changeLean 5: as it always paid
-	}
-	caller, err := chains.Capability[evm.ContractCaller](a.Chains, ch.ID)
+	sent, err := p.Pay(ctx, pay)
 	if err != nil {
-		return common.Hash{}, err
+		return nil, refundFailureOf(err)
 	}
-	depository := common.HexToAddress(ch.Depository)
-	out, err := retryRead(ctx, func(ctx context.Context) ([]byte, error) {
-		return caller.CallContract(ctx, ethereum.CallMsg{To: &depository, Data: evm.DepositoryABI.PackWithdrawn(other)})
-	})
-	if err != nil {
-		return common.Hash{}, err
-	}
-	spent, err := evm.DepositoryABI.UnpackWithdrawn(out)
-	if err != nil {
-		return common.Hash{}, fmt.Errorf("%w: the depository's withdrawn answer does not decode: %v", chains.ErrUnavailable, err)
-	}
-	if spent {
-		return common.Hash{}, refundFailure(intent.RefundFailReasonManualRefundRequired, fmt.Sprintf(
-			"the deposit was already refunded under the request's former payout id %s", other.Hex()), nil)
-	}
-	return id, nil
+	return &RefundSubmitted{TxHash: sent.TxHash}, nil
 }
 
-// storedPayoutID is the payout id a stored refund transaction pays under (the first argument of
-// its Depository.withdraw call).
-func storedPayoutID(stored *intent.SolverTx) (common.Hash, error) {
-	var tx types.Transaction
-	if err := tx.UnmarshalBinary(stored.Raw); err != nil {
-		return common.Hash{}, err
+// refundFailureOf maps a refund's refusal by its chain's family to the workflow's non-retryable
+// refund failure; anything else is retried.
+func refundFailureOf(err error) error {
+	var (
+		app  *temporal.ApplicationError
+		r    *chains.RevertError
+		over *chains.OverCeilingError
+	)
+	switch {
+	case errors.As(err, &app):
+		return err // the checks before signing decided
+	case errors.As(err, &over):
+		return refundFailure(intent.RefundFailReasonManualRefundRequired, fmt.Sprintf(
+			"the refund needs %d gas, more than its ceiling of %d (REFUND_GAS_LIMITS)", over.Estimate, over.Ceiling), nil)
+	case errors.As(err, &r):
+		if r.Blocked {
+			return refundFailure(intent.RefundFailReasonRefundRecipientIsBlocked, "the token refuses the refund recipient: "+r.Reason, r)
+		}
+		return refundFailure(intent.RefundFailReasonManualRefundRequired, "the refund would revert: "+r.Reason, r)
+	case errors.Is(err, chains.ErrPayoutRefused):
+		return refundFailure(intent.RefundFailReasonManualRefundRequired, err.Error(), nil)
+	case errors.Is(err, chains.ErrStoredCorrupt):
+		return failure(intent.FailReasonUnknown, "stored transaction does not decode", err)
 	}
-	data := tx.Data()
-	method := evm.DepositoryABI.GetABI().Methods["withdraw"]
-	if len(data) < 4 || !bytes.Equal(data[:4], method.ID) {
-		return common.Hash{}, errors.New("not a Depository.withdraw call")
-	}
-	args, err := method.Inputs.Unpack(data[4:])
-	if err != nil {
-		return common.Hash{}, err
-	}
-	id, ok := args[0].([32]byte)
-	if !ok {
-		return common.Hash{}, errors.New("withdraw's id is not bytes32")
-	}
-	return common.Hash(id), nil
+	return err
 }
 
-// checkRefundWorthIt fails with AMOUNT_TOO_LOW_TO_REFUND when the refund's gas (its ceiling at
-// the fee cap it is signed with) costs at least what it would return. A native refund is its
+// checkRefundWorthIt fails with AMOUNT_TOO_LOW_TO_REFUND when the refund's cost (its gas
+// ceiling at the fee cap it is signed with: the payment's most, chains.Payment.Check) costs at least what it would return. A native refund is its
 // amount; a listed ERC-20 is valued through the price source, in the native currency. A refund
 // that cannot be valued (an unlisted currency, no price now) is not made either: refunding
 // something of unknown worth could cost the solver more than it returns, without limit when
 // anyone can deposit. Its failure carries the RefundUnpriced detail.
 func (a *ChainActivities) checkRefundWorthIt(ctx context.Context, ch *chains.Chain, cur chains.Currency, listed bool, amount *big.Int,
-	gas uint64, feeCap *big.Int) error {
-	cost := maxGasCost(gas, feeCap)
+	cost *big.Int) error {
 	value := amount
 	if !listed || !cur.IsNative() {
 		var why string

@@ -25,6 +25,7 @@ import (
 	"github.com/intentd/intentd/oracle/oracleapi"
 	"github.com/intentd/intentd/prices"
 	"github.com/intentd/intentd/quote"
+	"github.com/intentd/intentd/store"
 )
 
 // refundRig is the solver's activities on a devnet chain 31338 with a depositor's wallet.
@@ -153,7 +154,7 @@ func (r *refundRig) requireRefused(t *testing.T, in RefundInput, err error, want
 	require.ErrorAs(t, err, &appErr)
 	require.Equal(t, string(want), appErr.Type(), "%v", err)
 	require.True(t, appErr.NonRetryable())
-	_, lerr := r.a.Store.SolverTx(context.Background(), in.RequestID, in.Kind)
+	_, lerr := store.New(r.pool).SolverTx(context.Background(), in.RequestID, in.Kind)
 	require.ErrorIs(t, lerr, intent.ErrNotFound, "nothing was signed")
 	return appErr
 }
@@ -182,7 +183,7 @@ func TestARefundIsSignedWithItsCurrencysGasCeilingNeverTheEstimate(t *testing.T)
 		in := r.deposit(t, tc.currency, tc.amount)
 		sub, err := r.refund(in)
 		require.NoError(t, err)
-		stored, err := r.a.Store.SolverTx(ctx, in.RequestID, intent.TxKindRefund)
+		stored, err := store.New(r.pool).SolverTx(ctx, in.RequestID, intent.TxKindRefund)
 		require.NoError(t, err)
 		var tx types.Transaction
 		require.NoError(t, tx.UnmarshalBinary(stored.Raw))

@@ -14,6 +14,7 @@ import (
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/screening"
+	"github.com/intentd/intentd/store"
 )
 
 // blocklist is a screening list of addresses, from a file of its own.
@@ -52,7 +53,7 @@ func TestAFillForAListedAddressIsNeverSignedButOneSignedBeforeIsSentAgain(t *tes
 		_, err := runSubmitFill(a, fills[i])
 		require.Equal(t, string(intent.FailReasonBlockedWallet), failReasonOf(err), "fill %d: %v", i, err)
 		require.Equal(t, want, BlockedAddresses(err), "fill %d names the listed address", i)
-		_, err = a.Store.SolverTx(ctx, fills[i].RequestID, intent.TxKindFill)
+		_, err = store.New(pool).SolverTx(ctx, fills[i].RequestID, intent.TxKindFill)
 		require.ErrorIs(t, err, intent.ErrNotFound, "fill %d was stored", i)
 	}
 

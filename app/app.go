@@ -190,13 +190,24 @@ func (s *System) Intents() *intents.Door {
 
 // WorkerDeps builds the worker's dependencies.
 func (s *System) WorkerDeps() worker.Deps {
-	return worker.Deps{Temporal: s.Temporal, Store: s.Store, Chains: s.Chains,
+	return worker.Deps{Temporal: s.Temporal, Store: s.Store, Chains: s.Chains, Families: s.families(),
 		Oracle:        oracleapi.NewClient(s.Config.OracleURL, s.Config.OracleAPIKey, httpclient.New(20*time.Second)),
 		OracleSigners: s.Config.OracleSigners, OracleThreshold: s.Config.OracleSignersThreshold, Environment: s.Config.Environment,
 		SolverKey: s.Config.SolverKey(), Prices: s.PriceSource(), ScanInterval: s.Config.ScanInterval, NonceGapAfter: s.Config.NonceGapAfter,
 		MaxFill: s.Config.SolverMaxFill, InventoryFloor: s.Config.SolverInventoryFloor, Screening: s.Screening, ExposureCap: s.Config.ExposureCapUSD,
 		Intents: s.Intents(), RefundGas: s.Config.RefundGas, RefundBudget: s.Config.OrphanRefundBudget,
 		Logger: s.Logger.With("component", "worker")}
+}
+
+// families are the chain families the worker pays with: the EVM family, signing with the
+// solver's key and allocating its nonces in the store; none without a key (a role other than
+// the worker's). A new family is registered here, beside evm.VM() in Open.
+func (s *System) families() *chains.Families {
+	payouts := map[chains.VMType]chains.Payout{}
+	if key := s.Config.SolverKey(); key != nil {
+		payouts[chains.VMTypeEVM] = evm.NewPayout(s.Chains, s.Store, key)
+	}
+	return chains.NewFamilies(s.Chains, payouts)
 }
 
 // APIServer builds the HTTP API, with the admin API (the manual refund, sent through the

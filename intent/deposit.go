@@ -19,6 +19,10 @@ type Deposit struct {
 	Depositor   string
 	Currency    string
 	Amount      string
+	// RequestID is the request the deposit funds when its funding strategy knows it (a
+	// per-request deposit address, a funding the engine relays: chains.Funding); empty for the
+	// depository's events, whose request is the one of their order (OrderID).
+	RequestID string `json:",omitempty"`
 }
 
 // SameEvent reports whether d and o are the same log (chain, transaction, log index): the same

@@ -111,7 +111,10 @@ type FailedTx struct {
 }
 
 // SolverTx is a signed solver transaction as stored before broadcast: a retry broadcasts the
-// same bytes again instead of signing anew.
+// same bytes again instead of signing anew. It is the EVM family's record of a payment
+// (chains/evm, NonceStore), kept here because the store keeps it and the store is reached by
+// chain-neutral packages; nothing outside the family and the store reads its nonce, attempt or
+// cancellation.
 type SolverTx struct {
 	RequestID string
 	Kind      TxKind
@@ -128,6 +131,6 @@ type SolverTx struct {
 	Voided bool
 	// Group, on a transaction just signed, is every transaction its group commit signed with
 	// it (itself included), in nonce order: whichever of their callers broadcasts first sends
-	// them all, in order (activities.firstBroadcast). Not stored; nil when read back.
+	// them all, in order (chains/evm, firstBroadcast). Not stored; nil when read back.
 	Group []*SolverTx `json:"-"`
 }

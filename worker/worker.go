@@ -28,9 +28,12 @@ import (
 
 // Deps are what the worker needs.
 type Deps struct {
-	Temporal      client.Client
-	Store         *store.Store
-	Chains        *chains.Clients
+	Temporal client.Client
+	Store    *store.Store
+	Chains   *chains.Clients
+	// Families are the chains' families with the payout of each (app: the EVM family's, with
+	// the solver's key); nil pays nothing.
+	Families      *chains.Families
 	Oracle        *oracleapi.Client
 	OracleSigners []common.Address
 	// OracleThreshold is how many unique OracleSigners must sign an attestation before the
@@ -69,7 +72,7 @@ func Register(r worker.Registry, d Deps) {
 	r.RegisterWorkflow(workflows.Intent)
 	r.RegisterWorkflow(workflows.DepositRefund)
 	r.RegisterActivity(&activities.StoreActivities{Store: d.Store, Chains: d.Chains, Prices: d.Prices, RefundBudget: d.RefundBudget})
-	r.RegisterActivity(&activities.ChainActivities{Chains: d.Chains, Store: d.Store, SolverKey: d.SolverKey, Prices: d.Prices,
+	r.RegisterActivity(&activities.ChainActivities{Families: d.Families, Prices: d.Prices,
 		MaxFill: d.MaxFill, Screening: d.Screening, RefundGas: d.RefundGas})
 	// The exposure ledger is the store; without one (a replayer) no deposit is relied on before
 	// it is final.
@@ -77,7 +80,11 @@ func Register(r worker.Registry, d Deps) {
 	if d.Store != nil {
 		ledger = d.Store
 	}
-	r.RegisterActivity(&activities.OracleActivities{Client: d.Oracle, Signers: d.OracleSigners, Threshold: d.OracleThreshold,
+	signers := make([]string, len(d.OracleSigners))
+	for i, s := range d.OracleSigners {
+		signers[i] = s.Hex()
+	}
+	r.RegisterActivity(&activities.OracleActivities{Client: d.Oracle, Signers: signers, Threshold: d.OracleThreshold,
 		Environment: d.Environment, Chains: d.Chains, Prices: d.Prices, Exposure: ledger, ExposureCap: d.ExposureCap,
 		Screening: d.Screening})
 	r.RegisterActivity(&activities.SponsorshipActivities{Store: d.Store})

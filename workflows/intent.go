@@ -620,7 +620,7 @@ func (r *intentRun) fill(ctx workflow.Context, pending *startedWrite) (*IntentRe
 		if !stored.Found {
 			return r.refund(ctx, intent.FailReasonTransactionSubmissionFailed)
 		}
-		sub = activities.FillSubmitted{TxHash: stored.Hash, Nonce: stored.Nonce}
+		sub = activities.FillSubmitted{TxHash: stored.Hash}
 	}
 	r.state.FillTx = sub.TxHash
 	if err := r.write(ctx, intent.StatusSubmitted, "", intent.Tx{Direction: intent.TxOut, ChainID: ex.DestinationChainID,
@@ -797,19 +797,18 @@ func (r *intentRun) awaitFill(ctx workflow.Context, sub activities.FillSubmitted
 		if cancelled {
 			continue
 		}
-		cancel := attempt >= policy.FillMaxBumps
 		var rep activities.Replaced
 		if err := r.publishAttrs(ctx); err != nil {
 			return nil, err
 		}
 		if err := workflow.ExecuteActivity(r.sendingActivity(ctx), chainActs.ReplaceTx, activities.ReplaceInput{
-			RequestID: ex.RequestID, Kind: intent.TxKindFill, ChainID: ex.DestinationChainID, After: attempt, Cancel: cancel,
+			RequestID: ex.RequestID, Kind: intent.TxKindFill, ChainID: ex.DestinationChainID, After: attempt, MaxBumps: policy.FillMaxBumps,
 		}).Get(ctx, &rep); err != nil {
 			// The replacement could not be sent: keep waiting for the attempts already out.
 			workflow.GetLogger(ctx).Warn("fill not replaced", "requestId", ex.RequestID, "attempt", attempt, "error", err)
 			continue
 		}
-		attempt, cancelled = rep.Attempt, cancel
+		attempt, cancelled = rep.Attempt, rep.Final
 	}
 }
 

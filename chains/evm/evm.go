@@ -64,6 +64,8 @@ var _ interface {
 	chains.GasPricer
 	chains.Steps
 	chains.PriceFeedReader
+	chains.Funding
+	chains.TxFactsReader
 	ContractCaller
 	TxReader
 	TxSender

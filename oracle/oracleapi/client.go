@@ -91,6 +91,20 @@ func (c *Client) AttestDepositFor(ctx context.Context, chainID uint64, txHash, o
 	return att, nil
 }
 
+// AttestDepositOf is AttestDepositFor with the transaction and the order named as the engine
+// writes them (0x-hex strings), for callers that speak the engine's terms.
+func (c *Client) AttestDepositOf(ctx context.Context, chainID uint64, txHash, orderID string) (*DepositAttestation, error) {
+	return c.AttestDepositFor(ctx, chainID, common.HexToHash(txHash), common.HexToHash(orderID))
+}
+
+// SameHash reports whether h and s name one 32-byte value, s read as common.HexToHash reads it
+// (with or without 0x, left-padded): how the engine's strings compare with an attestation's
+// fields.
+func SameHash(h common.Hash, s string) bool { return h == common.HexToHash(s) }
+
+// SameAddress reports whether a and s name one address, s read as common.HexToAddress reads it.
+func SameAddress(a common.Address, s string) bool { return a == common.HexToAddress(s) }
+
 // Attest posts req to the attestation endpoint at path and returns its answer once every
 // signature in it recovers to its claimed signer under the returned domain. An answer without
 // messages, under an unknown domain or with a signature that does not recover is

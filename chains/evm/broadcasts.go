@@ -1,4 +1,4 @@
-package activities
+package evm
 
 import (
 	"cmp"
@@ -10,7 +10,6 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	lru "github.com/hashicorp/golang-lru/v2"
 
-	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/internal/groupcommit"
 )
@@ -21,15 +20,15 @@ import (
 // the node in any order, and a node keeps a transaction whose nonce is not next only in a small
 // queue per sender (go-ethereum's pool: 64), dropping the highest beyond it. Under a burst of 100
 // fills a second most of a group arrived ahead of its predecessors, the node dropped some, every
-// later nonce waited behind the gap until AwaitTx sent the dropped ones again (every 5 s), and
+// later nonce waited behind the gap until the inclusion wait sent the dropped ones again (every 5 s), and
 // fills took up to a minute to be mined (BENCHMARKS.md). Now the broadcasts of one chain and
 // sender are a group commit (groupcommit.Rounds, one round at a time): a broadcast that finds
 // none under way goes out at once, alone; those that arrive meanwhile go out next, together,
-// sorted by nonce, in one request (a JSON-RPC batch, evm.TxBatchSender, which the node takes
+// sorted by nonce, in one request (a JSON-RPC batch, TxBatchSender, which the node takes
 // in order). A round also sends every transaction signed in its callers' signing groups that no
 // round has sent yet (intent.SolverTx.Group), so the first caller of a group back from the
-// signing sends the whole group in order, and the rest find theirs sent. AwaitTx's resends and
-// the replacements (ReplaceTx) go out on their own, as before.
+// signing sends the whole group in order, and the rest find theirs sent. The inclusion watch's resends and
+// the replacements (Replace) go out on their own, as before.
 // Rounds are a process's: the workers of a fleet take turns on the nonce row one group each, so
 // another worker's group (at most 64 nonces) may reach the node ahead of this one's, which stays
 // within the node's queue.
@@ -44,7 +43,7 @@ const maxBroadcastBatch = 128
 // broadcastAsk is one transaction to broadcast, answered when done is closed; group is every
 // transaction signed with it (intent.SolverTx.Group), sent in the same round when not sent yet.
 type broadcastAsk struct {
-	c     evm.TxSender
+	c     TxSender
 	tx    *types.Transaction
 	group []*intent.SolverTx
 	err   error
@@ -53,10 +52,10 @@ type broadcastAsk struct {
 
 // firstBroadcast broadcasts the stored transaction in its chain and sender's rounds; a failure
 // is retryable, as broadcast's.
-func (a *ChainActivities) firstBroadcast(ctx context.Context, c solverChain, stored *intent.SolverTx) error {
+func (p *Payout) firstBroadcast(ctx context.Context, c solverChain, stored *intent.SolverTx) error {
 	return broadcastStored(ctx, stored, func(tx *types.Transaction) error {
 		ask := &broadcastAsk{c: c, tx: tx, group: stored.Group, done: make(chan struct{})}
-		if err := a.broadcasts.Of(senderKey{c.Chain().ID, stored.From}, newBroadcastRounds).Ask(ctx, ask, ask.done); err != nil {
+		if err := p.broadcasts.Of(senderKey{c.Chain().ID, stored.From}, newBroadcastRounds).Ask(ctx, ask, ask.done); err != nil {
 			return err
 		}
 		return ask.err
@@ -128,7 +127,7 @@ func sendRound(batch []*broadcastAsk, sent *lru.Cache[common.Hash, struct{}]) {
 	}
 	slices.SortFunc(txs, func(x, y *types.Transaction) int { return cmp.Compare(x.Nonce(), y.Nonce()) })
 	errs := make(map[common.Hash]error, len(txs))
-	if bs, ok := c.(evm.TxBatchSender); ok && len(txs) > 1 {
+	if bs, ok := c.(TxBatchSender); ok && len(txs) > 1 {
 		for i, err := range bs.SendTransactions(ctx, txs) {
 			errs[txs[i].Hash()] = sentOrErr(err)
 		}

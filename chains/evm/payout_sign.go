@@ -1,4 +1,4 @@
-package activities
+package evm
 
 import (
 	"context"
@@ -13,10 +13,8 @@ import (
 	ethereum "github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
-	"go.temporal.io/sdk/activity"
 
 	"github.com/intentd/intentd/chains"
-	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/internal/metrics"
 )
@@ -28,29 +26,23 @@ type solverCall struct {
 	to        common.Address
 	data      []byte
 	value     *big.Int
-	// onRevert maps a gas estimate that reverts to the workflow's non-retryable failure.
-	onRevert func(*chains.RevertError) error
-	// onInsufficientFunds, when set, maps a gas estimate the node refuses because the solver
-	// cannot pay the value and gas; otherwise that is retried like an unavailable chain.
-	onInsufficientFunds func(error) error
 	// gasLimit, when set, is the gas the transaction is signed with, whatever the estimate
-	// (which must not exceed it: onOverLimit maps one that does to the call's failure); unset,
-	// the estimate with a margin of a fifth.
-	gasLimit    uint64
-	onOverLimit func(estimate uint64) error
-	// preflight runs once, before the first signing, with the gas and the fee cap the
-	// transaction will be signed with; an error stops the call before anything is signed.
-	preflight func(ctx context.Context, gas uint64, feeCap *big.Int) error
+	// (which must not exceed it: one that does is a *chains.OverCeilingError); unset, the
+	// estimate with a margin of a fifth.
+	gasLimit uint64
+	// check runs once, before the first signing, with the most the transaction can cost in gas
+	// (gas × fee cap, wei); an error stops the call before anything is signed.
+	check func(ctx context.Context, maxFee *big.Int) error
 	// payCurrency and payAmount are what the call pays out of the solver's own balance (a
 	// fill's output; nothing for a refund, which the depository pays). With the gas they are
 	// the transaction's commitment, stored with it and counted against the solver's inventory
 	// on the chain until it is mined.
 	payCurrency common.Address
 	payAmount   *big.Int
-	// onShortfall, when set, has the call signed only when the solver's balances, less what its
+	// inventory has the call signed only when the solver's balances, less what its
 	// transactions not yet mined commit, cover its commitment (checked in the store, atomically
-	// with the nonce allocation); it maps the refusal to the call's failure.
-	onShortfall func(*intent.InventoryShortfall) error
+	// with the nonce allocation; *intent.InventoryShortfall otherwise).
+	inventory bool
 }
 
 // send returns the request's stored transaction of that kind, or estimates, signs and stores
@@ -68,16 +60,16 @@ type solverCall struct {
 // capacity) asks the store first: what the reads say, a revert of an order already filled for
 // one, means something only when nothing is stored, and a retry of a signing that went through
 // broadcasts its transaction instead.
-func (a *ChainActivities) send(ctx context.Context, c solverChain, call solverCall) (*intent.SolverTx, error) {
+func (p *Payout) send(ctx context.Context, c solverChain, call solverCall) (*intent.SolverTx, error) {
 	start := time.Now()
-	reads := a.readForSigning(ctx, patientReads{c}, call)
+	reads := p.readForSigning(ctx, patientReads{c}, call)
 	read := time.Now()
 	observeReads.Observe(read.Sub(start).Seconds())
-	stored, err := a.sign(ctx, c, call, reads)
+	stored, err := p.sign(ctx, c, call, reads)
 	if err == nil {
 		observePrepare.Observe(time.Since(read).Seconds())
 	} else {
-		prev, lerr := a.Store.SolverTx(ctx, call.requestID, call.kind)
+		prev, lerr := p.store.SolverTx(ctx, call.requestID, call.kind)
 		switch {
 		case lerr == nil:
 			stored = prev
@@ -88,7 +80,7 @@ func (a *ChainActivities) send(ctx context.Context, c solverChain, call solverCa
 		}
 	}
 	sent := time.Now()
-	err = a.firstBroadcast(ctx, c, stored)
+	err = p.firstBroadcast(ctx, c, stored)
 	observeBroadcast.Observe(time.Since(sent).Seconds())
 	return stored, err
 }
@@ -104,7 +96,7 @@ var (
 type signingReads struct {
 	gas                       uint64
 	gasErr, feesErr, nonceErr error
-	fees                      evm.Fees
+	fees                      Fees
 	chainNonce                uint64
 	held                      *intent.Holdings
 }
@@ -112,24 +104,24 @@ type signingReads struct {
 // readForSigning makes call's reads on c at once and returns when all have answered (each ends
 // with ctx): the gas estimate, the fees and, for a call checked against the solver's inventory,
 // the holdings with the nonce they were read at (otherwise the nonce alone).
-func (a *ChainActivities) readForSigning(ctx context.Context, c patientReads, call solverCall) *signingReads {
+func (p *Payout) readForSigning(ctx context.Context, c patientReads, call solverCall) *signingReads {
 	r := &signingReads{}
 	var wg sync.WaitGroup
 	wg.Add(3)
 	go func() {
 		defer wg.Done()
-		r.gas, r.gasErr = c.EstimateGas(ctx, ethereum.CallMsg{From: a.solverAddress(), To: &call.to, Data: call.data, Value: call.value})
+		r.gas, r.gasErr = c.EstimateGas(ctx, ethereum.CallMsg{From: p.solverAddress(), To: &call.to, Data: call.data, Value: call.value})
 	}()
 	go func() {
 		defer wg.Done()
-		r.fees, r.feesErr = a.fees(ctx, c)
+		r.fees, r.feesErr = p.fees(ctx, c)
 	}()
 	go func() {
 		defer wg.Done()
-		if call.onShortfall != nil {
-			r.chainNonce, r.held, r.nonceErr = a.holdings(ctx, c, call.payCurrency)
+		if call.inventory {
+			r.chainNonce, r.held, r.nonceErr = p.holdings(ctx, c, call.payCurrency)
 		} else {
-			r.chainNonce, r.nonceErr = c.NonceAt(ctx, a.solverAddress())
+			r.chainNonce, r.nonceErr = c.NonceAt(ctx, p.solverAddress())
 		}
 	}()
 	wg.Wait()
@@ -138,7 +130,7 @@ func (a *ChainActivities) readForSigning(ctx context.Context, c patientReads, ca
 
 // broadcast sends a stored transaction's bytes; a failure is retryable (the same bytes go out
 // again on the next attempt).
-func broadcast(ctx context.Context, c evm.TxSender, stored *intent.SolverTx) error {
+func broadcast(ctx context.Context, c TxSender, stored *intent.SolverTx) error {
 	return broadcastStored(ctx, stored, func(tx *types.Transaction) error { return sendTx(ctx, c, tx) })
 }
 
@@ -147,15 +139,15 @@ func broadcast(ctx context.Context, c evm.TxSender, stored *intent.SolverTx) err
 func broadcastStored(ctx context.Context, stored *intent.SolverTx, send func(*types.Transaction) error) error {
 	if stored.Voided {
 		// Signed for a chain since reset: never sent again (its nonce is the new chain's). The
-		// wait for inclusion decides what becomes of its request (AwaitTx).
+		// wait for inclusion decides what becomes of its request (Watch).
 		return nil
 	}
 	var tx types.Transaction
 	if err := tx.UnmarshalBinary(stored.Raw); err != nil {
-		return failure(intent.FailReasonUnknown, "stored transaction does not decode", err)
+		return fmt.Errorf("%w: %v", chains.ErrStoredCorrupt, err)
 	}
 	if err := send(&tx); err != nil {
-		activity.GetLogger(ctx).Warn("broadcast failed; will retry", "requestId", stored.RequestID, "kind", stored.Kind,
+		chains.LoggerFrom(ctx).Warn("broadcast failed; will retry", "requestId", stored.RequestID, "kind", stored.Kind,
 			"attempt", stored.Attempt, "tx", stored.Hash, "error", err)
 		return fmt.Errorf("%w: broadcast: %v", chains.ErrUnavailable, err)
 	}
@@ -165,7 +157,7 @@ func broadcastStored(ctx context.Context, stored *intent.SolverTx, send func(*ty
 // sendTx broadcasts tx. A node that already has it, or whose chain has used its nonce already
 // (this transaction or another attempt of it was mined), counts as sent: the wait for
 // inclusion finds out which attempt was mined.
-func sendTx(ctx context.Context, c evm.TxSender, tx *types.Transaction) error {
+func sendTx(ctx context.Context, c TxSender, tx *types.Transaction) error {
 	return sentOrErr(c.SendTransaction(ctx, tx))
 }
 
@@ -177,21 +169,14 @@ func sentOrErr(err error) error {
 	return err
 }
 
-func (a *ChainActivities) sign(ctx context.Context, chain solverChain, call solverCall, r *signingReads) (*intent.SolverTx, error) {
+func (p *Payout) sign(ctx context.Context, chain solverChain, call solverCall, r *signingReads) (*intent.SolverTx, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	from := a.solverAddress()
+	from := p.solverAddress()
 	gas, err := r.gas, r.gasErr
 	if err != nil {
-		var rev *chains.RevertError
-		switch {
-		case errors.As(err, &rev) && call.onRevert != nil:
-			return nil, call.onRevert(rev)
-		case errors.Is(err, chains.ErrInsufficientFunds) && call.onInsufficientFunds != nil:
-			return nil, call.onInsufficientFunds(err)
-		}
-		return nil, err // retried: unavailable, or a revert or shortfall the call does not map
+		return nil, err // a revert or a shortfall for the caller to map; anything else retried
 	}
 	if r.feesErr != nil {
 		return nil, r.feesErr
@@ -200,14 +185,14 @@ func (a *ChainActivities) sign(ctx context.Context, chain solverChain, call solv
 	tip, feeCap := fees.Tip, fees.FeeCap(fees.Tip)
 	if call.gasLimit > 0 {
 		if gas > call.gasLimit {
-			return nil, call.onOverLimit(gas)
+			return nil, &chains.OverCeilingError{Estimate: gas, Ceiling: call.gasLimit}
 		}
 		gas = call.gasLimit
 	} else {
 		gas = gas * 12 / 10
 	}
-	if call.preflight != nil {
-		if err := call.preflight(ctx, gas, feeCap); err != nil {
+	if call.check != nil {
+		if err := call.check(ctx, maxGasCost(gas, feeCap)); err != nil {
 			return nil, err
 		}
 	}
@@ -221,9 +206,9 @@ func (a *ChainActivities) sign(ctx context.Context, chain solverChain, call solv
 	chainNonce, held := r.chainNonce, r.held
 	chainID := new(big.Int).SetUint64(chain.Chain().ID)
 	signer := types.LatestSignerForChainID(chainID)
-	stored, err := a.Store.PrepareSolverTx(ctx, call.requestID, call.kind, chain.Chain().ID, from.Hex(), chainNonce, pays, held,
+	stored, err := p.store.PrepareSolverTx(ctx, call.requestID, call.kind, chain.Chain().ID, from.Hex(), chainNonce, pays, held,
 		func(nonce uint64) (string, []byte, error) {
-			tx, err := types.SignNewTx(a.SolverKey, signer, &types.DynamicFeeTx{ChainID: chainID, Nonce: nonce,
+			tx, err := types.SignNewTx(p.key, signer, &types.DynamicFeeTx{ChainID: chainID, Nonce: nonce,
 				GasTipCap: tip, GasFeeCap: feeCap, Gas: gas, To: &call.to, Value: call.value, Data: call.data})
 			if err != nil {
 				return "", nil, err
@@ -231,10 +216,6 @@ func (a *ChainActivities) sign(ctx context.Context, chain solverChain, call solv
 			raw, err := tx.MarshalBinary()
 			return tx.Hash().Hex(), raw, err
 		})
-	var short *intent.InventoryShortfall
-	if errors.As(err, &short) && call.onShortfall != nil {
-		return nil, call.onShortfall(short)
-	}
 	return stored, err
 }
 
@@ -271,7 +252,7 @@ func (c patientReads) EstimateGas(ctx context.Context, msg ethereum.CallMsg) (ui
 	return retryRead(ctx, func(ctx context.Context) (uint64, error) { return c.solverChain.EstimateGas(ctx, msg) })
 }
 
-func (c patientReads) SuggestFees(ctx context.Context) (evm.Fees, error) {
+func (c patientReads) SuggestFees(ctx context.Context) (Fees, error) {
 	return retryRead(ctx, c.solverChain.SuggestFees)
 }
 

@@ -1,4 +1,4 @@
-package activities
+package evm
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/internal/sharedread"
 )
@@ -31,8 +30,8 @@ import (
 const sharedReadAge = time.Second
 
 // fees returns the chain's fees, shared (see above).
-func (a *ChainActivities) fees(ctx context.Context, c solverChain) (evm.Fees, error) {
-	return sharedread.Do(ctx, &a.reads, fmt.Sprintf("fees:%d", c.Chain().ID), sharedReadAge, c.SuggestFees)
+func (p *Payout) fees(ctx context.Context, c solverChain) (Fees, error) {
+	return sharedread.Do(ctx, &p.reads, fmt.Sprintf("fees:%d", c.Chain().ID), sharedReadAge, c.SuggestFees)
 }
 
 // snapshot is the solver's holdings with the nonce they were read at.
@@ -49,10 +48,10 @@ type snapshot struct {
 // before the last balances is kept: a transaction mined meanwhile is then counted both as paid
 // and as in flight, which refuses too much rather than too little. The holdings are shared:
 // callers only read them.
-func (a *ChainActivities) holdings(ctx context.Context, c solverChain, currency common.Address) (uint64, *intent.Holdings, error) {
+func (p *Payout) holdings(ctx context.Context, c solverChain, currency common.Address) (uint64, *intent.Holdings, error) {
 	key := fmt.Sprintf("holdings:%d:%s", c.Chain().ID, currency.Hex())
-	s, err := sharedread.Do(ctx, &a.reads, key, sharedReadAge, func(ctx context.Context) (snapshot, error) {
-		solver := a.solverAddress()
+	s, err := sharedread.Do(ctx, &p.reads, key, sharedReadAge, func(ctx context.Context) (snapshot, error) {
+		solver := p.solverAddress()
 		nonce, err := c.NonceAt(ctx, solver)
 		if err != nil {
 			return snapshot{}, err

@@ -1,4 +1,4 @@
-package activities
+package evm
 
 import (
 	"context"
@@ -10,10 +10,8 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
-	"go.temporal.io/sdk/temporal"
 
 	"github.com/intentd/intentd/chains"
-	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/intent"
 )
 
@@ -35,23 +33,23 @@ func (f *fakeSolverChain) EstimateGas(context.Context, ethereum.CallMsg) (uint64
 	return 0, f.estimate
 }
 func (f *fakeSolverChain) SendTransaction(context.Context, *types.Transaction) error { return f.send }
-func (f *fakeSolverChain) SuggestFees(context.Context) (evm.Fees, error) {
-	return evm.Fees{Tip: big.NewInt(1), BaseFee: big.NewInt(1)}, nil
+func (f *fakeSolverChain) SuggestFees(context.Context) (Fees, error) {
+	return Fees{Tip: big.NewInt(1), BaseFee: big.NewInt(1)}, nil
 }
 func (f *fakeSolverChain) BalanceNow(context.Context, string, string) (*big.Int, error) {
 	return big.NewInt(1e18), nil
 }
 
 // noStoredTx is a store in which no transaction was signed yet.
-type noStoredTx struct{ SolverTxs }
+type noStoredTx struct{ NonceStore }
 
 func (noStoredTx) SolverTx(context.Context, string, intent.TxKind) (*intent.SolverTx, error) {
 	return nil, intent.ErrNotFound
 }
 
-// chainActivitiesOn returns ChainActivities whose chain 31338 is fake, reached through a
-// chains.Clients set as in production.
-func chainActivitiesOn(t *testing.T, fake *fakeSolverChain) *ChainActivities {
+// payoutOn returns a Payout whose chain 31338 is fake, reached through a chains.Clients set as
+// in production.
+func payoutOn(t *testing.T, fake *fakeSolverChain) *Payout {
 	t.Helper()
 	reg, err := chains.NewRegistry([]chains.Chain{{ID: 31338, HTTPRPCURL: "http://127.0.0.1:1",
 		OutputSettler: "0x93F90B891e88ED37dECC5FA687E5d510d015AA3e", Depository: "0xB9733560ecF2E4E9C9d8c21B6b34B7A4f25277AA",
@@ -67,62 +65,45 @@ func chainActivitiesOn(t *testing.T, fake *fakeSolverChain) *ChainActivities {
 		fake.chain = ch
 		return fake, nil
 	}})
-	return &ChainActivities{Chains: cs, Store: noStoredTx{}, SolverKey: key}
+	return NewPayout(cs, noStoredTx{}, key)
 }
 
-// failReasonOf returns the type of a non-retryable application error, "" for any other error.
-func failReasonOf(err error) string {
-	var app *temporal.ApplicationError
-	if errors.As(err, &app) && app.NonRetryable() {
-		return app.Type()
-	}
-	return ""
-}
-
-// A gas estimate's classified error decides the fill's and the refund's outcome: each revert
-// and shortfall becomes its failReason, anything else is retried.
-func TestSolverCallsBranchOnChainErrors(t *testing.T) {
+// A gas estimate's classified error is what a fill's and a refund's payment return when nothing
+// is stored: the activities map each revert and shortfall to its failReason (activities'
+// TestPayoutErrorsMapToFailReasons), and retry anything else.
+func TestAPaymentReturnsTheChainsClassifiedError(t *testing.T) {
 	unavailable := &chains.Error{Kind: chains.ErrUnavailable, ChainID: 31338, Op: "estimate gas", Err: errors.New("internal error")}
 	funds := &chains.Error{Kind: chains.ErrInsufficientFunds, ChainID: 31338, Op: "estimate gas", Err: errors.New("insufficient funds for transfer")}
-	fill := FillInput{RequestID: "0x01", ChainID: 31338, OrderID: "0x02", Currency: chains.NativeAddress,
-		Recipient: "0x0000000000000000000000000000000000000003", Amount: "1000"}
-	refund := RefundInput{RequestID: "0x01", Kind: intent.TxKindRefund, ChainID: 31338, Currency: chains.NativeAddress,
-		Recipient: "0x0000000000000000000000000000000000000003", Amount: "1000"}
-	for _, tc := range []struct {
-		estimate          error
-		fillWant, refWant string // "" = retried
-	}{
-		{&chains.RevertError{Name: "AlreadyFilled", Reason: "AlreadyFilled[...]"}, string(intent.FailReasonOrderAlreadyFilled), string(intent.RefundFailReasonManualRefundRequired)},
-		{&chains.RevertError{Name: "InsufficientBalance", Reason: "InsufficientBalance[]"}, string(intent.FailReasonSolverBalanceTooLow), string(intent.RefundFailReasonManualRefundRequired)},
-		{&chains.RevertError{Name: "Blocked", Reason: "Blocked[0x03]", Blocked: true}, string(intent.FailReasonDestinationTokenTransferRejected), string(intent.RefundFailReasonRefundRecipientIsBlocked)},
-		{&chains.RevertError{Name: "NativeTransferFailed", Reason: "NativeTransferFailed[]"}, string(intent.FailReasonExecutionReverted), string(intent.RefundFailReasonManualRefundRequired)},
-		{funds, string(intent.FailReasonSolverBalanceTooLow), ""},
-		{unavailable, "", ""},
+	fill := chains.Payment{RequestID: "0x01", Kind: intent.TxKindFill, ChainID: 31338, OrderID: "0x02", Currency: chains.NativeAddress,
+		Recipient: "0x0000000000000000000000000000000000000003", Amount: big.NewInt(1000)}
+	refund := chains.Payment{RequestID: "0x01", Kind: intent.TxKindRefund, ChainID: 31338, Currency: chains.NativeAddress,
+		Recipient: "0x0000000000000000000000000000000000000003", Amount: big.NewInt(1000), Ceiling: 100_000}
+	for _, want := range []error{
+		&chains.RevertError{Name: "AlreadyFilled", Reason: "AlreadyFilled[...]"},
+		&chains.RevertError{Name: "Blocked", Reason: "Blocked[0x03]", Blocked: true},
+		funds, unavailable,
 	} {
-		t.Run(tc.estimate.Error(), func(t *testing.T) {
-			a := chainActivitiesOn(t, &fakeSolverChain{estimate: tc.estimate})
-			_, err := a.SubmitFill(context.Background(), fill)
-			if got := failReasonOf(err); err == nil || got != tc.fillWant {
-				t.Fatalf("SubmitFill = %v (failReason %q), want %q", err, got, tc.fillWant)
-			}
-			_, err = a.SubmitRefund(context.Background(), refund)
-			if got := failReasonOf(err); err == nil || got != tc.refWant {
-				t.Fatalf("SubmitRefund = %v (failReason %q), want %q", err, got, tc.refWant)
+		t.Run(want.Error(), func(t *testing.T) {
+			p := payoutOn(t, &fakeSolverChain{estimate: want})
+			for _, pay := range []chains.Payment{fill, refund} {
+				if _, err := p.Pay(context.Background(), pay); !errors.Is(err, want) {
+					t.Fatalf("Pay(%s) = %v, want %v", pay.Kind, err, want)
+				}
 			}
 		})
 	}
 }
 
 // A fill's reads before its signing ask the chain again while it is unavailable (patientReads):
-// one SubmitFill attempt asks for the gas estimate readTries times, then leaves the retry to
+// one payment's attempt asks for the gas estimate readTries times, then leaves the retry to
 // the activity.
 func TestTheReadsBeforeASigningAskAgain(t *testing.T) {
 	fake := &fakeSolverChain{estimate: &chains.Error{Kind: chains.ErrUnavailable, ChainID: 31338, Op: "estimate gas", Err: errors.New("503")}}
-	a := chainActivitiesOn(t, fake)
-	_, err := a.SubmitFill(context.Background(), FillInput{RequestID: "0x01", ChainID: 31338, OrderID: "0x02",
-		Currency: chains.NativeAddress, Recipient: "0x0000000000000000000000000000000000000003", Amount: "1000"})
+	p := payoutOn(t, fake)
+	_, err := p.Pay(context.Background(), chains.Payment{RequestID: "0x01", Kind: intent.TxKindFill, ChainID: 31338, OrderID: "0x02",
+		Currency: chains.NativeAddress, Recipient: "0x0000000000000000000000000000000000000003", Amount: big.NewInt(1000)})
 	if !errors.Is(err, chains.ErrUnavailable) || fake.estimates != readTries {
-		t.Fatalf("SubmitFill = %v after %d estimates, want unavailable after %d", err, fake.estimates, readTries)
+		t.Fatalf("Pay = %v after %d estimates, want unavailable after %d", err, fake.estimates, readTries)
 	}
 }
 
