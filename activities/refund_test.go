@@ -252,7 +252,7 @@ func TestARefundThenAManualRefundOfTheSameDepositPaysOnce(t *testing.T) {
 	manual := in
 	manual.Kind = intent.TxKindManualRefund
 	_, err = r.refund(manual)
-	r.requireRefused(t, manual, err, intent.RefundFailReasonManualRefundRequired)
+	_ = r.requireRefused(t, manual, err, intent.RefundFailReasonManualRefundRequired)
 
 	_, err = r.pool.Exec(ctx, `DELETE FROM solver_transactions WHERE request_id = $1`, in.RequestID)
 	require.NoError(t, err)
@@ -273,7 +273,7 @@ func TestARefundThenAManualRefundOfTheSameDepositPaysOnce(t *testing.T) {
 	again := next
 	again.Kind = intent.TxKindManualRefund
 	_, err = r.refund(again)
-	r.requireRefused(t, again, err, intent.RefundFailReasonManualRefundRequired)
+	_ = r.requireRefused(t, again, err, intent.RefundFailReasonManualRefundRequired)
 	nextID := oracleapi.WithdrawalIDOf(31338, devnet.DepositoryAddress, common.HexToHash(next.DepositTx), uint64(next.DepositLogIndex))
 	require.Equal(t, 1, r.withdrawals(t, nextID))
 	require.Equal(t, 0, r.withdrawals(t, intent.RefundID(next.RequestID)))
