@@ -155,7 +155,7 @@ func (h *harness) statuses() []intent.Status {
 	return out
 }
 
-// changeLean 3: "the write of the pending status and the fill's signing and broadcast run at the
+// "The write of the pending status and the fill's signing and broadcast run at the
 // same time; the submitted status is written once both are done". Here the pending write returns
 // only once the fill's signing has started (one after the other, the write would time out), and
 // the read model still goes waiting, pending, submitted, success, the fill made once.
@@ -180,8 +180,8 @@ func TestThePendingWriteAndTheFillsSigningRunAtTheSameTime(t *testing.T) {
 	require.Len(t, h.fills, 1)
 }
 
-// changeLean 3 keeps the order of before for a sponsored request: the sponsorship is reserved
-// between the pending write and the signing, so nothing is signed before pending is written.
+// A sponsored request keeps the pending write and the signing one after the other: its
+// sponsorship is reserved between the two, so nothing is signed before pending is written.
 func TestASponsoredRequestWritesPendingBeforeItsFillIsSigned(t *testing.T) {
 	h := newSponsoredHarness(t, true)
 	var order []string
@@ -217,7 +217,7 @@ func TestIntentReportsWaitingPendingSubmittedSuccessAndFillsOnce(t *testing.T) {
 	require.Equal(t, "0xfill", last.Txs[0].Hash)
 }
 
-// changeLean 2: "its status search attributes are upserted once the run waits on anything but a
+// "Its status search attributes are upserted once the run waits on anything but a
 // local activity (and when it ends), not at every transition".
 func TestInlineRunUpsertsItsStatusWhenItWaitsNotAtEveryTransition(t *testing.T) {
 	t.Run("a fill mined within inlineWait: one upsert, success", func(t *testing.T) {
@@ -313,7 +313,7 @@ func TestWaitsThatRunOutOfTimeAreTimeouts(t *testing.T) {
 	checkOptions := func(t *testing.T, ctx context.Context, total time.Duration) {
 		info := activity.GetInfo(ctx)
 		if info.IsLocalActivity {
-			// An inline run (changeLean 2) waits as a local activity first, for up to inlineWait.
+			// A run waits as a local activity first, for up to inlineWait.
 			require.InDelta(t, min(inlineWait, total).Seconds(), info.Deadline.Sub(info.StartedTime).Seconds(), 0.5,
 				"the local attempt lasts the wait, up to inlineWait")
 			return
