@@ -1,7 +1,6 @@
 package workflows
 
 import (
-	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
@@ -27,6 +26,8 @@ type DepositRefundInput struct {
 // order, or a second deposit for an order that already has one (linked with its parent through
 // duplicateDeposits). The deposit is attested first, like any other, and the refund is the
 // same once-only refund an intent makes, with the same operator Query and adminRefund Update.
+// The store decides, as it records the request, whether its refund is held for an operator (an
+// unlisted currency, the depositor's budget spent): then nothing is attested or sent (holdRefund).
 func DepositRefund(ctx workflow.Context, in DepositRefundInput) (*State, error) {
 	dep := in.Deposit
 	r := &intentRun{in: IntentInput{Execution: in.execution(), Policy: in.Policy},
@@ -36,16 +37,9 @@ func DepositRefund(ctx workflow.Context, in DepositRefundInput) (*State, error) 
 	}
 	lctx := workflow.WithLocalActivityOptions(ctx, storeWriteOptions)
 	req := intent.RefundRequest{ID: in.RequestID, ParentID: in.ParentRequestID, Depositor: dep.Depositor, RefundTo: in.RefundTo,
-		ChainID: dep.ChainID, At: workflow.Now(ctx)}
+		ChainID: dep.ChainID, At: workflow.Now(ctx), Currency: dep.Currency, Amount: dep.Amount, CheckHold: true}
 	var stored activities.RefundRequestStored
-	if r.guarded {
-		// changeLean 5: the store decides, with the request, whether its refund is held for an
-		// operator (an unlisted currency, the depositor's budget spent).
-		req.Currency, req.Amount, req.CheckHold = dep.Currency, dep.Amount, true
-		if err := workflow.ExecuteLocalActivity(lctx, storeActs.InsertRefundRequest, req).Get(ctx, &stored); err != nil {
-			return nil, err
-		}
-	} else if err := workflow.ExecuteLocalActivity(lctx, storeActs.InsertRefundRequest, req).Get(ctx, nil); err != nil {
+	if err := workflow.ExecuteLocalActivity(lctx, storeActs.InsertRefundRequest, req).Get(ctx, &stored); err != nil {
 		return nil, err
 	}
 	r.depositSeenAt = workflow.Now(ctx)
@@ -53,38 +47,41 @@ func DepositRefund(ctx workflow.Context, in DepositRefundInput) (*State, error) 
 	if err := r.write(ctx, intent.StatusWaiting, "", depositTx(dep)); err != nil {
 		return nil, err
 	}
-	var res *IntentResult
-	var err error
-	if stored.Hold != "" {
-		res, err = r.holdRefund(ctx, stored.Hold)
-	} else {
-		res, err = r.afterAttest(ctx, &dep, func() (*IntentResult, error) {
-			return r.refund(ctx, intent.FailReasonOrphanedDepositRefund)
-		})
-	}
+	err := r.refundDeposit(ctx, stored.Hold)
 	if perr := r.publishAttrs(ctx); err == nil {
 		err = perr
 	}
 	_ = workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) })
-	return res, err
+	return &r.state, err
 }
 
-// holdRefund keeps a refund request whose automatic refund is held (changeLean 5) for an
-// operator: nothing is attested, estimated or sent. The request ends its run in status failure
-// with ORPHANED_DEPOSIT_REFUND and MANUAL_REFUND_REQUIRED, carries the RefundHold search
-// attribute, and waits for an adminRefund, which has the deposit attested before it pays it
-// (adminRefund): the operator's refund is the moment such a deposit is attested, if ever.
-func (r *intentRun) holdRefund(ctx workflow.Context, hold intent.RefundHold) (*IntentResult, error) {
+// refundDeposit is a DepositRefund's lifecycle: held for an operator, or attested, then refunded.
+func (r *intentRun) refundDeposit(ctx workflow.Context, hold intent.RefundHold) error {
+	if hold != "" {
+		return r.holdRefund(ctx, hold)
+	}
+	if done, err := r.confirm(ctx); done || err != nil {
+		return err
+	}
+	return r.refund(ctx, intent.FailReasonOrphanedDepositRefund)
+}
+
+// holdRefund keeps a refund request whose automatic refund is held for an operator: nothing is
+// attested, estimated or sent. The request ends its run in status failure with
+// ORPHANED_DEPOSIT_REFUND and MANUAL_REFUND_REQUIRED, carries the RefundHold search attribute,
+// and waits for an adminRefund, which has the deposit attested before it pays it (adminRefund):
+// the operator's refund is the moment such a deposit is attested, if ever.
+func (r *intentRun) holdRefund(ctx workflow.Context, hold intent.RefundHold) error {
 	r.state.Hold = hold
 	r.state.FailReason = intent.FailReasonOrphanedDepositRefund
 	r.state.RefundFailReason = intent.RefundFailReasonManualRefundRequired
 	workflow.GetLogger(ctx).Info("refund held for an operator", "requestId", r.in.Execution.RequestID, "hold", hold)
 	if err := r.write(ctx, intent.StatusFailure, intent.FailReasonOrphanedDepositRefund); err != nil {
-		return nil, err
+		return err
 	}
 	// One upsert with the status's: the hold is findable in the Web UI (RefundHold = "…").
 	if err := r.upsertAttrs(ctx, AttrRefundHold.ValueSet(string(hold))); err != nil {
-		return nil, err
+		return err
 	}
 	return r.awaitOperator(ctx)
 }
@@ -121,64 +118,4 @@ func ExtraDepositRefundTo(d intent.Deposit, parentRefundTo, parentDepositor stri
 		return parentRefundTo
 	}
 	return d.Depositor
-}
-
-// watchDuplicates refunds every further deposit signalled to an intent after its first one, each
-// as a DepositRefund child that outlives the intent (changeDuplicates).
-func (r *intentRun) watchDuplicates(ctx workflow.Context) {
-	ch := workflow.GetSignalChannel(ctx, SignalDeposit)
-	for {
-		var d intent.Deposit
-		ch.Receive(ctx, &d)
-		r.onExtraDeposit(ctx, d)
-	}
-}
-
-// drainDuplicates handles the deposits still in the channel when the intent ends, and waits
-// until each DepositRefund child has started.
-func (r *intentRun) drainDuplicates(ctx workflow.Context) {
-	ch := workflow.GetSignalChannel(ctx, SignalDeposit)
-	var d intent.Deposit
-	for ch.ReceiveAsync(&d) {
-		r.onExtraDeposit(ctx, d)
-		d = intent.Deposit{}
-	}
-	_ = workflow.Await(ctx, func() bool { return r.startingChildren == 0 })
-}
-
-func (r *intentRun) onExtraDeposit(ctx workflow.Context, d intent.Deposit) {
-	if first := r.state.Deposit; first != nil && d.SameEvent(*first) {
-		return // the first deposit again (a rescan, a client's hint)
-	}
-	refundTo := r.in.Execution.RefundTo
-	if r.guarded {
-		parentDepositor := r.in.Execution.User
-		if first := r.state.Deposit; first != nil {
-			parentDepositor = first.Depositor
-		}
-		refundTo = ExtraDepositRefundTo(d, refundTo, parentDepositor)
-	}
-	in := NewDepositRefund(d, r.in.Execution.RequestID, refundTo, r.in.Policy)
-	if r.refundChildren[in.RequestID] {
-		return
-	}
-	if r.refundChildren == nil {
-		r.refundChildren = map[string]bool{}
-	}
-	r.refundChildren[in.RequestID] = true
-	cctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{
-		WorkflowID: IntentWorkflowID(in.RequestID), TaskQueue: TaskQueue,
-		ParentClosePolicy:     enumspb.PARENT_CLOSE_POLICY_ABANDON,
-		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
-		TypedSearchAttributes: DepositRefundSearchAttributes(in),
-	})
-	f := workflow.ExecuteChildWorkflow(cctx, DepositRefund, in)
-	r.startingChildren++
-	workflow.Go(ctx, func(gctx workflow.Context) {
-		// An error here means the refund request already runs (the router started it): fine.
-		_ = f.GetChildWorkflowExecution().Get(gctx, nil)
-		r.startingChildren--
-	})
-	workflow.GetLogger(ctx).Info("extra deposit refunded as its own request", "requestId", r.in.Execution.RequestID,
-		"refundRequestId", in.RequestID, "tx", d.TxHash)
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/intentd/intentd/intent"
 )
 
-// The exposure cap (changeLean 5; docs/operations.md, "Confirmations by value and the exposure
+// The exposure cap (docs/operations.md, "Confirmations by value and the exposure
 // cap"). A deposit of small value is relied on at its tier's depth, before it is final, and its
 // attestation takes its share of the origin chain's exposure in the same activity
 // (AttestDeposit): an intent under the cap costs no step more. Past the cap the attestation says
@@ -19,12 +19,12 @@ import (
 // it, and the refund is made instead of the fill.
 
 // fillPastTheCap writes pending, waits for room under the origin chain's cap, then fills.
-func (r *intentRun) fillPastTheCap(ctx workflow.Context) (*IntentResult, error) {
+func (r *intentRun) fillPastTheCap(ctx workflow.Context) error {
 	if err := r.write(ctx, intent.StatusPending, ""); err != nil {
-		return nil, err
+		return err
 	}
 	if err := r.awaitExposure(ctx); err != nil {
-		return nil, err
+		return err
 	}
 	return r.fill(ctx, nil)
 }

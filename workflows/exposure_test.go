@@ -20,7 +20,7 @@ func exposureHarness(t *testing.T, reserved bool) *harness {
 	h := newHarness(t)
 	hold := intent.ExposureHold{RequestID: "0xabc", ChainID: 31337, USD: decimal.NewFromInt(60), DepositBlock: 7, FinalBlock: 10}
 	h.attest = func(_ context.Context, in activities.AttestInput) (*activities.AttestResult, error) {
-		require.True(t, in.Tiered, "a run at changeLean 5 relies on its deposit at its value's tier")
+		require.True(t, in.Tiered, "an intent relies on its deposit at its value's tier")
 		require.Equal(t, "0xabc", in.RequestID)
 		h.calls = append(h.calls, "attest")
 		return &activities.AttestResult{Signer: "0xOracle", Exposure: &activities.ExposureResult{ExposureHold: hold, Reserved: reserved}}, nil

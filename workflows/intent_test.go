@@ -8,7 +8,6 @@ import (
 
 	"github.com/stretchr/testify/mock"
 	"github.com/stretchr/testify/require"
-	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
 
@@ -137,16 +136,6 @@ func (h *harness) runToSuccessAfterOneBump(t *testing.T) {
 		intent.StatusSuccess}, h.statuses())
 }
 
-// upserts returns the IntentStatus of every search-attribute upsert the run makes, in order.
-func (h *harness) upserts() *[]string {
-	var got []string
-	h.env.OnUpsertTypedSearchAttributes(mock.Anything).Run(func(args mock.Arguments) {
-		status, _ := args.Get(0).(temporal.SearchAttributes).GetKeyword(AttrIntentStatus)
-		got = append(got, status)
-	}).Return(nil)
-	return &got
-}
-
 func (h *harness) statuses() []intent.Status {
 	var out []intent.Status
 	for _, tr := range h.transitions {
@@ -155,7 +144,7 @@ func (h *harness) statuses() []intent.Status {
 	return out
 }
 
-// changeLean 3: "the write of the pending status and the fill's signing and broadcast run at the
+// "The write of the pending status and the fill's signing and broadcast run at the
 // same time; the submitted status is written once both are done". Here the pending write returns
 // only once the fill's signing has started (one after the other, the write would time out), and
 // the read model still goes waiting, pending, submitted, success, the fill made once.
@@ -180,8 +169,8 @@ func TestThePendingWriteAndTheFillsSigningRunAtTheSameTime(t *testing.T) {
 	require.Len(t, h.fills, 1)
 }
 
-// changeLean 3 keeps the order of before for a sponsored request: the sponsorship is reserved
-// between the pending write and the signing, so nothing is signed before pending is written.
+// A sponsored request keeps the pending write and the signing one after the other: its
+// sponsorship is reserved between the two, so nothing is signed before pending is written.
 func TestASponsoredRequestWritesPendingBeforeItsFillIsSigned(t *testing.T) {
 	h := newSponsoredHarness(t, true)
 	var order []string
@@ -215,50 +204,6 @@ func TestIntentReportsWaitingPendingSubmittedSuccessAndFillsOnce(t *testing.T) {
 	last := h.transitions[len(h.transitions)-1]
 	require.Equal(t, intent.FailReasonNA, last.FailReason)
 	require.Equal(t, "0xfill", last.Txs[0].Hash)
-}
-
-// changeLean 2: "its status search attributes are upserted once the run waits on anything but a
-// local activity (and when it ends), not at every transition".
-func TestInlineRunUpsertsItsStatusWhenItWaitsNotAtEveryTransition(t *testing.T) {
-	t.Run("a fill mined within inlineWait: one upsert, success", func(t *testing.T) {
-		h := newHarness(t)
-		got := h.upserts()
-		h.run(t, deposit())
-		require.Equal(t, []string{"success"}, *got)
-	})
-	t.Run("a fill that takes longer: submitted is upserted before the activity task, then success", func(t *testing.T) {
-		h := newHarness(t)
-		h.env.SetTestTimeout(inlineWait + 10*time.Second) // a local activity's time is not skipped
-		got := h.upserts()
-		h.awaitTx = func(ctx context.Context, in activities.AwaitTxInput) (*activities.TxIncluded, error) {
-			if activity.GetInfo(ctx).IsLocalActivity {
-				return nil, blockUntilDeadline(ctx)
-			}
-			return &activities.TxIncluded{Block: 9, Success: true, Hash: "0xfill"}, nil
-		}
-		h.run(t, deposit())
-		require.Equal(t, []string{"submitted", "success"}, *got)
-	})
-}
-
-// The same rule for a DepositRefund: its last status (refund) is upserted when it ends.
-func TestInlineDepositRefundUpsertsItsLastStatus(t *testing.T) {
-	h := newHarness(t)
-	upserted := h.upserts()
-	h.env.OnActivity(storeActs.InsertRefundRequest, mock.Anything, mock.Anything).Return(&activities.RefundRequestStored{}, nil)
-	h.env.OnActivity(chainActs.SubmitRefund, mock.Anything, mock.Anything).Return(&activities.RefundSubmitted{TxHash: "0xrefund"}, nil)
-	h.env.ExecuteWorkflow(DepositRefund, NewDepositRefund(deposit(), "", "0xUser", Policy{}))
-	require.True(t, h.env.IsWorkflowCompleted())
-	require.NoError(t, h.env.GetWorkflowError())
-	require.Equal(t, []intent.Status{intent.StatusWaiting, intent.StatusRefund}, h.statuses())
-	got := *upserted
-	require.NotEmpty(t, got)
-	require.Equal(t, "refund", got[len(got)-1], "the closed record shows the final status")
-}
-
-func blockUntilDeadline(ctx context.Context) error {
-	<-ctx.Done()
-	return ctx.Err()
 }
 
 func TestIntentDepositMismatchesFailWithTheirReasonAndNeverFill(t *testing.T) {
@@ -302,102 +247,4 @@ func TestIntentStateQueryShowsLiveState(t *testing.T) {
 		require.Equal(t, "0xabc", s.RequestID)
 	}, 500*time.Millisecond)
 	h.run(t, deposit())
-}
-
-// The waits are one long-running, heartbeated attempt each: their start-to-close timeout is the
-// whole wait (the policy's bound), their heartbeat timeout waitHeartbeatTimeout. When the bound
-// passes, the activity (which waits until its context ends, as activities.await does) times
-// out and the workflow goes on exactly as when each check was an attempt: the fill is delayed
-// and replaced, the attestation fails with DEPOSIT_CONFIRMATION_TIMEOUT.
-func TestWaitsThatRunOutOfTimeAreTimeouts(t *testing.T) {
-	checkOptions := func(t *testing.T, ctx context.Context, total time.Duration) {
-		info := activity.GetInfo(ctx)
-		if info.IsLocalActivity {
-			// An inline run (changeLean 2) waits as a local activity first, for up to inlineWait.
-			require.InDelta(t, min(inlineWait, total).Seconds(), info.Deadline.Sub(info.StartedTime).Seconds(), 0.5,
-				"the local attempt lasts the wait, up to inlineWait")
-			return
-		}
-		// The heartbeat timeout is waitHeartbeatTimeout, capped (as the server does) at the wait.
-		require.Equal(t, min(waitHeartbeatTimeout, total), info.HeartbeatTimeout)
-		require.InDelta(t, total.Seconds(), info.Deadline.Sub(info.StartedTime).Seconds(), 0.5,
-			"the attempt may last the whole wait")
-	}
-
-	t.Run("the fill not mined within FillBumpAfter is delayed and replaced", func(t *testing.T) {
-		h := newHarness(t)
-		awaits, replaced := 0, 0
-		h.awaitTx = func(ctx context.Context, in activities.AwaitTxInput) (*activities.TxIncluded, error) {
-			awaits++
-			checkOptions(t, ctx, 2*time.Second)
-			if awaits == 1 {
-				return nil, blockUntilDeadline(ctx)
-			}
-			return &activities.TxIncluded{Block: 9, Success: true, Hash: "0xfill2"}, nil
-		}
-		h.env.OnActivity(chainActs.ReplaceTx, mock.Anything, mock.Anything).Return(
-			func(context.Context, activities.ReplaceInput) (*activities.Replaced, error) {
-				replaced++
-				return &activities.Replaced{TxHash: "0xfill2", Attempt: 1}, nil
-			})
-		h.runToSuccessAfterOneBump(t)
-		require.Equal(t, 1, replaced)
-		require.Equal(t, 2, awaits)
-	})
-
-	t.Run("a local wait that ends with its context's error at the deadline is a timeout too", func(t *testing.T) {
-		h := newHarness(t)
-		awaits := 0
-		h.awaitTx = func(ctx context.Context, in activities.AwaitTxInput) (*activities.TxIncluded, error) {
-			if awaits++; awaits == 1 {
-				return nil, context.DeadlineExceeded // what await returns when the SDK's timeout loses the race
-			}
-			return &activities.TxIncluded{Block: 9, Success: true, Hash: "0xfill2"}, nil
-		}
-		h.env.OnActivity(chainActs.ReplaceTx, mock.Anything, mock.Anything).Return(&activities.Replaced{TxHash: "0xfill2", Attempt: 1}, nil)
-		h.runToSuccessAfterOneBump(t)
-	})
-
-	t.Run("a wait longer than inlineWait goes on as an activity task for the rest of its time", func(t *testing.T) {
-		h := newHarness(t)
-		h.env.SetTestTimeout(inlineWait + 10*time.Second) // a local activity's time is not skipped
-		var kinds []bool
-		var deadlines []time.Duration
-		h.awaitTx = func(ctx context.Context, in activities.AwaitTxInput) (*activities.TxIncluded, error) {
-			info := activity.GetInfo(ctx)
-			kinds = append(kinds, info.IsLocalActivity)
-			deadlines = append(deadlines, info.Deadline.Sub(info.StartedTime).Round(time.Second))
-			if info.IsLocalActivity {
-				return nil, blockUntilDeadline(ctx)
-			}
-			require.Equal(t, waitHeartbeatTimeout, info.HeartbeatTimeout)
-			return &activities.TxIncluded{Block: 9, Success: true, Hash: "0xfill"}, nil
-		}
-		h.env.RegisterDelayedCallback(func() { h.env.SignalWorkflow(SignalDeposit, deposit()) }, time.Second)
-		h.env.ExecuteWorkflow(Intent, IntentInput{Execution: execution(), Policy: Policy{FillBumpAfter: 20 * time.Second}})
-		require.True(t, h.env.IsWorkflowCompleted())
-		require.NoError(t, h.env.GetWorkflowError())
-		require.Equal(t, []bool{true, false}, kinds, "a local attempt, then an activity task")
-		require.Equal(t, []time.Duration{inlineWait, 20*time.Second - inlineWait}, deadlines,
-			"together they wait FillBumpAfter, no longer: the fill is replaced on time")
-		require.Equal(t, []intent.Status{intent.StatusWaiting, intent.StatusPending, intent.StatusSubmitted, intent.StatusSuccess},
-			h.statuses())
-	})
-
-	t.Run("the attestation not given within ConfirmationTimeout is DEPOSIT_CONFIRMATION_TIMEOUT", func(t *testing.T) {
-		h := newHarness(t)
-		h.attest = func(ctx context.Context, in activities.AttestInput) (*activities.AttestResult, error) {
-			checkOptions(t, ctx, 2*time.Second)
-			return nil, blockUntilDeadline(ctx)
-		}
-		h.env.RegisterDelayedCallback(func() { h.env.SignalWorkflow(SignalDeposit, deposit()) }, time.Second)
-		h.env.ExecuteWorkflow(Intent, IntentInput{Execution: execution(), Policy: Policy{ConfirmationTimeout: 2 * time.Second}})
-		require.True(t, h.env.IsWorkflowCompleted())
-		require.NoError(t, h.env.GetWorkflowError())
-		var res IntentResult
-		require.NoError(t, h.env.GetWorkflowResult(&res))
-		require.Equal(t, intent.StatusFailure, res.Status)
-		require.Equal(t, intent.FailReasonDepositConfirmationTimeout, res.FailReason)
-		require.Empty(t, h.fills)
-	})
 }

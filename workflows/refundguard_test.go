@@ -147,7 +147,7 @@ func TestARefundThatIsNotHeldIsAttestedAndMade(t *testing.T) {
 }
 
 // Issue 33, point 3: "make engine refunds and depository withdrawals share ONE once-only id":
-// a run at changeLean 5 pays every refund, automatic or manual, under the deposit's withdrawal
+// a run pays every refund, automatic or manual, under the deposit's withdrawal
 // id, named by the deposit's transaction and log (the chain's depository completes it).
 func TestARunPaysItsRefundsUnderTheDepositsWithdrawalID(t *testing.T) {
 	g := newRefundGuard(t)

@@ -1,16 +1,13 @@
 package workflows
 
 import (
+	"fmt"
 	"go/ast"
-	"go/constant"
 	"go/parser"
 	"go/token"
-	"go/types"
 	"log/slog"
 	"os"
 	"path/filepath"
-	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -18,13 +15,12 @@ import (
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/worker"
-	"go.temporal.io/sdk/workflow"
 	"google.golang.org/protobuf/encoding/protojson"
 )
 
 // historyFiles lists the recorded histories (testdata/histories, recorded by the integration
-// tests, see integration/history_test.go). The file name says which version of the code
-// recorded it (v0: before the first GetVersion).
+// tests, see integration/history_test.go). A file's name says the version of the run it
+// recorded: v<intentVersion>-<what it shows>.json.
 func historyFiles(t *testing.T) []string {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join("testdata", "histories", "*.json"))
@@ -38,13 +34,11 @@ func historyFiles(t *testing.T) []string {
 }
 
 // Every recorded history, of Intent and of DepositRefund, replays against the current workflow
-// code. A change that would make a request already in flight take a different path fails here:
-// such changes must go through workflow.GetVersion.
+// code. A change that would make a run already in flight take a different path fails here: such
+// changes must go through a new intentVersion (versions.go).
 func TestRecordedHistoriesReplay(t *testing.T) {
 	logger := log.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
-	types := map[string]int{}
 	for _, f := range historyFiles(t) {
-		types[workflowType(t, readHistory(t, f))]++
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			r := worker.NewWorkflowReplayer()
 			r.RegisterWorkflow(Intent)
@@ -54,112 +48,70 @@ func TestRecordedHistoriesReplay(t *testing.T) {
 			}
 		})
 	}
-	for _, wf := range []string{"Intent", "DepositRefund"} {
-		if types[wf] == 0 {
-			t.Errorf("no recorded history of the %s workflow", wf)
-		}
-	}
 }
 
-// Every workflow.GetVersion change id in this package has, for each of its versions from
-// DefaultVersion to its newest, a recorded history that took that version: the replay test
-// then covers every path a request in flight can be on. A new change id or version without a
-// recorded history fails here (record one, see integration/history_test.go).
+// Every version of intentVersion, from baseline to newestVersion, has a recorded history of each
+// workflow that ran at it, so the replay test covers every path a run in flight can be on. Every
+// history records its run's version once, in the Version marker of versionChangeID, and its file
+// name starts with that version (v<N>-). A new version without its histories fails here (record
+// them, see integration/history_test.go).
 func TestEveryVersionHasARecordedHistory(t *testing.T) {
-	changes := getVersionCalls(t)
-	if len(changes) == 0 {
-		t.Fatal("found no workflow.GetVersion calls")
-	}
-	seen := map[string]map[int]bool{} // change id -> versions recorded
-	mark := func(id string, v int) {
-		if seen[id] == nil {
-			seen[id] = map[int]bool{}
-		}
-		seen[id][v] = true
-	}
-	for id := range changes {
-		if _, ok := versionOfChange[id]; !ok {
-			t.Errorf("change %q is not in versionOfChange: say which code version introduced it", id)
-		}
-	}
+	seen := map[intentVersion]map[string]bool{} // version -> workflow types recorded at it
 	for _, f := range historyFiles(t) {
 		h := readHistory(t, f)
+		var versions []intentVersion
 		for _, e := range h.GetEvents() {
 			m := e.GetMarkerRecordedEventAttributes()
 			if m.GetMarkerName() != "Version" {
 				continue
 			}
 			var id string
-			var v int
+			var v intentVersion
 			if err := converter.GetDefaultDataConverter().FromPayloads(m.GetDetails()["change-id"], &id); err != nil {
 				t.Fatalf("%s: change id: %v", f, err)
 			}
 			if err := converter.GetDefaultDataConverter().FromPayloads(m.GetDetails()["version"], &v); err != nil {
 				t.Fatalf("%s: version: %v", f, err)
 			}
-			mark(id, v)
+			if id != versionChangeID {
+				t.Errorf("%s: a Version marker of change %q, not %q", f, id, versionChangeID)
+			}
+			versions = append(versions, v)
 		}
-		// An Intent history recorded before a change ran that change's DefaultVersion path.
-		if workflowType(t, h) == "Intent" {
-			for id := range changes {
-				if recordedBefore(filepath.Base(f), id) {
-					mark(id, int(workflow.DefaultVersion))
-				}
+		if len(versions) != 1 {
+			t.Errorf("%s: %d Version markers, want the run's one", f, len(versions))
+			continue
+		}
+		v := versions[0]
+		if v < baseline || v > newestVersion {
+			t.Errorf("%s: recorded at version %d, outside baseline (%d) to newestVersion (%d)", f, v, baseline, newestVersion)
+		}
+		if prefix := fmt.Sprintf("v%d-", v); !strings.HasPrefix(filepath.Base(f), prefix) {
+			t.Errorf("%s: recorded at version %d, so its name starts with %s", f, v, prefix)
+		}
+		if seen[v] == nil {
+			seen[v] = map[string]bool{}
+		}
+		seen[v][workflowType(t, h)] = true
+	}
+	for v := baseline; v <= newestVersion; v++ {
+		for _, wf := range []string{"Intent", "DepositRefund"} {
+			if !seen[v][wf] {
+				t.Errorf("version %d: no recorded history of the %s workflow", v, wf)
 			}
 		}
 	}
-	ids := make([]string, 0, len(changes))
-	for id := range changes {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	for _, id := range ids {
-		ok := true
-		if !seen[id][int(workflow.DefaultVersion)] {
-			ok = false
-			t.Errorf("change %q: no recorded history took its DefaultVersion path (recorded before the change)", id)
-		}
-		for v := 1; v <= changes[id]; v++ {
-			if !seen[id][v] {
-				ok = false
-				t.Errorf("change %q: no recorded history took version %d", id, v)
-			}
-		}
-		if ok {
-			t.Logf("change %q: DefaultVersion and versions 1 to %d each have a recorded history", id, changes[id])
-		}
-	}
 }
 
-// recordedBefore reports whether a history file named vN-… was recorded before change id was
-// introduced: versionOfChange says which vN introduced each change.
-func recordedBefore(file, id string) bool {
-	n, err := strconv.Atoi(strings.TrimPrefix(strings.SplitN(file, "-", 2)[0], "v"))
-	return err == nil && n < versionOfChange[id]
-}
-
-// versionOfChange is the code version (the vN of the recorded histories' file names) that
-// introduced each change id; docs/operations.md, Versioning, tells the same story.
-var versionOfChange = map[string]int{
-	changeRefunds:     1,
-	changeInclusion:   2,
-	changeDuplicates:  3,
-	changeSubmission:  3,
-	changeSponsorship: 4,
-	changeLean:        5,
-}
-
-// getVersionCalls finds every workflow.GetVersion(ctx, id, min, max) call in the package's
-// non-test files and returns each change id with its newest version, resolving constants with
-// go/types so a change id or version named by a constant is followed.
-func getVersionCalls(t *testing.T) map[string]int {
-	t.Helper()
+// The package reads a run's version in one place: one workflow.GetVersion call, readVersion's.
+// A change checks r.hasMinVersion with a named version instead of a GetVersion of its own.
+func TestTheVersionIsReadOnce(t *testing.T) {
 	fset := token.NewFileSet()
 	files, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var parsed []*ast.File
+	var calls []string
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") {
 			continue
@@ -168,37 +120,27 @@ func getVersionCalls(t *testing.T) map[string]int {
 		if err != nil {
 			t.Fatal(err)
 		}
-		parsed = append(parsed, af)
-	}
-	// Only the constants matter: type-check without an importer and ignore the errors about
-	// imports; the change ids and versions are the package's own constants and literals.
-	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}}
-	conf := types.Config{Importer: nil, Error: func(error) {}}
-	_, _ = conf.Check("workflows", fset, parsed, info)
-	out := map[string]int{}
-	for _, af := range parsed {
 		ast.Inspect(af, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok || len(call.Args) != 4 {
-				return true
-			}
-			sel, ok := call.Fun.(*ast.SelectorExpr)
-			if !ok || sel.Sel.Name != "GetVersion" {
-				return true
-			}
-			id, max := info.Types[call.Args[1]].Value, info.Types[call.Args[3]].Value
-			if id == nil || max == nil || id.Kind() != constant.String || max.Kind() != constant.Int {
-				t.Errorf("%s: GetVersion with a change id or version that is not a constant", fset.Position(call.Pos()))
-				return true
-			}
-			v, _ := constant.Int64Val(max)
-			if cid := constant.StringVal(id); int(v) > out[cid] {
-				out[cid] = int(v)
+			if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "GetVersion" {
+				calls = append(calls, fset.Position(sel.Pos()).String())
 			}
 			return true
 		})
 	}
-	return out
+	if len(calls) != 1 || !strings.HasPrefix(calls[0], "versions.go:") {
+		t.Errorf("workflow.GetVersion is called at %v; want once, in versions.go (readVersion)", calls)
+	}
+}
+
+// hasMinVersion holds from the version a change introduced on, and not before it.
+func TestHasMinVersion(t *testing.T) {
+	r := &intentRun{version: baseline}
+	if !r.hasMinVersion(baseline) {
+		t.Error("a run at baseline has the baseline")
+	}
+	if r.hasMinVersion(baseline + 1) {
+		t.Error("a run at baseline has no later version")
+	}
 }
 
 func readHistory(t *testing.T, file string) *historypb.History {

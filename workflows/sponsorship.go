@@ -9,11 +9,27 @@ import (
 	"github.com/intentd/intentd/intent"
 )
 
-// settles reports whether this run has integrators pay what they sponsor and settles landed
-// fills (changeSponsorship). Histories recorded before the change replay the old path: no
-// reservation, and nothing settled when the fill lands.
-func (r *intentRun) settles(ctx workflow.Context) bool {
-	return r.lean || workflow.GetVersion(ctx, changeSponsorship, workflow.DefaultVersion, 1) == 1
+// sponsor holds, for a sponsored request, what its integrator sponsors before anything is
+// signed. An operator's refund accepted meanwhile wins (the reservation is given back); a
+// balance that no longer covers it refunds the deposit with SPONSOR_BALANCE_TOO_LOW. The
+// reservation is released when the request is refunded or fails, and charged when its fill
+// lands (settle).
+func (r *intentRun) sponsor(ctx workflow.Context) (done bool, err error) {
+	if r.in.Execution.Sponsor == nil {
+		return false, nil
+	}
+	ok, err := r.reserveSponsorship(ctx)
+	if err != nil {
+		return true, err
+	}
+	if r.adminPending {
+		r.releaseSponsorship(ctx)
+		return true, r.adminRefund(ctx)
+	}
+	if !ok {
+		return true, r.refund(ctx, intent.FailReasonSponsorBalanceTooLow)
+	}
+	return false, nil
 }
 
 // reserveSponsorship holds what the execution sponsors on its integrator's balance (a local
