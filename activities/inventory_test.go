@@ -22,8 +22,8 @@ import (
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/internal/metrics"
-	"github.com/intentd/intentd/internal/testkit/testenv"
 	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/testkit/testenv"
 )
 
 // runSubmitFill runs SubmitFill as the worker would, in an activity environment of its own.

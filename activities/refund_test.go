@@ -21,11 +21,11 @@ import (
 	"github.com/intentd/intentd/chains/evm/bindings"
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/intent"
-	"github.com/intentd/intentd/internal/testkit/e2e"
 	"github.com/intentd/intentd/oracle/oracleapi"
 	"github.com/intentd/intentd/prices"
 	"github.com/intentd/intentd/quote"
 	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/testkit/e2e"
 )
 
 // refundRig is the solver's activities on a devnet chain 31338 with a depositor's wallet.

@@ -17,12 +17,12 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/intentd/intentd/door"
 	"github.com/intentd/intentd/intent"
-	"github.com/intentd/intentd/intents"
 )
 
 // AdminRefunder sends a manual admin refund to a request's workflow and waits for it to be
-// mined; intents.Door is the real one. Errors follow package intents (ErrInvalid, ErrNotFound,
+// mined; door.Door is the real one. Errors follow package door (ErrInvalid, ErrNotFound,
 // ErrNotRefundable, ErrRefundFailed, ErrTimeout).
 type AdminRefunder interface {
 	AdminRefund(ctx context.Context, requestID string, req intent.AdminRefund) (*intent.AdminRefundResult, error)
@@ -120,7 +120,7 @@ func (s *Server) adminRefund(c *gin.Context) {
 		abort(c, invalidInput("body must be a single JSON object"))
 		return
 	}
-	req, err := intents.ValidateAdminRefund(requestID, intent.AdminRefund{Operator: body.Operator, Reason: body.Reason, Recipient: body.Recipient})
+	req, err := door.ValidateAdminRefund(requestID, intent.AdminRefund{Operator: body.Operator, Reason: body.Reason, Recipient: body.Recipient})
 	if err != nil {
 		abort(c, invalidInput(err.Error()))
 		return
@@ -154,26 +154,26 @@ func (s *Server) adminRefund(c *gin.Context) {
 	abort(c, e)
 }
 
-// adminRefundError names what a failed admin refund means (package intents' errors) by a code;
+// adminRefundError names what a failed admin refund means (package door's errors) by a code;
 // its status follows from the code. The message is for the operator: the workflow's reason
 // where it gave one, never the internal error, which is the cause.
 func adminRefundError(err error, requestID string) *Error {
 	e := &Error{Code: CodeUnknownError, Message: "internal error", cause: err}
-	var refusal *intents.NotRefundableError
+	var refusal *door.NotRefundableError
 	switch {
-	case errors.Is(err, intents.ErrInvalid):
+	case errors.Is(err, door.ErrInvalid):
 		e.Code, e.Message = CodeInvalidInput, err.Error()
-	case errors.Is(err, intents.ErrNotFound):
+	case errors.Is(err, door.ErrNotFound):
 		e.Code, e.Message = CodeRequestNotFound, "request not found, or no deposit seen for it yet"
 	case errors.As(err, &refusal):
 		e.Code, e.Message = CodeNotRefundable, refusal.Reason
-		if errors.Is(err, intents.ErrRefundFailed) {
+		if errors.Is(err, door.ErrRefundFailed) {
 			// Accepted, but the chain would not take the refund: nothing was paid.
 			e.Code = CodeRefundFailed
 		}
-	case errors.Is(err, intents.ErrNotRefundable):
+	case errors.Is(err, door.ErrNotRefundable):
 		e.Code, e.Message = CodeNotRefundable, "the request cannot be refunded now"
-	case errors.Is(err, intents.ErrTimeout), errors.Is(err, context.DeadlineExceeded):
+	case errors.Is(err, door.ErrTimeout), errors.Is(err, context.DeadlineExceeded):
 		e.Code, e.Message = CodeTimeout, fmt.Sprintf("the refund did not complete within %s; if the workflow "+
 			"accepted it, it continues there: follow GET /intents/status/v3?requestId=%s", adminRefundTimeout, requestID)
 	}

@@ -13,8 +13,8 @@ import (
 	"testing"
 
 	"github.com/intentd/intentd/auth"
-	"github.com/intentd/intentd/internal/testkit/testenv"
 	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/testkit/testenv"
 )
 
 // adminClient calls the admin API of a real HTTP server and keeps every answer's body.

@@ -16,10 +16,10 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/intentd/intentd/door"
 	"github.com/intentd/intentd/intent"
-	"github.com/intentd/intentd/intents"
-	"github.com/intentd/intentd/internal/testkit/testenv"
 	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/testkit/testenv"
 )
 
 func TestMain(m *testing.M) {
@@ -168,7 +168,7 @@ func TestAdminRefundBadBody(t *testing.T) {
 		"two objects":       goodBody + goodBody,
 		"too large":         `{"reason": "` + strings.Repeat("x", adminBodyLimit) + `", "operator": "alice"}`,
 		"array":             `[]`,
-		"reason over limit": fmt.Sprintf(`{"reason": %q, "operator": "alice"}`, strings.Repeat("y", intents.MaxReasonLen+1)),
+		"reason over limit": fmt.Sprintf(`{"reason": %q, "operator": "alice"}`, strings.Repeat("y", door.MaxReasonLen+1)),
 	} {
 		t.Run(name, func(t *testing.T) {
 			f := &fakeRefunder{}
@@ -192,7 +192,7 @@ func TestAdminRefundUnknownRequest(t *testing.T) {
 	if w.Code != http.StatusNotFound || f.calls != 0 {
 		t.Fatalf("malformed id: status %d", w.Code)
 	}
-	f = &fakeRefunder{err: fmt.Errorf("%w: intent-%s", intents.ErrNotFound, adminReqID)}
+	f = &fakeRefunder{err: fmt.Errorf("%w: intent-%s", door.ErrNotFound, adminReqID)}
 	w, _ = serveAdmin(t, f, tokenHash(adminToken), adminCall{auth: "Bearer " + adminToken, body: goodBody})
 	if w.Code != http.StatusNotFound {
 		t.Fatalf("no workflow: status %d: %s", w.Code, w.Body)
@@ -201,7 +201,7 @@ func TestAdminRefundUnknownRequest(t *testing.T) {
 }
 
 func TestAdminRefundNotRefundable(t *testing.T) {
-	f := &fakeRefunder{err: &intents.NotRefundableError{Reason: "the fill was broadcast and may still land"}}
+	f := &fakeRefunder{err: &door.NotRefundableError{Reason: "the fill was broadcast and may still land"}}
 	w, _ := serveAdmin(t, f, tokenHash(adminToken), adminCall{auth: "Bearer " + adminToken, body: goodBody})
 	if w.Code != http.StatusConflict {
 		t.Fatalf("status %d: %s", w.Code, w.Body)
@@ -212,7 +212,7 @@ func TestAdminRefundNotRefundable(t *testing.T) {
 }
 
 func TestAdminRefundTimeoutAndInternalErrors(t *testing.T) {
-	f := &fakeRefunder{err: fmt.Errorf("%w: update u on workflow w may still be running", intents.ErrTimeout)}
+	f := &fakeRefunder{err: fmt.Errorf("%w: update u on workflow w may still be running", door.ErrTimeout)}
 	w, _ := serveAdmin(t, f, tokenHash(adminToken), adminCall{auth: "Bearer " + adminToken, body: goodBody})
 	if w.Code != http.StatusGatewayTimeout || !strings.Contains(messageOf(t, w), "/intents/status/v3?requestId="+adminReqID) {
 		t.Fatalf("timeout: status %d: %s", w.Code, w.Body)

@@ -12,8 +12,8 @@ import (
 
 	"github.com/intentd/intentd/auth"
 	"github.com/intentd/intentd/events"
-	"github.com/intentd/intentd/internal/testkit/testenv"
 	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/testkit/testenv"
 )
 
 // Issue 15, "webhook configuration per API key": one endpoint per key (URL, enabled, custom

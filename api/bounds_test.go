@@ -19,7 +19,7 @@ import (
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/devnet"
-	"github.com/intentd/intentd/intents"
+	"github.com/intentd/intentd/door"
 	"github.com/intentd/intentd/prices"
 	"github.com/intentd/intentd/quote"
 )
@@ -79,7 +79,7 @@ func hintServer(t *testing.T, rpc string, timeouts Timeouts) *Server {
 	pool := chains.NewClients(reg, evm.VM())
 	engine := &quote.Engine{Chains: pool, Prices: prices.NewCached(prices.Table{"ETH": decimal.NewFromInt(3000), "USDC": decimal.NewFromInt(1)},
 		time.Minute, time.Hour), Solver: devnet.SolverAddress().Hex()}
-	return &Server{Chains: reg, Quotes: engine, Indexer: &intents.Door{Chains: pool}, Admin: &fakeRefunder{},
+	return &Server{Chains: reg, Quotes: engine, Indexer: &door.Door{Chains: pool}, Admin: &fakeRefunder{},
 		AdminTokenSHA256: tokenHash(adminToken), Timeouts: timeouts}
 }
 

@@ -22,7 +22,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/intentd/intentd/intents"
+	"github.com/intentd/intentd/door"
 	"github.com/intentd/intentd/quote"
 	"github.com/intentd/intentd/store"
 )
@@ -174,11 +174,11 @@ func TestEveryRouteAnswersABadRequestWithMessageAndErrorCodeAndTheTablesStatus(t
 			{method: "POST", path: adminReqPath, body: `{}`, header: bearer, code: CodeInvalidInput},
 			{method: "POST", path: adminReqPath, body: `{"reason": "r", "operator": "a", "recipient": "0x70997970c51812dc3A010C7d01b50e0d17dc79C8"}`, header: bearer, code: CodeInvalidInput},
 			{method: "POST", path: "/admin/requests/0x12/refund", body: goodBody, header: bearer, code: CodeRequestNotFound},
-			{method: "POST", path: adminReqPath, body: goodBody, header: bearer, code: CodeRequestNotFound, err: intents.ErrNotFound},
-			{method: "POST", path: adminReqPath, body: goodBody, header: bearer, code: CodeInvalidInput, err: fmt.Errorf("%w: reason", intents.ErrInvalid)},
-			{method: "POST", path: adminReqPath, body: goodBody, header: bearer, code: CodeNotRefundable, err: &intents.NotRefundableError{Reason: "paid"}},
-			{method: "POST", path: adminReqPath, body: goodBody, header: bearer, code: CodeNotRefundable, err: intents.ErrNotRefundable},
-			{method: "POST", path: adminReqPath, body: goodBody, header: bearer, code: CodeTimeout, err: intents.ErrTimeout},
+			{method: "POST", path: adminReqPath, body: goodBody, header: bearer, code: CodeRequestNotFound, err: door.ErrNotFound},
+			{method: "POST", path: adminReqPath, body: goodBody, header: bearer, code: CodeInvalidInput, err: fmt.Errorf("%w: reason", door.ErrInvalid)},
+			{method: "POST", path: adminReqPath, body: goodBody, header: bearer, code: CodeNotRefundable, err: &door.NotRefundableError{Reason: "paid"}},
+			{method: "POST", path: adminReqPath, body: goodBody, header: bearer, code: CodeNotRefundable, err: door.ErrNotRefundable},
+			{method: "POST", path: adminReqPath, body: goodBody, header: bearer, code: CodeTimeout, err: door.ErrTimeout},
 			{method: "POST", path: adminReqPath, body: goodBody, header: bearer, code: CodeUnknownError, err: errors.New("dial tcp: refused")},
 		},
 	}

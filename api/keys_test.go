@@ -13,10 +13,10 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/intentd/intentd/auth"
-	"github.com/intentd/intentd/internal/testkit/testenv"
 	"github.com/intentd/intentd/prices"
 	"github.com/intentd/intentd/quote"
 	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/testkit/testenv"
 )
 
 // createKey creates an integrator named integrator and a key for it (k.IntegratorID is

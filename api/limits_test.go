@@ -20,10 +20,10 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/intentd/intentd/auth"
-	"github.com/intentd/intentd/internal/testkit/testenv"
 	"github.com/intentd/intentd/quote"
 	"github.com/intentd/intentd/ratelimit"
 	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/testkit/testenv"
 )
 
 // redisPrefix keeps a test's buckets apart on the shared Redis; servers given the same prefix

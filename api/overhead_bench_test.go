@@ -14,9 +14,9 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/intentd/intentd/auth"
-	"github.com/intentd/intentd/internal/testkit/testenv"
 	"github.com/intentd/intentd/ratelimit"
 	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/testkit/testenv"
 	"github.com/intentd/intentd/usage"
 )
 

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/intentd/intentd/intent"
-	"github.com/intentd/intentd/internal/testkit/testenv"
 	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/testkit/testenv"
 )
 
 // statusFixture is one request row of the read model, written straight into the table.

@@ -10,8 +10,8 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/door"
 	"github.com/intentd/intentd/intent"
-	"github.com/intentd/intentd/intents"
 )
 
 // txBodyLimit bounds the bodies of the transaction hints; a hint is a few hundred bytes, a
@@ -149,7 +149,7 @@ func (s *Server) indexHash(c *gin.Context, chainID uint64, txHash, requestID str
 	}
 	n, err := s.Indexer.IndexTransaction(c.Request.Context(), chainID, tx)
 	switch {
-	case errors.Is(err, intents.ErrNotMined):
+	case errors.Is(err, door.ErrNotMined):
 		c.JSON(http.StatusAccepted, messageJSON{Message: "transaction is not mined yet; it will be detected when it is"})
 	case errors.Is(err, chains.ErrUnknownChain):
 		abort(c, errUnsupportedChain)

@@ -12,7 +12,7 @@ import (
 
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/devnet"
-	"github.com/intentd/intentd/intents"
+	"github.com/intentd/intentd/door"
 )
 
 // fakeIndexer records the transactions it is asked to index and answers with err.
@@ -133,7 +133,7 @@ func TestTransactionsSingleIndexesTheHashOfItsJSONEncodedTxLikeTransactionsIndex
 
 	// Not mined yet and chain unreadable answer as /transactions/index does.
 	body := `{"requestId": "` + hintReq + `", "chainId": "31337", "tx": ` + txJSON(`"txHash":"`+hintTx+`"`) + `}`
-	for err, want := range map[error]int{intents.ErrNotMined: http.StatusAccepted, fmt.Errorf("rpc down"): http.StatusServiceUnavailable} {
+	for err, want := range map[error]int{door.ErrNotMined: http.StatusAccepted, fmt.Errorf("rpc down"): http.StatusServiceUnavailable} {
 		single, _ := postHint(t, &fakeIndexer{err: err}, "/transactions/single", body)
 		index, _ := postHint(t, &fakeIndexer{err: err}, "/transactions/index", `{"chainId": "31337", "txHash": "`+hintTx+`"}`)
 		if single != want || index != want {

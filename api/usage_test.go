@@ -18,8 +18,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/intentd/intentd/auth"
-	"github.com/intentd/intentd/internal/testkit/testenv"
 	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/testkit/testenv"
 	"github.com/intentd/intentd/usage"
 )
 

@@ -16,10 +16,10 @@ import (
 	"github.com/intentd/intentd/auth"
 	"github.com/intentd/intentd/events"
 	"github.com/intentd/intentd/intent"
-	"github.com/intentd/intentd/internal/testkit/testenv"
 	"github.com/intentd/intentd/quote"
 	"github.com/intentd/intentd/ratelimit"
 	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/testkit/testenv"
 )
 
 // streamServer is an API process on the database at url: its own pool, its own hub listening

@@ -18,8 +18,8 @@ import (
 	"github.com/intentd/intentd/api"
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/chains/evm"
+	"github.com/intentd/intentd/door"
 	"github.com/intentd/intentd/events"
-	"github.com/intentd/intentd/intents"
 	"github.com/intentd/intentd/internal/httpclient"
 	"github.com/intentd/intentd/internal/metrics"
 	"github.com/intentd/intentd/migrations"
@@ -47,7 +47,7 @@ type System struct {
 	pricesOnce sync.Once
 	prices     *prices.Cached
 	doorOnce   sync.Once
-	door       *intents.Door
+	door       *door.Door
 	redisOnce  sync.Once
 	redis      *redis.Client // the rate limits' and the websocket caps' (redisClient), when REDIS_URL is set
 	signing    *pgxpool.Pool // the solver's signings' (store.SignOn)
@@ -180,9 +180,9 @@ func (s *System) Migrate(ctx context.Context) ([]string, error) { return migrati
 
 // Intents is the door to the intent workflows (built once): the scanner delivers deposits
 // through it, the API indexes transactions and sends manual refunds through it.
-func (s *System) Intents() *intents.Door {
+func (s *System) Intents() *door.Door {
 	s.doorOnce.Do(func() {
-		s.door = &intents.Door{Temporal: s.Temporal, Requests: s.Store, Chains: s.Chains, Policy: s.Config.Policy,
+		s.door = &door.Door{Temporal: s.Temporal, Requests: s.Store, Chains: s.Chains, Policy: s.Config.Policy,
 			EagerStart: s.Config.EagerStart, HintMaxDeposits: s.Config.HintMaxDeposits, Logger: s.Logger.With("component", "intents")}
 	})
 	return s.door

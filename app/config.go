@@ -25,9 +25,9 @@ import (
 
 	"github.com/intentd/intentd/activities"
 	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/door"
 	"github.com/intentd/intentd/events"
 	"github.com/intentd/intentd/intent"
-	"github.com/intentd/intentd/intents"
 	"github.com/intentd/intentd/internal/envconf"
 	"github.com/intentd/intentd/prices"
 	"github.com/intentd/intentd/quote"
@@ -156,7 +156,7 @@ type Config struct {
 	TrustedProxies []string
 	// HintMaxDeposits (HINT_MAX_DEPOSITS, default 16, 1 to 256) is how many deposits of one
 	// transaction a hint (POST /transactions/index, /single) routes; the scanner routes the
-	// others (intents.Door.IndexTransaction).
+	// others (door.Door.IndexTransaction).
 	HintMaxDeposits int
 	// RateLimits is who gets which limit: the spec's table, and RATE_LIMITS_ANONYMOUS,
 	// RATE_LIMIT_UNKNOWN_KEY and RATE_LIMIT_REQUESTS_SCHEDULE (loadRateLimits).
@@ -430,7 +430,7 @@ func (c *Config) loadAPI(v *envconf.Vars) {
 	c.RequestsV2MigrationGuide = v.Get("REQUESTS_V2_MIGRATION_GUIDE", "docs/api.md#get-requestsv2-and-requests-deprecated")
 	loadRateLimits(v, c)
 	loadStream(v, c)
-	c.HintMaxDeposits = v.IntRange("HINT_MAX_DEPOSITS", strconv.Itoa(intents.DefaultHintMaxDeposits), 1, 256)
+	c.HintMaxDeposits = v.IntRange("HINT_MAX_DEPOSITS", strconv.Itoa(door.DefaultHintMaxDeposits), 1, 256)
 	switch a := strings.TrimSpace(v.Get("SOLVER_ADDRESS", "")); {
 	case a == "" && c.Role == RoleAPI:
 		v.Bad("SOLVER_ADDRESS", "is required: the solver's public address, which quotes name (the api never holds its key)")

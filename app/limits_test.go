@@ -13,8 +13,8 @@ import (
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/devnet"
-	"github.com/intentd/intentd/internal/testkit/testenv"
 	"github.com/intentd/intentd/ratelimit"
+	"github.com/intentd/intentd/testkit/testenv"
 )
 
 func TestRateLimitsDefaultToTheSpecsTableInProcess(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/intentd/intentd/internal/testkit/testenv"
+	"github.com/intentd/intentd/testkit/testenv"
 )
 
 // Review M4's caps are configuration with documented defaults (10 per IP, 2,000 per process,

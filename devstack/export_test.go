@@ -1,7 +1,7 @@
 package devstack
 
 // The helpers of the package's own tests, for its external tests (package devstack_test, which
-// may import internal/testkit/testenv: that package imports devstack).
+// may import testkit/testenv: that package imports devstack).
 var (
 	TestFreePort  = testFreePort
 	DialTest      = dialTest

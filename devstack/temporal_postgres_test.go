@@ -17,7 +17,7 @@ import (
 	"go.temporal.io/sdk/worker"
 
 	"github.com/intentd/intentd/devstack"
-	"github.com/intentd/intentd/internal/testkit/testenv"
+	"github.com/intentd/intentd/testkit/testenv"
 )
 
 // temporalDatabases returns a fresh test database's URL and name; the server's two databases

@@ -20,8 +20,8 @@ import (
 
 	"github.com/intentd/intentd/auth"
 	"github.com/intentd/intentd/devnet"
-	"github.com/intentd/intentd/internal/testkit"
 	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/testkit"
 )
 
 // TestPublicSDK is the client contract end to end: every quote the API returns is executable by

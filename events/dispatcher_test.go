@@ -21,8 +21,8 @@ import (
 	"github.com/intentd/intentd/auth"
 	"github.com/intentd/intentd/events"
 	"github.com/intentd/intentd/intent"
-	"github.com/intentd/intentd/internal/testkit/testenv"
 	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/testkit/testenv"
 )
 
 var operator = store.Actor{Name: "test", Via: store.ViaCLI}

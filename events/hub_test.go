@@ -20,8 +20,8 @@ import (
 	"github.com/intentd/intentd/auth"
 	"github.com/intentd/intentd/events"
 	"github.com/intentd/intentd/intent"
-	"github.com/intentd/intentd/internal/testkit/testenv"
 	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/testkit/testenv"
 )
 
 // rig is a hub on a fresh database, served on loopback as the API serves it.

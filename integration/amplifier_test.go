@@ -17,8 +17,8 @@ import (
 
 	"github.com/intentd/intentd/chains/evm/bindings"
 	"github.com/intentd/intentd/devnet"
+	"github.com/intentd/intentd/door"
 	"github.com/intentd/intentd/intent"
-	"github.com/intentd/intentd/intents"
 	"github.com/intentd/intentd/internal/metrics"
 	"github.com/intentd/intentd/oracle/oracleapi"
 )
@@ -130,8 +130,8 @@ func TestOneTransactionOf300DepositsCostsBoundedLinearWork(t *testing.T) {
 	if code, err := s.API.Do(ctx, http.MethodPost, "/transactions/index", hint, &first); err != nil || code != http.StatusOK {
 		t.Fatalf("the hint: %d %v %v", code, first, err)
 	}
-	if first["deposits"] != float64(intents.DefaultHintMaxDeposits) {
-		t.Fatalf("the hint routed %v deposits, want at most %d of the %d", first["deposits"], intents.DefaultHintMaxDeposits, n)
+	if first["deposits"] != float64(door.DefaultHintMaxDeposits) {
+		t.Fatalf("the hint routed %v deposits, want at most %d of the %d", first["deposits"], door.DefaultHintMaxDeposits, n)
 	}
 	if got := testutil.ToFloat64(capped) - cappedBefore; got != 1 {
 		t.Fatalf("capped hints: %v, want 1", got)
@@ -180,7 +180,7 @@ func TestOneTransactionOf300DepositsCostsBoundedLinearWork(t *testing.T) {
 	// scanner both routed (the second refused as already started).
 	calls := temporalCalls(t, routings...) - routingsStart
 	t.Logf("%v workflow starts and signals for %d deposits", calls, n)
-	if calls < n || calls > n+2*intents.DefaultHintMaxDeposits {
-		t.Fatalf("%v workflow starts and signals for %d deposits, want between %d and %d", calls, n, n, n+2*intents.DefaultHintMaxDeposits)
+	if calls < n || calls > n+2*door.DefaultHintMaxDeposits {
+		t.Fatalf("%v workflow starts and signals for %d deposits, want between %d and %d", calls, n, n, n+2*door.DefaultHintMaxDeposits)
 	}
 }

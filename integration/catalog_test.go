@@ -13,7 +13,7 @@ import (
 
 	"github.com/intentd/intentd/auth"
 	"github.com/intentd/intentd/devnet"
-	"github.com/intentd/intentd/internal/testkit/e2e"
+	"github.com/intentd/intentd/testkit/e2e"
 )
 
 // getJSON sends GET path and decodes the answer.

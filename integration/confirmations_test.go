@@ -14,9 +14,9 @@ import (
 	"github.com/intentd/intentd/activities"
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/devnet"
-	"github.com/intentd/intentd/internal/testkit"
-	"github.com/intentd/intentd/internal/testkit/e2e"
 	"github.com/intentd/intentd/oracle/oracleapi"
+	"github.com/intentd/intentd/testkit"
+	"github.com/intentd/intentd/testkit/e2e"
 	"github.com/intentd/intentd/workflows"
 )
 

@@ -10,7 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/intentd/intentd/devnet"
-	"github.com/intentd/intentd/internal/testkit/e2e"
+	"github.com/intentd/intentd/testkit/e2e"
 )
 
 // One real intent per route (bridges of ETH and USDC, an ETH to USDC swap across chains and one

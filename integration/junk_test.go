@@ -19,8 +19,8 @@ import (
 	"github.com/intentd/intentd/chains/evm/bindings"
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/intent"
-	"github.com/intentd/intentd/internal/testkit/e2e"
 	"github.com/intentd/intentd/quote"
+	"github.com/intentd/intentd/testkit/e2e"
 )
 
 // junkDeposits is how many deposits of a worthless token the attack sends in one transaction.

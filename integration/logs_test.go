@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/intentd/intentd/devnet"
-	"github.com/intentd/intentd/internal/testkit/e2e"
+	"github.com/intentd/intentd/testkit/e2e"
 )
 
 // logRecord is one captured log record, its attributes flattened to text.

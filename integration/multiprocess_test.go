@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"github.com/intentd/intentd/auth"
-	"github.com/intentd/intentd/internal/testkit/process"
-	"github.com/intentd/intentd/internal/testkit/testenv"
+	"github.com/intentd/intentd/internal/process"
 	"github.com/intentd/intentd/ratelimit"
 	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/testkit/testenv"
 )
 
 // Two `intentd api` processes behind one key, as a deployment runs them (issue 13, "Done when"):

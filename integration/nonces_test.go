@@ -10,7 +10,7 @@ import (
 
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/intent"
-	"github.com/intentd/intentd/internal/testkit/e2e"
+	"github.com/intentd/intentd/testkit/e2e"
 )
 
 // bridged quotes and deposits 0.1 ETH from 31337 to 31338 for test account i, to recipient.

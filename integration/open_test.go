@@ -13,8 +13,8 @@ import (
 	"go.temporal.io/sdk/converter"
 
 	"github.com/intentd/intentd/devnet"
-	"github.com/intentd/intentd/intents"
-	"github.com/intentd/intentd/internal/testkit/e2e"
+	"github.com/intentd/intentd/door"
+	"github.com/intentd/intentd/testkit/e2e"
 	"github.com/intentd/intentd/workflows"
 )
 
@@ -28,14 +28,14 @@ func TestARequestOpenedBeforeItsDepositIsFilledWhenItsDepositComes(t *testing.T)
 	s := startStack(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	door := s.Sys.Intents()
-	if err := door.Open(ctx, "0x"+strings.Repeat("0", 64)); !errors.Is(err, intents.ErrUnknownRequest) {
+	d := s.Sys.Intents()
+	if err := d.Open(ctx, "0x"+strings.Repeat("0", 64)); !errors.Is(err, door.ErrUnknownRequest) {
 		t.Fatalf("opening a request without a quote = %v, want ErrUnknownRequest", err)
 	}
 
 	acct, recipient := devnet.TestAccounts()[3], devnet.TestAccounts()[8].Address
 	q := s.ethBridge(t, ctx, acct.Address, recipient, common.Address{}, "200000000000000000")
-	if err := door.Open(ctx, q.RequestID); err != nil {
+	if err := d.Open(ctx, q.RequestID); err != nil {
 		t.Fatal(err)
 	}
 	id := workflows.IntentWorkflowID(q.RequestID)
@@ -50,7 +50,7 @@ func TestARequestOpenedBeforeItsDepositIsFilledWhenItsDepositComes(t *testing.T)
 	if dep := s.startedWith(t, ctx, id); dep {
 		t.Fatal("the opened workflow was started with a deposit")
 	}
-	if err := door.Open(ctx, q.RequestID); err != nil {
+	if err := d.Open(ctx, q.RequestID); err != nil {
 		t.Fatalf("opening it again: %v", err)
 	}
 	if st, _, err := s.API.Status(ctx, q.RequestID); err != nil || st.Status != "waiting" {

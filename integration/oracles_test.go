@@ -9,9 +9,9 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/intentd/intentd/devnet"
-	"github.com/intentd/intentd/internal/testkit"
-	"github.com/intentd/intentd/internal/testkit/e2e"
-	"github.com/intentd/intentd/internal/testkit/process"
+	"github.com/intentd/intentd/internal/process"
+	"github.com/intentd/intentd/testkit"
+	"github.com/intentd/intentd/testkit/e2e"
 )
 
 // Issue 16, "Done when": an intent on the devnet settles with a 2-of-3 attestation from three

@@ -20,12 +20,12 @@ import (
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/devnet"
-	"github.com/intentd/intentd/internal/testkit/e2e"
-	"github.com/intentd/intentd/internal/testkit/testenv"
 	"github.com/intentd/intentd/migrations"
 	"github.com/intentd/intentd/prices"
 	"github.com/intentd/intentd/quote"
 	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/testkit/e2e"
+	"github.com/intentd/intentd/testkit/testenv"
 )
 
 // apiWith serves an engine built from the given parts over real HTTP.

@@ -15,9 +15,9 @@ import (
 	"github.com/intentd/intentd/auth"
 	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/devnet"
-	"github.com/intentd/intentd/internal/testkit/e2e"
 	"github.com/intentd/intentd/quote"
 	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/testkit/e2e"
 )
 
 const nativeAddr = "0x0000000000000000000000000000000000000000"

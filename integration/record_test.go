@@ -20,9 +20,9 @@ import (
 	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/intent"
-	"github.com/intentd/intentd/internal/testkit"
-	"github.com/intentd/intentd/internal/testkit/e2e"
 	"github.com/intentd/intentd/quote"
+	"github.com/intentd/intentd/testkit"
+	"github.com/intentd/intentd/testkit/e2e"
 )
 
 // recordWant is what a record made by a real intent must say, from the chains and the quote.

@@ -15,8 +15,8 @@ import (
 	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/intent"
-	"github.com/intentd/intentd/internal/testkit/e2e"
 	"github.com/intentd/intentd/quote"
+	"github.com/intentd/intentd/testkit/e2e"
 	"github.com/intentd/intentd/workflows"
 )
 

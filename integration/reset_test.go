@@ -14,7 +14,7 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/intentd/intentd/devnet"
-	"github.com/intentd/intentd/internal/testkit/e2e"
+	"github.com/intentd/intentd/testkit/e2e"
 	"github.com/intentd/intentd/workflows"
 )
 

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/intentd/intentd/devnet"
-	"github.com/intentd/intentd/internal/testkit/e2e"
+	"github.com/intentd/intentd/testkit/e2e"
 )
 
 // The scanner reads a chain on each of its new blocks, not only every SCAN_INTERVAL: a deposit

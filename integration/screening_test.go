@@ -20,8 +20,8 @@ import (
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/internal/metrics"
-	"github.com/intentd/intentd/internal/testkit/e2e"
 	"github.com/intentd/intentd/quote"
+	"github.com/intentd/intentd/testkit/e2e"
 )
 
 // writeBlocklist replaces the screening blocklist at path (SCREENING_BLOCKLIST_FILE) with

@@ -15,9 +15,9 @@ import (
 
 	"github.com/intentd/intentd/auth"
 	"github.com/intentd/intentd/devnet"
-	"github.com/intentd/intentd/internal/testkit"
-	"github.com/intentd/intentd/internal/testkit/e2e"
 	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/testkit"
+	"github.com/intentd/intentd/testkit/e2e"
 )
 
 // Keys and tokens never reach a log (issue 13, Deliver 7): a full intent on the in-process stack

@@ -14,9 +14,9 @@ import (
 	"github.com/intentd/intentd/auth"
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/intent"
-	"github.com/intentd/intentd/internal/testkit/e2e"
 	"github.com/intentd/intentd/quote"
 	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/testkit/e2e"
 )
 
 // sponsorWallet is the wallet the test integrators' sponsorship balances are funded from.

@@ -1,6 +1,6 @@
 // Package integration runs the whole engine in-process on real parts: Temporal (temporaltest),
 // Postgres, the devnet chains over HTTP JSON-RPC, the oracle over HTTP, the worker and the API,
-// composed by package app exactly as the binary composes them (internal/testkit).
+// composed by package app exactly as the binary composes them (testkit).
 package integration
 
 import (
@@ -11,7 +11,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/intentd/intentd/internal/testkit"
+	"github.com/intentd/intentd/testkit"
 )
 
 // testAdminToken is the admin bearer token of the test stacks.

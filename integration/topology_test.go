@@ -13,10 +13,10 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/intentd/intentd/devnet"
-	"github.com/intentd/intentd/internal/testkit"
-	"github.com/intentd/intentd/internal/testkit/e2e"
-	"github.com/intentd/intentd/internal/testkit/process"
-	"github.com/intentd/intentd/internal/testkit/testenv"
+	"github.com/intentd/intentd/internal/process"
+	"github.com/intentd/intentd/testkit"
+	"github.com/intentd/intentd/testkit/e2e"
+	"github.com/intentd/intentd/testkit/testenv"
 )
 
 // Issue 17, "a test starts the same topology as processes (two API, two worker, three oracle

@@ -13,8 +13,8 @@ import (
 
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/intent"
-	"github.com/intentd/intentd/internal/testkit/e2e"
-	"github.com/intentd/intentd/internal/testkit/faultproxy"
+	"github.com/intentd/intentd/testkit/e2e"
+	"github.com/intentd/intentd/testkit/faultproxy"
 	"github.com/intentd/intentd/workflows"
 )
 

@@ -12,9 +12,9 @@ import (
 
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/events"
-	"github.com/intentd/intentd/internal/testkit"
-	"github.com/intentd/intentd/internal/testkit/e2e"
-	"github.com/intentd/intentd/internal/testkit/process"
+	"github.com/intentd/intentd/internal/process"
+	"github.com/intentd/intentd/testkit"
+	"github.com/intentd/intentd/testkit/e2e"
 )
 
 // bridge quotes an ETH bridge 31337 → 31338 of 0.1 ETH from test account acct with client c,

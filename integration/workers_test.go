@@ -10,8 +10,8 @@ import (
 	"go.temporal.io/sdk/converter"
 
 	"github.com/intentd/intentd/devnet"
-	"github.com/intentd/intentd/internal/testkit/e2e"
-	"github.com/intentd/intentd/internal/testkit/faultproxy"
+	"github.com/intentd/intentd/testkit/e2e"
+	"github.com/intentd/intentd/testkit/faultproxy"
 	"github.com/intentd/intentd/workflows"
 )
 

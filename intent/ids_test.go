@@ -11,10 +11,10 @@ func TestChecksumValidRefusesMixedCaseThatIsNotTheEIP55Checksum(t *testing.T) {
 		ok   bool
 	}{
 		{good, true},
-		{"0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266", true}, // all lower case
-		{"0xF39FD6E51AAD88F6F4CE6AB8827279CFFFB92266", true}, // all upper case
-		{"0XF39FD6E51AAD88F6F4CE6AB8827279CFFFB92266", true}, // upper case, 0X prefix
-		{"0x0000000000000000000000000000000000000000", true}, // no letters at all
+		{"0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266", true},  // all lower case
+		{"0xF39FD6E51AAD88F6F4CE6AB8827279CFFFB92266", true},  // all upper case
+		{"0XF39FD6E51AAD88F6F4CE6AB8827279CFFFB92266", true},  // upper case, 0X prefix
+		{"0x0000000000000000000000000000000000000000", true},  // no letters at all
 		{"0xF39Fd6e51aad88F6F4ce6aB8827279cffFb92266", false}, // one letter's case changed
 		{"0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92267", false}, // one digit changed: the checksum no longer matches
 		{"0xf39fd6e51aad88f6f4ce6ab8827279cfffb9226A", false}, // lower case with one upper letter

@@ -12,8 +12,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/intentd/intentd/internal/testkit/testenv"
 	"github.com/intentd/intentd/migrations"
+	"github.com/intentd/intentd/testkit/testenv"
 )
 
 // Issue 34, point 6: "the migrations through a maintained runner (pressly/goose with the embedded

@@ -244,8 +244,8 @@ func TestQuoteBodyWithAKeyGivenTwiceInAnyObjectIsRefused(t *testing.T) {
 		body  string
 		names []string
 	}{
-		{validBody(`"recipient":"` + testOther + `"`, `"recipient":"` + testUser + `"`), []string{`"recipient"`, "twice"}},
-		{validBody(`"recipient":"` + testOther + `"`, `"r\u0065cipient":"` + testUser + `"`), []string{`"recipient"`, "twice"}},
+		{validBody(`"recipient":"`+testOther+`"`, `"recipient":"`+testUser+`"`), []string{`"recipient"`, "twice"}},
+		{validBody(`"recipient":"`+testOther+`"`, `"r\u0065cipient":"`+testUser+`"`), []string{`"recipient"`, "twice"}},
 		{validBody(`"amount":"1"`), []string{`"amount"`, "twice"}},
 		{validBody(`"futureOption":1`, `"futureOption":2`), []string{`"futureOption"`, "twice"}},
 		{validBody(`"appFees":[{"recipient":"` + testOther + `","fee":"10"},{"recipient":"` + testOther + `","fee":"10","fee":"9000"}]`),

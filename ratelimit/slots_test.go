@@ -7,7 +7,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/intentd/intentd/internal/testkit/testenv"
+	"github.com/intentd/intentd/testkit/testenv"
 )
 
 // Issue 33, point 4: "a global cap (global = across API processes: Redis is already the

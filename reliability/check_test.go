@@ -14,7 +14,7 @@ import (
 	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/intent"
-	"github.com/intentd/intentd/internal/testkit"
+	"github.com/intentd/intentd/testkit"
 )
 
 // readRow is a request's row in the read model.

@@ -1,9 +1,9 @@
 // Package reliability holds the engine's reliability tests. The tests run the whole system on
-// the test stack (internal/testkit) with the worker as a separate OS process (the `intentd
+// the test stack (testkit) with the worker as a separate OS process (the `intentd
 // worker` binary), a private Postgres cluster, an in-process Temporal server, the devnet chains,
 // the oracle and the API, drive many intents through it and break it while they are in flight:
 // the worker is killed with SIGKILL and restarted, Postgres is crashed and restarted, and a fault
-// proxy (internal/testkit/faultproxy) fails or delays the chain RPC calls of the worker and the
+// proxy (testkit/faultproxy) fails or delays the chain RPC calls of the worker and the
 // oracle. At the end every intent must have ended correctly, on chain and in the read model.
 //
 // The full scenarios are behind the build tag `reliability` (`make test-reliability`); a short

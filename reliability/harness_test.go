@@ -18,9 +18,9 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/intentd/intentd/internal/testkit"
-	"github.com/intentd/intentd/internal/testkit/faultproxy"
-	"github.com/intentd/intentd/internal/testkit/process"
+	"github.com/intentd/intentd/internal/process"
+	"github.com/intentd/intentd/testkit"
+	"github.com/intentd/intentd/testkit/faultproxy"
 )
 
 // scenario is one reliability run: how many intents, from how many accounts, and what breaks

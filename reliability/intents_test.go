@@ -13,8 +13,8 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/intentd/intentd/devnet"
-	"github.com/intentd/intentd/internal/testkit/e2e"
 	"github.com/intentd/intentd/quote"
+	"github.com/intentd/intentd/testkit/e2e"
 )
 
 // intentCase is one intent of a scenario: what the client asks for and pays, and what happened.

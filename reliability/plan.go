@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/intentd/intentd/internal/testkit/process"
+	"github.com/intentd/intentd/internal/process"
 )
 
 // EventKind is a fault the plan injects.

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/intentd/intentd/internal/testkit/process"
+	"github.com/intentd/intentd/internal/process"
 )
 
 func TestPlanIsDrawnFromTheSeed(t *testing.T) {

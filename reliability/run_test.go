@@ -12,8 +12,8 @@ import (
 
 	enumspb "go.temporal.io/api/enums/v1"
 
-	"github.com/intentd/intentd/internal/testkit"
-	"github.com/intentd/intentd/internal/testkit/faultproxy"
+	"github.com/intentd/intentd/testkit"
+	"github.com/intentd/intentd/testkit/faultproxy"
 )
 
 // eventRecord is a fault as it happened.

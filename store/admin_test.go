@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/intentd/intentd/intent"
-	"github.com/intentd/intentd/internal/testkit/testenv"
 	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/testkit/testenv"
 )
 
 const testRequestID = "0x1111111111111111111111111111111111111111111111111111111111111111"

@@ -9,8 +9,8 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/intentd/intentd/intent"
-	"github.com/intentd/intentd/internal/testkit/testenv"
 	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/testkit/testenv"
 )
 
 func ask(id string, usd int64, block, head uint64, cap int64) intent.ExposureAsk {

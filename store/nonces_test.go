@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/intentd/intentd/intent"
-	"github.com/intentd/intentd/internal/testkit/testenv"
 	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/testkit/testenv"
 )
 
 // Issue 33, point 10: "A new genesis must reset what the engine holds for the old chain (nonce

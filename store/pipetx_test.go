@@ -7,7 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/intentd/intentd/internal/testkit/testenv"
+	"github.com/intentd/intentd/testkit/testenv"
 )
 
 // A pipelined transaction is all or nothing like any other: what its first round trip wrote is

@@ -12,8 +12,8 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/intentd/intentd/intent"
-	"github.com/intentd/intentd/internal/testkit/testenv"
 	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/testkit/testenv"
 )
 
 // A quote the database refuses is an error of the statement; one it could not be reached for is

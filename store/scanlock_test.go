@@ -7,8 +7,8 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/intentd/intentd/internal/testkit/testenv"
 	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/testkit/testenv"
 )
 
 // Of several workers' deposit scanners one scans a chain at a time: the chain's scan lock is

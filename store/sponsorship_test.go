@@ -12,8 +12,8 @@ import (
 
 	"github.com/intentd/intentd/auth"
 	"github.com/intentd/intentd/intent"
-	"github.com/intentd/intentd/internal/testkit/testenv"
 	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/testkit/testenv"
 )
 
 const sponsorWallet = "0x00000000000000000000000000000000000000a1"

@@ -7,8 +7,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/intentd/intentd/internal/testkit/testenv"
 	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/testkit/testenv"
 )
 
 // Status (GET /intents/status/v3) is one indexed read: under a burst of concurrent polls the

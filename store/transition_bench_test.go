@@ -11,8 +11,8 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/intentd/intentd/intent"
-	"github.com/intentd/intentd/internal/testkit/testenv"
 	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/testkit/testenv"
 )
 
 // BenchmarkTransition is one read-model transition of a request whose record is a filled ETH

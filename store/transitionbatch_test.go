@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/intentd/intentd/intent"
-	"github.com/intentd/intentd/internal/testkit/testenv"
+	"github.com/intentd/intentd/testkit/testenv"
 )
 
 // newRequests inserts n requests with empty records and returns their ids.

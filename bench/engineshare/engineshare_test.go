@@ -30,8 +30,8 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/intentd/intentd/devnet"
-	"github.com/intentd/intentd/internal/testkit"
-	"github.com/intentd/intentd/internal/testkit/e2e"
+	"github.com/intentd/intentd/testkit"
+	"github.com/intentd/intentd/testkit/e2e"
 )
 
 // clock keeps the wall-clock times of blocks and of the engine's broadcasts.

@@ -31,8 +31,8 @@ import (
 	"github.com/intentd/intentd/auth"
 	"github.com/intentd/intentd/events"
 	"github.com/intentd/intentd/intent"
-	"github.com/intentd/intentd/internal/testkit/testenv"
 	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/testkit/testenv"
 )
 
 func envInt(name string, def int) int {

@@ -12,8 +12,8 @@ import (
 
 	"github.com/intentd/intentd/auth"
 	"github.com/intentd/intentd/devnet"
-	"github.com/intentd/intentd/internal/testkit/testenv"
 	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/testkit/testenv"
 )
 
 func TestDevAdminTokenIsKeptPrivate(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/intentd/intentd/app"
 	"github.com/intentd/intentd/devnet"
-	"github.com/intentd/intentd/internal/testkit/process"
+	"github.com/intentd/intentd/internal/process"
 )
 
 // workerGrace is how long a stopping worker process has before it is killed: it gives running

@@ -14,8 +14,8 @@ import (
 	sdklog "go.temporal.io/sdk/log"
 
 	"github.com/intentd/intentd/app"
+	"github.com/intentd/intentd/door"
 	"github.com/intentd/intentd/intent"
-	"github.com/intentd/intentd/intents"
 	"github.com/intentd/intentd/internal/envconf"
 	"github.com/intentd/intentd/internal/logging"
 	"github.com/intentd/intentd/workflows"
@@ -129,7 +129,7 @@ func runRefund(ctx context.Context, o refundOptions, lookup lookupFunc, stdout, 
 		return err
 	}
 	// Check the input before dialling Temporal.
-	req, err := intents.ValidateAdminRefund(o.requestID, o.refund)
+	req, err := door.ValidateAdminRefund(o.requestID, o.refund)
 	if err != nil {
 		return err
 	}
@@ -146,7 +146,7 @@ func runRefund(ctx context.Context, o refundOptions, lookup lookupFunc, stdout, 
 	fmt.Fprintf(stdout, "refunding %s (operator %s); waiting up to %s for the refund to be mined…\n", o.requestID, req.Operator, o.timeout)
 	rctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
-	res, err := (&intents.Door{Temporal: tc}).AdminRefund(rctx, o.requestID, req)
+	res, err := (&door.Door{Temporal: tc}).AdminRefund(rctx, o.requestID, req)
 	if err != nil {
 		return explainRefundError(o.requestID, err)
 	}
@@ -154,15 +154,15 @@ func runRefund(ctx context.Context, o refundOptions, lookup lookupFunc, stdout, 
 	return nil
 }
 
-// explainRefundError turns intents.Refund's errors into what the operator should know.
+// explainRefundError turns door.Refund's errors into what the operator should know.
 func explainRefundError(requestID string, err error) error {
-	var nr *intents.NotRefundableError
+	var nr *door.NotRefundableError
 	switch {
 	case errors.As(err, &nr):
 		return fmt.Errorf("refund of %s not made: %s", requestID, nr.Reason)
-	case errors.Is(err, intents.ErrNotFound):
+	case errors.Is(err, door.ErrNotFound):
 		return fmt.Errorf("no intent workflow for %s: unknown requestId, or no deposit seen for it yet", requestID)
-	case errors.Is(err, intents.ErrTimeout):
+	case errors.Is(err, door.ErrTimeout):
 		return fmt.Errorf("%w\nIf the workflow accepted the refund it goes on: follow GET /intents/status/v3?requestId=%s "+
 			"or the workflow %s in the Temporal Web UI", err, requestID, workflows.IntentWorkflowID(requestID))
 	default:

@@ -9,7 +9,7 @@ import (
 
 	"github.com/intentd/intentd/auth"
 	"github.com/intentd/intentd/events"
-	"github.com/intentd/intentd/internal/testkit/testenv"
+	"github.com/intentd/intentd/testkit/testenv"
 )
 
 // Review L15: after WEBHOOK_SECRETS_KEY is rotated (the old key moved to

@@ -20,10 +20,10 @@ func newTestRoot() *cobra.Command { return newRootCmd(lookupIn(map[string]string
 // every command they name exists.
 func TestEveryDocumentedInvocationParses(t *testing.T) {
 	invs := clitest.Invocations(t, "../..", "intentd")
-	// The test rigs run the roles as processes (internal/testkit startProcess, the reliability
+	// The test rigs run the roles as processes (testkit startProcess, the reliability
 	// suite, intentd-dev's DEV_WORKERS): `intentd <role>`, configured from the environment.
 	for _, role := range []string{"api", "worker", "dispatcher", "oracle", "migrate"} {
-		invs = append(invs, clitest.Invocation{Where: "internal/testkit", Args: []string{role}, Whole: true})
+		invs = append(invs, clitest.Invocation{Where: "testkit", Args: []string{role}, Whole: true})
 	}
 	// The scan reaches every kind of place (were it to find nothing, it would prove nothing).
 	for _, want := range []struct{ where, args string }{

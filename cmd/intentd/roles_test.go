@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/intentd/intentd/devnet"
-	"github.com/intentd/intentd/internal/testkit"
-	"github.com/intentd/intentd/internal/testkit/testenv"
+	"github.com/intentd/intentd/testkit"
+	"github.com/intentd/intentd/testkit/testenv"
 )
 
 func lookupIn(m map[string]string) func(string) (string, bool) {

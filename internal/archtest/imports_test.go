@@ -13,10 +13,12 @@ const module = "github.com/intentd/intentd"
 
 // pkg is what `go list -json` says of one package.
 type pkg struct {
-	ImportPath string
-	Imports    []string
-	Deps       []string
-	Standard   bool
+	ImportPath   string
+	Imports      []string
+	TestImports  []string
+	XTestImports []string
+	Deps         []string
+	Standard     bool
 }
 
 // list runs `go list -json` on patterns (with the build flags of the Makefile) and returns the
@@ -74,25 +76,25 @@ var rules = []rule{
 		name: "the workflow code's closure holds no database driver, no Gin, no HTTP server of ours",
 		pkgs: []string{"workflows"}, deps: true,
 		forbidden: []string{"github.com/jackc/pgx", "github.com/gin-gonic/gin", "./store", "./api", "./oracle",
-			"./quote", "./deposits", "./intents", "./app"},
+			"./quote", "./deposits", "./door", "./app"},
 		except: []string{"./oracle/oracleapi"},
 	},
 	{
 		name: "activities reach the store, the oracle and the chains only through interfaces and clients",
 		pkgs: []string{"activities"},
-		forbidden: []string{"./store", "./api", "./oracle", "./quote", "./intents", "./app", "github.com/gin-gonic/gin",
+		forbidden: []string{"./store", "./api", "./oracle", "./quote", "./door", "./app", "github.com/gin-gonic/gin",
 			"github.com/jackc/pgx", "github.com/ethereum/go-ethereum/ethclient", "github.com/ethereum/go-ethereum/rpc", "net/http"},
 		except: []string{"./oracle/oracleapi"},
 	},
 	{
-		name:      "the API reaches workflows only through the intents door",
+		name:      "the API reaches workflows only through the door",
 		pkgs:      []string{"api"},
 		forbidden: []string{"./workflows", "./activities", "go.temporal.io/sdk/client", "./deposits"},
 	},
 	{
 		name: "events reads the outbox through the store and knows no workflow, no Temporal, no Gin (the API mounts it)",
 		pkgs: []string{"events"},
-		forbidden: []string{"./workflows", "./activities", "go.temporal.io", "github.com/gin-gonic/gin", "./api", "./intents",
+		forbidden: []string{"./workflows", "./activities", "go.temporal.io", "github.com/gin-gonic/gin", "./api", "./door",
 			"github.com/jackc/pgx"},
 	},
 	{
@@ -108,11 +110,11 @@ var rules = []rule{
 	{
 		name: "the production binary and its composition never link the Temporal server or the dev stack",
 		pkgs: []string{"cmd/intentd", "app"}, deps: true,
-		forbidden: []string{"go.temporal.io/server", "./devnet", "./devstack", "./internal/testkit"},
+		forbidden: []string{"go.temporal.io/server", "./devnet", "./devstack", "./testkit"},
 	},
 	{
 		name:      "no raw chain client outside chains/",
-		pkgs:      []string{"activities", "api", "quote", "prices", "intents", "deposits", "worker", "app"},
+		pkgs:      []string{"activities", "api", "quote", "prices", "door", "deposits", "worker", "app"},
 		forbidden: []string{"github.com/ethereum/go-ethereum/ethclient", "github.com/ethereum/go-ethereum/rpc"},
 	},
 }

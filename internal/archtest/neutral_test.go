@@ -17,7 +17,7 @@ import (
 
 // neutralPackages must not reach a chain family: each is checked with its whole closure of
 // packages of ours.
-var neutralPackages = []string{"quote", "prices", "auth", "chains", "intents", "deposits", "workflows", "activities"}
+var neutralPackages = []string{"quote", "prices", "auth", "chains", "door", "deposits", "workflows", "activities"}
 
 // neutralForbidden is what they must not reach: a chain family's package, and go-ethereum.
 var neutralForbidden = []string{"./chains/evm", "github.com/ethereum/go-ethereum"}

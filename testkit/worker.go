@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/intentd/intentd/devnet"
-	"github.com/intentd/intentd/internal/testkit/process"
+	"github.com/intentd/intentd/internal/process"
 	"github.com/intentd/intentd/worker"
 )
 

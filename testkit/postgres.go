@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/intentd/intentd/devstack"
-	"github.com/intentd/intentd/internal/testkit/process"
-	"github.com/intentd/intentd/internal/testkit/testenv"
+	"github.com/intentd/intentd/internal/process"
+	"github.com/intentd/intentd/testkit/testenv"
 )
 
 // database returns the engine's database: a fresh one on the tests' Postgres, with the schema

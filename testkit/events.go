@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/intentd/intentd/events"
-	"github.com/intentd/intentd/internal/testkit/process"
+	"github.com/intentd/intentd/internal/process"
 )
 
 // WebhookSecretsKey is the stacks' WEBHOOK_SECRETS_KEY (a secret of the stack's: 32 bytes).

@@ -1,4 +1,4 @@
-// Package intents is the one door to the intent workflows: everything outside the worker that
+// Package door is the one door to the intent workflows: everything outside the worker that
 // acts on a request's workflow goes through a Door, with typed methods. The deposit scanner
 // delivers deposits (Deliver), the API indexes a client's transaction (IndexTransaction, with the
 // transaction's id as its chain family writes it) and sends manual refunds (AdminRefund), the
@@ -7,7 +7,7 @@
 // how Temporal's answers map to errors live here and in package workflows only; callers never
 // see the Temporal client. The door speaks no chain family's types: the chains registry reads
 // transaction ids by the chain's family (chains.Notation).
-package intents
+package door
 
 import (
 	"context"

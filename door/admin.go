@@ -1,4 +1,4 @@
-package intents
+package door
 
 // The manual admin refund of an intent, sent to the request's workflow as the Temporal Update
 // workflows.UpdateAdminRefund. AdminRefund checks the input, waits for the update to complete

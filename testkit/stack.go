@@ -32,10 +32,10 @@ import (
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/devstack"
-	"github.com/intentd/intentd/internal/testkit/e2e"
-	"github.com/intentd/intentd/internal/testkit/faultproxy"
-	"github.com/intentd/intentd/internal/testkit/process"
+	"github.com/intentd/intentd/internal/process"
 	"github.com/intentd/intentd/oracle"
+	"github.com/intentd/intentd/testkit/e2e"
+	"github.com/intentd/intentd/testkit/faultproxy"
 	"github.com/intentd/intentd/workflows"
 )
 
