@@ -177,10 +177,13 @@ func TestOneTransactionOf300DepositsCostsBoundedLinearWork(t *testing.T) {
 	}
 
 	// Routing the 300 took one workflow start each, and one more for each the hint and the
-	// scanner both routed (the second refused as already started).
+	// scanner both routed (the second refused as already started): about n+2·16. A scan pass
+	// that ran out of time on a loaded machine is done again and routes its deposits again
+	// (each refused as already started, nothing signalled twice), so the bound allows each
+	// deposit to be routed up to three times: linear work, never the n² of a hint per deposit.
 	calls := temporalCalls(t, routings...) - routingsStart
 	t.Logf("%v workflow starts and signals for %d deposits", calls, n)
-	if calls < n || calls > n+2*door.DefaultHintMaxDeposits {
-		t.Fatalf("%v workflow starts and signals for %d deposits, want between %d and %d", calls, n, n, n+2*door.DefaultHintMaxDeposits)
+	if calls < n || calls > 3*n+2*door.DefaultHintMaxDeposits {
+		t.Fatalf("%v workflow starts and signals for %d deposits, want between %d and %d", calls, n, n, 3*n+2*door.DefaultHintMaxDeposits)
 	}
 }
