@@ -163,7 +163,7 @@ type AwaitTxInput struct {
 	Kind      intent.TxKind
 	ChainID   uint64
 	TxHash    string
-	// Voidable, set by the runs that take the money-safety steps (changeLean 5), has the wait end
+	// Voidable, set by every run for its fill (the workflows' baseline), has the wait end
 	// with Voided when every attempt was voided by the chain's reset and the node knows none of
 	// them; without it such a wait goes on (sending nothing) until it runs out of time.
 	Voidable bool `json:",omitempty"`

@@ -67,7 +67,7 @@ func tieredCheck(t *testing.T, a *OracleActivities, c *fakeChain, id string, usd
 // the engine never relies on an attestation before its own rule's depth whatever depth the
 // oracle signed it at: each deposit of block 100 is relied on at the first head that gives its
 // tier's confirmations. A deposit relied on before it is final holds its share of the chain's
-// exposure; one that is final at once holds none; a run before changeLean 5 (not Tiered) waits
+// exposure; one that is final at once holds none; a wait not Tiered waits
 // for the chain's full confirmations, as before.
 func TestTheEngineReliesOnADepositOnlyAtItsOwnDepth(t *testing.T) {
 	a, c, ledger := tieredOracle(t, "")
@@ -81,7 +81,7 @@ func TestTheEngineReliesOnADepositOnlyAtItsOwnDepth(t *testing.T) {
 		{"small", 50, true, 100},
 		{"medium", 500, true, 101},
 		{"large", 5000, true, 103},
-		{"before changeLean 5", 50, false, 103},
+		{"not tiered", 50, false, 103},
 	} {
 		t.Run(tc.id, func(t *testing.T) {
 			if tc.at > 100 {

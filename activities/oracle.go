@@ -59,11 +59,11 @@ type OracleActivities struct {
 // block only from its own earlier attempts (see AttestDeposit).
 type AttestInput struct {
 	intent.Deposit
-	// Tiered is set by runs at changeLean 5 (guarded) for the deposit their fill relies on: the
+	// Tiered is set by every run (the workflows' baseline) for the deposit their fill relies on: the
 	// deposit may be relied on at its value's tier (chains.Chain.DepositConfirmations) instead of
 	// its chain's full confirmations, and, when that is before it is final, it holds its share
 	// of the chain's exposure under RequestID (AttestResult.Exposure). Without it the engine
-	// relies on the deposit only at the chain's full confirmations, as every run did before.
+	// relies on the deposit only at the chain's full confirmations.
 	Tiered    bool   `json:",omitempty"`
 	RequestID string `json:",omitempty"`
 }
@@ -81,7 +81,7 @@ type AttestResult struct {
 	ChainID    uint64
 	Depository string
 	// Blocked is the depositor when the screening blocklist holds it as the deposit is
-	// attested: a run at changeLean 5 then ends the request in failure with BLOCKED_WALLET and
+	// attested: the run then ends the request in failure with BLOCKED_WALLET and
 	// fills and refunds nothing on its own (screening.go).
 	Blocked []string `json:",omitempty"`
 	// Exposure is the deposit's hold on its chain's exposure when it was relied on before it

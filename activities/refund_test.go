@@ -242,7 +242,7 @@ func TestARefundThenAManualRefundOfTheSameDepositPaysOnce(t *testing.T) {
 	ctx := context.Background()
 	in := r.deposit(t, common.Address{}, big.NewInt(4e17))
 	auto := in
-	auto.Payout, auto.DepositTx, auto.DepositLogIndex = "", "", 0 // a run before changeLean 5
+	auto.Payout, auto.DepositTx, auto.DepositLogIndex = "", "", 0 // a refund that names no payout scheme
 	sub, err := r.refund(auto)
 	require.NoError(t, err)
 	require.Equal(t, uint64(1), r.mined(t, sub.TxHash).Status)
@@ -265,7 +265,7 @@ func TestARefundThenAManualRefundOfTheSameDepositPaysOnce(t *testing.T) {
 	require.Equal(t, 0, r.withdrawals(t, depositID))
 	require.Equal(t, 1, r.withdrawals(t, intent.RefundID(in.RequestID)))
 
-	// A run at changeLean 5 pays under the deposit's withdrawal id, and once.
+	// A refund under PayoutDeposit pays under the deposit's withdrawal id, and once.
 	next := r.deposit(t, common.Address{}, big.NewInt(3e17))
 	sub, err = r.refund(next)
 	require.NoError(t, err)

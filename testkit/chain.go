@@ -71,7 +71,7 @@ func (s *Stack) Fills(t testing.TB, chainID uint64, orderID common.Hash) int {
 }
 
 // RefundIDs are the payout ids a request's refunds can pay under in the depository: its
-// RefundID (runs before changeLean 5) and the withdrawal id of each deposit it recorded
+// RefundID (a refund that names no payout scheme) and the withdrawal id of each deposit it recorded
 // (oracleapi.WithdrawalIDOf, what later runs pay under). Counting the Withdrawal events under
 // all of them counts the request's refunds whichever run made them.
 func RefundIDs(ctx context.Context, pool *pgxpool.Pool, requestID string) ([]common.Hash, error) {
