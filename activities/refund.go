@@ -28,8 +28,9 @@ type RefundInput struct {
 	Recipient string
 	Amount    string
 	// Payout names the once-only id the refund pays under (PayoutDeposit, with the deposit's
-	// transaction and log); "" is the request's RefundID (a
-	// caller that names no scheme; the workflows always name PayoutDeposit). The run chooses it, so a request pays under one id whatever is deployed later.
+	// transaction and log); "" is the request's RefundID (a caller that names no scheme; the
+	// workflows always name PayoutDeposit). The run chooses it, so a request pays under one id
+	// whatever is deployed later.
 	Payout          PayoutScheme `json:",omitempty"`
 	DepositTx       string       `json:",omitempty"`
 	DepositLogIndex uint         `json:",omitempty"`
