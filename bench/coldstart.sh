@@ -70,7 +70,7 @@ echo "cold make run: serving after ${took} s"
 # The SDK's packages are installed outside the timed window.
 (cd e2e && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 t1=$SECONDS
-INTENTD_API_URL=http://127.0.0.1:8080 INTENTD_RPC_31337=http://127.0.0.1:8545 INTENTD_RPC_31338=http://127.0.0.1:8546 \
+INTENTD_API_KEY=$(tr -d '[:space:]' < .data/dev-api-key) INTENTD_API_URL=http://127.0.0.1:8080 INTENTD_RPC_31337=http://127.0.0.1:8545 INTENTD_RPC_31338=http://127.0.0.1:8546 \
   INTENTD_USDC=0x3F88d0F5403139753a203e6F36BFaE0CeAE3bF42 INTENTD_DEPOSITORY=0xB9733560ecF2E4E9C9d8c21B6b34B7A4f25277AA \
   node --test --test-reporter=dot e2e/sdk.test.mjs >"$scratch/sdk.log" 2>&1 || { echo "coldstart: the SDK suite failed:" >&2; cat "$scratch/sdk.log" >&2; exit 1; }
 echo "cold make run: the SDK suite (4 intents to their end, 1 quote error) passed against it in $((SECONDS - t1)) s"
