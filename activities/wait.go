@@ -85,7 +85,7 @@ type waitSpec struct {
 	// attrs are logged with every line about the wait.
 	attrs []any
 	// log receives the wait's lines; nil means the activity's logger.
-	log waitLogger
+	log chains.Logger
 	// deferred makes the wait check a new block after its fills' window (chains.DeferredHeads),
 	// when chain has one: for waits that no fill waits for.
 	deferred bool
@@ -264,25 +264,12 @@ func with(attrs []any, more ...any) []any {
 	return append(attrs[:len(attrs):len(attrs)], more...)
 }
 
-// waitLogger is what waits log through: the activity's logger.
-type waitLogger interface {
-	Debug(string, ...any)
-	Info(string, ...any)
-	Warn(string, ...any)
-	Error(string, ...any)
-}
-
-// logger is the activity's logger, or a logger that drops everything outside an activity.
-func logger(ctx context.Context) waitLogger {
+// logger is the activity's logger, or the context's (chains.LoggerFrom: one that drops
+// everything when none) outside an activity. The family's lines go through the same
+// (chains.WithLogger), so they keep the activity's fields.
+func logger(ctx context.Context) chains.Logger {
 	if activity.IsActivity(ctx) {
 		return activity.GetLogger(ctx)
 	}
-	return nopLogger{}
+	return chains.LoggerFrom(ctx)
 }
-
-type nopLogger struct{}
-
-func (nopLogger) Debug(string, ...any) {}
-func (nopLogger) Info(string, ...any)  {}
-func (nopLogger) Warn(string, ...any)  {}
-func (nopLogger) Error(string, ...any) {}
