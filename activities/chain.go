@@ -163,10 +163,6 @@ type AwaitTxInput struct {
 	Kind      intent.TxKind
 	ChainID   uint64
 	TxHash    string
-	// Voidable, set by every run for its fill (the workflows' baseline), has the wait end
-	// with Voided when every attempt was voided by the chain's reset and the node knows none of
-	// them; without it such a wait goes on (sending nothing) until it runs out of time.
-	Voidable bool `json:",omitempty"`
 }
 
 // TxIncluded is the included attempt of a payment (chains.Included).
@@ -177,8 +173,8 @@ type TxIncluded = chains.Included
 // (see await): it has the chain's family look for the attempts on every new block of the chain
 // (chains.InclusionWatch, which sends the latest attempt again while none is included),
 // heartbeating between. A chain or database it cannot reach is tried again inside the wait. A
-// Voidable wait whose attempts were all voided by the chain's reset ends with Voided once the
-// node knows none of them. The workflow's schedule-to-close timeout bounds the wait; when it
+// wait whose attempts were all voided by the chain's reset ends with Voided once the node knows
+// none of them. The workflow's schedule-to-close timeout bounds the wait; when it
 // passes the activity times out, as before.
 func (a *ChainActivities) AwaitTx(ctx context.Context, in AwaitTxInput) (*TxIncluded, error) {
 	ctx, p, _, err := a.payout(ctx, in.ChainID)
@@ -189,8 +185,7 @@ func (a *ChainActivities) AwaitTx(ctx context.Context, in AwaitTxInput) (*TxIncl
 	if err != nil {
 		return nil, err
 	}
-	watch := p.Watch(chains.WatchPayment{RequestID: in.RequestID, Kind: in.Kind, ChainID: in.ChainID, TxHash: in.TxHash,
-		Voidable: in.Voidable})
+	watch := p.Watch(chains.WatchPayment{RequestID: in.RequestID, Kind: in.Kind, ChainID: in.ChainID, TxHash: in.TxHash})
 	var out *TxIncluded
 	// deferred: a block's receipts are read once its fills' window has passed, so that a mined
 	// fill's success does not hold up the fills that block's confirmations start.

@@ -93,9 +93,6 @@ type WatchPayment struct {
 	ChainID   uint64
 	// TxHash is the attempt the caller has just broadcast.
 	TxHash string
-	// Voidable has the watch end with Voided when every attempt was voided by the chain's reset
-	// and the node knows none of them.
-	Voidable bool
 }
 
 // InclusionWatch is the state of one wait for a payment's inclusion.
@@ -122,7 +119,7 @@ type Included struct {
 	Attempts []string
 	// Call is what the included attempt called, set when it reverted (data.failedCallData).
 	Call *intent.CallData
-	// Voided is set, for a Voidable wait, when nothing was included and nothing can be: every
+	// Voided is set when nothing was included and nothing can be: every
 	// attempt was signed for a chain that has since been reset, the engine sends none of them
 	// again and the node knows none of them. Attempts lists them; the other fields are empty.
 	Voided bool `json:",omitempty"`

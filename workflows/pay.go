@@ -119,7 +119,6 @@ func (r *intentRun) awaitFill(ctx workflow.Context, sub activities.FillSubmitted
 		var inc activities.TxIncluded
 		err := r.wait(ctx, policy.FillBumpAfter, chainActs.AwaitTx, activities.AwaitTxInput{
 			RequestID: ex.RequestID, Kind: intent.TxKindFill, ChainID: ex.DestinationChainID, TxHash: sub.TxHash,
-			Voidable: true,
 		}, &inc)
 		if err == nil {
 			return &inc, nil

@@ -60,7 +60,7 @@ func (r *intentRun) payRefund(ctx workflow.Context, kind intent.TxKind, recipien
 	r.state.RefundTx = sub.TxHash
 	var inc activities.TxIncluded
 	if err := workflow.ExecuteActivity(waitingActivity(ctx, defaultWaitTimeout), chainActs.AwaitTx, activities.AwaitTxInput{
-		RequestID: ex.RequestID, Kind: kind, ChainID: dep.ChainID, TxHash: sub.TxHash, Voidable: true,
+		RequestID: ex.RequestID, Kind: kind, ChainID: dep.ChainID, TxHash: sub.TxHash,
 	}).Get(ctx, &inc); err != nil {
 		return intent.Tx{}, temporal.NewNonRetryableApplicationError("the refund was not mined",
 			string(intent.RefundFailReasonManualRefundRequired), err)

@@ -260,7 +260,7 @@ func (iw *inclusionWatch) Check(ctx context.Context) (*chains.Included, error) {
 	if err != nil || inc != nil {
 		return inc, err
 	}
-	if iw.w.Voidable && allVoided(attempts) {
+	if allVoided(attempts) {
 		// Looked at once per resend period, when the attempts are read again: rare, and never
 		// on a chain that was not reset.
 		known, err := anyKnown(ctx, c, attempts)
