@@ -37,10 +37,10 @@ type ChainActivities struct {
 	RefundGas RefundGas
 }
 
-// payout returns the payout of the chain's family and the chain's registry entry, with the
-// activity's logger in the context it is used with.
-func (a *ChainActivities) payout(ctx context.Context, chainID uint64) (context.Context, chains.Payout, *chains.Chain, error) {
-	p, err := a.Families.Payout(chainID)
+// payout returns the payout of the family the payment names, for one of its chains, and the
+// chain's registry entry, with the activity's logger in the context it is used with.
+func (a *ChainActivities) payout(ctx context.Context, family chains.VMType, chainID uint64) (context.Context, chains.Payout, *chains.Chain, error) {
+	p, err := a.Families.Payout(family, chainID)
 	if err != nil {
 		return ctx, nil, nil, err
 	}
@@ -55,6 +55,9 @@ func (a *ChainActivities) payout(ctx context.Context, chainID uint64) (context.C
 type FillInput struct {
 	RequestID string
 	ChainID   uint64
+	// Family is the family that pays (the execution's PayoutFamily for a fill, the deposit's
+	// Family for a refund); empty in inputs recorded before payments named it: the chain's own.
+	Family    chains.VMType `json:",omitempty"`
 	OrderID   string
 	Currency  string
 	Recipient string
@@ -82,7 +85,7 @@ type FillSubmitted struct {
 // recipient (DESTINATION_TOKEN_TRANSFER_REJECTED); or the fill would revert for another reason
 // (EXECUTION_REVERTED).
 func (a *ChainActivities) SubmitFill(ctx context.Context, in FillInput) (*FillSubmitted, error) {
-	ctx, p, ch, err := a.payout(ctx, in.ChainID)
+	ctx, p, ch, err := a.payout(ctx, in.Family, in.ChainID)
 	if err != nil {
 		return nil, err
 	}
@@ -163,6 +166,9 @@ type AwaitTxInput struct {
 	Kind      intent.TxKind
 	ChainID   uint64
 	TxHash    string
+	// Family is the family that pays (the execution's PayoutFamily for a fill, the deposit's
+	// Family for a refund); empty in inputs recorded before payments named it: the chain's own.
+	Family chains.VMType `json:",omitempty"`
 }
 
 // TxIncluded is the included attempt of a payment (chains.Included).
@@ -177,7 +183,7 @@ type TxIncluded = chains.Included
 // none of them. The workflow's schedule-to-close timeout bounds the wait; when it
 // passes the activity times out, as before.
 func (a *ChainActivities) AwaitTx(ctx context.Context, in AwaitTxInput) (*TxIncluded, error) {
-	ctx, p, _, err := a.payout(ctx, in.ChainID)
+	ctx, p, _, err := a.payout(ctx, in.Family, in.ChainID)
 	if err != nil {
 		return nil, err
 	}
@@ -242,6 +248,9 @@ type ReplaceInput struct {
 	RequestID string
 	Kind      intent.TxKind
 	ChainID   uint64
+	// Family is the family that pays (the execution's PayoutFamily for a fill, the deposit's
+	// Family for a refund); empty in inputs recorded before payments named it: the chain's own.
+	Family chains.VMType `json:",omitempty"`
 	// After is the attempt being replaced; the replacement is attempt After+1. A retry finds
 	// the replacement already stored and broadcasts it again.
 	After int
@@ -260,7 +269,7 @@ type Replaced = chains.Replaced
 // Final replacement), signed once and stored before broadcast like the first attempt. A
 // payment voided by a chain's reset is never replaced (a non-retryable error).
 func (a *ChainActivities) ReplaceTx(ctx context.Context, in ReplaceInput) (*Replaced, error) {
-	ctx, p, _, err := a.payout(ctx, in.ChainID)
+	ctx, p, _, err := a.payout(ctx, in.Family, in.ChainID)
 	if err != nil {
 		return nil, err
 	}

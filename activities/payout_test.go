@@ -59,7 +59,7 @@ func TestPayoutErrorsMapToFailReasons(t *testing.T) {
 	fill := FillInput{RequestID: "0x01", ChainID: 31338, OrderID: "0x02", Currency: chains.NativeAddress,
 		Recipient: "0x0000000000000000000000000000000000000003", Amount: "1000"}
 	refund := RefundInput{RequestID: "0x01", Kind: intent.TxKindManualRefund, ChainID: 31338, Currency: chains.NativeAddress,
-		Recipient: "0x0000000000000000000000000000000000000003", Amount: "1000"}
+		Recipient: "0x0000000000000000000000000000000000000003", Amount: "1000", DepositTx: "0x04"}
 	for _, tc := range []struct {
 		err               error
 		fillWant, refWant string // "" = retried
@@ -119,4 +119,22 @@ func (p replacingPayout) Replace(_ context.Context, r chains.Replacement) (*chai
 		return nil, p.err
 	}
 	return &chains.Replaced{TxHash: "0xr", Attempt: r.After + 1, Final: r.After >= r.MaxBumps}, nil
+}
+
+// Issue 34, point 1: "Family and funding strategy are data in the workflow input": a payment
+// names the family that pays it, and a chain of another family is refused before anything is
+// signed (an empty family, from an input recorded before payments named one, is the chain's own).
+func TestAPaymentIsMadeByTheFamilyItNames(t *testing.T) {
+	a := chainActivitiesPaying(t, refusingPayout{err: chains.ErrPayoutRefused})
+	fill := FillInput{RequestID: "0x01", ChainID: 31338, OrderID: "0x02", Currency: chains.NativeAddress,
+		Recipient: "0x0000000000000000000000000000000000000003", Amount: "1000", Family: chains.VMTypeSVM}
+	if _, err := a.SubmitFill(context.Background(), fill); !errors.Is(err, chains.ErrUnsupported) {
+		t.Fatalf("a fill naming family svm on an EVM chain = %v, want ErrUnsupported", err)
+	}
+	for _, family := range []chains.VMType{chains.VMTypeEVM, ""} {
+		fill.Family = family
+		if _, err := a.SubmitFill(context.Background(), fill); errors.Is(err, chains.ErrUnsupported) {
+			t.Fatalf("a fill naming family %q = %v, want it paid by the EVM family", family, err)
+		}
+	}
 }

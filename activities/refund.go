@@ -22,29 +22,23 @@ type RefundInput struct {
 	// Kind is "refund" for the workflow's own refund and "manual_refund" for one an operator
 	// asked for; each is stored and sent at most once, and both pay under the request's one
 	// payout id, so the depository refuses a second refund whichever kind comes second.
-	Kind      intent.TxKind
-	ChainID   uint64
+	Kind    intent.TxKind
+	ChainID uint64
+	// Family is the family that pays (the execution's PayoutFamily for a fill, the deposit's
+	// Family for a refund); empty in inputs recorded before payments named it: the chain's own.
+	Family    chains.VMType `json:",omitempty"`
 	Currency  string
 	Recipient string
 	Amount    string
-	// Payout names the once-only id the refund pays under (PayoutDeposit, with the deposit's
-	// transaction and log); "" is the request's RefundID (a caller that names no scheme; the
-	// workflows always name PayoutDeposit). The run chooses it, so a request pays under one id
-	// whatever is deployed later.
-	Payout          PayoutScheme `json:",omitempty"`
-	DepositTx       string       `json:",omitempty"`
-	DepositLogIndex uint         `json:",omitempty"`
+	// DepositTx and DepositLogIndex name the deposit the refund returns: the refund pays under
+	// its withdrawal id, keccak256(abi.encode(chainId, depository, transactionId, logIndex))
+	// (oracleapi.WithdrawalIDOf), the id the oracle's withdrawal authorizations name, so that an
+	// engine refund and a withdrawal of the same deposit spend one once-only flag in the
+	// depository and the oracle refuses to authorize a refunded deposit's withdrawal
+	// (ALREADY_WITHDRAWN). A refund that names no deposit is refused before anything is signed.
+	DepositTx       string
+	DepositLogIndex uint
 }
-
-// PayoutScheme names how a refund's once-only payout id is made.
-type PayoutScheme string
-
-// PayoutDeposit is the deposit's withdrawal id, keccak256(abi.encode(chainId, depository,
-// transactionId, logIndex)) (oracleapi.WithdrawalIDOf): the id the oracle's withdrawal
-// authorizations name, so that an engine refund and a withdrawal of the same deposit spend one
-// once-only flag in the depository and the oracle refuses to authorize a refunded deposit's
-// withdrawal (ALREADY_WITHDRAWN).
-const PayoutDeposit PayoutScheme = "deposit"
 
 // RefundSubmitted is the refund transaction as signed, stored and broadcast.
 type RefundSubmitted struct {
@@ -104,7 +98,7 @@ func (g RefundGas) ceiling(cur chains.Currency, listed bool) uint64 {
 // (REFUND_RECIPIENT_IS_BLOCKED); any other refund the chain would revert, such as a recipient
 // contract that refuses the native asset (MANUAL_REFUND_REQUIRED).
 func (a *ChainActivities) SubmitRefund(ctx context.Context, in RefundInput) (*RefundSubmitted, error) {
-	ctx, p, ch, err := a.payout(ctx, in.ChainID)
+	ctx, p, ch, err := a.payout(ctx, in.Family, in.ChainID)
 	if err != nil {
 		return nil, err
 	}
@@ -112,10 +106,13 @@ func (a *ChainActivities) SubmitRefund(ctx context.Context, in RefundInput) (*Re
 	if !ok || amount.Sign() <= 0 {
 		return nil, refundFailure(intent.RefundFailReasonManualRefundRequired, "invalid refund amount "+in.Amount, nil)
 	}
+	if in.DepositTx == "" {
+		return nil, refundFailure(intent.RefundFailReasonManualRefundRequired, "a refund names the deposit it returns", nil)
+	}
 	cur, listed := ch.FindCurrency(in.Currency)
 	gas := a.RefundGas.ceiling(cur, listed)
 	pay := chains.Payment{RequestID: in.RequestID, Kind: in.Kind, ChainID: in.ChainID, Currency: in.Currency, Recipient: in.Recipient,
-		Amount: amount, Ceiling: gas,
+		Amount: amount, Ceiling: gas, Deposit: &chains.DepositRef{Tx: in.DepositTx, LogIndex: uint64(in.DepositLogIndex)},
 		Check: func(ctx context.Context, maxFee *big.Int) error {
 			// A recipient on the screening blocklist, an operator's too: REFUND_RECIPIENT_IS_BLOCKED.
 			if err := a.screenRefund(ch, in.Recipient); err != nil {
@@ -126,9 +123,6 @@ func (a *ChainActivities) SubmitRefund(ctx context.Context, in RefundInput) (*Re
 			}
 			return a.checkRefundWorthIt(ctx, ch, cur, listed, amount, maxFee)
 		}}
-	if in.Payout == PayoutDeposit {
-		pay.Deposit = &chains.DepositRef{Tx: in.DepositTx, LogIndex: uint64(in.DepositLogIndex)}
-	}
 	sent, err := p.Pay(ctx, pay)
 	if err != nil {
 		return nil, refundFailureOf(err)

@@ -74,7 +74,7 @@ func (r *refundRig) deposit(t *testing.T, currency common.Address, amount *big.I
 		order_id, record) VALUES ($1, 'waiting', '0xu', '0xr', 31338, 31338, $1, '{}')`, requestID)
 	require.NoError(t, err)
 	return RefundInput{RequestID: requestID, Kind: intent.TxKindRefund, ChainID: 31338, Currency: currency.Hex(),
-		Recipient: freshRecipient(t).Hex(), Amount: amount.String(), Payout: PayoutDeposit, DepositTx: receipt.TxHash.Hex(),
+		Recipient: freshRecipient(t).Hex(), Amount: amount.String(), DepositTx: receipt.TxHash.Hex(),
 		DepositLogIndex: logIndex}
 }
 
@@ -230,44 +230,47 @@ func TestARefundThatCannotBeValuedIsAmountTooLowAndNothingIsSent(t *testing.T) {
 	require.Equal(t, uint64(1), r.mined(t, sub.TxHash).Status)
 }
 
-// Issue 33, point 3: "make engine refunds and depository withdrawals share ONE once-only id",
-// and the hazard: "a request whose automatic refund was already signed or sent under the old
-// RefundID must never be paid again under the new id by a later (manual) refund". The automatic
-// refund of a run before the change pays under the request's RefundID; the manual refund of the
-// same deposit, asked under the deposit's withdrawal id, finds the stored refund and pays under
-// its id, which the depository refuses; and with the stored refund gone, the chain's record of
-// the former id refuses it. The deposit is paid back once.
-func TestARefundThenAManualRefundOfTheSameDepositPaysOnce(t *testing.T) {
+// Issue 33: a deposit refunded under the request's own RefundID (which the oracle accepts for a
+// refund) is never paid again under its withdrawal id: with nothing stored for the request, the
+// chain's record of the other id refuses the refund before anything is signed. The deposit is
+// paid back once.
+func TestARefundOfADepositAlreadyRefundedUnderTheRequestsOwnIDIsRefused(t *testing.T) {
 	r := newRefundRig(t)
 	ctx := context.Background()
 	in := r.deposit(t, common.Address{}, big.NewInt(4e17))
-	auto := in
-	auto.Payout, auto.DepositTx, auto.DepositLogIndex = "", "", 0 // a refund that names no payout scheme
-	sub, err := r.refund(auto)
-	require.NoError(t, err)
-	require.Equal(t, uint64(1), r.mined(t, sub.TxHash).Status)
 	recipient := common.HexToAddress(in.Recipient)
+	amount, _ := new(big.Int).SetString(in.Amount, 10)
+	solver := &e2e.Wallet{Key: devnet.SolverKey(), RPCs: r.wallet.RPCs}
+	receipt, err := solver.SendTx(ctx, quote.TxData{ChainID: 31338, To: devnet.DepositoryAddress.Hex(), Value: "0",
+		Data: hexutil.Encode(evm.DepositoryABI.PackWithdraw(intent.RefundID(in.RequestID), common.Address{}, recipient, amount))})
+	require.NoError(t, err)
+	require.Equal(t, uint64(1), receipt.Status)
 	require.Equal(t, in.Amount, r.balance(t, common.Address{}, recipient).String())
 
-	manual := in
-	manual.Kind = intent.TxKindManualRefund
-	_, err = r.refund(manual)
-	_ = r.requireRefused(t, manual, err, intent.RefundFailReasonManualRefundRequired)
-
-	_, err = r.pool.Exec(ctx, `DELETE FROM solver_transactions WHERE request_id = $1`, in.RequestID)
-	require.NoError(t, err)
-	_, err = r.refund(manual)
-	appErr := r.requireRefused(t, manual, err, intent.RefundFailReasonManualRefundRequired)
-	require.Contains(t, appErr.Error(), "already refunded under the request's former payout id")
-
+	for _, kind := range []intent.TxKind{intent.TxKindRefund, intent.TxKindManualRefund} {
+		again := in
+		again.Kind = kind
+		_, err = r.refund(again)
+		appErr := r.requireRefused(t, again, err, intent.RefundFailReasonManualRefundRequired)
+		require.Contains(t, appErr.Error(), "already refunded under the request's former payout id")
+	}
 	require.Equal(t, in.Amount, r.balance(t, common.Address{}, recipient).String(), "paid once")
 	depositID := oracleapi.WithdrawalIDOf(31338, devnet.DepositoryAddress, common.HexToHash(in.DepositTx), uint64(in.DepositLogIndex))
 	require.Equal(t, 0, r.withdrawals(t, depositID))
-	require.Equal(t, 1, r.withdrawals(t, intent.RefundID(in.RequestID)))
 
-	// A refund under PayoutDeposit pays under the deposit's withdrawal id, and once.
+	// A refund that names no deposit is refused before anything is signed.
+	bare := in
+	bare.DepositTx, bare.DepositLogIndex = "", 0
+	_, err = r.refund(bare)
+	_ = r.requireRefused(t, bare, err, intent.RefundFailReasonManualRefundRequired)
+}
+
+// A refund pays under the deposit's withdrawal id, and once: a manual refund after it finds the
+// stored refund and the depository refuses a second payment under the same id.
+func TestARefundPaysUnderTheDepositsWithdrawalIDOnce(t *testing.T) {
+	r := newRefundRig(t)
 	next := r.deposit(t, common.Address{}, big.NewInt(3e17))
-	sub, err = r.refund(next)
+	sub, err := r.refund(next)
 	require.NoError(t, err)
 	require.Equal(t, uint64(1), r.mined(t, sub.TxHash).Status)
 	again := next

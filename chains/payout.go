@@ -184,12 +184,18 @@ func (f *Families) Clients() *Clients { return f.clients }
 // Registry returns the chains' registry.
 func (f *Families) Registry() *Registry { return f.clients.Registry() }
 
-// Payout returns the payout of the chain's family: ErrUnknownChain for a chain not in the
-// registry, ErrUnsupported when its family pays nothing in this process.
-func (f *Families) Payout(chainID uint64) (Payout, error) {
+// Payout returns the payout of the family a payment names (the request's data: its execution's
+// PayoutFamily, its deposit's Family) for one of that family's chains: ErrUnknownChain for a
+// chain not in the registry, ErrUnsupported when the chain is of another family or its family
+// pays nothing in this process. An empty family is the chain's own (payments recorded before
+// they named one).
+func (f *Families) Payout(family VMType, chainID uint64) (Payout, error) {
 	ch, err := f.clients.Registry().Get(chainID)
 	if err != nil {
 		return nil, err
+	}
+	if family != "" && family != ch.VMType {
+		return nil, fmt.Errorf("%w: the payment names family %q, but chain %d is of VM type %q", ErrUnsupported, family, chainID, ch.VMType)
 	}
 	p, ok := f.payouts[ch.VMType]
 	if !ok || p == nil {

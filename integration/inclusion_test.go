@@ -14,11 +14,12 @@ import (
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/quote"
+	"github.com/intentd/intentd/store"
 	"github.com/intentd/intentd/testkit/e2e"
 )
 
 // waitAttempts polls the stored attempts of a request's fill until cond holds.
-func (s *stack) waitAttempts(t *testing.T, ctx context.Context, requestID string, cond func([]intent.SolverTx) bool) []intent.SolverTx {
+func (s *stack) waitAttempts(t *testing.T, ctx context.Context, requestID string, cond func([]store.SolverTx) bool) []store.SolverTx {
 	t.Helper()
 	for {
 		got, err := s.Sys.Store.SolverTxAttempts(ctx, requestID, "fill")
@@ -71,7 +72,7 @@ func TestFillNotIncludedIsReplacedThenCancelledAndRefunded(t *testing.T) {
 		defer cancel()
 		recipient := freshAddress(t)
 		q, _ := start(t, ctx, 0, freshAddress(t), recipient)
-		s.waitAttempts(t, ctx, q.RequestID, func(a []intent.SolverTx) bool { return len(a) >= 2 })
+		s.waitAttempts(t, ctx, q.RequestID, func(a []store.SolverTx) bool { return len(a) >= 2 })
 		dest.Resume()
 		final, seen, err := s.API.WaitStatus(ctx, q.RequestID, "success", "failure", "refund")
 		if err != nil {
@@ -81,7 +82,7 @@ func TestFillNotIncludedIsReplacedThenCancelledAndRefunded(t *testing.T) {
 		if final.Status != "success" || !slices.Contains(seen, "delayed") {
 			t.Fatalf("final %+v, seen %v: want delayed, then success", final, seen)
 		}
-		attempts := s.waitAttempts(t, ctx, q.RequestID, func([]intent.SolverTx) bool { return true })
+		attempts := s.waitAttempts(t, ctx, q.RequestID, func([]store.SolverTx) bool { return true })
 		first, second := decodeTx(t, attempts[0].Raw), decodeTx(t, attempts[1].Raw)
 		if attempts[1].Nonce != attempts[0].Nonce || second.Nonce() != first.Nonce() || attempts[1].Cancel {
 			t.Fatalf("replacement nonce %d (cancel %v), first %d", second.Nonce(), attempts[1].Cancel, first.Nonce())
@@ -98,7 +99,7 @@ func TestFillNotIncludedIsReplacedThenCancelledAndRefunded(t *testing.T) {
 			t.Fatalf("order filled %d times, want exactly 1", n)
 		}
 		mined := final.TxHashes[len(final.TxHashes)-1]
-		if !slices.ContainsFunc(attempts, func(a intent.SolverTx) bool { return strings.EqualFold(a.Hash, mined) }) {
+		if !slices.ContainsFunc(attempts, func(a store.SolverTx) bool { return strings.EqualFold(a.Hash, mined) }) {
 			t.Fatalf("the mined fill %s is none of the stored attempts", mined)
 		}
 		if got := s.balance(t, 31338, common.Address{}, recipient); got.String() != q.Details.CurrencyOut.Amount {
@@ -112,7 +113,7 @@ func TestFillNotIncludedIsReplacedThenCancelledAndRefunded(t *testing.T) {
 		defer cancel()
 		refundTo, recipient := freshAddress(t), freshAddress(t)
 		q, in := start(t, ctx, 1, refundTo, recipient)
-		attempts := s.waitAttempts(t, ctx, q.RequestID, func(a []intent.SolverTx) bool { return len(a) > 0 && a[len(a)-1].Cancel })
+		attempts := s.waitAttempts(t, ctx, q.RequestID, func(a []store.SolverTx) bool { return len(a) > 0 && a[len(a)-1].Cancel })
 		if len(attempts) != 4 {
 			t.Fatalf("%d attempts before the cancellation, want the fill and 2 bumps, then the cancel", len(attempts))
 		}
@@ -145,7 +146,7 @@ func TestFillNotIncludedIsReplacedThenCancelledAndRefunded(t *testing.T) {
 // transaction item: status success or failure): one item per attempt, the mined fill success
 // with its receipt's block, fee and timestamp, every other attempt failure; then refunds more
 // items (the refund, success).
-func checkAttemptItems(t *testing.T, rec obj, attempts []intent.SolverTx, mined string, refunds int) {
+func checkAttemptItems(t *testing.T, rec obj, attempts []store.SolverTx, mined string, refunds int) {
 	t.Helper()
 	out := isArray(t, rec, "data.outTxs")
 	if len(out) != len(attempts)+refunds {

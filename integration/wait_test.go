@@ -12,7 +12,7 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 
 	"github.com/intentd/intentd/devnet"
-	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/store"
 	"github.com/intentd/intentd/testkit/e2e"
 	"github.com/intentd/intentd/testkit/faultproxy"
 	"github.com/intentd/intentd/workflows"
@@ -59,7 +59,7 @@ func TestWaitsEndWithinOneBlockOfTheirBlock(t *testing.T) {
 	confirmed := origin.Mine() // block deposit+1: the deposit's second confirmation
 	t.Logf("deposit in block %d; block %s sealed after %s of waiting", deposit.BlockNumber, confirmed.Hex(), waitFor)
 
-	fills := s.waitAttempts(t, ctx, q.RequestID, func(a []intent.SolverTx) bool { return len(a) > 0 })
+	fills := s.waitAttempts(t, ctx, q.RequestID, func(a []store.SolverTx) bool { return len(a) > 0 })
 	s.awaitPendingActivity(t, ctx, q.RequestID, "AwaitTx")
 	sleep(t, ctx, waitFor)
 	dcl, err := dest.Dial(ctx)
@@ -250,7 +250,7 @@ func TestAFillIsBroadcastOnceWhileItWaitsForItsBlock(t *testing.T) {
 	if _, err := wallet.ExecuteSteps(ctx, q); err != nil {
 		t.Fatal(err)
 	}
-	s.waitAttempts(t, ctx, q.RequestID, func(a []intent.SolverTx) bool { return len(a) > 0 })
+	s.waitAttempts(t, ctx, q.RequestID, func(a []store.SolverTx) bool { return len(a) > 0 })
 	sleep(t, ctx, 3*time.Second)
 	dest.Resume()
 	final, seen, err := s.API.WaitStatus(ctx, q.RequestID, "success", "failure", "refund")

@@ -23,6 +23,10 @@ type Deposit struct {
 	// per-request deposit address, a funding the engine relays: chains.Funding); empty for the
 	// depository's events, whose request is the one of their order (OrderID).
 	RequestID string `json:",omitempty"`
+	// Family is the family whose funding port found the deposit (its chain's VM type), and
+	// so the family a refund of it pays with; empty in deposits recorded before it was set,
+	// which are refunded by their chain's own family.
+	Family string `json:",omitempty"`
 }
 
 // SameEvent reports whether d and o are the same log (chain, transaction, log index): the same

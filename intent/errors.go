@@ -13,6 +13,6 @@ var (
 	// retry it or answer 503, never treat it as a final answer.
 	ErrUnavailable = errors.New("unavailable")
 	// ErrVoided is returned when asked to replace a solver transaction that was signed for a
-	// chain since reset (a new genesis, SolverTx.Voided): nothing is signed at its nonce again.
+	// chain since reset (a new genesis; the stored transaction is voided): nothing is signed at its nonce again.
 	ErrVoided = errors.New("the transaction was signed for a chain that has since been reset")
 )

@@ -20,6 +20,13 @@ type Execution struct {
 	Deadline           int64    `json:"deadline"` // Unix seconds; the order cannot be filled after it
 	TimeEstimate       int64    `json:"timeEstimate"`
 	Solver             string   `json:"solver"`
+	// Funding is how the request's money arrives (its origin family and strategy), and
+	// PayoutFamily the family of the destination chain, which pays the fill: fixed at quote
+	// time and read by the workflow, which names each payment's family to its activity.
+	// Empty in executions stored before they were part of it (FundingOf; the chain's own
+	// family pays).
+	Funding      Funding `json:"funding,omitzero"`
+	PayoutFamily string  `json:"payoutFamily,omitempty"`
 	// Sponsor is what an integrator sponsors of the request's fees: reserved from its
 	// sponsorship balance before the fill is signed, charged when the fill lands, released when
 	// the request is refunded or fails. Nil when nothing is sponsored, and in every execution

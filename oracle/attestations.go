@@ -211,7 +211,7 @@ func attestWithdrawalInitiation(ctx context.Context, s *Server, req oracleapi.Wi
 // settlement contract, an operator's runbook, a verifier) must never pay a deposit twice.
 //
 //   - Refunded: the deposit's withdrawal id is spent. The engine refunds a deposit under this
-//     same id (activities.PayoutDeposit), so a refund and a withdrawal spend one once-only flag.
+//     same id (activities.RefundInput names its deposit), so a refund and a withdrawal spend one once-only flag.
 //     Refunds made before the engine did (under keccak256("intentd.refund:" ‖ requestId)) are
 //     found for the deposits no order took, whose requestId derives from the deposit; the
 //     refunds of quoted orders then are not (their requestId is the engine's alone):

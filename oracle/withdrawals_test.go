@@ -61,7 +61,7 @@ func TestWithdrawalInitiationIsRefusedForAFilledOrRefundedOrder(t *testing.T) {
 	destination.solverCall(t, devnet.OutputSettlerAddress, outputSettlerABI, outputSettlerABI.PackFillNative(filled, user), big.NewInt(9e17))
 	refusedWith(t, hs.URL, oracleapi.PathWithdrawalInitiation, initiation(txs[0]), nil, http.StatusConflict, oracleapi.CodeOrderAlreadyFilled)
 
-	// The engine refunds the second deposit under its withdrawal id (activities.PayoutDeposit).
+	// The engine refunds the second deposit under its withdrawal id (activities.RefundInput names its deposit).
 	id := oracleapi.WithdrawalIDOf(testChainID, origin.depository, txs[1], logIndex(txs[1]))
 	origin.solverCall(t, origin.depository, depositoryABI, depositoryABI.PackWithdraw(id, common.Address{}, user, big.NewInt(1e18)), nil)
 	refusedWith(t, hs.URL, oracleapi.PathWithdrawalInitiation, initiation(txs[1]), nil, http.StatusConflict, oracleapi.CodeAlreadyWithdrawn)

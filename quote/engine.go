@@ -210,7 +210,8 @@ func (e *Engine) Quote(ctx context.Context, req *Request, caller Caller, mode Mo
 		RefundTo: v.RefundTo, OriginChainID: q.in.chain.ID, DestinationChainID: out.chain.ID,
 		CurrencyIn: q.in.currency, CurrencyOut: out.currency, AmountIn: q.b.amountIn.String(), AmountOut: q.b.amountOut.String(),
 		MinAmountOut: q.minOut.String(), Deadline: deadline.Unix(), TimeEstimate: resp.Details.TimeEstimate, Solver: e.Solver,
-		Sponsor: q.sponsor,
+		Sponsor: q.sponsor, Funding: intent.Funding{Family: string(q.in.chain.VMType), Strategy: intent.FundingDepository},
+		PayoutFamily: string(out.chain.VMType),
 	}
 	rec := e.record(q, resp, requestID, orderID, order)
 	if caller.APIKeyName != "" {

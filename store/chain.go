@@ -76,21 +76,21 @@ func (s *Store) tryAdvisoryLock(ctx context.Context, prefix string, chainID uint
 const solverTxColumns = `request_id, kind, attempt, purpose = 'cancel', chain_id, from_address, nonce, tx_hash, raw_tx, voided`
 
 // SolverTx returns the latest stored attempt of a request's fill or refund.
-func (s *Store) SolverTx(ctx context.Context, requestID string, kind intent.TxKind) (*intent.SolverTx, error) {
+func (s *Store) SolverTx(ctx context.Context, requestID string, kind intent.TxKind) (*SolverTx, error) {
 	return scanSolverTx(s.pool.QueryRow(ctx, `SELECT `+solverTxColumns+`
 		FROM solver_transactions WHERE request_id = $1 AND kind = $2 ORDER BY attempt DESC LIMIT 1`, requestID, kind))
 }
 
 // SolverTxAttempts returns every stored attempt of a request's transaction of one kind, the
 // first signing first.
-func (s *Store) SolverTxAttempts(ctx context.Context, requestID string, kind intent.TxKind) ([]intent.SolverTx, error) {
+func (s *Store) SolverTxAttempts(ctx context.Context, requestID string, kind intent.TxKind) ([]SolverTx, error) {
 	rows, err := s.pool.Query(ctx, `SELECT `+solverTxColumns+`
 		FROM solver_transactions WHERE request_id = $1 AND kind = $2 ORDER BY attempt`, requestID, kind)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []intent.SolverTx
+	var out []SolverTx
 	for rows.Next() {
 		t, err := scanSolverTx(rows)
 		if err != nil {
@@ -107,8 +107,8 @@ func (s *Store) SolverTxAttempts(ctx context.Context, requestID string, kind int
 // once per attempt. sign also returns the replacement's gas limit × fee cap (wei): the
 // replacement commits that and what the attempt it replaces pays (a cancellation pays nothing).
 func (s *Store) ReplaceSolverTx(ctx context.Context, requestID string, kind intent.TxKind, after int, cancel bool,
-	sign func(prev intent.SolverTx) (hash string, raw []byte, maxGasCost *big.Int, err error)) (*intent.SolverTx, error) {
-	var out *intent.SolverTx
+	sign func(prev SolverTx) (hash string, raw []byte, maxGasCost *big.Int, err error)) (*SolverTx, error) {
+	var out *SolverTx
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		latest, err := scanSolverTx(tx.QueryRow(ctx, `SELECT `+solverTxColumns+`
 			FROM solver_transactions WHERE request_id = $1 AND kind = $2 ORDER BY attempt DESC LIMIT 1 FOR UPDATE`, requestID, kind))
@@ -157,8 +157,8 @@ func (s *Store) ReplaceSolverTx(ctx context.Context, requestID string, kind inte
 	return out, nil
 }
 
-func scanSolverTx(row pgx.Row) (*intent.SolverTx, error) {
-	var t intent.SolverTx
+func scanSolverTx(row pgx.Row) (*SolverTx, error) {
+	var t SolverTx
 	var chain, nonce int64
 	if err := row.Scan(&t.RequestID, &t.Kind, &t.Attempt, &t.Cancel, &chain, &t.From, &nonce, &t.Hash, &t.Raw, &t.Voided); err != nil {
 		return nil, notFound(err)
@@ -182,7 +182,7 @@ func scanSolverTx(row pgx.Row) (*intent.SolverTx, error) {
 // stores the commitment without a check.
 func (s *Store) PrepareSolverTx(ctx context.Context, requestID string, kind intent.TxKind, chainID uint64, from string,
 	chainNonce uint64, pays intent.Commitment, held *intent.Holdings,
-	sign func(nonce uint64) (hash string, raw []byte, err error)) (*intent.SolverTx, error) {
+	sign func(nonce uint64) (hash string, raw []byte, err error)) (*SolverTx, error) {
 	from = strings.ToLower(from)
 	return s.prepareSolverTx(ctx, chainID, from, &solverAsk{requestID: requestID, kind: kind, chainNonce: chainNonce,
 		pays: pays, held: held, sign: sign, done: make(chan struct{})})

@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-
-	"github.com/intentd/intentd/intent"
 )
 
 // What the engine holds of a chain besides its deposits' cursor: the solver's next nonce of each
@@ -20,7 +18,7 @@ import (
 
 // ResetChain records that chain chainID now has the genesis block genesis (its hash, as the
 // cursor keeps it). When the chain's cursor names another genesis, in one transaction: every
-// solver transaction signed for the chain is voided (intent.SolverTx.Voided: never broadcast or
+// solver transaction signed for the chain is voided (SolverTx.Voided: never broadcast or
 // replaced again, committing nothing, its nonce free again), the solver nonces of the chain are
 // forgotten (the next signing starts from the chain's own nonce) and the cursor moves to the new
 // genesis at block 0, so the scanner reads the new chain from its start. It returns whether it
@@ -70,7 +68,7 @@ type NonceGap struct {
 
 // GapTx is a stored transaction at a nonce of a gap.
 type GapTx struct {
-	intent.SolverTx
+	SolverTx
 	// Final is set when the request it was signed for is done (success, refund or failure): no
 	// workflow waits for it any longer.
 	Final bool

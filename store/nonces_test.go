@@ -69,7 +69,7 @@ func TestANewGenesisVoidsTheOldChainsTransactionsAndStartsItsNoncesAgain(t *test
 	if err != nil || back.Hash != old.Hash || !back.Voided {
 		t.Fatalf("the old request asked again: %+v, %v; want its voided fill", back, err)
 	}
-	_, err = st.ReplaceSolverTx(ctx, ids[0], "fill", 0, false, func(intent.SolverTx) (string, []byte, *big.Int, error) {
+	_, err = st.ReplaceSolverTx(ctx, ids[0], "fill", 0, false, func(store.SolverTx) (string, []byte, *big.Int, error) {
 		t.Fatal("a voided transaction was replaced")
 		return "", nil, nil, nil
 	})

@@ -48,7 +48,7 @@ type solverAsk struct {
 	held       *intent.Holdings
 	sign       func(nonce uint64) (hash string, raw []byte, err error)
 
-	tx   *intent.SolverTx
+	tx   *SolverTx
 	err  error
 	done chan struct{}
 }
@@ -73,7 +73,7 @@ func (s *Store) newSolverQueue(key solverKey) *groupcommit.Rounds[*solverAsk] {
 
 // prepareSolverTx queues a in its group commit and returns its answer, or ctx's error when ctx
 // ends first.
-func (s *Store) prepareSolverTx(ctx context.Context, chainID uint64, from string, a *solverAsk) (*intent.SolverTx, error) {
+func (s *Store) prepareSolverTx(ctx context.Context, chainID uint64, from string, a *solverAsk) (*SolverTx, error) {
 	if err := s.solverQueue(chainID, from).Ask(ctx, a, a.done); err != nil {
 		return nil, err
 	}
@@ -153,12 +153,12 @@ func prepareGroup(ctx context.Context, tx *pipeTx, chainID uint64, from string, 
 			a.err = fmt.Errorf("sign: %w", err)
 			continue
 		}
-		a.tx = &intent.SolverTx{RequestID: a.requestID, Kind: a.kind, ChainID: chainID, From: from, Nonce: nonce, Hash: hash, Raw: raw}
+		a.tx = &SolverTx{RequestID: a.requestID, Kind: a.kind, ChainID: chainID, From: from, Nonce: nonce, Hash: hash, Raw: raw}
 		next = int64(nonce) + 1
 		news = append(news, a)
 		commit(signed, a.pays)
 	}
-	group := make([]*intent.SolverTx, len(news))
+	group := make([]*SolverTx, len(news))
 	for i, a := range news {
 		group[i] = a.tx
 	}
@@ -190,9 +190,9 @@ func prepareGroup(ctx context.Context, tx *pipeTx, chainID uint64, from string, 
 // reads are statements of their own, run once the lock is held, so they see every transaction
 // the holders before stored.
 func lockNonce(ctx context.Context, tx *pipeTx, chainID uint64, from string, floor uint64, withInFlight bool,
-	ids []string) (next int64, inFlight inFlightByNonce, stored map[string]*intent.SolverTx, err error) {
+	ids []string) (next int64, inFlight inFlightByNonce, stored map[string]*SolverTx, err error) {
 	for try := 0; ; try++ {
-		stored = map[string]*intent.SolverTx{}
+		stored = map[string]*SolverTx{}
 		b := &pgx.Batch{}
 		b.Queue(`SELECT next_nonce FROM solver_nonces WHERE chain_id = $1 AND address = $2 FOR UPDATE`,
 			int64(chainID), from).QueryRow(func(row pgx.Row) error { return row.Scan(&next) })

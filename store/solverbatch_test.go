@@ -38,7 +38,7 @@ func TestABurstOfSigningsSharesItsTransactions(t *testing.T) {
 	const n = 40
 	ids := insertRequests(t, pool, n)
 	var wg sync.WaitGroup
-	got := make([]*intent.SolverTx, n)
+	got := make([]*store.SolverTx, n)
 	errs := make([]error, n)
 	mostAcquired := testenv.MostAcquired(pool)
 	for i, id := range ids {
@@ -94,7 +94,7 @@ func TestAGroupRefusesOneSigningAlone(t *testing.T) {
 	release := make(chan struct{})
 	var wg sync.WaitGroup
 	type answer struct {
-		tx  *intent.SolverTx
+		tx  *store.SolverTx
 		err error
 	}
 	answers := make([]answer, 6)

@@ -33,7 +33,7 @@ func TestTwoWorkersNeverReuseANonce(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got := make([][2]*intent.SolverTx, n)
+	got := make([][2]*store.SolverTx, n)
 	var wg sync.WaitGroup
 	errs := make(chan error, 2*n)
 	for i := range ids {
@@ -92,8 +92,8 @@ func TestReplaceSolverTxKeepsTheNonceAndIsMadeOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	signs := 0
-	replace := func(after int, cancel bool) *intent.SolverTx {
-		tx, err := st.ReplaceSolverTx(ctx, testRequestID, "fill", after, cancel, func(prev intent.SolverTx) (string, []byte, *big.Int, error) {
+	replace := func(after int, cancel bool) *store.SolverTx {
+		tx, err := st.ReplaceSolverTx(ctx, testRequestID, "fill", after, cancel, func(prev store.SolverTx) (string, []byte, *big.Int, error) {
 			signs++
 			return fmt.Sprintf("0xattempt-%d", prev.Attempt+1), []byte{byte(prev.Attempt + 1)}, big.NewInt(1), nil
 		})
@@ -221,7 +221,7 @@ func TestFillsInFlightCommitInventoryUntilMined(t *testing.T) {
 	holds := func(wei int64) *intent.Holdings {
 		return &intent.Holdings{Native: big.NewInt(wei), Token: big.NewInt(10)}
 	}
-	prepare := func(id string, kind intent.TxKind, mined uint64, pays intent.Commitment, held *intent.Holdings) (*intent.SolverTx, error) {
+	prepare := func(id string, kind intent.TxKind, mined uint64, pays intent.Commitment, held *intent.Holdings) (*store.SolverTx, error) {
 		return st.PrepareSolverTx(ctx, id, kind, 31338, "0xSolver", mined, pays, held, signAs(id))
 	}
 	// The solver holds 100 wei at nonce 5: a fill of 60 with 10 of gas fits, a second does not.
@@ -270,7 +270,7 @@ func TestFillsInFlightCommitInventoryOncePerNonce(t *testing.T) {
 		t.Fatal(err)
 	}
 	for after, gas := range []int64{30, 40} {
-		if _, err := st.ReplaceSolverTx(ctx, ids[0], "fill", after, after == 1, func(prev intent.SolverTx) (string, []byte, *big.Int, error) {
+		if _, err := st.ReplaceSolverTx(ctx, ids[0], "fill", after, after == 1, func(prev store.SolverTx) (string, []byte, *big.Int, error) {
 			return fmt.Sprintf("0xreplacement-%d", after), []byte{2}, big.NewInt(gas), nil
 		}); err != nil {
 			t.Fatal(err)

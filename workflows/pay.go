@@ -7,6 +7,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/intentd/intentd/activities"
+	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/intent"
 )
 
@@ -66,7 +67,7 @@ func (r *intentRun) fill(ctx workflow.Context, pending *startedWrite) error {
 // a node, so it is waited for (and replaced or cancelled) like any broadcast fill.
 func (r *intentRun) submitFill(ctx workflow.Context, pending *startedWrite) (sub activities.FillSubmitted, done bool, err error) {
 	ex := r.in.Execution
-	in := activities.FillInput{RequestID: ex.RequestID, ChainID: ex.DestinationChainID, OrderID: ex.OrderID,
+	in := activities.FillInput{RequestID: ex.RequestID, ChainID: ex.DestinationChainID, Family: payoutFamily(ex), OrderID: ex.OrderID,
 		Currency: ex.CurrencyOut.Address, Recipient: ex.Recipient, Amount: ex.AmountOut}
 	if d := r.state.Deposit; d != nil {
 		in.Depositor = d.Depositor // screened with the recipient (activities/screening.go)
@@ -118,7 +119,7 @@ func (r *intentRun) awaitFill(ctx workflow.Context, sub activities.FillSubmitted
 	for {
 		var inc activities.TxIncluded
 		err := r.wait(ctx, policy.FillBumpAfter, chainActs.AwaitTx, activities.AwaitTxInput{
-			RequestID: ex.RequestID, Kind: intent.TxKindFill, ChainID: ex.DestinationChainID, TxHash: sub.TxHash,
+			RequestID: ex.RequestID, Kind: intent.TxKindFill, ChainID: ex.DestinationChainID, Family: payoutFamily(ex), TxHash: sub.TxHash,
 		}, &inc)
 		if err == nil {
 			return &inc, nil
@@ -139,7 +140,7 @@ func (r *intentRun) awaitFill(ctx workflow.Context, sub activities.FillSubmitted
 			return nil, err
 		}
 		if err := workflow.ExecuteActivity(r.sendingActivity(ctx), chainActs.ReplaceTx, activities.ReplaceInput{
-			RequestID: ex.RequestID, Kind: intent.TxKindFill, ChainID: ex.DestinationChainID, After: attempt, MaxBumps: policy.FillMaxBumps,
+			RequestID: ex.RequestID, Kind: intent.TxKindFill, ChainID: ex.DestinationChainID, Family: payoutFamily(ex), After: attempt, MaxBumps: policy.FillMaxBumps,
 		}).Get(ctx, &rep); err != nil {
 			// The replacement could not be sent: keep waiting for the attempts already out.
 			workflow.GetLogger(ctx).Warn("fill not replaced", "requestId", ex.RequestID, "attempt", attempt, "error", err)
@@ -217,3 +218,7 @@ func fillAttempts(chainID uint64, inc *activities.TxIncluded, mined intent.TxSta
 	}
 	return out
 }
+
+// payoutFamily is the family that pays the request's fill, as its execution names it (empty for
+// an execution stored before it did: the destination chain's own).
+func payoutFamily(ex intent.Execution) chains.VMType { return chains.VMType(ex.PayoutFamily) }

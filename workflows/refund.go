@@ -5,6 +5,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/intentd/intentd/activities"
+	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/intent"
 )
 
@@ -50,8 +51,8 @@ func (r *intentRun) payRefund(ctx workflow.Context, kind intent.TxKind, recipien
 		return intent.Tx{}, err
 	}
 	in := activities.RefundInput{
-		RequestID: ex.RequestID, Kind: kind, ChainID: dep.ChainID, Currency: dep.Currency, Recipient: recipient, Amount: dep.Amount,
-		Payout: activities.PayoutDeposit, DepositTx: dep.TxHash, DepositLogIndex: dep.LogIndex,
+		RequestID: ex.RequestID, Kind: kind, ChainID: dep.ChainID, Family: chains.VMType(dep.Family), Currency: dep.Currency, Recipient: recipient, Amount: dep.Amount,
+		DepositTx: dep.TxHash, DepositLogIndex: dep.LogIndex,
 	}
 	err := workflow.ExecuteActivity(r.sendingActivity(ctx), chainActs.SubmitRefund, in).Get(ctx, &sub)
 	if err != nil {
@@ -60,7 +61,7 @@ func (r *intentRun) payRefund(ctx workflow.Context, kind intent.TxKind, recipien
 	r.state.RefundTx = sub.TxHash
 	var inc activities.TxIncluded
 	if err := workflow.ExecuteActivity(waitingActivity(ctx, defaultWaitTimeout), chainActs.AwaitTx, activities.AwaitTxInput{
-		RequestID: ex.RequestID, Kind: kind, ChainID: dep.ChainID, TxHash: sub.TxHash,
+		RequestID: ex.RequestID, Kind: kind, ChainID: dep.ChainID, Family: chains.VMType(dep.Family), TxHash: sub.TxHash,
 	}).Get(ctx, &inc); err != nil {
 		return intent.Tx{}, temporal.NewNonRetryableApplicationError("the refund was not mined",
 			string(intent.RefundFailReasonManualRefundRequired), err)

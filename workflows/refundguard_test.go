@@ -12,6 +12,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/intentd/intentd/activities"
+	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/intent"
 )
 
@@ -158,7 +159,6 @@ func TestARunPaysItsRefundsUnderTheDepositsWithdrawalID(t *testing.T) {
 	res := g.result(t)
 	require.Equal(t, intent.StatusRefund, res.Status)
 	require.Len(t, g.refunds, 1)
-	require.Equal(t, activities.PayoutDeposit, g.refunds[0].Payout)
 	require.Equal(t, d.TxHash, g.refunds[0].DepositTx)
 	require.Equal(t, uint(3), g.refunds[0].DepositLogIndex)
 }
@@ -222,4 +222,25 @@ func TestAnExtraDepositIsRefundedToItsDepositorUnlessTheOrdersDepositorMadeIt(t 
 		to[c.Deposit.TxHash] = c.RefundTo
 	}
 	require.Equal(t, map[string]string{"0xagain": "0x00000000000000000000000000000000000000f1", "0xstranger": "0xStranger"}, to)
+}
+
+// Issue 34, point 1: "Family and funding strategy are data in the workflow input": the fill is
+// paid by the family the execution names, a refund by the family that found the deposit.
+func TestEachPaymentNamesTheFamilyTheRequestsDataGives(t *testing.T) {
+	h := newHarness(t)
+	ex := execution()
+	ex.Funding, ex.PayoutFamily = intent.Funding{Family: "evm", Strategy: intent.FundingDepository}, "evm"
+	res := h.runExecution(t, ex, deposit())
+	require.Equal(t, intent.StatusSuccess, res.Status)
+	require.Len(t, h.fills, 1)
+	require.Equal(t, chains.VMTypeEVM, h.fills[0].Family)
+
+	g := newRefundGuard(t)
+	d := deposit()
+	d.Amount, d.Family = "999", "evm" // too little to fill: refunded
+	g.env.RegisterDelayedCallback(func() { g.env.SignalWorkflow(SignalDeposit, d) }, time.Second)
+	g.env.ExecuteWorkflow(Intent, IntentInput{Execution: execution()})
+	require.Equal(t, intent.StatusRefund, g.result(t).Status)
+	require.Len(t, g.refunds, 1)
+	require.Equal(t, chains.VMTypeEVM, g.refunds[0].Family)
 }

@@ -10,8 +10,8 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	lru "github.com/hashicorp/golang-lru/v2"
 
-	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/internal/groupcommit"
+	"github.com/intentd/intentd/store"
 )
 
 // The first broadcasts of a sender's transactions go out in rounds, in nonce order. A group of
@@ -26,7 +26,7 @@ import (
 // none under way goes out at once, alone; those that arrive meanwhile go out next, together,
 // sorted by nonce, in one request (a JSON-RPC batch, TxBatchSender, which the node takes
 // in order). A round also sends every transaction signed in its callers' signing groups that no
-// round has sent yet (intent.SolverTx.Group), so the first caller of a group back from the
+// round has sent yet (store.SolverTx.Group), so the first caller of a group back from the
 // signing sends the whole group in order, and the rest find theirs sent. The inclusion watch's resends and
 // the replacements (Replace) go out on their own, as before.
 // Rounds are a process's: the workers of a fleet take turns on the nonce row one group each, so
@@ -41,18 +41,18 @@ const broadcastRoundTimeout = 15 * time.Second
 const maxBroadcastBatch = 128
 
 // broadcastAsk is one transaction to broadcast, answered when done is closed; group is every
-// transaction signed with it (intent.SolverTx.Group), sent in the same round when not sent yet.
+// transaction signed with it (store.SolverTx.Group), sent in the same round when not sent yet.
 type broadcastAsk struct {
 	c     TxSender
 	tx    *types.Transaction
-	group []*intent.SolverTx
+	group []*store.SolverTx
 	err   error
 	done  chan struct{}
 }
 
 // firstBroadcast broadcasts the stored transaction in its chain and sender's rounds; a failure
 // is retryable, as broadcast's.
-func (p *Payout) firstBroadcast(ctx context.Context, c solverChain, stored *intent.SolverTx) error {
+func (p *Payout) firstBroadcast(ctx context.Context, c solverChain, stored *store.SolverTx) error {
 	return broadcastStored(ctx, stored, func(tx *types.Transaction) error {
 		ask := &broadcastAsk{c: c, tx: tx, group: stored.Group, done: make(chan struct{})}
 		if err := p.broadcasts.Of(senderKey{c.Chain().ID, stored.From}, newBroadcastRounds).Ask(ctx, ask, ask.done); err != nil {
@@ -94,8 +94,8 @@ func sendRound(batch []*broadcastAsk, sent *lru.Cache[common.Hash, struct{}]) {
 	ctx, cancel := context.WithTimeout(context.Background(), broadcastRoundTimeout)
 	defer cancel()
 	var txs []*types.Transaction
-	var groups [][]*intent.SolverTx
-	grouped := map[*intent.SolverTx]bool{} // by a group's first transaction: the callers of one group share it
+	var groups [][]*store.SolverTx
+	grouped := map[*store.SolverTx]bool{} // by a group's first transaction: the callers of one group share it
 	mine := map[common.Hash]bool{}
 	for _, ask := range batch {
 		h := ask.tx.Hash()

@@ -178,7 +178,7 @@ func ParseDeposits(chainID uint64, depository common.Address, logs []types.Log) 
 		}
 		out = append(out, intent.Deposit{ChainID: chainID, TxHash: l.TxHash.Hex(), LogIndex: l.Index, BlockNumber: l.BlockNumber,
 			BlockHash: l.BlockHash.Hex(), OrderID: common.Hash(ev.OrderId).Hex(), Depositor: ev.Depositor.Hex(),
-			Currency: ev.Currency.Hex(), Amount: ev.Amount.String()})
+			Currency: ev.Currency.Hex(), Amount: ev.Amount.String(), Family: string(chains.VMTypeEVM)})
 	}
 	return out
 }

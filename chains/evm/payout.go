@@ -20,6 +20,7 @@ import (
 	"github.com/intentd/intentd/internal/groupcommit"
 	"github.com/intentd/intentd/internal/sharedread"
 	"github.com/intentd/intentd/oracle/oracleapi"
+	"github.com/intentd/intentd/store"
 )
 
 // The EVM family's payout (chains.Payout): fills are calls of the chain's output settler paid
@@ -37,13 +38,13 @@ import (
 // transactions not yet mined are counted (*intent.InventoryShortfall), atomically with the
 // nonce allocation.
 type NonceStore interface {
-	SolverTx(ctx context.Context, requestID string, kind intent.TxKind) (*intent.SolverTx, error)
-	SolverTxAttempts(ctx context.Context, requestID string, kind intent.TxKind) ([]intent.SolverTx, error)
+	SolverTx(ctx context.Context, requestID string, kind intent.TxKind) (*store.SolverTx, error)
+	SolverTxAttempts(ctx context.Context, requestID string, kind intent.TxKind) ([]store.SolverTx, error)
 	PrepareSolverTx(ctx context.Context, requestID string, kind intent.TxKind, chainID uint64, from string,
 		chainNonce uint64, pays intent.Commitment, held *intent.Holdings,
-		sign func(nonce uint64) (hash string, raw []byte, err error)) (*intent.SolverTx, error)
+		sign func(nonce uint64) (hash string, raw []byte, err error)) (*store.SolverTx, error)
 	ReplaceSolverTx(ctx context.Context, requestID string, kind intent.TxKind, after int, cancel bool,
-		sign func(prev intent.SolverTx) (hash string, raw []byte, maxGasCost *big.Int, err error)) (*intent.SolverTx, error)
+		sign func(prev store.SolverTx) (hash string, raw []byte, maxGasCost *big.Int, err error)) (*store.SolverTx, error)
 }
 
 // Payout pays on the EVM chains of a set of clients with the solver's key.
@@ -137,9 +138,10 @@ func (p *Payout) callOf(ctx context.Context, c solverChain, pay chains.Payment) 
 // payoutID is the once-only id the request's refund pays under. A request pays under one id:
 // once a refund of either kind is stored, every other pays under the id it was signed with,
 // whatever the run asks for (a manual refund after an automatic one signed before an upgrade).
-// Otherwise the payment names it (the request's RefundID, or the deposit's withdrawal id). When
-// nothing is stored, the other id is read on chain before the first signing: a deposit already
-// refunded under it (transactions lost from the store, say) is refused, never paid again.
+// Otherwise it is the withdrawal id of the deposit the payment names (a refund that names none
+// is refused). Before the first signing the request's own RefundID, which the oracle also
+// accepts for a refund, is read on chain: a deposit already refunded under it is refused, never
+// paid again.
 func (p *Payout) payoutID(ctx context.Context, ch *chains.Chain, pay chains.Payment) (common.Hash, error) {
 	for _, kind := range []intent.TxKind{intent.TxKindRefund, intent.TxKindManualRefund} {
 		prev, err := p.store.SolverTx(ctx, pay.RequestID, kind)
@@ -155,15 +157,12 @@ func (p *Payout) payoutID(ctx context.Context, ch *chains.Chain, pay chains.Paym
 		}
 		return id, nil
 	}
-	legacy := intent.RefundID(pay.RequestID)
-	id, other := legacy, common.Hash{}
-	if d := pay.Deposit; d != nil {
-		id = oracleapi.WithdrawalIDOf(ch.ID, common.HexToAddress(ch.Depository), common.HexToHash(d.Tx), d.LogIndex)
-		other = legacy
+	d := pay.Deposit
+	if d == nil {
+		return common.Hash{}, fmt.Errorf("%w: a refund names the deposit it returns", chains.ErrPayoutRefused)
 	}
-	if other == (common.Hash{}) {
-		return id, nil // a refund under the request's own id: as it always paid
-	}
+	id := oracleapi.WithdrawalIDOf(ch.ID, common.HexToAddress(ch.Depository), common.HexToHash(d.Tx), d.LogIndex)
+	other := intent.RefundID(pay.RequestID)
 	caller, err := chains.Capability[ContractCaller](p.clients, ch.ID)
 	if err != nil {
 		return common.Hash{}, err
@@ -188,7 +187,7 @@ func (p *Payout) payoutID(ctx context.Context, ch *chains.Chain, pay chains.Paym
 
 // storedPayoutID is the payout id a stored refund transaction pays under (the first argument of
 // its Depository.withdraw call).
-func storedPayoutID(stored *intent.SolverTx) (common.Hash, error) {
+func storedPayoutID(stored *store.SolverTx) (common.Hash, error) {
 	var tx types.Transaction
 	if err := tx.UnmarshalBinary(stored.Raw); err != nil {
 		return common.Hash{}, err
@@ -234,7 +233,7 @@ func (p *Payout) Watch(w chains.WatchPayment) chains.InclusionWatch {
 type inclusionWatch struct {
 	p        *Payout
 	w        chains.WatchPayment
-	attempts []intent.SolverTx
+	attempts []store.SolverTx
 	sent     time.Time // the caller has just broadcast the latest attempt
 }
 
@@ -251,7 +250,7 @@ func (iw *inclusionWatch) Check(ctx context.Context) (*chains.Included, error) {
 			return nil, fmt.Errorf("stored attempts: %w", err)
 		}
 		if len(got) == 0 {
-			got = []intent.SolverTx{{Hash: iw.w.TxHash}}
+			got = []store.SolverTx{{Hash: iw.w.TxHash}}
 		}
 		iw.attempts = got
 	}
@@ -290,8 +289,8 @@ func (iw *inclusionWatch) Check(ctx context.Context) (*chains.Included, error) {
 	return nil, nil
 }
 
-// allVoided reports whether every attempt was voided by its chain's reset (intent.SolverTx.Voided).
-func allVoided(attempts []intent.SolverTx) bool {
+// allVoided reports whether every attempt was voided by its chain's reset (store.SolverTx.Voided).
+func allVoided(attempts []store.SolverTx) bool {
 	for _, a := range attempts {
 		if !a.Voided {
 			return false
@@ -302,7 +301,7 @@ func allVoided(attempts []intent.SolverTx) bool {
 
 // anyKnown reports whether the node knows one of the attempts, pending in its pool or mined: a
 // voided transaction it still holds may yet be mined, so its request keeps waiting for it.
-func anyKnown(ctx context.Context, c TxReader, attempts []intent.SolverTx) (bool, error) {
+func anyKnown(ctx context.Context, c TxReader, attempts []store.SolverTx) (bool, error) {
 	for _, a := range attempts {
 		known, err := c.TransactionKnown(ctx, common.HexToHash(a.Hash))
 		if err != nil || known {
@@ -313,7 +312,7 @@ func anyKnown(ctx context.Context, c TxReader, attempts []intent.SolverTx) (bool
 }
 
 // minedAttempt returns the attempt that is mined, nil when none is.
-func minedAttempt(ctx context.Context, c TxReader, attempts []intent.SolverTx) (*chains.Included, error) {
+func minedAttempt(ctx context.Context, c TxReader, attempts []store.SolverTx) (*chains.Included, error) {
 	for _, at := range attempts {
 		r, err := c.Receipt(ctx, common.HexToHash(at.Hash))
 		if errors.Is(err, chains.ErrNotFound) {
@@ -342,7 +341,7 @@ func minedAttempt(ctx context.Context, c TxReader, attempts []intent.SolverTx) (
 }
 
 // callOf decodes what a stored transaction calls; nil when its bytes are not kept.
-func callOf(at intent.SolverTx) *intent.CallData {
+func callOf(at store.SolverTx) *intent.CallData {
 	var tx types.Transaction
 	if at.Raw == nil || tx.UnmarshalBinary(at.Raw) != nil {
 		return nil

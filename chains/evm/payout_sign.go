@@ -17,6 +17,7 @@ import (
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/internal/metrics"
+	"github.com/intentd/intentd/store"
 )
 
 // solverCall is one transaction the solver sends for a request: a fill or a refund.
@@ -60,7 +61,7 @@ type solverCall struct {
 // capacity) asks the store first: what the reads say, a revert of an order already filled for
 // one, means something only when nothing is stored, and a retry of a signing that went through
 // broadcasts its transaction instead.
-func (p *Payout) send(ctx context.Context, c solverChain, call solverCall) (*intent.SolverTx, error) {
+func (p *Payout) send(ctx context.Context, c solverChain, call solverCall) (*store.SolverTx, error) {
 	start := time.Now()
 	reads := p.readForSigning(ctx, patientReads{c}, call)
 	read := time.Now()
@@ -130,13 +131,13 @@ func (p *Payout) readForSigning(ctx context.Context, c patientReads, call solver
 
 // broadcast sends a stored transaction's bytes; a failure is retryable (the same bytes go out
 // again on the next attempt).
-func broadcast(ctx context.Context, c TxSender, stored *intent.SolverTx) error {
+func broadcast(ctx context.Context, c TxSender, stored *store.SolverTx) error {
 	return broadcastStored(ctx, stored, func(tx *types.Transaction) error { return sendTx(ctx, c, tx) })
 }
 
 // broadcastStored decodes stored and sends it with send; a failure to send is logged and
 // retryable. A voided transaction is not sent.
-func broadcastStored(ctx context.Context, stored *intent.SolverTx, send func(*types.Transaction) error) error {
+func broadcastStored(ctx context.Context, stored *store.SolverTx, send func(*types.Transaction) error) error {
 	if stored.Voided {
 		// Signed for a chain since reset: never sent again (its nonce is the new chain's). The
 		// wait for inclusion decides what becomes of its request (Watch).
@@ -169,7 +170,7 @@ func sentOrErr(err error) error {
 	return err
 }
 
-func (p *Payout) sign(ctx context.Context, chain solverChain, call solverCall, r *signingReads) (*intent.SolverTx, error) {
+func (p *Payout) sign(ctx context.Context, chain solverChain, call solverCall, r *signingReads) (*store.SolverTx, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/store"
 )
 
 // fakeSolverChain answers the calls before a signing (the gas estimate with the test's error,
@@ -32,6 +33,11 @@ func (f *fakeSolverChain) EstimateGas(context.Context, ethereum.CallMsg) (uint64
 	f.estimates++
 	return 0, f.estimate
 }
+// CallContract answers the depository's withdrawn(id) read before a refund's first signing:
+// never withdrawn.
+func (f *fakeSolverChain) CallContract(context.Context, ethereum.CallMsg) ([]byte, error) {
+	return make([]byte, 32), nil
+}
 func (f *fakeSolverChain) SendTransaction(context.Context, *types.Transaction) error { return f.send }
 func (f *fakeSolverChain) SuggestFees(context.Context) (Fees, error) {
 	return Fees{Tip: big.NewInt(1), BaseFee: big.NewInt(1)}, nil
@@ -43,7 +49,7 @@ func (f *fakeSolverChain) BalanceNow(context.Context, string, string) (*big.Int,
 // noStoredTx is a store in which no transaction was signed yet.
 type noStoredTx struct{ NonceStore }
 
-func (noStoredTx) SolverTx(context.Context, string, intent.TxKind) (*intent.SolverTx, error) {
+func (noStoredTx) SolverTx(context.Context, string, intent.TxKind) (*store.SolverTx, error) {
 	return nil, intent.ErrNotFound
 }
 
@@ -77,7 +83,8 @@ func TestAPaymentReturnsTheChainsClassifiedError(t *testing.T) {
 	fill := chains.Payment{RequestID: "0x01", Kind: intent.TxKindFill, ChainID: 31338, OrderID: "0x02", Currency: chains.NativeAddress,
 		Recipient: "0x0000000000000000000000000000000000000003", Amount: big.NewInt(1000)}
 	refund := chains.Payment{RequestID: "0x01", Kind: intent.TxKindRefund, ChainID: 31338, Currency: chains.NativeAddress,
-		Recipient: "0x0000000000000000000000000000000000000003", Amount: big.NewInt(1000), Ceiling: 100_000}
+		Recipient: "0x0000000000000000000000000000000000000003", Amount: big.NewInt(1000), Ceiling: 100_000,
+		Deposit: &chains.DepositRef{Tx: "0x0000000000000000000000000000000000000000000000000000000000000004"}}
 	for _, want := range []error{
 		&chains.RevertError{Name: "AlreadyFilled", Reason: "AlreadyFilled[...]"},
 		&chains.RevertError{Name: "Blocked", Reason: "Blocked[0x03]", Blocked: true},

@@ -7,7 +7,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/intentd/intentd/chains"
-	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/store"
 )
 
 // Fee bumps: a replacement pays at least bumpPercent more tip and fee cap than the attempt it
@@ -33,7 +33,7 @@ func (p *Payout) Replace(ctx context.Context, in chains.Replacement) (*chains.Re
 	cancel := in.After >= in.MaxBumps
 	solver := p.solverAddress()
 	stored, err := p.store.ReplaceSolverTx(ctx, in.RequestID, in.Kind, in.After, cancel,
-		func(prev intent.SolverTx) (string, []byte, *big.Int, error) {
+		func(prev store.SolverTx) (string, []byte, *big.Int, error) {
 			var old types.Transaction
 			if err := old.UnmarshalBinary(prev.Raw); err != nil {
 				return "", nil, nil, err
