@@ -44,7 +44,9 @@ contract Depository {
     /// @notice Deposit the native asset for `orderId` on behalf of `depositor`: the caller pays,
     /// the deposit (and any refund of it) is `depositor`'s. A deposit address sweeping what a user
     /// sent to it names that user. Naming someone else gives away nothing but the caller's own
-    /// funds, so anyone may call it.
+    /// funds, so anyone may call it; but the depositor is then only the caller's word, so a check
+    /// of who paid (screening) must look at the transaction's sender, or for a deposit address at
+    /// the transfers into it.
     function depositNativeFor(address depositor, bytes32 orderId) external payable {
         if (msg.value == 0) revert ZeroAmount();
         emit Deposit(orderId, depositor, address(0), msg.value);
