@@ -97,6 +97,11 @@ type Chain struct {
 	// what it fills against deposits that are not yet final. See tiers.go.
 	ConfirmationTiers []ConfirmationTier `json:"confirmationTiers,omitempty"`
 	ExposureCapUSD    string             `json:"exposureCapUsd,omitempty"`
+	// DepositAddressFactory (depositAddressFactory, optional) is the chain's factory of
+	// counterfactual deposit addresses (contracts/src/DepositAddressFactory.sol on EVM chains,
+	// whose address alone gives every deposit address offline: chains/evm/depositaddr.go); empty
+	// where the chain has none.
+	DepositAddressFactory string `json:"depositAddressFactory,omitempty"`
 
 	// exposureCap is ExposureCapUSD parsed; nil when unset.
 	exposureCap *decimal.Decimal
@@ -176,7 +181,8 @@ func validate(c *Chain) error {
 			return fmt.Errorf("%s must be an absolute URL without credentials", u.name)
 		}
 	}
-	for _, a := range []struct{ name, v string }{{"depository", c.Depository}, {"outputSettler", c.OutputSettler}} {
+	for _, a := range []struct{ name, v string }{{"depository", c.Depository}, {"outputSettler", c.OutputSettler},
+		{"depositAddressFactory", c.DepositAddressFactory}} {
 		if _, ok := n.CanonicalAddress(a.v); a.v != "" && !ok {
 			return fmt.Errorf("%s %q is not an address", a.name, a.v)
 		}

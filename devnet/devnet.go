@@ -5,9 +5,11 @@
 // client) serving JSON-RPC over HTTP, so the service, wallets and scripts talk to it exactly as
 // they would to a real node. On start every chain gets the same genesis funding, the same
 // contracts at the same addresses (deployed by DeployerKey at its nonces 0, 1 and 2), the same
-// USDC balances and two Chainlink-style USD price feeds (ETH/USD and USDC/USD, deployed after
-// the funding), so configuration written once (configs/chains.dev.json) fits every run. A
-// heartbeat re-posts the feeds' answers every Options.FeedHeartbeat so that they stay fresh.
+// USDC balances, two Chainlink-style USD price feeds (ETH/USD and USDC/USD, deployed after
+// the funding) and the factory of counterfactual deposit addresses (after the feeds), so
+// configuration written once (configs/chains.dev.json) fits every run and a deposit address is
+// the same on every chain. A heartbeat re-posts the feeds' answers every Options.FeedHeartbeat
+// so that they stay fresh.
 // State lives in memory only: a restart begins from a new genesis (a new chain, with the same
 // contracts at the same addresses).
 //
@@ -71,6 +73,24 @@ var (
 // feedNonce is the deployer's nonce of the first feed deployment: after the three contracts
 // (nonces 0-2), one mint to the solver and one to each test account.
 const feedNonce = 3 + 1 + TestAccountCount
+
+// Deposit address contracts, deployed after the feeds (so no address above moved either).
+// The factory's constructor deploys the implementation, at the factory's own first nonce.
+// Deposit addresses are EIP-1167 clones of the implementation at CREATE2 addresses of the
+// factory: with both at the same address on every chain, each deposit address is too
+// (evm.DepositAddress computes it offline).
+var (
+	// DepositAddressFactoryAddress is the DepositAddressFactory (depository: DepositoryAddress)
+	// on every chain.
+	DepositAddressFactoryAddress = crypto.CreateAddress(DeployerAddress(), depositAddressFactoryNonce)
+	// DepositAddressImplementationAddress is the DepositAddress every deposit address is a clone
+	// of, on every chain.
+	DepositAddressImplementationAddress = crypto.CreateAddress(DepositAddressFactoryAddress, 1)
+)
+
+// depositAddressFactoryNonce is the deployer's nonce of the factory's deployment: right after
+// the two feeds.
+const depositAddressFactoryNonce = feedNonce + 2
 
 // Price feed parameters. A feed's answer is the USD price of one whole unit in feed units,
 // i.e. scaled by 10^FeedDecimals, as Chainlink's USD feeds report it.
@@ -358,6 +378,8 @@ func ChainConfigs(rpcURLs map[uint64]string) []chains.Chain {
 			Confirmations:  2,
 			Depository:     DepositoryAddress.Hex(),
 			OutputSettler:  OutputSettlerAddress.Hex(),
+			// Not read by the engine yet; here so the chain file names every contract.
+			DepositAddressFactory: DepositAddressFactoryAddress.Hex(),
 			Currency: chains.Currency{
 				ID: "eth", Symbol: "ETH", Name: "Ether", Address: chains.NativeAddress, Decimals: 18, RefundGas: RefundGasETH,
 			},
@@ -403,6 +425,8 @@ func printSummary(out io.Writer, d *Devnet) {
 	fmt.Fprintf(&b, "  USDC           %s  (TestUSDC, %d decimals)\n", USDCAddress.Hex(), USDCDecimals)
 	fmt.Fprintf(&b, "  ETH/USD feed   %s  (PriceFeed, %d decimals, starts at %d USD)\n", ETHUSDFeedAddress.Hex(), FeedDecimals, ETHUSDPrice)
 	fmt.Fprintf(&b, "  USDC/USD feed  %s  (PriceFeed, %d decimals, starts at %d USD)\n", USDCUSDFeedAddress.Hex(), FeedDecimals, USDCUSDPrice)
+	fmt.Fprintf(&b, "  DA factory     %s  (DepositAddressFactory: a deposit address per order and depositor)\n", DepositAddressFactoryAddress.Hex())
+	fmt.Fprintf(&b, "  DA code        %s  (DepositAddress, which every deposit address is a clone of)\n", DepositAddressImplementationAddress.Hex())
 	b.WriteString("\nService accounts:\n")
 	fmt.Fprintf(&b, "  solver    %s  (%d USDC, OutputSettler approved)\n", SolverAddress().Hex(), SolverUSDC/1_000_000)
 	fmt.Fprintf(&b, "  deployer  %s  (USDC and feed owner)\n", DeployerAddress().Hex())

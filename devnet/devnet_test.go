@@ -74,7 +74,8 @@ func TestDevnet(t *testing.T) {
 			require.NoError(t, err)
 			require.Equal(t, c.ID, netID.Uint64())
 
-			for _, addr := range []common.Address{DepositoryAddress, OutputSettlerAddress, USDCAddress, ETHUSDFeedAddress, USDCUSDFeedAddress} {
+			for _, addr := range []common.Address{DepositoryAddress, OutputSettlerAddress, USDCAddress, ETHUSDFeedAddress, USDCUSDFeedAddress,
+				DepositAddressFactoryAddress, DepositAddressImplementationAddress} {
 				code, err := cl.CodeAt(ctx, addr, nil)
 				require.NoError(t, err)
 				require.NotEmpty(t, code, "no code at %s on %d", addr.Hex(), c.ID)
@@ -277,7 +278,8 @@ func TestRunPrintsSummary(t *testing.T) {
 		t.Fatal("Run did not return after cancel")
 	}
 	s := out.String()
-	for _, want := range []string{"31337", DepositoryAddress.Hex(), OutputSettlerAddress.Hex(), USDCAddress.Hex(), ETHUSDFeedAddress.Hex(), USDCUSDFeedAddress.Hex(), SolverAddress().Hex(), hardhatAccounts[0], hardhatAccounts[9], "mnemonic"} {
+	for _, want := range []string{"31337", DepositoryAddress.Hex(), OutputSettlerAddress.Hex(), USDCAddress.Hex(), ETHUSDFeedAddress.Hex(), USDCUSDFeedAddress.Hex(),
+		DepositAddressFactoryAddress.Hex(), DepositAddressImplementationAddress.Hex(), SolverAddress().Hex(), hardhatAccounts[0], hardhatAccounts[9], "mnemonic"} {
 		require.Contains(t, s, want)
 	}
 	for _, a := range TestAccounts() {
@@ -409,6 +411,8 @@ func TestContractAddressesArePinned(t *testing.T) {
 	require.Equal(t, "0x3F88d0F5403139753a203e6F36BFaE0CeAE3bF42", USDCAddress.Hex())
 	require.Equal(t, "0xb5704cb42a6cFc04fb7F6eF09782f07338EB9AD6", ETHUSDFeedAddress.Hex())
 	require.Equal(t, "0x8c19D0C06866bAB258AB6cf5480077FFc8f4E857", USDCUSDFeedAddress.Hex())
+	require.Equal(t, "0x5D82FbECe20F7A67540beFe0fB9DB5881E65E95f", DepositAddressFactoryAddress.Hex())
+	require.Equal(t, "0xbA9141AAD186f03Be8F9992f0e0Ec04AF83d1Ce6", DepositAddressImplementationAddress.Hex())
 	require.Equal(t, "ETH=31337:0xb5704cb42a6cFc04fb7F6eF09782f07338EB9AD6,USDC=31337:0x8c19D0C06866bAB258AB6cf5480077FFc8f4E857",
 		PriceFeedsConfig(31337))
 }

@@ -20,9 +20,10 @@ import (
 // on a chain where anything of value lives.
 
 // DeployerKey is the dev-only key that deploys the project's contracts on every devnet chain.
-// Its first three nonces produce DepositoryAddress, OutputSettlerAddress and USDCAddress, so
-// those addresses are fixed; it also owns TestUSDC (the only account that can mint or block
-// with it) and the price feeds (the only account that can post prices).
+// Its first three nonces produce DepositoryAddress, OutputSettlerAddress and USDCAddress, and
+// later fixed nonces the price feeds and DepositAddressFactoryAddress, so those addresses are
+// fixed; it also owns TestUSDC (the only account that can mint or block with it) and the price
+// feeds (the only account that can post prices).
 func DeployerKey() *ecdsa.PrivateKey { return roleKey("deployer") }
 
 // SolverKey is the dev-only key of the solver: it owns the Depository (so it pays refunds),

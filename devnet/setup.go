@@ -23,8 +23,9 @@ import (
 var setupTip = big.NewInt(params.GWei)
 
 // setup deploys the contracts from the deployer at its nonces 0..2, mints the USDC balances,
-// has the solver approve the OutputSettler and then deploys the price feeds at the deployer's
-// next nonces (feedNonce, feedNonce+1), checking every receipt.
+// has the solver approve the OutputSettler, then deploys the price feeds at the deployer's next
+// nonces (feedNonce, feedNonce+1) and the deposit address factory after them
+// (depositAddressFactoryNonce), checking every receipt.
 func (c *Chain) setup(ctx context.Context) error {
 	cl := c.Client()
 	deployer := DeployerKey()
@@ -99,7 +100,10 @@ func (c *Chain) setup(ctx context.Context) error {
 	if nonce != feedNonce {
 		return fmt.Errorf("price feeds would deploy at nonce %d, not %d: their addresses would differ", nonce, feedNonce)
 	}
-	return c.deployFeeds(ctx, nonce)
+	if err := c.deployFeeds(ctx, nonce); err != nil {
+		return err
+	}
+	return c.deployDepositAddressFactory(ctx)
 }
 
 // deployFeeds deploys the ETH/USD and USDC/USD feeds from the deployer at nonce and nonce+1.
@@ -130,6 +134,43 @@ func (c *Chain) deployFeeds(ctx context.Context, nonce uint64) error {
 		if got := receipts[i].ContractAddress; got != dep.want {
 			return fmt.Errorf("deploy %s feed: landed at %s, want %s", dep.name, got.Hex(), dep.want.Hex())
 		}
+	}
+	return nil
+}
+
+// deployDepositAddressFactory deploys the DepositAddressFactory (for the Depository) from the
+// deployer at depositAddressFactoryNonce, read back from the chain rather than counted, and
+// checks that it and the implementation its constructor deploys are where the package says.
+func (c *Chain) deployDepositAddressFactory(ctx context.Context) error {
+	nonce, err := c.Client().PendingNonceAt(ctx, DeployerAddress())
+	if err != nil {
+		return err
+	}
+	if nonce != depositAddressFactoryNonce {
+		return fmt.Errorf("deposit address factory would deploy at nonce %d, not %d: its address would differ", nonce, depositAddressFactoryNonce)
+	}
+	f := bindings.NewDepositAddressFactory()
+	tx, err := c.send(ctx, DeployerKey(), nonce, nil, creation(bindings.DepositAddressFactoryMetaData.Bin, f.PackConstructor(DepositoryAddress)))
+	if err != nil {
+		return fmt.Errorf("deploy DepositAddressFactory: %w", err)
+	}
+	receipts, err := c.mineAndCheck(ctx, []*types.Transaction{tx})
+	if err != nil {
+		return fmt.Errorf("deploy DepositAddressFactory: %w", err)
+	}
+	if got := receipts[0].ContractAddress; got != DepositAddressFactoryAddress {
+		return fmt.Errorf("deploy DepositAddressFactory: landed at %s, want %s", got.Hex(), DepositAddressFactoryAddress.Hex())
+	}
+	out, err := c.Client().CallContract(ctx, ethereum.CallMsg{To: &DepositAddressFactoryAddress, Data: f.PackImplementation()}, nil)
+	if err != nil {
+		return fmt.Errorf("deposit address implementation: %w", err)
+	}
+	impl, err := f.UnpackImplementation(out)
+	if err != nil {
+		return fmt.Errorf("deposit address implementation: %w", err)
+	}
+	if impl != DepositAddressImplementationAddress {
+		return fmt.Errorf("deposit address implementation: at %s, want %s", impl.Hex(), DepositAddressImplementationAddress.Hex())
 	}
 	return nil
 }

@@ -41,6 +41,25 @@ contract Depository {
         emit Deposit(orderId, msg.sender, currency, amount);
     }
 
+    /// @notice Deposit the native asset for `orderId` on behalf of `depositor`: the caller pays,
+    /// the deposit (and any refund of it) is `depositor`'s. A deposit address sweeping what a user
+    /// sent to it names that user. Naming someone else gives away nothing but the caller's own
+    /// funds, so anyone may call it; but the depositor is then only the caller's word, so a check
+    /// of who paid (screening) must look at the transaction's sender, or for a deposit address at
+    /// the transfers into it.
+    function depositNativeFor(address depositor, bytes32 orderId) external payable {
+        if (msg.value == 0) revert ZeroAmount();
+        emit Deposit(orderId, depositor, address(0), msg.value);
+    }
+
+    /// @notice Deposit `amount` of the ERC-20 `currency` for `orderId` on behalf of `depositor`,
+    /// taken from the caller, which approves this contract first (see depositNativeFor).
+    function depositErc20For(address depositor, bytes32 orderId, address currency, uint256 amount) external {
+        if (amount == 0) revert ZeroAmount();
+        currency.safeTransferFrom(msg.sender, address(this), amount);
+        emit Deposit(orderId, depositor, currency, amount);
+    }
+
     /// @notice Pay `amount` of `currency` to `recipient` once for `id`.
     function withdraw(bytes32 id, address currency, address recipient, uint256 amount) external {
         if (msg.sender != owner) revert NotOwner();

@@ -2,9 +2,9 @@
 pragma solidity 0.8.28;
 
 /// @title SafeTransfer
-/// @notice Token and native transfers that revert on failure, including for tokens that return
-/// nothing from transfer and transferFrom. A revert from the token is passed through unchanged,
-/// so callers see the token's own reason (for example a blocked recipient).
+/// @notice Token and native transfers (and approvals) that revert on failure, including for tokens
+/// that return nothing from transfer, transferFrom and approve. A revert from the token is passed
+/// through unchanged, so callers see the token's own reason (for example a blocked recipient).
 library SafeTransfer {
     error NativeTransferFailed();
     error TokenTransferFailed();
@@ -15,6 +15,10 @@ library SafeTransfer {
 
     function safeTransferFrom(address token, address from, address to, uint256 amount) internal {
         _call(token, abi.encodeWithSelector(0x23b872dd, from, to, amount));
+    }
+
+    function safeApprove(address token, address spender, uint256 amount) internal {
+        _call(token, abi.encodeWithSelector(0x095ea7b3, spender, amount));
     }
 
     function safeTransferNative(address to, uint256 amount) internal {

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.28;
+
+import {DepositAddress} from "./DepositAddress.sol";
+import {Depository} from "./Depository.sol";
+
+/// @title DepositAddressFactory
+/// @notice Counterfactual deposit addresses: one address per order id and depositor, known before
+/// anything is deployed there, so a user can pay an order with a plain transfer from any wallet or
+/// exchange. The address is the CREATE2 address of an EIP-1167 minimal proxy of `implementation`
+/// (a DepositAddress) with the salt keccak256(abi.encode(orderId, depositor)); with this factory at
+/// the same address on several chains (the devnet deploys it from one deployer at a fixed nonce),
+/// the deposit address is the same on all of them. sweep deploys the proxy when needed and
+/// deposits what it holds into the depository for the order (see DepositAddress for the
+/// invariant that keeps an address's funds on its own order).
+contract DepositAddressFactory {
+    /// @notice `amount` of `currency` (zero address: native) held at `depositAddress` was
+    /// deposited into the depository for `orderId` in `depositor`'s name.
+    event Swept(
+        bytes32 indexed orderId,
+        address indexed depositor,
+        address indexed depositAddress,
+        address currency,
+        uint256 amount
+    );
+
+    error DeployFailed(address depositAddress);
+
+    /// @notice The depository the deposit addresses deposit into.
+    address public immutable depository;
+    /// @notice The DepositAddress every deposit address is a clone of, deployed by this factory's
+    /// constructor (so at this factory's first CREATE address, nonce 1).
+    address public immutable implementation;
+    /// @dev keccak256 of the clone's creation code, the last input of every CREATE2 address.
+    bytes32 private immutable cloneCodeHash;
+
+    constructor(Depository depository_) {
+        depository = address(depository_);
+        address impl = address(new DepositAddress(depository_));
+        implementation = impl;
+        cloneCodeHash = keccak256(_cloneCode(impl));
+    }
+
+    /// @notice The deposit address of `orderId` and `depositor`, whether deployed yet or not.
+    function computeDepositAddress(bytes32 orderId, address depositor) public view returns (address) {
+        bytes32 h = keccak256(abi.encodePacked(bytes1(0xff), address(this), _salt(orderId, depositor), cloneCodeHash));
+        return address(uint160(uint256(h)));
+    }
+
+    /// @notice Deploy the deposit address of `orderId` and `depositor` if it has no code yet, then
+    /// deposit its whole balance of each of `currencies` (the zero address: the native asset)
+    /// into the depository for `orderId` in `depositor`'s name, emitting Swept for each non-zero
+    /// one; zero balances are skipped. Returns the deposit address.
+    /// @dev Anyone may call it: it can only move an address's funds to the order and depositor the
+    /// address was derived from, so a caller chooses when a sweep happens, never where the funds
+    /// go. A currency that is not an ERC-20 reverts the whole sweep.
+    function sweep(bytes32 orderId, address depositor, address[] calldata currencies)
+        external
+        returns (address depositAddress)
+    {
+        depositAddress = computeDepositAddress(orderId, depositor);
+        if (depositAddress.code.length == 0) _deploy(orderId, depositor, depositAddress);
+        for (uint256 i = 0; i < currencies.length; i++) {
+            uint256 amount = DepositAddress(payable(depositAddress)).sweep(orderId, depositor, currencies[i]);
+            if (amount != 0) emit Swept(orderId, depositor, depositAddress, currencies[i], amount);
+        }
+    }
+
+    /// @dev CREATE2 of the clone. Whatever the address already holds (native or tokens sent
+    /// before deployment) stays there.
+    function _deploy(bytes32 orderId, address depositor, address want) private {
+        bytes memory code = _cloneCode(implementation);
+        bytes32 salt = _salt(orderId, depositor);
+        address deployed;
+        assembly {
+            deployed := create2(0, add(code, 32), mload(code), salt)
+        }
+        if (deployed != want) revert DeployFailed(want);
+    }
+
+    function _salt(bytes32 orderId, address depositor) private pure returns (bytes32) {
+        return keccak256(abi.encode(orderId, depositor));
+    }
+
+    /// @dev EIP-1167's creation code of a minimal proxy of `impl`: 10 bytes that return the 45
+    /// bytes of runtime code, which delegate every call (and plain transfer) to `impl`.
+    function _cloneCode(address impl) private pure returns (bytes memory) {
+        return abi.encodePacked(hex"3d602d80600a3d3981f3363d3d373d3d3d363d73", impl, hex"5af43d82803e903d91602b57fd5bf3");
+    }
+}
