@@ -27,6 +27,10 @@ type Execution struct {
 	// family pays).
 	Funding      Funding `json:"funding,omitzero"`
 	PayoutFamily string  `json:"payoutFamily,omitempty"`
+	// DepositAddress is the deposit address that funds the request when its funding strategy
+	// is FundingDepositAddress: its sweep deposits under the address's own order id and
+	// depositor (its salt), which a request requoted for a later deposit does not share.
+	DepositAddress *ExecutionDepositAddress `json:"depositAddress,omitempty"`
 	// Sponsor is what an integrator sponsors of the request's fees: reserved from its
 	// sponsorship balance before the fill is signed, charged when the fill lands, released when
 	// the request is refunded or fails. Nil when nothing is sponsored, and in every execution

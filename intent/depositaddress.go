@@ -1,0 +1,79 @@
+package intent
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// FundingDepositAddress: the user pays a plain transfer to a per-quote counterfactual address
+// (DepositAddress), which the engine sees, sweeps into the origin chain's depository under the
+// order id, and runs (docs/deposit-addresses.md).
+const FundingDepositAddress FundingStrategy = "depositAddress"
+
+// DepositAddressType is strict (bound to its quote: one deposit of the quoted currency and
+// amount) or open (reusable on the same route: every deposit is quoted afresh).
+type DepositAddressType string
+
+const (
+	DepositAddressStrict DepositAddressType = "strict"
+	DepositAddressOpen   DepositAddressType = "open"
+)
+
+// DepositAddress is one issued deposit address, as stored with its quote.
+type DepositAddress struct {
+	// ID is the depositAddressId of the quote's response.
+	ID string
+	// Address is the counterfactual address, DepositAddressFactory.computeDepositAddress(
+	// OrderID, Depositor): the same on every chain of the family.
+	Address string
+	// ChainID is the chain it was issued for (the quote's origin).
+	ChainID uint64
+	Type    DepositAddressType
+	// OrderID and Depositor are the address's salt: every sweep of the address deposits into
+	// the depository under OrderID, in Depositor's name, whatever request it funds.
+	OrderID   string
+	Depositor string
+	// RequestID is the quote-time request.
+	RequestID string
+	// Currency is the quoted origin currency.
+	Currency string
+	// RefundTo is where a deposit that cannot be filled is refunded; empty: no automatic refund
+	// (open without refundTo). The zero address refunds the sender of the deposit.
+	RefundTo string
+	// RecoveryAddress is the integrator's address for a withdrawal when the engine can neither
+	// fill nor refund; it is never paid a refund.
+	RecoveryAddress string
+	// Route is what a requote for a later deposit needs: the validated quote request.
+	Route     json.RawMessage
+	CreatedAt time.Time
+	// DisabledAt is set once the address is disabled: transfers to it are no longer watched.
+	DisabledAt *time.Time
+}
+
+// DepositAddressTransfer is one payment seen arriving at a deposit address: an ERC-20 Transfer
+// log, or a native transfer (LogIndex -1).
+type DepositAddressTransfer struct {
+	ChainID     uint64
+	TxHash      string
+	LogIndex    int
+	AddressID   string
+	BlockNumber uint64
+	Sender      string
+	Currency    string
+	Amount      string
+	// RequestID is the request the transfer funds, once routed; SweepTx the sweep that moved
+	// it into the depository, once sent.
+	RequestID string
+	SweepTx   string
+	SeenAt    time.Time
+}
+
+// ExecutionDepositAddress is what a request funded by a deposit address knows of it.
+type ExecutionDepositAddress struct {
+	ID      string             `json:"id"`
+	Address string             `json:"address"`
+	Type    DepositAddressType `json:"type"`
+	// OrderID and Depositor are the address's salt, under which its sweeps deposit.
+	OrderID   string `json:"orderId"`
+	Depositor string `json:"depositor"`
+}
