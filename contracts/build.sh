@@ -13,6 +13,10 @@ for f in *.abi *.bin; do
   mv "$f" "${f##*_sol_}"
 done
 rm -f SafeTransfer.abi SafeTransfer.bin
+# An interface compiles to no code: it needs no artifact or binding of its own.
+for bin in *.bin; do
+  [ -s "$bin" ] || rm -f "$bin" "${bin%.bin}.abi"
+done
 cd ..
 out=../chains/evm/bindings
 mkdir -p "$out"

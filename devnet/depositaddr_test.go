@@ -185,6 +185,24 @@ func TestDepositAddresses(t *testing.T) {
 		require.Equal(t, wait, ethBalance(t, ctx, cl, da))
 	})
 
+	t.Run("only a deposit address deposits on behalf of a depositor", func(t *testing.T) {
+		// Issue 35, point 6: "an address's funds are never swept into another order": the
+		// Depository takes a deposit on behalf of a depositor only from the deposit address of
+		// that order id and depositor, so no caller can name someone else as the depositor (which
+		// screening reads) nor deposit under a deposit address's order id in its name.
+		dep := bindings.NewDepository()
+		for _, c := range []struct {
+			value *big.Int
+			data  []byte
+		}{
+			{big.NewInt(1), dep.PackDepositNativeFor(user.Address, orderID)},
+			{nil, dep.PackDepositErc20For(user.Address, orderID, USDCAddress, big.NewInt(1))},
+		} {
+			_, err := cl.EstimateGas(ctx, ethereum.CallMsg{From: user.Address, To: &DepositoryAddress, Value: c.value, Data: c.data})
+			require.Equal(t, &bindings.DepositoryNotDepositAddress{}, revertOf(t, err, dep.UnpackError))
+		}
+	})
+
 	t.Run("gas", func(t *testing.T) {
 		// One address per case, so each sweep's gas is its own: first sweep (deploy) and a later
 		// one, of the native asset alone and of USDC alone, beside the user's own deposit of the

@@ -43,7 +43,7 @@ func (c *Chain) setup(ctx context.Context) error {
 		want common.Address
 		code []byte
 	}{
-		{"Depository", DepositoryAddress, creation(bindings.DepositoryMetaData.Bin, bindings.NewDepository().PackConstructor(SolverAddress()))},
+		{"Depository", DepositoryAddress, creation(bindings.DepositoryMetaData.Bin, bindings.NewDepository().PackConstructor(SolverAddress(), DepositAddressFactoryAddress))},
 		{"OutputSettler", OutputSettlerAddress, creation(bindings.OutputSettlerMetaData.Bin, nil)},
 		{"TestUSDC", USDCAddress, creation(bindings.TestUSDCMetaData.Bin, usdc.PackConstructor(DeployerAddress()))},
 	}

@@ -26,9 +26,9 @@ var (
 
 // DepositoryMetaData contains all meta data concerning the Depository contract.
 var DepositoryMetaData = bind.MetaData{
-	ABI: "[{\"inputs\":[{\"internalType\":\"address\",\"name\":\"owner_\",\"type\":\"address\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"id\",\"type\":\"bytes32\"}],\"name\":\"AlreadyWithdrawn\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"NativeTransferFailed\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"NotOwner\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"TokenTransferFailed\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"ZeroAmount\",\"type\":\"error\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"depositor\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"currency\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"Deposit\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"id\",\"type\":\"bytes32\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"recipient\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"currency\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"Withdrawal\",\"type\":\"event\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"},{\"internalType\":\"address\",\"name\":\"currency\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"depositErc20\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"depositor\",\"type\":\"address\"},{\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"},{\"internalType\":\"address\",\"name\":\"currency\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"depositErc20For\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"}],\"name\":\"depositNative\",\"outputs\":[],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"depositor\",\"type\":\"address\"},{\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"}],\"name\":\"depositNativeFor\",\"outputs\":[],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"owner\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"id\",\"type\":\"bytes32\"},{\"internalType\":\"address\",\"name\":\"currency\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"recipient\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"withdraw\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"name\":\"withdrawn\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"}]",
+	ABI: "[{\"inputs\":[{\"internalType\":\"address\",\"name\":\"owner_\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"depositAddressFactory_\",\"type\":\"address\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"id\",\"type\":\"bytes32\"}],\"name\":\"AlreadyWithdrawn\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"NativeTransferFailed\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"NotDepositAddress\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"NotOwner\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"TokenTransferFailed\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"ZeroAmount\",\"type\":\"error\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"depositor\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"currency\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"Deposit\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"id\",\"type\":\"bytes32\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"recipient\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"currency\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"Withdrawal\",\"type\":\"event\"},{\"inputs\":[],\"name\":\"depositAddressFactory\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"},{\"internalType\":\"address\",\"name\":\"currency\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"depositErc20\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"depositor\",\"type\":\"address\"},{\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"},{\"internalType\":\"address\",\"name\":\"currency\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"depositErc20For\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"}],\"name\":\"depositNative\",\"outputs\":[],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"depositor\",\"type\":\"address\"},{\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"}],\"name\":\"depositNativeFor\",\"outputs\":[],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"owner\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"id\",\"type\":\"bytes32\"},{\"internalType\":\"address\",\"name\":\"currency\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"recipient\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"withdraw\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"name\":\"withdrawn\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"}]",
 	ID:  "Depository",
-	Bin: "0x60a0604052348015600e575f5ffd5b50604051610818380380610818833981016040819052602b91603b565b6001600160a01b03166080526066565b5f60208284031215604a575f5ffd5b81516001600160a01b0381168114605f575f5ffd5b9392505050565b6080516107946100845f395f818160fa015261024f01526107945ff3fe60806040526004361061006e575f3560e01c80638da5cb5b1161004c5780638da5cb5b146100e95780638e0cc176146101345780639a22ada914610153578063be056b2814610166575f5ffd5b80632424a1f7146100725780633823d66c1461009357806342ef5fbb146100d6575b5f5ffd5b34801561007d575f5ffd5b5061009161008c36600461061e565b610185565b005b34801561009e575f5ffd5b506100c16100ad36600461065f565b5f6020819052908152604090205460ff1681565b60405190151581526020015b60405180910390f35b6100916100e436600461065f565b6101fb565b3480156100f4575f5ffd5b5061011c7f000000000000000000000000000000000000000000000000000000000000000081565b6040516001600160a01b0390911681526020016100cd565b34801561013f575f5ffd5b5061009161014e366004610676565b610244565b6100916101613660046106a7565b610352565b348015610171575f5ffd5b506100916101803660046106cf565b6103b1565b805f036101a557604051631f2a200560e01b815260040160405180910390fd5b6101ba6001600160a01b038316333084610426565b816001600160a01b0316846001600160a01b0316845f51602061073f5f395f51905f52846040516101ed91815260200190565b60405180910390a450505050565b345f0361021b57604051631f2a200560e01b815260040160405180910390fd5b6040513481525f90339083905f51602061073f5f395f51905f529060200160405180910390a450565b336001600160a01b037f0000000000000000000000000000000000000000000000000000000000000000161461028d576040516330cd747160e01b815260040160405180910390fd5b5f8481526020819052604090205460ff16156102c35760405163c4e4c7d960e01b81526004810185905260240160405180910390fd5b5f848152602081905260409020805460ff191660011790556001600160a01b0383166102f8576102f3828261048e565b61030c565b61030c6001600160a01b0384168383610503565b826001600160a01b0316826001600160a01b0316857f6c3a45613039e0a1117bd6ce110ab3c920271709c010983d921a2cd268e2ea47846040516101ed91815260200190565b345f0361037257604051631f2a200560e01b815260040160405180910390fd5b5f6001600160a01b0316826001600160a01b0316825f51602061073f5f395f51905f52346040516103a591815260200190565b60405180910390a45050565b805f036103d157604051631f2a200560e01b815260040160405180910390fd5b6103e66001600160a01b038316333084610426565b816001600160a01b0316336001600160a01b0316845f51602061073f5f395f51905f528460405161041991815260200190565b60405180910390a4505050565b6040516001600160a01b03808516602483015283166044820152606481018290526104889085906323b872dd906084015b6040516020818303038152906040529060e01b6020820180516001600160e01b038381831617835250505050610530565b50505050565b5f826001600160a01b0316826040515f6040518083038185875af1925050503d805f81146104d7576040519150601f19603f3d011682016040523d82523d5f602084013e6104dc565b606091505b50509050806104fe57604051633d2cec6f60e21b815260040160405180910390fd5b505050565b6040516001600160a01b0383166024820152604481018290526104fe90849063a9059cbb90606401610457565b816001600160a01b03163b5f0361055a5760405163022e258160e11b815260040160405180910390fd5b5f5f836001600160a01b0316836040516105749190610702565b5f604051808303815f865af19150503d805f81146105ad576040519150601f19603f3d011682016040523d82523d5f602084013e6105b2565b606091505b5091509150816105c457805160208201fd5b8051158015906105e55750808060200190518101906105e39190610718565b155b156104885760405163022e258160e11b815260040160405180910390fd5b80356001600160a01b0381168114610619575f5ffd5b919050565b5f5f5f5f60808587031215610631575f5ffd5b61063a85610603565b93506020850135925061064f60408601610603565b9396929550929360600135925050565b5f6020828403121561066f575f5ffd5b5035919050565b5f5f5f5f60808587031215610689575f5ffd5b8435935061069960208601610603565b925061064f60408601610603565b5f5f604083850312156106b8575f5ffd5b6106c183610603565b946020939093013593505050565b5f5f5f606084860312156106e1575f5ffd5b833592506106f160208501610603565b929592945050506040919091013590565b5f82518060208501845e5f920191825250919050565b5f60208284031215610728575f5ffd5b81518015158114610737575f5ffd5b939250505056fec95ddcaddf83340b68d0d44c01b1703f5d28d0611a3fd87e69d79ba7e2ac21d3a2646970667358221220d96c6288e50be656cfb2b022f58342cf2a3bb09d02e6bafef92b20bb0d851b9064736f6c634300081c0033",
+	Bin: "0x60c060405234801561000f575f5ffd5b5060405161098d38038061098d83398101604081905261002e91610060565b6001600160a01b039182166080521660a052610091565b80516001600160a01b038116811461005b575f5ffd5b919050565b5f5f60408385031215610071575f5ffd5b61007a83610045565b915061008860208401610045565b90509250929050565b60805160a0516108cd6100c05f395f8181610105015261049e01525f8181610150015261029701526108cd5ff3fe608060405260043610610079575f3560e01c80638da5cb5b1161004c5780638da5cb5b1461013f5780638e0cc176146101725780639a22ada914610191578063be056b28146101a4575f5ffd5b80632424a1f71461007d5780633823d66c1461009e57806342ef5fbb146100e15780636a3de7c0146100f4575b5f5ffd5b348015610088575f5ffd5b5061009c610097366004610730565b6101c3565b005b3480156100a9575f5ffd5b506100cc6100b8366004610775565b5f6020819052908152604090205460ff1681565b60405190151581526020015b60405180910390f35b61009c6100ef366004610775565b610243565b3480156100ff575f5ffd5b506101277f000000000000000000000000000000000000000000000000000000000000000081565b6040516001600160a01b0390911681526020016100d8565b34801561014a575f5ffd5b506101277f000000000000000000000000000000000000000000000000000000000000000081565b34801561017d575f5ffd5b5061009c61018c36600461078c565b61028c565b61009c61019f3660046107c1565b61039a565b3480156101af575f5ffd5b5061009c6101be3660046107eb565b610403565b6101cd8385610478565b805f036101ed57604051631f2a200560e01b815260040160405180910390fd5b6102026001600160a01b03831633308461053c565b816001600160a01b0316846001600160a01b0316845f5160206108785f395f51905f528460405161023591815260200190565b60405180910390a450505050565b345f0361026357604051631f2a200560e01b815260040160405180910390fd5b6040513481525f90339083905f5160206108785f395f51905f529060200160405180910390a450565b336001600160a01b037f000000000000000000000000000000000000000000000000000000000000000016146102d5576040516330cd747160e01b815260040160405180910390fd5b5f8481526020819052604090205460ff161561030b5760405163c4e4c7d960e01b81526004810185905260240160405180910390fd5b5f848152602081905260409020805460ff191660011790556001600160a01b0383166103405761033b82826105a4565b610354565b6103546001600160a01b0384168383610619565b826001600160a01b0316826001600160a01b0316857f6c3a45613039e0a1117bd6ce110ab3c920271709c010983d921a2cd268e2ea478460405161023591815260200190565b6103a48183610478565b345f036103c457604051631f2a200560e01b815260040160405180910390fd5b5f6001600160a01b0316826001600160a01b0316825f5160206108785f395f51905f52346040516103f791815260200190565b60405180910390a45050565b805f0361042357604051631f2a200560e01b815260040160405180910390fd5b6104386001600160a01b03831633308461053c565b816001600160a01b0316336001600160a01b0316845f5160206108785f395f51905f528460405161046b91815260200190565b60405180910390a4505050565b6040516303b3de0f60e11b8152600481018390526001600160a01b0382811660248301527f00000000000000000000000000000000000000000000000000000000000000001690630767bc1e90604401602060405180830381865afa1580156104e3573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906105079190610820565b6001600160a01b0316336001600160a01b0316146105385760405163167359cf60e01b815260040160405180910390fd5b5050565b6040516001600160a01b038085166024830152831660448201526064810182905261059e9085906323b872dd906084015b6040516020818303038152906040529060e01b6020820180516001600160e01b038381831617835250505050610646565b50505050565b5f826001600160a01b0316826040515f6040518083038185875af1925050503d805f81146105ed576040519150601f19603f3d011682016040523d82523d5f602084013e6105f2565b606091505b505090508061061457604051633d2cec6f60e21b815260040160405180910390fd5b505050565b6040516001600160a01b03831660248201526044810182905261061490849063a9059cbb9060640161056d565b816001600160a01b03163b5f036106705760405163022e258160e11b815260040160405180910390fd5b5f5f836001600160a01b03168360405161068a9190610842565b5f604051808303815f865af19150503d805f81146106c3576040519150601f19603f3d011682016040523d82523d5f602084013e6106c8565b606091505b5091509150816106da57805160208201fd5b8051158015906106fb5750808060200190518101906106f99190610858565b155b1561059e5760405163022e258160e11b815260040160405180910390fd5b6001600160a01b038116811461072d575f5ffd5b50565b5f5f5f5f60808587031215610743575f5ffd5b843561074e81610719565b935060208501359250604085013561076581610719565b9396929550929360600135925050565b5f60208284031215610785575f5ffd5b5035919050565b5f5f5f5f6080858703121561079f575f5ffd5b8435935060208501356107b181610719565b9250604085013561076581610719565b5f5f604083850312156107d2575f5ffd5b82356107dd81610719565b946020939093013593505050565b5f5f5f606084860312156107fd575f5ffd5b83359250602084013561080f81610719565b929592945050506040919091013590565b5f60208284031215610830575f5ffd5b815161083b81610719565b9392505050565b5f82518060208501845e5f920191825250919050565b5f60208284031215610868575f5ffd5b8151801515811461083b575f5ffdfec95ddcaddf83340b68d0d44c01b1703f5d28d0611a3fd87e69d79ba7e2ac21d3a26469706673582212207cd254f26d05349915110dc68fb494dfef0bfb8063e7fc0153027193bccf84c864736f6c634300081c0033",
 }
 
 // Depository is an auto generated Go binding around an Ethereum contract.
@@ -59,13 +59,48 @@ func (c *Depository) Instance(backend bind.ContractBackend, addr common.Address)
 // PackConstructor is the Go binding used to pack the parameters required for
 // contract deployment.
 //
-// Solidity: constructor(address owner_) returns()
-func (depository *Depository) PackConstructor(owner_ common.Address) []byte {
-	enc, err := depository.abi.Pack("", owner_)
+// Solidity: constructor(address owner_, address depositAddressFactory_) returns()
+func (depository *Depository) PackConstructor(owner_ common.Address, depositAddressFactory_ common.Address) []byte {
+	enc, err := depository.abi.Pack("", owner_, depositAddressFactory_)
 	if err != nil {
 		panic(err)
 	}
 	return enc
+}
+
+// PackDepositAddressFactory is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x6a3de7c0.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function depositAddressFactory() view returns(address)
+func (depository *Depository) PackDepositAddressFactory() []byte {
+	enc, err := depository.abi.Pack("depositAddressFactory")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackDepositAddressFactory is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x6a3de7c0.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function depositAddressFactory() view returns(address)
+func (depository *Depository) TryPackDepositAddressFactory() ([]byte, error) {
+	return depository.abi.Pack("depositAddressFactory")
+}
+
+// UnpackDepositAddressFactory is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x6a3de7c0.
+//
+// Solidity: function depositAddressFactory() view returns(address)
+func (depository *Depository) UnpackDepositAddressFactory(data []byte) (common.Address, error) {
+	out, err := depository.abi.Unpack("depositAddressFactory", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
 }
 
 // PackDepositErc20 is the Go binding used to pack the parameters required for calling
@@ -351,6 +386,9 @@ func (depository *Depository) UnpackError(raw []byte) (any, error) {
 	if bytes.Equal(raw[:4], depository.abi.Errors["NativeTransferFailed"].ID.Bytes()[:4]) {
 		return depository.UnpackNativeTransferFailedError(raw[4:])
 	}
+	if bytes.Equal(raw[:4], depository.abi.Errors["NotDepositAddress"].ID.Bytes()[:4]) {
+		return depository.UnpackNotDepositAddressError(raw[4:])
+	}
 	if bytes.Equal(raw[:4], depository.abi.Errors["NotOwner"].ID.Bytes()[:4]) {
 		return depository.UnpackNotOwnerError(raw[4:])
 	}
@@ -405,6 +443,29 @@ func DepositoryNativeTransferFailedErrorID() common.Hash {
 func (depository *Depository) UnpackNativeTransferFailedError(raw []byte) (*DepositoryNativeTransferFailed, error) {
 	out := new(DepositoryNativeTransferFailed)
 	if err := depository.abi.UnpackIntoInterface(out, "NativeTransferFailed", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// DepositoryNotDepositAddress represents a NotDepositAddress error raised by the Depository contract.
+type DepositoryNotDepositAddress struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error NotDepositAddress()
+func DepositoryNotDepositAddressErrorID() common.Hash {
+	return common.HexToHash("0x167359cf450fb36624847fc1d9f5a0b2b7c072a26a05e82c1583da616e9d884f")
+}
+
+// UnpackNotDepositAddressError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error NotDepositAddress()
+func (depository *Depository) UnpackNotDepositAddressError(raw []byte) (*DepositoryNotDepositAddress, error) {
+	out := new(DepositoryNotDepositAddress)
+	if err := depository.abi.UnpackIntoInterface(out, "NotDepositAddress", raw); err != nil {
 		return nil, err
 	}
 	return out, nil
