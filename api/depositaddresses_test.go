@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -139,9 +140,9 @@ func daBody(over map[string]any) map[string]any {
 // quoted is what a test reads of a deposit-address quote's answer.
 type quoted struct {
 	requestID, orderID, address, id string
-	step                             map[string]any
-	item                             map[string]any
-	out                              map[string]any
+	step                            map[string]any
+	item                            map[string]any
+	out                             map[string]any
 }
 
 func (r *daRig) quote(t *testing.T, path, key string, body map[string]any) quoted {
@@ -593,3 +594,31 @@ func watchedIDs(t *testing.T, st *store.Store) []string {
 	}
 	return ids
 }
+
+// Issue 35, point 2: "only solver currencies depositable". POST /currencies/v2 with
+// depositAddressOnly lists what a deposit address can be quoted in: the currencies of the chains
+// whose file names a DepositAddressFactory (and that take deposits); here 31338 has none.
+func TestCurrenciesDepositAddressOnlyListsTheChainsWithAFactory(t *testing.T) {
+	cfgs := devnet.ChainConfigs(map[uint64]string{31337: deadRPC, 31338: deadRPC})
+	cfgs[1].DepositAddressFactory = ""
+	reg, err := chains.NewRegistry(cfgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := (&Server{Chains: reg, Logger: slog.New(slog.DiscardHandler)}).Handler()
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/currencies/v2?depositAddressOnly=true", nil))
+	var list []map[string]any
+	if err := json.Unmarshal(w.Body.Bytes(), &list); err != nil || w.Code != http.StatusOK {
+		t.Fatalf("%d %s", w.Code, w.Body)
+	}
+	var got []string
+	for _, c := range list {
+		got = append(got, c["symbol"].(string)+"@"+fmtNumber(c["chainId"]))
+	}
+	if strings.Join(got, " ") != "ETH@31337 USDC@31337" {
+		t.Fatalf("depositAddressOnly lists %v, want the currencies of 31337 only", got)
+	}
+}
+
+func fmtNumber(v any) string { return strconv.FormatFloat(v.(float64), 'f', -1, 64) }
