@@ -42,6 +42,14 @@ type RecordDepositAddress struct {
 	RecoveryAddress *string            `json:"recoveryAddress"`
 }
 
+// Event is the deposit address as a status event carries it; nil for none.
+func (d *RecordDepositAddress) Event() *EventDepositAddr {
+	if d == nil {
+		return nil
+	}
+	return &EventDepositAddr{Address: d.Address, DepositAddressType: string(d.Type), Depositor: d.Depositor, DepositTxHash: d.DepositTxHash}
+}
+
 // DuplicateDeposits is the record's `duplicateDeposits`.
 type DuplicateDeposits struct {
 	ParentRequestID  string   `json:"parentRequestId"`

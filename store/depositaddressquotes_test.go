@@ -93,3 +93,29 @@ func TestDepositAddressQuoteStoresTheRequestAndItsAddressTogether(t *testing.T) 
 	require.Nil(t, before["disabledAt"])
 	require.NotNil(t, after["disabledAt"])
 }
+
+// Issue 35, point 5: "v2-shaped surfaces, webhooks and the websocket carry
+// `depositAddressType`": a deposit-address request's status events carry its depositAddress
+// as v2 has it (depositTxHash null until the watcher writes it); other requests' carry null.
+func TestStatusEventsOfADepositAddressRequestCarryItsAddress(t *testing.T) {
+	ctx := context.Background()
+	st := store.New(testenv.Pool(t))
+	depositor := "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
+	rec := intent.Record{ID: testRequestID, Status: intent.StatusWaiting, User: depositor, Recipient: depositor,
+		Features: []string{intent.FeatureDepositAddress}, DepositAddress: &intent.RecordDepositAddress{
+			Address: "0x5D82FbECe20F7A67540beFe0fB9DB5881E65E95f", Type: intent.DepositAddressOpen, Depositor: &depositor}}
+	q := intent.NewQuote{Record: rec, OrderID: "0xorder", ExpiresAt: time.Now().Add(time.Minute), Origin: 31337, Dest: 31338,
+		VolumeUSD: decimal.NewFromInt(1)}
+	require.NoError(t, st.InsertDepositAddressQuote(ctx, q, intent.DepositAddress{ID: "0x" + repeat("b1", 32), Address: rec.DepositAddress.Address,
+		ChainID: 31337, Type: intent.DepositAddressOpen, OrderID: "0xorder", Depositor: depositor, RequestID: testRequestID,
+		Currency: "0x0000000000000000000000000000000000000000", Route: json.RawMessage(`{}`), CreatedAt: time.Now()}))
+	_, err := st.ApplyTransition(ctx, intent.Transition{RequestID: testRequestID, Version: 1, Status: intent.StatusPending, At: time.Now()})
+	require.NoError(t, err)
+	events, err := st.OutboxEventsSince(ctx, time.Time{}, 10)
+	require.NoError(t, err)
+	require.Len(t, events, 1)
+	raw, err := json.Marshal(events[0].Event.DepositAddress)
+	require.NoError(t, err)
+	require.JSONEq(t, `{"address":"0x5D82FbECe20F7A67540beFe0fB9DB5881E65E95f","depositAddressType":"open","depositor":"`+depositor+
+		`","depositTxHash":null}`, string(raw))
+}
