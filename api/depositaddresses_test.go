@@ -216,6 +216,9 @@ func TestDepositAddressQuoteSendsAPlainTransferToTheOrdersAddressAndStoresIt(t *
 		if got := amountOf(t, q.out, "fees", "gas", "amount"); new(big.Int).Sub(got, sweep).CmpAbs(big.NewInt(1)) > 0 {
 			t.Fatalf("fees.gas %s, want the sweep's %s", got, sweep)
 		}
+		t.Logf("1 ETH by a deposit address: fees.gas (sweep) %s wei, relayerGas (fill) %s wei, relayer %s wei, at %s wei a gas",
+			amountOf(t, q.out, "fees", "gas", "amount"), amountOf(t, q.out, "fees", "relayerGas", "amount"),
+			amountOf(t, q.out, "fees", "relayer", "amount"), gasPrice)
 		paid := new(big.Int).Sub(amountOf(t, q.out, "details", "currencyIn", "amount"), amountOf(t, q.out, "details", "currencyOut", "amount"))
 		fees := new(big.Int).Add(amountOf(t, q.out, "fees", "gas", "amount"), amountOf(t, q.out, "fees", "relayer", "amount"))
 		if paid.Cmp(fees) != 0 {
