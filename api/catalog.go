@@ -193,7 +193,7 @@ type currenciesQuery struct {
 	Limit              int      `json:"limit,omitempty" query:"limit" minimum:"1" maximum:"100" doc:"at most this many, default 20"`
 	IncludeAllChains   bool     `json:"includeAllChains,omitempty" query:"includeAllChains" doc:"with chainIds or address: also the same currency (by id) on every other chain"`
 	UseExternalSearch  bool     `json:"useExternalSearch,omitempty" query:"useExternalSearch" doc:"accepted; there is no outside search"`
-	DepositAddressOnly bool     `json:"depositAddressOnly,omitempty" query:"depositAddressOnly" doc:"true answers []: deposit addresses are not offered yet"`
+	DepositAddressOnly bool     `json:"depositAddressOnly,omitempty" query:"depositAddressOnly" doc:"true: only what a deposit address can be quoted in, the currencies of the chains with a deposit address factory and deposits enabled"`
 }
 
 var (
@@ -251,9 +251,6 @@ func (s *Server) currenciesV2(c *gin.Context) {
 // chain's native currency first. Every filter given must match.
 func (s *Server) searchCurrencies(q currenciesQuery) []currencyV2JSON {
 	out := []currencyV2JSON{}
-	if q.DepositAddressOnly {
-		return out
-	}
 	limit := q.Limit
 	if limit <= 0 {
 		limit = defaultCurrencyLimit
@@ -262,6 +259,10 @@ func (s *Server) searchCurrencies(q currenciesQuery) []currencyV2JSON {
 	matchedIDs := map[string]bool{}
 	var all []currencyV2JSON
 	for _, ch := range s.Chains.Enabled() {
+		if q.DepositAddressOnly && (ch.DepositAddressFactory == "" || !ch.DepositEnabled) {
+			// No deposit address can be quoted from this chain (docs/deposit-addresses.md).
+			continue
+		}
 		for _, cur := range ch.Currencies() {
 			j := toCurrencyV2(ch, cur)
 			all = append(all, j)

@@ -75,6 +75,7 @@ var statuses = map[string]int{
 	CodeRemoved:                   http.StatusNotFound,
 	CodeWebhookNotFound:           http.StatusNotFound,
 	CodeWebhooksUnavailable:       http.StatusServiceUnavailable,
+	CodeDepositAddressNotFound:    http.StatusNotFound,
 
 	// SPONSOR_BALANCE_TOO_LOW is the spec's failReason; as a quote answer it is 400, like the
 	// other requests that cannot be served as posed.

@@ -106,6 +106,15 @@ func TestEveryRouteAnswersABadRequestWithMessageAndErrorCodeAndTheTablesStatus(t
 			{method: "GET", path: path + "?requestId=" + hintReq, code: CodeServiceUnavailable},
 		}
 	}
+	depositAddressCalls := func(path string) []badCall {
+		return []badCall{
+			{method: "GET", path: path, code: CodeInvalidInput},
+			{method: "GET", path: path + "?address=0x70997970C51812dc3A010C7d01b50e0d17dc79C8&requestId=" + hintReq, code: CodeInvalidInput},
+			{method: "GET", path: path + "?address=0x12", code: CodeInvalidInput},
+			{method: "GET", path: path + "?address=0x70997970c51812dc3A010C7d01b50e0d17dc79C8", code: CodeInvalidInput},
+			{method: "GET", path: path + "?requestId=" + hintReq, code: CodeServiceUnavailable},
+		}
+	}
 	bearer := map[string]string{"Authorization": "Bearer " + adminToken}
 	calls := map[string][]badCall{
 		"GET /lives":                      {{method: "POST", path: "/lives", code: CodeNotFound}},
@@ -154,6 +163,17 @@ func TestEveryRouteAnswersABadRequestWithMessageAndErrorCodeAndTheTablesStatus(t
 		"GET /integrators/quote-data": {
 			{method: "GET", path: "/integrators/quote-data", code: CodeUnauthorized},
 			{method: "GET", path: "/integrators/quote-data", header: map[string]string{"x-api-key": "ik_" + strings.Repeat("0", 64)}, code: CodeServiceUnavailable},
+		},
+		"GET /deposit-addresses/v1": depositAddressCalls("/deposit-addresses/v1"),
+		"GET /deposit-addresses/v2": depositAddressCalls("/deposit-addresses/v2"),
+		"POST /deposit-addresses/:depositAddressId/disable/v2": {
+			{method: "POST", path: "/deposit-addresses/" + hintReq + "/disable/v2", code: CodeUnauthorized},
+			{method: "POST", path: "/deposit-addresses/" + hintReq + "/disable/v2", header: map[string]string{"x-api-key": "ik_" + strings.Repeat("0", 64)}, code: CodeServiceUnavailable},
+		},
+		"POST /admin/deposit-addresses/:depositAddressId/disable": {
+			{method: "POST", path: "/admin/deposit-addresses/" + hintReq + "/disable", body: `{}`, header: bearer, code: CodeInvalidInput},
+			{method: "POST", path: "/admin/deposit-addresses/0x12/disable", body: `{"operator": "a"}`, header: bearer, code: CodeDepositAddressNotFound},
+			{method: "POST", path: "/admin/deposit-addresses/" + hintReq + "/disable", body: `{"operator": "a"}`, header: bearer, code: CodeServiceUnavailable},
 		},
 		"GET /requests/v2":                      {{method: "GET", path: "/requests/v2?limit=0", code: CodeInvalidInput}},
 		"GET /requests":                         {{method: "GET", path: "/requests?status=done", code: CodeInvalidInput}},

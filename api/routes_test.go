@@ -134,7 +134,7 @@ func TestEachRouteIsGuardedAsItsAccessSays(t *testing.T) {
 			}
 		}
 	}
-	if keyed != 3 || admins < 19 {
+	if keyed != 4 || admins < 20 {
 		t.Fatalf("%d routes requiring a key, %d admin routes", keyed, admins)
 	}
 }

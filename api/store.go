@@ -29,6 +29,14 @@ type Store interface {
 	Record(ctx context.Context, requestID string) (*intent.Record, error)
 	SearchRecords(ctx context.Context, q records.Query) (*store.RecordPage, error)
 
+	// Deposit addresses: GET /deposit-addresses/v1 and /v2, their disabling (public and admin).
+	DepositAddressByAddress(ctx context.Context, address string) (*intent.DepositAddress, error)
+	DepositAddressByRequest(ctx context.Context, requestID string) (*intent.DepositAddress, error)
+	DepositAddressTransfers(ctx context.Context, addressID string) ([]intent.DepositAddressTransfer, error)
+	DepositAddressCreator(ctx context.Context, id string) (string, error)
+	DisableDepositAddress(ctx context.Context, id string, at time.Time) (*intent.DepositAddress, error)
+	DisableDepositAddressAsAdmin(ctx context.Context, id string, at time.Time, by store.Actor) (*intent.DepositAddress, error)
+
 	// Usage: GET /metrics/usage.
 	Usage(ctx context.Context, q store.UsageQuery) ([]usage.Count, error)
 	UsageKeys(ctx context.Context, ids []string, hashes [][]byte) ([]store.UsageKey, error)

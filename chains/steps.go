@@ -28,6 +28,19 @@ type Steps interface {
 	// the asset), ErrUnavailable when the chain could not be asked. Outcomes are reused for a
 	// few seconds.
 	SimulateFill(ctx context.Context, solver, currency, recipient string) error
+	// DepositAddressSteps returns the deposit address of o's order and depositor on this chain
+	// and the steps that pay o to it with a plain transfer, for a wallet or an exchange that
+	// cannot send calldata (issue 35; docs/deposit-addresses.md). The address is computed
+	// offline (EVM: the CREATE2 address under the chain's DepositAddressFactory, the same on
+	// every chain of the family where the factory sits at one address); nothing is read from the
+	// chain. The last step is the one that pays, and carries the address. ErrUnsupported when
+	// the chain has no deposit addresses (no factory in its chain file).
+	DepositAddressSteps(o FundingOrder, depositor string) (address string, steps []intent.Step, err error)
+	// SweepCost returns what moving a deposit address's balance of currency into this chain's
+	// depository costs the solver now, in the smallest unit of the chain's native currency: the
+	// part of a deposit-address quote's execution cost that is paid on the origin (EVM: the
+	// sweep's gas, a constant per currency kind, at the chain's gas price).
+	SweepCost(ctx context.Context, currency string) (*big.Int, error)
 }
 
 // FundingOrder is what a request's funding steps pay: the order, who pays it, and how much of
@@ -36,7 +49,8 @@ type FundingOrder struct {
 	RequestID string
 	// OrderID is the protocol order's id (0x and 64 hex digits, intent.OrderData.ID).
 	OrderID string
-	// User is who pays, as the chain's notation wrote it (the quote's user).
+	// User is who pays, as the chain's notation wrote it (the quote's user; for a deposit
+	// address, the wallet the quote was made for, while anyone may send the transfer).
 	User string
 	// Currency is what is paid; Amount how much, in its smallest unit.
 	Currency intent.Currency

@@ -59,6 +59,9 @@ type Sponsorship struct {
 	// Max is `maxSubsidizationAmount`, the cap on the sponsor's total in the fee currency's
 	// smallest unit; nil means no cap.
 	Max *big.Int
+	// AllOrNothing makes Max all-or-nothing, as deposit-address flows have it: when the fees to
+	// sponsor exceed the cap, the sponsor pays none of them and the user pays all.
+	AllOrNothing bool
 }
 
 // Validate checks the sponsorship options of a request for the given flow. Errors name the
@@ -151,6 +154,8 @@ type Result struct {
 //     earlier in the order is therefore covered in full before a later one gets anything.
 //     Max nil means no cap; a negative Max is treated as 0. CapHit is set when any component
 //     got less than wanted.
+//  4. All or nothing: with AllOrNothing, a cap that is hit sponsors nothing: every component is
+//     the user's, CapHit stays set and the selection is still reported.
 //
 // Keys of totals outside Components are reported as unselected components the user pays, so no
 // amount is ever dropped. totals is not modified.
@@ -217,6 +222,13 @@ func (s Sponsorship) Apply(totals map[Component]*big.Int) Result {
 		res.Components[c] = ComponentResult{Selected: selected[c], Total: total, Sponsored: sponsored, UserPays: userPays}
 		res.SponsoredTotal.Add(res.SponsoredTotal, sponsored)
 		res.UserPaysTotal.Add(res.UserPaysTotal, userPays)
+	}
+	if s.AllOrNothing && res.CapHit {
+		for c, cr := range res.Components {
+			res.Components[c] = ComponentResult{Selected: cr.Selected, Total: cr.Total, Sponsored: new(big.Int), UserPays: new(big.Int).Set(cr.Total)}
+		}
+		res.UserPaysTotal.Add(res.UserPaysTotal, res.SponsoredTotal)
+		res.SponsoredTotal = new(big.Int)
 	}
 	return res
 }

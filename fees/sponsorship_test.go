@@ -102,6 +102,14 @@ func TestSponsorshipApply(t *testing.T) {
 			[]int64{0, 7, 0, 0, 0}, Components, false},
 		{"negative total is never sponsored", Sponsorship{Subsidize: true}, totals(-5, 10, 0, 0, 0),
 			[]int64{0, 10, 0, 0, 0}, Components, false},
+		// Issue 35, point 2: deposit addresses have "`maxSubsidizationAmount` all-or-nothing"
+		// (public-api-notes §5.1: "if fees exceed cap, user pays all").
+		{"all or nothing: fees above maxSubsidizationAmount are all the user's", Sponsorship{Subsidize: true, Max: big.NewInt(1499), AllOrNothing: true},
+			totals(100, 200, 300, 400, 500), []int64{0, 0, 0, 0, 0}, Components, true},
+		{"all or nothing: fees within maxSubsidizationAmount are all sponsored", Sponsorship{Subsidize: true, Max: big.NewInt(1500), AllOrNothing: true},
+			totals(100, 200, 300, 400, 500), []int64{100, 200, 300, 400, 500}, Components, false},
+		{"all or nothing: the cap is on what subsidizationBps gives", Sponsorship{Subsidize: true, Bps: i64(5000), Max: big.NewInt(750), AllOrNothing: true},
+			totals(100, 200, 300, 400, 500), []int64{50, 100, 150, 200, 250}, Components, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -227,7 +235,10 @@ func checkInvariants(t *testing.T, s Sponsorship, tot map[Component]*big.Int, r 
 	if s.Max != nil && r.SponsoredTotal.Cmp(s.Max) > 0 && (s.Max.Sign() >= 0 || r.SponsoredTotal.Sign() != 0) {
 		t.Errorf("sponsoredTotal %s > max %s", r.SponsoredTotal, s.Max)
 	}
-	if r.CapHit && s.Max != nil && s.Max.Sign() >= 0 && r.SponsoredTotal.Cmp(s.Max) != 0 {
+	if r.CapHit && s.AllOrNothing && r.SponsoredTotal.Sign() != 0 {
+		t.Errorf("all or nothing: cap hit but sponsoredTotal %s", r.SponsoredTotal)
+	}
+	if r.CapHit && !s.AllOrNothing && s.Max != nil && s.Max.Sign() >= 0 && r.SponsoredTotal.Cmp(s.Max) != 0 {
 		t.Errorf("cap hit but sponsoredTotal %s != max %s", r.SponsoredTotal, s.Max)
 	}
 	if r.CapHit && s.Max == nil {

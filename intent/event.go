@@ -26,12 +26,13 @@ type StatusEvent struct {
 }
 
 // EventDepositAddr is an event's depositAddress: the deposit address a request was paid
-// through, or null for a request paid into the depository directly.
+// through, or null for a request paid into the depository directly. It is the v2 record's
+// (the type named depositAddressType; depositor and depositTxHash null until known).
 type EventDepositAddr struct {
-	Address            string `json:"address"`
-	DepositAddressType string `json:"depositAddressType"`
-	Depositor          string `json:"depositor"`
-	DepositTxHash      string `json:"depositTxHash"`
+	Address            string  `json:"address"`
+	DepositAddressType string  `json:"depositAddressType"`
+	Depositor          *string `json:"depositor"`
+	DepositTxHash      *string `json:"depositTxHash"`
 }
 
 // NewStatusEvent builds the event of a request in status s with the given failure reasons,

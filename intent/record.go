@@ -15,12 +15,39 @@ type Record struct {
 	// DuplicateDeposits links a request paid more than once with the refund requests made for
 	// its extra deposits; both the parent and each refund request carry it.
 	DuplicateDeposits *DuplicateDeposits `json:"duplicateDeposits,omitempty"`
-	Data              RecordData         `json:"data"`
-	Protocol          Protocol           `json:"protocol"`
-	RequestType       string             `json:"requestType"`
-	Features          []string           `json:"features"`
-	CreatedAt         string             `json:"createdAt"`
-	UpdatedAt         string             `json:"updatedAt"`
+	// DepositAddress is the deposit address a request is paid through (issue 35); absent for a
+	// request paid into the depository directly.
+	DepositAddress *RecordDepositAddress `json:"depositAddress,omitempty"`
+	Data           RecordData            `json:"data"`
+	Protocol       Protocol              `json:"protocol"`
+	RequestType    string                `json:"requestType"`
+	Features       []string              `json:"features"`
+	CreatedAt      string                `json:"createdAt"`
+	UpdatedAt      string                `json:"updatedAt"`
+}
+
+// FeatureDepositAddress is the feature of a request paid through a deposit address (the
+// record's `features`, the public SDK's feature filter value).
+const FeatureDepositAddress = "deposit_address"
+
+// RecordDepositAddress is the v3 record's `depositAddress` (the spec's record table; nullable
+// members as the public SDK types them): the address, strict or open, the depositor in whose name
+// its sweeps deposit, the transfer that paid it once one was seen, and the integrator's recovery
+// address when the quote named one.
+type RecordDepositAddress struct {
+	Address         string             `json:"address"`
+	Type            DepositAddressType `json:"type"`
+	Depositor       *string            `json:"depositor"`
+	DepositTxHash   *string            `json:"depositTxHash"`
+	RecoveryAddress *string            `json:"recoveryAddress"`
+}
+
+// Event is the deposit address as a status event carries it; nil for none.
+func (d *RecordDepositAddress) Event() *EventDepositAddr {
+	if d == nil {
+		return nil
+	}
+	return &EventDepositAddr{Address: d.Address, DepositAddressType: string(d.Type), Depositor: d.Depositor, DepositTxHash: d.DepositTxHash}
 }
 
 // DuplicateDeposits is the record's `duplicateDeposits`.

@@ -6,13 +6,17 @@ package intent
 
 // Step is one action the client performs, in order.
 type Step struct {
-	ID             string     `json:"id"`
-	Action         string     `json:"action"`
-	Description    string     `json:"description"`
-	Kind           string     `json:"kind"`
-	RequestID      string     `json:"requestId"`
-	DepositAddress string     `json:"depositAddress"`
-	Items          []StepItem `json:"items"`
+	ID             string `json:"id"`
+	Action         string `json:"action"`
+	Description    string `json:"description"`
+	Kind           string `json:"kind"`
+	RequestID      string `json:"requestId"`
+	DepositAddress string `json:"depositAddress"`
+	// DepositAddressID names the deposit address of a deposit-address quote's deposit step
+	// (GET /deposit-addresses/v2, POST /deposit-addresses/{depositAddressId}/disable/v2); absent
+	// on every other step.
+	DepositAddressID string     `json:"depositAddressId,omitempty"`
+	Items            []StepItem `json:"items"`
 }
 
 // The step kinds of the spec: a transaction the client sends, or a message it signs and posts.

@@ -40,6 +40,9 @@ type PriceSource interface {
 // database driver.
 type Store interface {
 	InsertQuote(ctx context.Context, q intent.NewQuote) error
+	// InsertDepositAddressQuote stores a deposit-address quote and its address at once: the
+	// request (its deposit address written), the order and the issued address.
+	InsertDepositAddressQuote(ctx context.Context, q intent.NewQuote, a intent.DepositAddress) error
 	IntegratorVolume30d(ctx context.Context, integratorID string) (decimal.Decimal, error)
 	// SponsorAccount reads an integrator's sponsorship account, fresh on every sponsored quote
 	// (intent.ErrNotFound when it has none).
@@ -195,9 +198,19 @@ func (e *Engine) Quote(ctx context.Context, req *Request, caller Caller, mode Mo
 	if err != nil {
 		return nil, unknown(err, "could not build the order")
 	}
-	steps, qerr := e.steps(ctx, q, requestID, orderID)
+	var steps []Step
+	var da *intent.DepositAddress
+	if v.UseDepositAddress {
+		steps, da, qerr = e.depositAddressSteps(q, req, requestID, orderID)
+	} else {
+		steps, qerr = e.fundingSteps(ctx, q, requestID, orderID)
+	}
 	if qerr != nil {
 		return nil, qerr
+	}
+	pays := steps[len(steps)-1].Items
+	for i := range pays {
+		pays[i].Check = &StepCheck{Endpoint: StatusEndpoint(requestID), Method: "GET"}
 	}
 	resp.RequestID, resp.Steps = requestID, steps
 	if v.IncludeProtocolData && mode == ModeQuoteV2 {
@@ -218,9 +231,27 @@ func (e *Engine) Quote(ctx context.Context, req *Request, caller Caller, mode Mo
 		name := caller.APIKeyName
 		rec.Data.APIKeyName = &name
 	}
-	if err := e.Store.InsertQuote(ctx, intent.NewQuote{Record: rec, OrderID: orderID, OrderData: order, Execution: exec,
+	if da != nil {
+		exec.Funding.Strategy = intent.FundingDepositAddress
+		exec.DepositAddress = &intent.ExecutionDepositAddress{ID: da.ID, Address: da.Address, Type: da.Type, OrderID: da.OrderID,
+			Depositor: da.Depositor}
+		depositor := da.Depositor
+		rec.DepositAddress = &intent.RecordDepositAddress{Address: da.Address, Type: da.Type, Depositor: &depositor}
+		if da.RecoveryAddress != "" {
+			recovery := da.RecoveryAddress
+			rec.DepositAddress.RecoveryAddress = &recovery
+		}
+		rec.Features = append(rec.Features, intent.FeatureDepositAddress)
+	}
+	nq := intent.NewQuote{Record: rec, OrderID: orderID, OrderData: order, Execution: exec,
 		APIKeyID: caller.APIKeyID, ExpiresAt: deadline, Origin: q.in.chain.ID, Dest: out.chain.ID,
-		VolumeUSD: q.in.usd(q.b.amountIn)}); err != nil {
+		VolumeUSD: q.in.usd(q.b.amountIn)}
+	if da != nil {
+		err = e.Store.InsertDepositAddressQuote(ctx, nq, *da)
+	} else {
+		err = e.Store.InsertQuote(ctx, nq)
+	}
+	if err != nil {
 		return nil, storeError(err)
 	}
 	return resp, nil
@@ -269,16 +300,23 @@ func (e *Engine) price(ctx context.Context, req *Request, caller Caller) (*quote
 	if err := v.Sponsorship.Validate(flow); err != nil {
 		return nil, invalid(CodeInvalidInput, "%v", err)
 	}
-	if v.UseDepositAddress {
-		return nil, invalid(CodeInvalidInput, "deposit-address quotes are not supported yet; omit useDepositAddress")
+	if v.UseDepositAddress && in.chain.DepositAddressFactory == "" {
+		return nil, invalid(CodeUnsupportedChain, "chain %d offers no deposit addresses", in.chain.ID)
 	}
 
 	execGas, execFlat, verr := e.executionFee(ctx, in, out, v.DestCurrency)
 	if verr != nil {
 		return nil, verr
 	}
+	// A deposit address's sweep is paid by the solver on the origin: its gas is the quote's too.
+	originGas := new(big.Int)
+	if v.UseDepositAddress {
+		if originGas, verr = e.sweepFee(ctx, in, v.OriginCurrency); verr != nil {
+			return nil, verr
+		}
+	}
 	p := &pricing{
-		in: in.side, out: out.side, class: class, execGas: execGas, execFlat: execFlat,
+		in: in.side, out: out.side, class: class, execGas: execGas, execFlat: execFlat, originGas: originGas,
 		swapCostBps: e.swapCostBps(), appFees: v.AppFees, sponsorship: v.Sponsorship,
 		integrator: e.integrator(ctx, caller),
 	}
@@ -460,9 +498,10 @@ func (e *Engine) order(q *quoted, deadline time.Time) (intent.OrderData, string,
 	return o, id.Hex(), err
 }
 
-// steps are what the origin chain's family says the user sends to fund the order, the status
-// check on the last of them, the one that pays.
-func (e *Engine) steps(ctx context.Context, q *quoted, requestID, orderID string) ([]Step, *Error) {
+// fundingSteps are what the origin chain's family says the user sends to fund the order
+// through the depository; the last of them is the one that pays, which Quote gives the status
+// check.
+func (e *Engine) fundingSteps(ctx context.Context, q *quoted, requestID, orderID string) ([]Step, *Error) {
 	steps, err := q.in.client.FundingSteps(ctx, chains.FundingOrder{RequestID: requestID, OrderID: orderID, User: q.v.User,
 		Currency: q.in.currency, Amount: q.b.amountIn})
 	if err != nil {
@@ -470,10 +509,6 @@ func (e *Engine) steps(ctx context.Context, q *quoted, requestID, orderID string
 	}
 	if len(steps) == 0 {
 		return nil, unknown(errors.New("no funding steps"), "chain %d gave no steps to fund the order", q.in.chain.ID)
-	}
-	pays := steps[len(steps)-1].Items
-	for i := range pays {
-		pays[i].Check = &StepCheck{Endpoint: StatusEndpoint(requestID), Method: "GET"}
 	}
 	return steps, nil
 }

@@ -35,6 +35,9 @@ var moneyFields = []string{
 	"user", "recipient", "refundTo", "originChainId", "destinationChainId", "originCurrency", "destinationCurrency",
 	"amount", "tradeType", "slippageTolerance", "appFees", "referrer",
 	"subsidizeFees", "sponsoredFeeComponents", "subsidizationBps", "maxSubsidizationAmount",
+	// A deposit address's: a misspelling would give calldata steps instead of an address, an
+	// open address instead of a strict one, or no recovery address.
+	"useDepositAddress", "strict", "recoveryAddress",
 }
 
 // fieldSet is what the rule knows of one object: its fields and which of them carry money.

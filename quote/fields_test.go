@@ -133,6 +133,12 @@ func TestQuoteBodyKeyThatLooksLikeAMisspeltMoneyFieldIsRefused(t *testing.T) {
 		"destinationCurency":     "destinationCurrency",
 		"origin_chain_id":        "originChainId",
 		"us_er":                  "user", // a short name: separators only
+		"use_deposit_address":    "useDepositAddress",
+		"useDepositAdress":       "useDepositAddress",
+		"Strict_":                "strict",
+		"strikt":                 "strict",
+		"recovery_address":       "recoveryAddress",
+		"recoveryAdress":         "recoveryAddress",
 	} {
 		refused(t, validBody(`"`+key+`":"x"`), `"`+key+`"`, `"`+field+`"`)
 	}
@@ -200,6 +206,12 @@ func TestQuoteBodyWithEveryPropertyTheSDKDeclaresForQuoteV2IsNotRefusedAsUnknown
 	if qerr != nil {
 		t.Fatalf("refused: %v", qerr)
 	}
+	// recoveryAddress is read (it is a field), and refused without useDepositAddress (issue 35,
+	// point 2: "recoveryAddress only with deposit addresses"), so the rest is validated without it.
+	if req.RecoveryAddress != testUser {
+		t.Fatalf("recoveryAddress not read: %q", req.RecoveryAddress)
+	}
+	req.RecoveryAddress = ""
 	v, qerr := req.Validate(testChains)
 	if qerr != nil {
 		t.Fatalf("invalid: %v", qerr)

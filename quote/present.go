@@ -44,7 +44,10 @@ func (e *Engine) response(ctx context.Context, q *quoted) *Response {
 	currencyOut := out.amountObject(b.amountOut, q.minOut)
 	inUSD, outUSD := in.usd(b.amountIn), out.usd(b.amountOut)
 	total := outUSD.Sub(inUSD)
-	relayerGas := q.p.execGas
+	relayerGas, originGas := q.p.execGas, new(big.Int)
+	if q.p.originGas != nil {
+		originGas = q.p.originGas
+	}
 	relayerService := new(big.Int).Add(q.p.execFlat, b.swap)
 	relayerService.Add(relayerService, b.platform.Total)
 	balance := ""
@@ -54,7 +57,7 @@ func (e *Engine) response(ctx context.Context, q *quoted) *Response {
 	slipValue := new(big.Int).Sub(b.amountOut, q.minOut)
 	return &Response{
 		Fees: Fees{
-			Gas:            in.amountObject(new(big.Int), nil),
+			Gas:            in.amountObject(originGas, nil),
 			Relayer:        in.amountObject(new(big.Int).Add(relayerGas, relayerService), nil),
 			RelayerGas:     in.amountObject(relayerGas, nil),
 			RelayerService: in.amountObject(relayerService, nil),

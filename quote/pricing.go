@@ -43,6 +43,7 @@ type pricing struct {
 	class       fees.Class
 	execGas     *big.Int // destination fill gas, in input units
 	execFlat    *big.Int // the flat execution fee, in input units
+	originGas   *big.Int // what the solver pays on the origin (a deposit address's sweep), in input units
 	swapCostBps int64
 	integrator  fees.Integrator
 	appFees     []fees.AppFee
@@ -73,7 +74,7 @@ func (p *pricing) at(amountIn *big.Int) *breakdown {
 	b.platform = fees.Platform(p.class, amountIn, p.integrator)
 	b.appAmounts, b.app = fees.AppFees(amountIn, p.appFees)
 	b.sponsor = p.sponsorship.Apply(map[fees.Component]*big.Int{
-		fees.ComponentExecution: new(big.Int).Add(p.execGas, p.execFlat),
+		fees.ComponentExecution: p.executionCost(),
 		fees.ComponentSwap:      b.swap,
 		fees.ComponentPlatform:  b.platform.Total,
 		fees.ComponentApp:       b.app,
@@ -86,6 +87,16 @@ func (p *pricing) at(amountIn *big.Int) *breakdown {
 		b.amountOut = new(big.Int)
 	}
 	return b
+}
+
+// executionCost is the fee model's execution component: the destination fill's gas, the flat
+// fee and, for a deposit address, the sweep's gas on the origin.
+func (p *pricing) executionCost() *big.Int {
+	c := new(big.Int).Add(p.execGas, p.execFlat)
+	if p.originGas != nil {
+		c.Add(c, p.originGas)
+	}
+	return c
 }
 
 // forOutput finds the smallest input whose output is at least want (EXPECTED_OUTPUT). Fees grow

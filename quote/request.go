@@ -23,36 +23,42 @@ const MaxBodyBytes = 64 << 10
 // A field tagged required is refused missing by Validate; the tag publishes that in the API's
 // OpenAPI document (internal/openapidoc).
 type Request struct {
-	User                           string          `json:"user" required:"true"`
-	OriginChainID                  json.Number     `json:"originChainId" required:"true"`
-	DestinationChainID             json.Number     `json:"destinationChainId" required:"true"`
-	OriginCurrency                 string          `json:"originCurrency" required:"true"`
-	DestinationCurrency            string          `json:"destinationCurrency" required:"true"`
-	Recipient                      string          `json:"recipient"`
-	TradeType                      string          `json:"tradeType"`
-	Amount                         string          `json:"amount" required:"true"`
-	RefundTo                       string          `json:"refundTo"`
-	ProtocolVersion                string          `json:"protocolVersion"`
-	Referrer                       string          `json:"referrer"`
-	IncludedOriginSwapSources      []string        `json:"includedOriginSwapSources"`
-	MaxRouteLength                 *int            `json:"maxRouteLength"`
-	ForBundle                      *bool           `json:"forBundle"`
-	SubsidizeFees                  *bool           `json:"subsidizeFees"`
-	SponsoredFeeComponents         []string        `json:"sponsoredFeeComponents"`
-	SubsidizationBps               *int64          `json:"subsidizationBps"`
-	MaxSubsidizationAmount         string          `json:"maxSubsidizationAmount"`
-	IncludeProtocolData            bool            `json:"includeProtocolData"`
-	UseDepositAddress              bool            `json:"useDepositAddress"`
-	IndicativeQuote                *bool           `json:"indicativeQuote"`
-	ReferencePrice                 json.RawMessage `json:"referencePrice"`
-	UseRouteRacing                 *bool           `json:"useRouteRacing"`
-	RouteRacingMinUsdSize          json.RawMessage `json:"routeRacingMinUsdSize"`
-	Strict                         json.RawMessage `json:"strict"` // ignored by /quote/v2
+	User                      string          `json:"user" required:"true"`
+	OriginChainID             json.Number     `json:"originChainId" required:"true"`
+	DestinationChainID        json.Number     `json:"destinationChainId" required:"true"`
+	OriginCurrency            string          `json:"originCurrency" required:"true"`
+	DestinationCurrency       string          `json:"destinationCurrency" required:"true"`
+	Recipient                 string          `json:"recipient"`
+	TradeType                 string          `json:"tradeType"`
+	Amount                    string          `json:"amount" required:"true"`
+	RefundTo                  string          `json:"refundTo"`
+	RecoveryAddress           string          `json:"recoveryAddress"`
+	ProtocolVersion           string          `json:"protocolVersion"`
+	Referrer                  string          `json:"referrer"`
+	IncludedOriginSwapSources []string        `json:"includedOriginSwapSources"`
+	MaxRouteLength            *int            `json:"maxRouteLength"`
+	ForBundle                 *bool           `json:"forBundle"`
+	SubsidizeFees             *bool           `json:"subsidizeFees"`
+	SponsoredFeeComponents    []string        `json:"sponsoredFeeComponents"`
+	SubsidizationBps          *int64          `json:"subsidizationBps"`
+	MaxSubsidizationAmount    string          `json:"maxSubsidizationAmount"`
+	IncludeProtocolData       bool            `json:"includeProtocolData"`
+	UseDepositAddress         bool            `json:"useDepositAddress"`
+	IndicativeQuote           *bool           `json:"indicativeQuote"`
+	ReferencePrice            json.RawMessage `json:"referencePrice"`
+	UseRouteRacing            *bool           `json:"useRouteRacing"`
+	RouteRacingMinUsdSize     json.RawMessage `json:"routeRacingMinUsdSize"`
+	// Strict is read only with useDepositAddress (a strict or an open address); the spec has
+	// /quote/v2 ignore it otherwise, and so it is, whatever its type.
+	Strict                         json.RawMessage `json:"strict"`
 	SlippageTolerance              string          `json:"slippageTolerance"`
 	AppFees                        []AppFeeRequest `json:"appFees"`
 	UserOperationGasOverhead       json.RawMessage `json:"userOperationGasOverhead"`
 	ExplicitDeposit                *bool           `json:"explicitDeposit"`
 	IncludedDestinationSwapSources []string        `json:"includedDestinationSwapSources"`
+	// Txs are calls to make on the destination; no route of this engine makes them, so they are
+	// ignored, except with a deposit address, which refuses them (docs/deposit-addresses.md).
+	Txs json.RawMessage `json:"txs"`
 }
 
 // AppFeeRequest is one integrator fee of the request's appFees: recipient and fee in basis
@@ -77,9 +83,9 @@ const (
 )
 
 // Validated is a request after validation: typed, normalised, ready to price. Addresses are in
-// their chain family's canonical form (EVM: checksummed): the user, refundTo, the origin currency
-// and the app fees' recipients on the origin chain, the recipient and the destination currency on
-// the destination. On a chain the registry does not have they are as the client wrote them, and
+// their chain family's canonical form (EVM: checksummed): the user, refundTo, recoveryAddress, the
+// origin currency and the app fees' recipients on the origin chain, the recipient and the
+// destination currency on the destination. On a chain the registry does not have they are as the client wrote them, and
 // the quote stops at the chain (UNSUPPORTED_CHAIN) before it reads them.
 type Validated struct {
 	User, Recipient, RefundTo    string
@@ -94,6 +100,8 @@ type Validated struct {
 	Referrer            string
 	IncludeProtocolData bool
 	UseDepositAddress   bool
+	// DepositAddress is what useDepositAddress asks of the address; nil without it.
+	DepositAddress *DepositAddressOptions
 }
 
 // Decode reads and validates a quote body. A key that is not a field is ignored, so clients
@@ -192,17 +200,24 @@ func (r *Request) Validate(reg *chains.Registry) (*Validated, *Error) {
 		return nil, err
 	}
 	v.RefundTo = v.User
+	if r.UseDepositAddress {
+		// No default: an open address without refundTo refunds nothing automatically.
+		v.RefundTo = ""
+	}
 	if r.RefundTo != "" {
 		if v.RefundTo, err = origin.address("refundTo", r.RefundTo); err != nil {
 			return nil, err
 		}
 	}
-	// Paying or refunding the zero address burns the money.
+	// Paying or refunding the zero address burns the money. A deposit address's user is the
+	// wallet the quote is for and may be the zero address (then the recipient must be named),
+	// and its refundTo may be the zero address, which refunds whoever paid the address.
 	for _, a := range []struct {
 		field, addr string
 		n           notation
-	}{{"user", v.User, origin}, {"recipient", v.Recipient, dest}, {"refundTo", v.RefundTo, origin}} {
-		if a.n.zero(a.addr) {
+		da          bool // allowed zero with a deposit address
+	}{{"user", v.User, origin, true}, {"recipient", v.Recipient, dest, false}, {"refundTo", v.RefundTo, origin, true}} {
+		if a.n.zero(a.addr) && !(a.da && r.UseDepositAddress) {
 			return nil, invalid(CodeInvalidAddress, "%s must not be the zero address", a.field)
 		}
 	}
@@ -235,6 +250,14 @@ func (r *Request) Validate(reg *chains.Registry) (*Validated, *Error) {
 	}
 	v.IncludeProtocolData = r.IncludeProtocolData
 	v.UseDepositAddress = r.UseDepositAddress
+	if r.UseDepositAddress {
+		if v.DepositAddress, err = r.depositAddress(origin); err != nil {
+			return nil, err
+		}
+		v.Sponsorship.AllOrNothing = true
+	} else if r.RecoveryAddress != "" {
+		return nil, invalid(CodeInvalidInput, "recoveryAddress is only for deposit addresses: it requires useDepositAddress: true")
+	}
 	return &v, nil
 }
 

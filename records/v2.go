@@ -25,7 +25,8 @@ type V2Record struct {
 	UpdatedAt      string            `json:"updatedAt"`
 }
 
-// V2DepositAddress is v2's depositAddress (always null here: no deposit addresses yet).
+// V2DepositAddress is v2's depositAddress: the v3 record's with its type named
+// depositAddressType; null for a request paid into the depository directly.
 type V2DepositAddress struct {
 	Address            string  `json:"address"`
 	DepositAddressType string  `json:"depositAddressType"`
@@ -117,6 +118,10 @@ func V2(stored []byte, orderData json.RawMessage) (*V2Record, error) {
 		}}
 	if out.Data.FailReason == "" {
 		out.Data.FailReason = intent.FailReasonNA
+	}
+	if da := rec.DepositAddress; da != nil {
+		out.DepositAddress = &V2DepositAddress{Address: da.Address, DepositAddressType: string(da.Type), Depositor: da.Depositor,
+			DepositTxHash: da.DepositTxHash}
 	}
 	if d.CurrencyIn != nil {
 		c := d.CurrencyIn.Currency

@@ -30,11 +30,16 @@ var phasedObjects = []string{"fees", "feeSponsorship"}
 // V3 is a stored record as GET /requests/v3 returns it: owner-only fields only when owner (the
 // caller's integrator owns the request and asked for them), then present even when empty
 // (apiKeyName and blockedAddresses null); failReason and refundFailReason null where they are
-// N/A; a null phase of fees or feeSponsorship left out. Numbers are kept exactly as stored.
+// N/A; a null phase of fees or feeSponsorship left out; refundTo null when the request has none
+// (an open deposit address quoted without one: the public SDK's "Null when not specified").
+// Numbers are kept exactly as stored.
 func V3(stored []byte, owner bool) (json.RawMessage, error) {
 	rec, err := decodeObject(stored)
 	if err != nil {
 		return nil, err
+	}
+	if v, ok := rec["refundTo"].(string); ok && v == "" {
+		rec["refundTo"] = nil
 	}
 	data, _ := rec["data"].(map[string]any)
 	if data == nil {

@@ -237,6 +237,7 @@ func applyTransition(row *requestRow, t intent.Transition, writes *pgx.Batch) (a
 		if rec.Data.Referrer != "" {
 			ev.Referrer = &rec.Data.Referrer
 		}
+		ev.DepositAddress = rec.DepositAddress.Event()
 		if err := queueEvent(writes, ev, row.keyID); err != nil {
 			return fail(err)
 		}

@@ -3,6 +3,7 @@ package evm_test
 import (
 	"context"
 	"crypto/ecdsa"
+	"errors"
 	"math/big"
 	"strings"
 	"testing"
@@ -134,4 +135,113 @@ func send(t *testing.T, chain *devnet.Chain, c *evm.Client, key *ecdsa.PrivateKe
 		t.Fatalf("receipt of %s = %+v, %v", d.Data[:10], r, err)
 	}
 	return r
+}
+
+// Issue 35, point 2: "the `deposit` step's item sends to the address (native: `data.to` = the
+// address, `data.data` = `0x`; ERC-20: a `transfer` to it), `depositAddress` on the step". The
+// family computes the address offline, and it is the one the chain's DepositAddressFactory
+// computes; what the step sends, sent as it is by any wallet, lands at the address, and the
+// factory's sweep of it is the depository's deposit for the order in the depositor's name. A
+// chain without a factory has no deposit addresses; the sweep's cost is its gas constant at the
+// chain's gas price.
+func TestDepositAddressStepsPayTheFactorysAddressOfTheOrderWithAPlainTransfer(t *testing.T) {
+	chain, c := startChain(t)
+	ctx := context.Background()
+	user, payer := devnet.TestAccounts()[5], devnet.TestAccounts()[6]
+	usdc := intent.Currency{ChainID: 31337, Address: devnet.USDCAddress.Hex(), Symbol: "USDC", Decimals: 6}
+	eth := intent.Currency{ChainID: 31337, Address: chains.NativeAddress, Symbol: "ETH", Decimals: 18, Metadata: intent.CurrencyMetadata{IsNative: true}}
+	factory := evm.DepositAddressFactoryABI
+	steps := func(cur intent.Currency, orderID common.Hash, amount int64) (common.Address, intent.TxData) {
+		t.Helper()
+		addr, s, err := c.DepositAddressSteps(chains.FundingOrder{RequestID: "0xreq", OrderID: orderID.Hex(), User: user.Address.Hex(),
+			Currency: cur, Amount: big.NewInt(amount)}, user.Address.Hex())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(s) != 1 || s[0].ID != "deposit" || s[0].Kind != "transaction" || s[0].RequestID != "0xreq" || s[0].DepositAddress != addr ||
+			len(s[0].Items) != 1 || s[0].Items[0].Status != "incomplete" || s[0].Items[0].Data.ChainID != 31337 {
+			t.Fatalf("deposit-address steps %+v: want one deposit step, no approve, carrying the address", s)
+		}
+		out, err := c.CallContract(ctx, ethereum.CallMsg{To: &devnet.DepositAddressFactoryAddress,
+			Data: factory.PackComputeDepositAddress(orderID, user.Address)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		onChain, err := factory.UnpackComputeDepositAddress(out)
+		if err != nil || onChain.Hex() != addr {
+			t.Fatalf("address %s, the factory's computeDepositAddress %s (%v)", addr, onChain.Hex(), err)
+		}
+		return onChain, s[0].Items[0].Data
+	}
+	balance := func(cur intent.Currency, of common.Address) *big.Int {
+		t.Helper()
+		b, err := c.BalanceNow(ctx, cur.Address, of.Hex())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+
+	nativeOrder, usdcOrder := common.BytesToHash([]byte("native order")), common.BytesToHash([]byte("usdc order"))
+	nativeAddr, native := steps(eth, nativeOrder, params.Ether)
+	if native.To != nativeAddr.Hex() || native.Data != "0x" || native.Value != "1000000000000000000" {
+		t.Fatalf("native item %+v: want to the address, data 0x, the amount as value", native)
+	}
+	usdcAddr, transfer := steps(usdc, usdcOrder, 25_000_000)
+	if transfer.To != devnet.USDCAddress.Hex() || transfer.Value != "0" ||
+		transfer.Data != hexutil.Encode(evm.ERC20ABI.PackTransfer(usdcAddr, big.NewInt(25_000_000))) {
+		t.Fatalf("ERC-20 item %+v: want transfer(address, amount) on the token, value 0", transfer)
+	}
+	if nativeAddr == usdcAddr {
+		t.Fatal("two orders share a deposit address")
+	}
+
+	// Sent as they are, by a wallet that is not the user's: the funds land at the addresses.
+	native.From, transfer.From = payer.Address.Hex(), payer.Address.Hex()
+	send(t, chain, c, payer.Key, native)
+	send(t, chain, c, payer.Key, transfer)
+	if b := balance(eth, nativeAddr); b.Cmp(big.NewInt(params.Ether)) != 0 {
+		t.Fatalf("ETH at the deposit address %s", b)
+	}
+	if b := balance(usdc, usdcAddr); b.Cmp(big.NewInt(25_000_000)) != 0 {
+		t.Fatalf("USDC at the deposit address %s", b)
+	}
+	// The sweep (anyone may send it) is the depository's deposit for the order, in the name of
+	// the depositor the address was derived from.
+	cfg := c.Chain()
+	for _, sw := range []struct {
+		order    common.Hash
+		currency string
+		amount   string
+	}{{nativeOrder, chains.NativeAddress, "1000000000000000000"}, {usdcOrder, devnet.USDCAddress.Hex(), "25000000"}} {
+		r := send(t, chain, c, payer.Key, intent.TxData{From: payer.Address.Hex(), To: devnet.DepositAddressFactoryAddress.Hex(), Value: "0",
+			ChainID: 31337, Data: hexutil.Encode(evm.PackSweep(sw.order, user.Address, cfg.Currencies()))})
+		deps, err := c.DepositsInTx(ctx, r.TxHash.Hex())
+		if err != nil || len(deps) != 1 || deps[0].OrderID != sw.order.Hex() || deps[0].Currency != sw.currency || deps[0].Amount != sw.amount ||
+			deps[0].Depositor != user.Address.Hex() {
+			t.Fatalf("deposits of the sweep = %+v, %v, want %s of %s for order %s by %s", deps, err, sw.amount, sw.currency, sw.order.Hex(), user.Address.Hex())
+		}
+	}
+
+	price, err := c.GasPrice(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for cur, gas := range map[string]int64{chains.NativeAddress: 71_000, devnet.USDCAddress.Hex(): 94_000} {
+		if cost, err := c.SweepCost(ctx, cur); err != nil || cost.Cmp(new(big.Int).Mul(price, big.NewInt(gas))) != 0 {
+			t.Errorf("sweep cost of %s = %v, %v, want %d gas at %s", cur, cost, err, gas, price)
+		}
+	}
+
+	// A chain whose file names no factory offers no deposit addresses.
+	bare := *cfg
+	bare.DepositAddressFactory = ""
+	noFactory, err := evm.Dial(&bare)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := noFactory.DepositAddressSteps(chains.FundingOrder{OrderID: nativeOrder.Hex(), User: user.Address.Hex(), Currency: eth,
+		Amount: big.NewInt(1)}, user.Address.Hex()); !errors.Is(err, chains.ErrUnsupported) {
+		t.Fatalf("steps on a chain without a factory: %v, want ErrUnsupported", err)
+	}
 }
