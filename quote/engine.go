@@ -420,7 +420,7 @@ func (e *Engine) integrator(ctx context.Context, c Caller) fees.Integrator {
 // (the native currency's zero address aside), compared as the chain's family compares addresses.
 func isContractOf(ch *chains.Chain, a string) bool {
 	n := ch.Notation()
-	for _, s := range []string{ch.Depository, ch.OutputSettler} {
+	for _, s := range []string{ch.Depository, ch.OutputSettler, ch.DepositAddressFactory} {
 		if s != "" && n.SameAddress(s, a) {
 			return true
 		}
