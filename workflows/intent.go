@@ -37,7 +37,10 @@ type State struct {
 	FailReason       intent.FailReason
 	RefundFailReason intent.RefundFailReason `json:",omitempty"`
 	Deposit          *intent.Deposit
-	FillTx           string
+	// Arrival is, for a request funded by a deposit address, the payment that arrived there
+	// (sweep.go); Deposit is the deposit its sweep made, once mined.
+	Arrival *intent.Deposit `json:",omitempty"`
+	FillTx  string
 	Attested         bool
 	// RefundTx is the refund transaction once one is sent.
 	RefundTx string `json:",omitempty"`
