@@ -309,14 +309,15 @@ func (s *Scanner) scan(ctx context.Context, chainID, wrote, upTo uint64) (p pass
 		if err != nil {
 			return p, err
 		}
-		if deps, err = s.skipSweeps(ctx, deps); err != nil {
-			return p, err
-		}
+		deps, sweeps := withoutSweeps(deps)
 		if err := s.route(ctx, deps); err != nil {
 			return p, err
 		}
 		arrived, err := s.arrivals(ctx, chainID, from, to)
 		if err != nil {
+			return p, err
+		}
+		if err := s.recordSweeps(ctx, sweeps); err != nil {
 			return p, err
 		}
 		p.routed += len(deps) + arrived

@@ -177,23 +177,30 @@ func (s *Scanner) arrivals(ctx context.Context, chainID, from, to uint64) (int, 
 	return delivered, nil
 }
 
-// skipSweeps returns deps without the deposits sweeps of deposit addresses made
-// (intent.Deposit.SweptFrom), recording each on the payments it moved: such a deposit reaches
-// its request through the sweep its workflow sent (or, swept by another party, found by that
-// workflow's sweep). Routed, it would be a second deposit of its order, which the workflow
-// refunds as a duplicate.
-func (s *Scanner) skipSweeps(ctx context.Context, deps []intent.Deposit) ([]intent.Deposit, error) {
-	out := deps[:0:0]
+// withoutSweeps splits deps into those to route and those sweeps of deposit addresses made
+// (intent.Deposit.SweptFrom). A sweep's deposit reaches its request through the sweep its
+// workflow sent (or, swept by another party, found by that workflow's sweep); routed, it would
+// be a second deposit of its order, which the workflow refunds as a duplicate.
+func withoutSweeps(deps []intent.Deposit) (route, sweeps []intent.Deposit) {
 	for _, d := range deps {
 		if d.SweptFrom == "" {
-			out = append(out, d)
-			continue
+			route = append(route, d)
+		} else {
+			sweeps = append(sweeps, d)
 		}
+	}
+	return route, sweeps
+}
+
+// recordSweeps records each sweep on the payments it moved (the address's history), once the
+// range's payments are recorded.
+func (s *Scanner) recordSweeps(ctx context.Context, sweeps []intent.Deposit) error {
+	for _, d := range sweeps {
 		if _, err := s.Store.RecordDepositAddressSweep(ctx, d.ChainID, d.SweptFrom, d.Currency, d.TxHash, d.BlockNumber); err != nil {
-			return nil, err
+			return err
 		}
 		s.Logger.Debug("a deposit address's sweep: not routed", "chainId", d.ChainID, "tx", d.TxHash, "address", d.SweptFrom,
 			"orderId", d.OrderID)
 	}
-	return out, nil
+	return nil
 }

@@ -1,0 +1,179 @@
+package deposits
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"log/slog"
+	"math/big"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/params"
+	"github.com/stretchr/testify/require"
+
+	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/chains/evm"
+	"github.com/intentd/intentd/devnet"
+	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/testkit/testenv"
+)
+
+// deliveries records every deposit the scanner delivers, in order.
+type deliveries struct {
+	mu  sync.Mutex
+	got []intent.Deposit
+}
+
+func (r *deliveries) Deliver(_ context.Context, d intent.Deposit) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.got = append(r.got, d)
+	return nil
+}
+
+func (r *deliveries) all() []intent.Deposit {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]intent.Deposit(nil), r.got...)
+}
+
+// wallet sends transactions from one devnet account on a chain that seals blocks when told.
+type wallet struct {
+	t     *testing.T
+	c     *ethclient.Client
+	key   *ecdsa.PrivateKey
+	chain *devnet.Chain
+}
+
+// send sends a transaction and seals it in a block of its own, which it returns.
+func (w *wallet) send(to common.Address, value *big.Int, data []byte) *types.Receipt {
+	w.t.Helper()
+	ctx := context.Background()
+	from := crypto.PubkeyToAddress(w.key.PublicKey)
+	nonce, err := w.c.PendingNonceAt(ctx, from)
+	require.NoError(w.t, err)
+	head, err := w.c.HeaderByNumber(ctx, nil)
+	require.NoError(w.t, err)
+	tip := big.NewInt(params.GWei)
+	feeCap := new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip)
+	id := big.NewInt(int64(w.chain.ID))
+	gas := uint64(21_000)
+	if len(data) > 0 {
+		gas = 500_000
+	}
+	tx, err := types.SignNewTx(w.key, types.LatestSignerForChainID(id), &types.DynamicFeeTx{ChainID: id, Nonce: nonce,
+		GasTipCap: tip, GasFeeCap: feeCap, Gas: gas, To: &to, Value: value, Data: data})
+	require.NoError(w.t, err)
+	require.NoError(w.t, w.c.SendTransaction(ctx, tx))
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if n, err := w.c.PendingNonceAt(ctx, from); err == nil && n > nonce {
+			break // in the pool's pending set: the next block takes it
+		}
+	}
+	w.chain.Mine()
+	r, err := w.c.TransactionReceipt(ctx, tx.Hash())
+	require.NoError(w.t, err)
+	require.Equal(w.t, types.ReceiptStatusSuccessful, r.Status, "transaction to %s", to.Hex())
+	return r
+}
+
+// Issue 35, point 3: "the engine sees native and ERC-20 arrivals at every issued address", and
+// point 6: "a sweep happens once whatever crashes": the sweep's Deposit event, which the
+// depository's scan sees under the address's order id, must never reach the request as a second
+// deposit (its workflow would refund it as a duplicate). On a devnet chain with Postgres, the
+// scanner delivers the first payment at an issued deposit address (a plain ETH transfer) to the
+// address's quote-time request as a deposit naming it, from its sender; a later payment at the
+// address (USDC) is recorded, not routed; a sweep of the address, by anyone, is not delivered
+// but recorded on the payment it moved, while a deposit made to the depository directly is
+// routed as always; a rescan of the same blocks routes nothing new.
+func TestTheScannerDeliversTheFirstPaymentAtADepositAddressAndNoSweep(t *testing.T) {
+	ctx := context.Background()
+	d, err := devnet.Start(ctx, devnet.Options{Chains: []devnet.ChainOptions{{ID: 31337}}, BlockTime: time.Hour, FeedHeartbeat: -1,
+		Logger: slog.New(slog.DiscardHandler)})
+	require.NoError(t, err)
+	t.Cleanup(d.Close)
+	reg, err := d.Registry()
+	require.NoError(t, err)
+	cs := chains.NewClients(reg, evm.VM())
+	st := store.New(testenv.Pool(t))
+	chain := d.Chain(31337)
+	c, err := chain.Dial(ctx)
+	require.NoError(t, err)
+	t.Cleanup(c.Close)
+	accounts := devnet.TestAccounts()
+	payer := &wallet{t: t, c: c, key: accounts[1].Key, chain: chain}
+	other := &wallet{t: t, c: c, key: accounts[2].Key, chain: chain}
+
+	// The scanner starts with the chain as it is, the address issued after.
+	router := &deliveries{}
+	s := &Scanner{Chains: cs, Store: st, Router: router, Addresses: NewAddressWatch(st), Logger: slog.New(slog.DiscardHandler)}
+	require.NoError(t, s.ScanOnce(ctx, 31337))
+	order, depositor := crypto.Keccak256Hash([]byte("deposit address order")), accounts[9].Address
+	addr := evm.DepositAddress(devnet.DepositAddressFactoryAddress, devnet.DepositAddressImplementationAddress, order, depositor)
+	requestID := crypto.Keccak256Hash([]byte("quote-time request")).Hex()
+	require.NoError(t, st.InsertDepositAddress(ctx, intent.DepositAddress{ID: "0xda01", Address: addr.Hex(), ChainID: 31337,
+		Type: intent.DepositAddressStrict, OrderID: order.Hex(), Depositor: depositor.Hex(), RequestID: requestID,
+		Currency: chains.NativeAddress, RefundTo: accounts[1].Address.Hex(), Route: []byte(`{}`), CreatedAt: time.Now()}))
+
+	first := payer.send(addr, big.NewInt(params.Ether/10), nil)
+	second := other.send(devnet.USDCAddress, new(big.Int), evm.ERC20ABI.PackTransfer(addr, big.NewInt(3_000_000)))
+	sweep := other.send(devnet.DepositAddressFactoryAddress, new(big.Int),
+		evm.DepositAddressFactoryABI.PackSweep(order, depositor, []common.Address{{}}))
+	directOrder := crypto.Keccak256Hash([]byte("a depository deposit"))
+	direct := payer.send(devnet.DepositoryAddress, big.NewInt(7), evm.DepositoryABI.PackDepositNative(directOrder))
+	require.NoError(t, s.ScanOnce(ctx, 31337))
+
+	// A range's depository deposits are routed first, then its payments at addresses.
+	got := router.all()
+	require.Len(t, got, 2, "deliveries: %+v", got)
+	arrival := got[1]
+	require.Equal(t, intent.Deposit{ChainID: 31337, TxHash: first.TxHash.Hex(), LogIndex: 0, BlockNumber: first.BlockNumber.Uint64(),
+		OrderID: order.Hex(), Depositor: accounts[1].Address.Hex(), Currency: common.Address{}.Hex(), Amount: "100000000000000000",
+		RequestID: requestID, Family: "evm"}, arrival)
+	require.Equal(t, direct.TxHash.Hex(), got[0].TxHash, "the depository's own deposit is routed as always")
+	require.Equal(t, directOrder.Hex(), got[0].OrderID)
+	for _, g := range got {
+		require.NotEqual(t, sweep.TxHash.Hex(), g.TxHash, "the sweep's deposit is delivered")
+	}
+
+	history, err := st.DepositAddressTransfers(ctx, "0xda01")
+	require.NoError(t, err)
+	require.Len(t, history, 2)
+	byTx := map[string]intent.DepositAddressTransfer{}
+	for _, h := range history {
+		byTx[h.TxHash] = h
+	}
+	paid := byTx[strings.ToLower(first.TxHash.Hex())]
+	require.Equal(t, requestID, paid.RequestID, "the first payment funds the quote-time request")
+	require.Equal(t, strings.ToLower(sweep.TxHash.Hex()), paid.SweepTx, "the sweep is recorded on the payment it moved")
+	later := byTx[strings.ToLower(second.TxHash.Hex())]
+	require.Equal(t, "3000000", later.Amount)
+	require.Empty(t, later.RequestID, "a later payment at a strict address funds no request in this slice")
+
+	// A rescan (a reorg, a crash before the cursor moved) records nothing twice and routes no
+	// second payment: the first is delivered again, which the door does not signal again.
+	require.NoError(t, st.SetCursor(ctx, store.Cursor{ChainID: 31337, GenesisHash: mustHash(t, c, 0), Block: 0, BlockHash: mustHash(t, c, 0)}))
+	require.NoError(t, s.ScanOnce(ctx, 31337))
+	again := router.all()[2:]
+	require.Len(t, again, 2, "deliveries of the rescan: %+v", again)
+	require.Equal(t, direct.TxHash.Hex(), again[0].TxHash)
+	require.Equal(t, arrival, again[1])
+	history, err = st.DepositAddressTransfers(ctx, "0xda01")
+	require.NoError(t, err)
+	require.Len(t, history, 2)
+}
+
+// mustHash is the hash of block n.
+func mustHash(t *testing.T, c *ethclient.Client, n int64) string {
+	t.Helper()
+	h, err := c.HeaderByNumber(context.Background(), big.NewInt(n))
+	require.NoError(t, err)
+	return h.Hash().Hex()
+}
