@@ -177,3 +177,44 @@ func mustHash(t *testing.T, c *ethclient.Client, n int64) string {
 	require.NoError(t, err)
 	return h.Hash().Hex()
 }
+
+// The watch loads the issued addresses once and then, before each pass, those issued since:
+// an address whose row commits after a later one's (its quote's clock ran a moment ahead) is
+// watched all the same, and a disabled address stops being watched at the next full load.
+func TestTheWatchFollowsTheAddressesAsTheyAreIssuedAndDisabled(t *testing.T) {
+	ctx := context.Background()
+	st := store.New(testenv.Pool(t))
+	issue := func(id, address string, at time.Time) {
+		t.Helper()
+		require.NoError(t, st.InsertDepositAddress(ctx, intent.DepositAddress{ID: id, Address: address, ChainID: 31337,
+			Type: intent.DepositAddressStrict, OrderID: "0x" + id, Depositor: "0xuser", RequestID: "0xr" + id, Currency: chains.NativeAddress,
+			Route: []byte(`{}`), CreatedAt: at}))
+	}
+	now := time.Now()
+	issue("a1", "0x00000000000000000000000000000000000000A1", now.Add(-10*time.Second))
+	w := NewAddressWatch(st)
+	require.NoError(t, w.refresh(ctx, time.Now()))
+	require.Equal(t, 1, w.Len())
+	if id, ok := w.Watched("0x00000000000000000000000000000000000000a1"); !ok || id != "a1" {
+		t.Fatalf("the issued address is not watched: %q %v", id, ok)
+	}
+
+	issue("a2", "0x00000000000000000000000000000000000000a2", now.Add(-40*time.Second))
+	require.NoError(t, w.refresh(ctx, time.Now()))
+	require.Equal(t, 2, w.Len(), "an address created before the newest loaded, committed after it")
+	a2, ok := w.address("a2")
+	require.True(t, ok)
+	require.Equal(t, "0xra2", a2.RequestID)
+
+	_, err := st.DisableDepositAddress(ctx, "a1", time.Now())
+	require.NoError(t, err)
+	require.NoError(t, w.refresh(ctx, time.Now()))
+	require.Equal(t, 2, w.Len(), "a disabled address stays until the next full load")
+	w.mu.Lock()
+	w.full = w.full.Add(-watchFullReload)
+	w.mu.Unlock()
+	require.NoError(t, w.refresh(ctx, time.Now()))
+	_, ok = w.Watched("0x00000000000000000000000000000000000000a1")
+	require.False(t, ok, "the disabled address is still watched")
+	require.Equal(t, 1, w.Len())
+}
