@@ -33,7 +33,7 @@ type AddressWatch struct {
 	Store *store.Store
 
 	mu      sync.RWMutex
-	byAddr  map[string]string               // address (lower case) -> id
+	byAddr  map[string]string                // address (lower case) -> id
 	byID    map[string]intent.DepositAddress // id -> address
 	newest  time.Time                        // the creation time of the newest address loaded
 	started time.Time                        // when the last load started (zero: none yet)
@@ -52,9 +52,13 @@ const (
 	// stops being watched within it.
 	watchFullReload = 5 * time.Minute
 	// watchOverlap is how far before the newest address loaded a load of the new ones reads
-	// again. An address's creation time is set by its quote before its row commits, so one
-	// created a moment before another may commit after it; no quote takes this long to commit.
-	watchOverlap = time.Minute
+	// again. An address's creation time is set by its quote (by the clock of the API process
+	// that made it) before its row commits, so one created a moment before another may commit
+	// after it: an insert that takes longer than this to commit, or an API host's clock this far
+	// behind another's, is watched only from the next full load, and a payment it receives before
+	// then is found by a reindex (docs/deposit-addresses.md). Every load reads again the
+	// addresses of this window: a few dozen at a few quotes a second.
+	watchOverlap = 10 * time.Second
 )
 
 // Watched returns the id of a watched address (lower case), chains.WatchedAddresses.

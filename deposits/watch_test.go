@@ -1,12 +1,19 @@
 package deposits
 
 import (
+	"bytes"
 	"context"
 	"crypto/ecdsa"
+	"encoding/json"
+	"fmt"
+	"io"
 	"log/slog"
 	"math/big"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -199,7 +206,7 @@ func TestTheWatchFollowsTheAddressesAsTheyAreIssuedAndDisabled(t *testing.T) {
 		t.Fatalf("the issued address is not watched: %q %v", id, ok)
 	}
 
-	issue("a2", "0x00000000000000000000000000000000000000a2", now.Add(-40*time.Second))
+	issue("a2", "0x00000000000000000000000000000000000000a2", now.Add(-15*time.Second))
 	require.NoError(t, w.refresh(ctx, time.Now()))
 	require.Equal(t, 2, w.Len(), "an address created before the newest loaded, committed after it")
 	a2, ok := w.address("a2")
@@ -217,4 +224,145 @@ func TestTheWatchFollowsTheAddressesAsTheyAreIssuedAndDisabled(t *testing.T) {
 	_, ok = w.Watched("0x00000000000000000000000000000000000000a1")
 	require.False(t, ok, "the disabled address is still watched")
 	require.Equal(t, 1, w.Len())
+}
+
+// rpcCounter is a JSON-RPC proxy that counts the HTTP requests and the calls in them.
+type rpcCounter struct {
+	target          string
+	requests, calls atomic.Int64
+}
+
+func (p *rpcCounter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	p.requests.Add(1)
+	if b := bytes.TrimSpace(body); len(b) > 0 && b[0] == '[' {
+		var batch []json.RawMessage
+		if json.Unmarshal(b, &batch) == nil {
+			p.calls.Add(int64(len(batch)))
+		}
+	} else {
+		p.calls.Add(1)
+	}
+	resp, err := http.Post(p.target, "application/json", bytes.NewReader(body))
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	defer resp.Body.Close()
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(resp.StatusCode)
+	_, _ = io.Copy(w, resp.Body)
+}
+
+// Issue 35, point 3: "measure it with 10,000 issued addresses". A scanner whose store holds
+// 10,000 issued deposit addresses scans one block per iteration: 40 unrelated transfers (20 ETH,
+// 20 USDC) and 3 payments at issued addresses (one ETH, two USDC). The figures per pass (one
+// block) are its time (ns/op: the cursor and lock, the load of the addresses issued since, the
+// depository's logs, the payments' reads, recording and routing the three) and the JSON-RPC
+// calls and HTTP requests it makes, counted by a proxy in front of the chain. The first pass,
+// which loads the 10,000 addresses and scans the devnet's first blocks, is reported apart
+// (first-pass-ms).
+func BenchmarkScanPassWithTenThousandAddresses(b *testing.B) {
+	b.Run("watching", func(b *testing.B) { benchmarkScanPass(b, true) })
+	// The same blocks scanned for the depository's deposits only: what watching adds.
+	b.Run("depository only", func(b *testing.B) { benchmarkScanPass(b, false) })
+}
+
+func benchmarkScanPass(b *testing.B, watch bool) {
+	ctx := context.Background()
+	d, err := devnet.Start(ctx, devnet.Options{Chains: []devnet.ChainOptions{{ID: 31337}}, BlockTime: time.Hour, FeedHeartbeat: -1,
+		Logger: slog.New(slog.DiscardHandler)})
+	require.NoError(b, err)
+	b.Cleanup(d.Close)
+	chain := d.Chain(31337)
+	counter := &rpcCounter{target: chain.RPCURL}
+	proxy := httptest.NewServer(counter)
+	b.Cleanup(proxy.Close)
+	reg, err := chains.NewRegistry(devnet.ChainConfigs(map[uint64]string{31337: proxy.URL}))
+	require.NoError(b, err)
+	pool := testenv.Pool(b)
+	st := store.New(pool)
+	accounts := devnet.TestAccounts()
+	const issued = 10_000
+	// Issued in one statement over the last hour (one every 0.3 s): the addresses are any 20 bytes.
+	_, err = pool.Exec(ctx, `INSERT INTO deposit_addresses (id, address, chain_id, type, order_id, depositor, request_id, currency, route, created_at)
+		SELECT 'id' || i, '0xdd' || lpad(to_hex(i), 38, '0'), 31337, 'strict', '0x' || lpad(to_hex(i), 64, '0'), '0xuser', 'r' || i,
+			'0x0000000000000000000000000000000000000000', '{}', now() - interval '1 hour' + i * interval '300 milliseconds'
+		FROM generate_series(1, $1) i`, issued)
+	require.NoError(b, err)
+	// The address of the issued address number i (1 to issued).
+	issuedAddress := func(i int) common.Address { return common.HexToAddress(fmt.Sprintf("0xdd%038x", i)) }
+	c, err := chain.Dial(ctx)
+	require.NoError(b, err)
+	b.Cleanup(c.Close)
+	router := &deliveries{}
+	s := &Scanner{Chains: chains.NewClients(reg, evm.VM()), Store: st, Router: router, Logger: slog.New(slog.DiscardHandler)}
+	if watch {
+		s.Addresses = NewAddressWatch(st)
+	}
+	started := time.Now()
+	require.NoError(b, s.ScanOnce(ctx, 31337))
+	fullLoad := time.Since(started)
+	if watch {
+		require.Equal(b, issued, s.Addresses.Len())
+	}
+	nonces := make([]uint64, len(accounts))
+	for i, a := range accounts {
+		nonces[i], err = c.PendingNonceAt(ctx, a.Address)
+		require.NoError(b, err)
+	}
+	send := func(i int, to common.Address, value *big.Int, data []byte, gas uint64) {
+		head, err := c.HeaderByNumber(ctx, nil)
+		require.NoError(b, err)
+		tip := big.NewInt(params.GWei)
+		tx, err := types.SignNewTx(accounts[i].Key, types.LatestSignerForChainID(big.NewInt(31337)), &types.DynamicFeeTx{ChainID: big.NewInt(31337),
+			Nonce: nonces[i], GasTipCap: tip, GasFeeCap: new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip), Gas: gas, To: &to,
+			Value: value, Data: data})
+		require.NoError(b, err)
+		require.NoError(b, c.SendTransaction(ctx, tx))
+		nonces[i]++
+	}
+	var calls, requests int64
+	b.ResetTimer()
+	for n := range b.N {
+		b.StopTimer()
+		for k := range 20 {
+			from, to := k%len(accounts), accounts[(k+1)%len(accounts)].Address
+			send(from, to, big.NewInt(int64(1000+k)), nil, 21_000)
+			send(from, devnet.USDCAddress, new(big.Int), evm.ERC20ABI.PackTransfer(to, big.NewInt(int64(1+k))), 150_000)
+		}
+		// Three addresses paid for the first time: each payment is recorded and routed.
+		send(0, issuedAddress(3*n+1), big.NewInt(1_000), nil, 21_000)
+		send(1, devnet.USDCAddress, new(big.Int), evm.ERC20ABI.PackTransfer(issuedAddress(3*n+2), big.NewInt(2_000)), 400_000)
+		send(2, devnet.USDCAddress, new(big.Int), evm.ERC20ABI.PackTransfer(issuedAddress(3*n+3), big.NewInt(3_000)), 400_000)
+		for i, a := range accounts {
+			for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+				if p, err := c.PendingNonceAt(ctx, a.Address); err == nil && p >= nonces[i] {
+					break
+				}
+			}
+		}
+		chain.Mine()
+		before, beforeReq, delivered := counter.calls.Load(), counter.requests.Load(), len(router.all())
+		b.StartTimer()
+		err := s.ScanOnce(ctx, 31337)
+		b.StopTimer()
+		require.NoError(b, err)
+		if watch {
+			require.Equal(b, delivered+3, len(router.all()), "payments routed in the block")
+		}
+		calls += counter.calls.Load() - before
+		requests += counter.requests.Load() - beforeReq
+		b.StartTimer()
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(calls)/float64(b.N), "rpc-calls/pass")
+	b.ReportMetric(float64(requests)/float64(b.N), "http-requests/pass")
+	if watch {
+		b.ReportMetric(float64(fullLoad.Milliseconds()), "first-pass-ms")
+	}
 }
