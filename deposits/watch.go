@@ -20,8 +20,8 @@ import (
 // payment is recorded once (store.RecordDepositAddressTransfer); the first one at an address
 // funds the address's quote-time request (store.RouteFirstDepositAddressTransfer) and is
 // delivered through the door as a deposit naming that request, whose workflow sweeps it into the
-// depository. A later payment is recorded, not routed: the requotes of an open address and the
-// refunds of a strict one's are the next slice of issue 35.
+// depository. A later payment is recorded, not routed (docs/deposit-addresses.md, "Watching and
+// sweeping": what becomes of it is not built yet).
 
 // AddressWatch is the set of issued deposit addresses the scanner watches, shared by the
 // scanners of every chain: the addresses are the same on every chain of a family (a payment on

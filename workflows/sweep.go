@@ -29,7 +29,7 @@ func (r *intentRun) arrived(d intent.Deposit) bool {
 // otherArrival reports whether d, delivered after the run's first deposit, is a payment at the
 // deposit address rather than a deposit in the depository: the first payment again (its sweep
 // made the run's deposit), or a later one, which the watcher does not route to a request it
-// funded already (requotes of later payments are the next slice of issue 35). Neither is an
+// funded already (docs/deposit-addresses.md, "Watching and sweeping"). Neither is an
 // extra deposit to refund: it is not in the depository.
 func (r *intentRun) otherArrival(ctx workflow.Context, d intent.Deposit) bool {
 	if !r.hasMinVersion(depositAddresses) || d.RequestID == "" {

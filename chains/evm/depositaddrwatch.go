@@ -34,7 +34,7 @@ import (
 // Native value a contract moves to an address inside its own execution (an exchange's batch
 // withdrawal contract, a smart-contract wallet's call) is in no transaction's to and value, and
 // leaves no log: it is not seen. Its payer asks for a reindex of the address, which reads the
-// address's balance (the next slice of issue 35).
+// address's balance (docs/deposit-addresses.md).
 
 // blocksPerBatch bounds the blocks of one JSON-RPC batch of a range's native payments.
 const blocksPerBatch = 100
