@@ -39,9 +39,9 @@ type State struct {
 	Deposit          *intent.Deposit
 	// Arrival is, for a request funded by a deposit address, the payment that arrived there
 	// (sweep.go); Deposit is the deposit its sweep made, once mined.
-	Arrival *intent.Deposit `json:",omitempty"`
-	FillTx  string
-	Attested         bool
+	Arrival  *intent.Deposit `json:",omitempty"`
+	FillTx   string
+	Attested bool
 	// RefundTx is the refund transaction once one is sent.
 	RefundTx string `json:",omitempty"`
 	// AwaitingOperator is set while the request waits for a manual admin refund (after
