@@ -2,7 +2,10 @@ package chains
 
 import (
 	"context"
+	"fmt"
 	"math/big"
+
+	"github.com/intentd/intentd/intent"
 )
 
 // Funding is a chain family's side of where a request's money comes from, in the domain's
@@ -49,4 +52,90 @@ type TxFacts struct {
 	Fee *big.Int
 	// Timestamp is the block's time (Unix seconds); 0 when not read.
 	Timestamp int64
+}
+
+// The deposit-address strategy (intent.FundingDepositAddress, docs/deposit-addresses.md): a
+// user pays a plain transfer to a per-quote address, which the family watches for
+// (DepositAddressReader) and sweeps into the chain's depository under the address's order id
+// (Sweeper); the sweep's Deposit event is the request's deposit from then on.
+
+// DepositAddressReader finds the payments arriving at a set of deposit addresses, block range by
+// block range, without reading each address: the scanner asks it for the ranges whose
+// depository deposits it routes, under the same cursor.
+type DepositAddressReader interface {
+	// DepositAddressTransfers returns the payments in blocks [from, to] to any address of
+	// watched, of the chain's listed currencies, in the chain's order (block, transaction,
+	// log): each names its address's id (AddressID), the sender, the currency and the amount; a
+	// native payment has LogIndex intent.NativeTransferLogIndex. What the family cannot see (for
+	// EVM chains: native value moved to an address by a contract's call) is not returned.
+	DepositAddressTransfers(ctx context.Context, from, to uint64, watched WatchedAddresses) ([]intent.DepositAddressTransfer, error)
+}
+
+// WatchedAddresses are the deposit addresses a watch follows. The scanner's set grows as
+// addresses are issued while a family reads through it, so it is an interface, safe for
+// concurrent use, rather than a map.
+type WatchedAddresses interface {
+	// Watched returns the depositAddressId of address, written as the store keeps addresses
+	// (the family's notation, in lower case); ok is false when it is not watched.
+	Watched(address string) (id string, ok bool)
+	// Len is how many addresses are watched.
+	Len() int
+}
+
+// AddressSet is a fixed set of watched addresses: address (as the store keeps it) to id.
+type AddressSet map[string]string
+
+// Watched returns the id of a watched address.
+func (s AddressSet) Watched(address string) (string, bool) {
+	id, ok := s[address]
+	return id, ok
+}
+
+// Len is the number of addresses in s.
+func (s AddressSet) Len() int { return len(s) }
+
+// Sweeper moves what arrived at a request's deposit address into the chain's depository, as
+// a deposit of the address's order in its depositor's name. It is a capability of a family's
+// payout, whose solver signs the sweep like a fill: once per request (kind intent.TxKindSweep),
+// kept before it is broadcast, so a retry or a restarted worker sends the kept sweep again and
+// never signs a second one; Payout.Watch waits for its inclusion. Families.Sweeper finds it.
+type Sweeper interface {
+	// Sweep signs the request's sweep of s once, keeps it and broadcasts it; a retry finds it
+	// kept and broadcasts it again. An address that is not the one of s's order and depositor
+	// is refused (ErrPayoutRefused): an address's funds are swept into no other order.
+	Sweep(ctx context.Context, s Sweep) (*PayoutSent, error)
+	// SweptDeposit returns the depository's deposit of s's currency that a sweep of s's address
+	// made, once the sweep tx is included: the one in tx, or, when another party swept the
+	// address first (anyone may), the first such deposit from s.FromBlock on. ErrNotFound when
+	// no sweep moved anything of the currency from the address.
+	SweptDeposit(ctx context.Context, s Sweep, tx string) (*intent.Deposit, error)
+}
+
+// Sweep names one sweep of a deposit address.
+type Sweep struct {
+	RequestID string
+	ChainID   uint64
+	// Address is the deposit address; OrderID and Depositor its salt, under which the sweep
+	// deposits.
+	Address   string
+	OrderID   string
+	Depositor string
+	// Currency is what is swept (the chain's native currency's address for native).
+	Currency string
+	// FromBlock is the block the payment arrived in: no sweep of it can be older.
+	FromBlock uint64
+}
+
+// Sweeper returns the sweeper of the family a request's funding names for one of its chains
+// (its payout's, as Payout): ErrUnsupported when the family's payout does not sweep.
+func (f *Families) Sweeper(family VMType, chainID uint64) (Sweeper, error) {
+	p, err := f.Payout(family, chainID)
+	if err != nil {
+		return nil, err
+	}
+	s, ok := p.(Sweeper)
+	if !ok {
+		return nil, fmt.Errorf("%w: chain %d's family sweeps no deposit addresses", ErrUnsupported, chainID)
+	}
+	return s, nil
 }

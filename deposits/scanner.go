@@ -1,6 +1,9 @@
 // Package deposits finds deposits on chain: the Scanner reads the depository's events from a
 // block cursor kept in Postgres and hands each deposit to the door of the intent workflows
 // (intents.Door.Deliver), which a client's transaction hint (POST /transactions/index) uses too.
+// Over the same ranges it watches the issued deposit addresses (watch.go): a payment that
+// arrives at one is recorded and delivered to the request it funds, whose workflow sweeps it
+// into the depository; the sweeps' own deposits are not routed.
 package deposits
 
 import (
@@ -36,7 +39,9 @@ type Scanner struct {
 	MaxRange uint64        // blocks per log query
 	// Parallel is how many orders' deposits are routed at once (default DefaultParallel).
 	Parallel int
-	Logger   *slog.Logger
+	// Addresses, when set, are the deposit addresses watched over the same ranges (watch.go).
+	Addresses *AddressWatch
+	Logger    *slog.Logger
 }
 
 // scannedChain is what the scanner reads of a chain.
@@ -263,9 +268,15 @@ func (s *Scanner) scan(ctx context.Context, chainID, wrote, upTo uint64) (p pass
 	}
 	defer release()
 	p.locked = true
+	headRead := time.Now()
 	head, err := c.Head(ctx)
 	if err != nil {
 		return p, err
+	}
+	if s.Addresses != nil {
+		if err := s.Addresses.refresh(ctx, headRead); err != nil {
+			return p, err
+		}
 	}
 	genesis, err := c.BlockHash(ctx, 0)
 	if err != nil {
@@ -298,10 +309,18 @@ func (s *Scanner) scan(ctx context.Context, chainID, wrote, upTo uint64) (p pass
 		if err != nil {
 			return p, err
 		}
+		deps, sweeps := withoutSweeps(deps)
 		if err := s.route(ctx, deps); err != nil {
 			return p, err
 		}
-		p.routed += len(deps)
+		arrived, err := s.arrivals(ctx, chainID, from, to)
+		if err != nil {
+			return p, err
+		}
+		if err := s.recordSweeps(ctx, sweeps); err != nil {
+			return p, err
+		}
+		p.routed += len(deps) + arrived
 		if again, err := c.BlockHash(ctx, to); err != nil {
 			return p, err
 		} else if again != hash {

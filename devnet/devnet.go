@@ -378,7 +378,7 @@ func ChainConfigs(rpcURLs map[uint64]string) []chains.Chain {
 			Confirmations:  2,
 			Depository:     DepositoryAddress.Hex(),
 			OutputSettler:  OutputSettlerAddress.Hex(),
-			// Not read by the engine yet; here so the chain file names every contract.
+			// The factory the engine sweeps deposit addresses through (chains/evm/sweep.go).
 			DepositAddressFactory: DepositAddressFactoryAddress.Hex(),
 			Currency: chains.Currency{
 				ID: "eth", Symbol: "ETH", Name: "Ether", Address: chains.NativeAddress, Decimals: 18, RefundGas: RefundGasETH,

@@ -28,8 +28,23 @@ import (
 // deposit for a request whose workflow has closed is refunded as a duplicate unless it is that
 // request's own deposit (a rescan or a client's hint); an open workflow refunds extra deposits
 // itself.
+//
+// Two kinds of deposit are not the depository's deposits of an order. A payment that arrived at
+// a request's deposit address names its request (RequestID): it is delivered to that request's
+// workflow, which sweeps it into the depository, and never refunded here, where it is not in the
+// depository. The deposit a sweep made (SweptFrom) reaches its request through the workflow that
+// swept it: delivered, it would be a second deposit of the order, and it is skipped.
 func (d *Door) Deliver(ctx context.Context, dep intent.Deposit) error {
-	q, err := d.Requests.QuoteByOrderID(ctx, dep.OrderID)
+	if dep.SweptFrom != "" {
+		d.logger().Debug("a deposit address's sweep: not delivered", "chainId", dep.ChainID, "tx", dep.TxHash, "address", dep.SweptFrom)
+		return nil
+	}
+	q, err := d.quoteOf(ctx, dep)
+	if errors.Is(err, store.ErrNotFound) && dep.RequestID != "" {
+		d.logger().Error("a payment at a deposit address for an unknown request: left at the address", "chainId", dep.ChainID,
+			"tx", dep.TxHash, "requestId", dep.RequestID)
+		return nil
+	}
 	if errors.Is(err, store.ErrNotFound) {
 		d.logger().Warn("deposit for an unknown order: refunding it", "chainId", dep.ChainID, "tx", dep.TxHash, "orderId", dep.OrderID)
 		return d.startRefund(ctx, workflows.NewDepositRefund(dep, "", "", d.Policy))
@@ -87,6 +102,14 @@ func (d *Door) Deliver(ctx context.Context, dep intent.Deposit) error {
 	return nil
 }
 
+// quoteOf is the quote of the request a deposit funds: the one it names, else its order's.
+func (d *Door) quoteOf(ctx context.Context, dep intent.Deposit) (*store.StoredQuote, error) {
+	if dep.RequestID != "" {
+		return d.Requests.QuoteByRequestID(ctx, dep.RequestID)
+	}
+	return d.Requests.QuoteByOrderID(ctx, dep.OrderID)
+}
+
 // startedWith returns the deposit a workflow was started with (nil for a workflow started by a
 // signal, before the deposit came in the input): the input of its first event.
 func (d *Door) startedWith(ctx context.Context, workflowID string) (*intent.Deposit, error) {
@@ -119,6 +142,12 @@ func (d *Door) closedRequestDeposit(ctx context.Context, q *store.StoredQuote, d
 	}
 	if held {
 		d.logger().Debug("deposit of a closed request seen again", "requestId", q.RequestID, "tx", dep.TxHash)
+		return nil
+	}
+	if dep.RequestID != "" {
+		// Not in the depository: nothing a refund of it could pay back until it is swept.
+		d.logger().Warn("a payment at the deposit address of a closed request: left at the address", "requestId", q.RequestID,
+			"chainId", dep.ChainID, "tx", dep.TxHash)
 		return nil
 	}
 	// The refund goes to the request's refundTo only when the request's own depositor paid again.

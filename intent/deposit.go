@@ -21,8 +21,15 @@ type Deposit struct {
 	Amount      string
 	// RequestID is the request the deposit funds when its funding strategy knows it (a
 	// per-request deposit address, a funding the engine relays: chains.Funding); empty for the
-	// depository's events, whose request is the one of their order (OrderID).
+	// depository's events, whose request is the one of their order (OrderID). A deposit with a
+	// RequestID is a payment that arrived at a deposit address (ArrivalDeposit): it is not in
+	// the depository yet, so it is swept before it is attested and never refunded as it is.
 	RequestID string `json:",omitempty"`
+	// SweptFrom is, for a depository event that a sweep of a deposit address made, the deposit
+	// address it was swept from (the factory's Swept event beside it). Such a deposit reaches its
+	// request through the sweep the request's workflow sent, never through the scanner or a
+	// client's hint, which skip it: delivered, it would be a second deposit of the order.
+	SweptFrom string `json:",omitempty"`
 	// Family is the family whose funding port found the deposit (its chain's VM type), and
 	// so the family a refund of it pays with; empty in deposits recorded before it was set,
 	// which are refunded by their chain's own family.

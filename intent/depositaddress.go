@@ -77,3 +77,23 @@ type ExecutionDepositAddress struct {
 	OrderID   string `json:"orderId"`
 	Depositor string `json:"depositor"`
 }
+
+// NativeTransferLogIndex is the LogIndex of a native payment in DepositAddressTransfer: it is
+// no log.
+const NativeTransferLogIndex = -1
+
+// ArrivalDeposit is the payment t, seen arriving at the address a, as the deposit the request
+// it funds (requestID) receives: named by RequestID, under the address's order, with the sender
+// as its depositor, found by family. It is not in the depository yet: the request's workflow
+// sweeps it there first, and the sweep's Deposit event is the deposit the oracle attests. A
+// native payment is no log and takes LogIndex 0: a transaction whose value lands at a deposit
+// address makes no log at all (the address's code emits none, and a call to it with data
+// reverts), so 0 names no other payment of that transaction.
+func (t DepositAddressTransfer) ArrivalDeposit(a DepositAddress, requestID, family string) Deposit {
+	var logIndex uint
+	if t.LogIndex > 0 {
+		logIndex = uint(t.LogIndex)
+	}
+	return Deposit{ChainID: t.ChainID, TxHash: t.TxHash, LogIndex: logIndex, BlockNumber: t.BlockNumber, OrderID: a.OrderID,
+		Depositor: t.Sender, Currency: t.Currency, Amount: t.Amount, RequestID: requestID, Family: family}
+}

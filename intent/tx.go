@@ -24,6 +24,10 @@ const (
 	TxKindFill         TxKind = "fill"
 	TxKindRefund       TxKind = "refund"
 	TxKindManualRefund TxKind = "manual_refund"
+	// TxKindSweep is the solver's sweep of a request's deposit address into the origin chain's
+	// depository (docs/deposit-addresses.md): signed once per request like a fill, recorded
+	// as the request's incoming transaction that made its deposit.
+	TxKindSweep TxKind = "sweep"
 )
 
 // TxStatus is a transaction item's status in the read model.

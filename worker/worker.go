@@ -1,6 +1,6 @@
 // Package worker is the worker's composition root: it registers the workflows and their
-// activities on the intents task queue and runs the deposit scanner beside them, with the
-// solver's nonce healer (nonces.go).
+// activities on the intents task queue and runs the deposit scanner beside them (which watches
+// the issued deposit addresses too), with the solver's nonce healer (nonces.go).
 package worker
 
 import (
@@ -141,7 +141,8 @@ func Run(ctx context.Context, d Deps) error {
 		go healer.run(ctx)
 	}
 	go watchExposure(ctx, d.Chains, d.Store, d.ExposureCap, d.Logger)
-	scanner := &deposits.Scanner{Chains: d.Chains, Store: d.Store, Router: d.Intents, Interval: d.ScanInterval, Logger: d.Logger}
+	scanner := &deposits.Scanner{Chains: d.Chains, Store: d.Store, Router: d.Intents, Interval: d.ScanInterval,
+		Addresses: deposits.NewAddressWatch(d.Store), Logger: d.Logger}
 	scanner.Run(ctx)
 	return nil
 }

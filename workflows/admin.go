@@ -57,8 +57,9 @@ func (r *intentRun) adminRefund(ctx workflow.Context) error {
 	if recipient == "" {
 		recipient = r.in.Execution.RefundTo
 		if intent.IsZeroAddress(recipient) || (r.state.RefundFailReason != "" && r.state.RefundFailReason != intent.RefundFailReasonNA) {
-			// The automatic refund failed (often on its recipient): the depositor is the safe default.
-			recipient = dep.Depositor
+			// The automatic refund failed (often on its recipient): the depositor (who paid, for
+			// a deposit address's sweep) is the safe default.
+			recipient = r.payer()
 		}
 	}
 	if !r.state.Attested {

@@ -12,7 +12,9 @@ import (
 // fund is the lifecycle's first phase: the request's deposit, taken from the run's input or
 // its first deposit signal, and written to the read model with status waiting. No deposit by
 // the order's deadline ends the request in failure with ORDER_EXPIRED. Every later deposit for
-// the order is refunded as a request of its own (watchDuplicates).
+// the order is refunded as a request of its own (watchDuplicates). A payment that arrived at
+// the request's deposit address is swept into the depository first (sweep.go): the sweep's
+// deposit is the request's from then on.
 func (r *intentRun) fund(ctx workflow.Context) (done bool, err error) {
 	dep, ok := r.receiveDeposit(ctx)
 	if !ok {
@@ -22,7 +24,13 @@ func (r *intentRun) fund(ctx workflow.Context) (done bool, err error) {
 	r.state.Deposit = &dep
 	r.watchingDuplicates = true
 	workflow.Go(ctx, r.watchDuplicates)
-	return false, r.write(ctx, intent.StatusWaiting, "", depositTx(dep))
+	if err := r.write(ctx, intent.StatusWaiting, "", depositTx(dep)); err != nil {
+		return true, err
+	}
+	if r.arrived(dep) {
+		return r.sweep(ctx)
+	}
+	return false, nil
 }
 
 // receiveDeposit returns the first deposit, or false when the order's deadline (at least a
@@ -95,9 +103,12 @@ func (r *intentRun) onExtraDeposit(ctx workflow.Context, d intent.Deposit) {
 	if first := r.state.Deposit; first != nil && d.SameEvent(*first) {
 		return // the first deposit again (a rescan, a client's hint)
 	}
+	if r.otherArrival(ctx, d) {
+		return
+	}
 	parentDepositor := r.in.Execution.User
-	if first := r.state.Deposit; first != nil {
-		parentDepositor = first.Depositor
+	if r.state.Deposit != nil {
+		parentDepositor = r.payer()
 	}
 	refundTo := ExtraDepositRefundTo(d, r.in.Execution.RefundTo, parentDepositor)
 	in := NewDepositRefund(d, r.in.Execution.RequestID, refundTo, r.in.Policy)

@@ -37,8 +37,11 @@ type State struct {
 	FailReason       intent.FailReason
 	RefundFailReason intent.RefundFailReason `json:",omitempty"`
 	Deposit          *intent.Deposit
-	FillTx           string
-	Attested         bool
+	// Arrival is, for a request funded by a deposit address, the payment that arrived there
+	// (sweep.go); Deposit is the deposit its sweep made, once mined.
+	Arrival  *intent.Deposit `json:",omitempty"`
+	FillTx   string
+	Attested bool
 	// RefundTx is the refund transaction once one is sent.
 	RefundTx string `json:",omitempty"`
 	// AwaitingOperator is set while the request waits for a manual admin refund (after

@@ -65,8 +65,10 @@ func InitialSearchAttributes(ex intent.Execution, apiKeyID string) temporal.Sear
 
 // searchAttributes are an intent's search attributes as it starts: status waiting, no
 // failReason; the run updates the two as the intent moves on (write.go).
+// A request funded by a deposit address carries the address (DepositAddress), so that an
+// operator finds every request of an address.
 func searchAttributes(ex intent.Execution, apiKeyID string) []temporal.SearchAttributeUpdate {
-	return []temporal.SearchAttributeUpdate{
+	attrs := []temporal.SearchAttributeUpdate{
 		AttrIntentStatus.ValueSet(string(intent.StatusWaiting)),
 		AttrOriginChainID.ValueSet(int64(ex.OriginChainID)),
 		AttrDestinationChainID.ValueSet(int64(ex.DestinationChainID)),
@@ -74,6 +76,10 @@ func searchAttributes(ex intent.Execution, apiKeyID string) []temporal.SearchAtt
 		AttrUser.ValueSet(strings.ToLower(ex.User)),
 		AttrFailReason.ValueSet(string(intent.FailReasonNA)),
 	}
+	if da := ex.DepositAddress; da != nil {
+		attrs = append(attrs, AttrDepositAddress.ValueSet(strings.ToLower(da.Address)))
+	}
+	return attrs
 }
 
 // SearchAttributeTypes lists the custom search attributes the namespace must have.

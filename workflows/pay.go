@@ -69,8 +69,8 @@ func (r *intentRun) submitFill(ctx workflow.Context, pending *startedWrite) (sub
 	ex := r.in.Execution
 	in := activities.FillInput{RequestID: ex.RequestID, ChainID: ex.DestinationChainID, Family: payoutFamily(ex), OrderID: ex.OrderID,
 		Currency: ex.CurrencyOut.Address, Recipient: ex.Recipient, Amount: ex.AmountOut}
-	if d := r.state.Deposit; d != nil {
-		in.Depositor = d.Depositor // screened with the recipient (activities/screening.go)
+	if r.state.Deposit != nil {
+		in.Depositor = r.payer() // screened with the recipient (activities/screening.go)
 	}
 	err = workflow.ExecuteLocalActivity(r.sendingLocalActivity(ctx), chainActs.SubmitFill, in).Get(ctx, &sub)
 	if pending != nil {

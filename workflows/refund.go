@@ -9,15 +9,14 @@ import (
 	"github.com/intentd/intentd/intent"
 )
 
-// refund pays the deposit back on the chain it was made on, to refundTo (the depositor when
-// the quote named none), and ends the request in status refund with reason. A refund the
+// refund pays the deposit back on the chain it was made on, to refundTo (the depositor, who
+// paid, when the quote named none: payer), and ends the request in status refund with reason. A refund the
 // workflow cannot make ends in failure with the refundFailReason recorded; unless it is worth
 // less than its gas, the request then waits for an operator's adminRefund.
 func (r *intentRun) refund(ctx workflow.Context, reason intent.FailReason) error {
-	dep := r.state.Deposit
 	recipient := r.in.Execution.RefundTo
 	if intent.IsZeroAddress(recipient) {
-		recipient = dep.Depositor
+		recipient = r.payer()
 	}
 	r.refunding = true
 	r.state.FailReason = reason

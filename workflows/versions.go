@@ -20,8 +20,15 @@ const (
 	// versioned by the run's start). Every run in flight is at baseline or later.
 	baseline intentVersion = 1
 
+	// depositAddresses runs requests funded by a deposit address (issue 35): a deposit that is
+	// a payment arriving at the request's address (intent.Deposit.RequestID) is swept into the
+	// depository before anything else (sweep.go), the sweep's deposit is the one attested,
+	// filled and refunded from then on, and the payment is neither refunded as an extra deposit
+	// nor taken for one. Runs at baseline never receive such a payment.
+	depositAddresses intentVersion = 2
+
 	// newestVersion is the version a new run takes: the last one named above.
-	newestVersion = baseline
+	newestVersion = depositAddresses
 )
 
 // versionChangeID is the change id of the package's one workflow.GetVersion call (readVersion).

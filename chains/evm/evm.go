@@ -37,6 +37,7 @@ var (
 	OutputSettlerABI = bindings.NewOutputSettler()
 	ERC20ABI         = bindings.NewTestUSDC()
 	depositEventID   = DepositoryABI.GetABI().Events["Deposit"].ID
+	sweptEventID     = DepositAddressFactoryABI.GetABI().Events["Swept"].ID
 	fillEventID      = OutputSettlerABI.GetABI().Events["Fill"].ID
 )
 
@@ -65,6 +66,7 @@ var _ interface {
 	chains.Steps
 	chains.PriceFeedReader
 	chains.Funding
+	chains.DepositAddressReader
 	chains.TxFactsReader
 	ContractCaller
 	TxReader
@@ -164,8 +166,12 @@ func (c *Client) Allowance(ctx context.Context, token, owner, spender common.Add
 }
 
 // ParseDeposits extracts the depository's Deposit events from logs, in the engine's one shape of
-// a deposit.
-func ParseDeposits(chainID uint64, depository common.Address, logs []types.Log) []intent.Deposit {
+// a deposit. A Deposit that a sweep of a deposit address made names the address in SweptFrom:
+// the factory (when the chain has one) emits its Swept event right after the deposit address's
+// call of the depository returns, so it is the log after the Deposit, in the same transaction,
+// with the same order, depositor, currency and amount. Only the factory emits Swept, and only
+// after a deposit address's deposit, so no other deposit is taken for a sweep's.
+func ParseDeposits(chainID uint64, depository, factory common.Address, logs []types.Log) []intent.Deposit {
 	var out []intent.Deposit
 	for i := range logs {
 		l := &logs[i]
@@ -176,24 +182,59 @@ func ParseDeposits(chainID uint64, depository common.Address, logs []types.Log) 
 		if err != nil {
 			continue
 		}
-		out = append(out, intent.Deposit{ChainID: chainID, TxHash: l.TxHash.Hex(), LogIndex: l.Index, BlockNumber: l.BlockNumber,
+		d := intent.Deposit{ChainID: chainID, TxHash: l.TxHash.Hex(), LogIndex: l.Index, BlockNumber: l.BlockNumber,
 			BlockHash: l.BlockHash.Hex(), OrderID: common.Hash(ev.OrderId).Hex(), Depositor: ev.Depositor.Hex(),
-			Currency: ev.Currency.Hex(), Amount: ev.Amount.String(), Family: string(chains.VMTypeEVM)})
+			Currency: ev.Currency.Hex(), Amount: ev.Amount.String(), Family: string(chains.VMTypeEVM)}
+		if factory != (common.Address{}) && i+1 < len(logs) {
+			d.SweptFrom = sweptFrom(ev, l, &logs[i+1], factory)
+		}
+		out = append(out, d)
 	}
 	return out
 }
 
+// sweptFrom is the deposit address whose sweep made the deposit ev (logged at l), when next is
+// the factory's Swept event of that deposit; "" otherwise.
+func sweptFrom(ev *bindings.DepositoryDeposit, l, next *types.Log, factory common.Address) string {
+	if next.Address != factory || next.TxHash != l.TxHash || next.Index != l.Index+1 || next.Removed ||
+		len(next.Topics) == 0 || next.Topics[0] != sweptEventID {
+		return ""
+	}
+	sw, err := DepositAddressFactoryABI.UnpackSweptEvent(next)
+	if err != nil || sw.OrderId != ev.OrderId || sw.Depositor != ev.Depositor || sw.Currency != ev.Currency ||
+		sw.Amount.Cmp(ev.Amount) != 0 {
+		return ""
+	}
+	return sw.DepositAddress.Hex()
+}
+
+// depositLogs is the filter of a range's deposits: the depository's Deposit events and, on a
+// chain with a deposit-address factory, its Swept events, which say which deposits are sweeps
+// (one query all the same).
+func (c *Client) depositLogs(from, to *big.Int) ethereum.FilterQuery {
+	q := ethereum.FilterQuery{FromBlock: from, ToBlock: to, Addresses: []common.Address{common.HexToAddress(c.chain.Depository)},
+		Topics: [][]common.Hash{{depositEventID}}}
+	if f := c.factory(); f != (common.Address{}) {
+		q.Addresses, q.Topics = append(q.Addresses, f), [][]common.Hash{{depositEventID, sweptEventID}}
+	}
+	return q
+}
+
+// factory is the chain's deposit-address factory, the zero address when it has none.
+func (c *Client) factory() common.Address {
+	if c.chain.DepositAddressFactory == "" {
+		return common.Address{}
+	}
+	return common.HexToAddress(c.chain.DepositAddressFactory)
+}
+
 // Deposits returns the depository's Deposit events in blocks [from, to].
 func (c *Client) Deposits(ctx context.Context, from, to uint64) ([]intent.Deposit, error) {
-	dep := common.HexToAddress(c.chain.Depository)
-	logs, err := c.eth.FilterLogs(ctx, ethereum.FilterQuery{
-		FromBlock: new(big.Int).SetUint64(from), ToBlock: new(big.Int).SetUint64(to),
-		Addresses: []common.Address{dep}, Topics: [][]common.Hash{{depositEventID}},
-	})
+	logs, err := c.eth.FilterLogs(ctx, c.depositLogs(new(big.Int).SetUint64(from), new(big.Int).SetUint64(to)))
 	if err != nil {
 		return nil, c.classify("filter logs", err)
 	}
-	return ParseDeposits(c.chain.ID, dep, logs), nil
+	return ParseDeposits(c.chain.ID, common.HexToAddress(c.chain.Depository), c.factory(), logs), nil
 }
 
 // DepositsInTx returns the depository's Deposit events of one transaction (0x-hex hash);
@@ -206,11 +247,16 @@ func (c *Client) DepositsInTx(ctx context.Context, tx string) ([]intent.Deposit,
 	if r.Status != types.ReceiptStatusSuccessful {
 		return nil, nil
 	}
+	return ParseDeposits(c.chain.ID, common.HexToAddress(c.chain.Depository), c.factory(), receiptLogs(r)), nil
+}
+
+// receiptLogs are a receipt's logs, by value.
+func receiptLogs(r *types.Receipt) []types.Log {
 	logs := make([]types.Log, 0, len(r.Logs))
 	for _, l := range r.Logs {
 		logs = append(logs, *l)
 	}
-	return ParseDeposits(c.chain.ID, common.HexToAddress(c.chain.Depository), logs), nil
+	return logs
 }
 
 // Head returns the latest block number.

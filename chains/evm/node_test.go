@@ -24,7 +24,7 @@ import (
 // startChain runs one devnet chain (go-ethereum's simulated backend over HTTP JSON-RPC, the
 // project's contracts deployed) that seals blocks only when the test says so, and returns the
 // engine's client of it.
-func startChain(t *testing.T) (*devnet.Chain, *evm.Client) {
+func startChain(t testing.TB) (*devnet.Chain, *evm.Client) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

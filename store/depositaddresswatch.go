@@ -1,0 +1,66 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/intentd/intentd/intent"
+)
+
+// RouteFirstDepositAddressTransfer decides which request a recorded payment at a deposit address
+// funds, once, and returns it: the address's quote-time request when no other payment of the
+// address funds a request yet, the request it was routed to before when it was, and "" when
+// another payment of the address came first (it stays unrouted: a strict address is single-use,
+// and an open address's later payments are not requoted yet, docs/deposit-addresses.md). The
+// address's row is locked while it decides, so the scanners of two chains (an address is the
+// same on every chain of its family) never route two first payments. intent.ErrNotFound when the
+// payment is not recorded.
+func (s *Store) RouteFirstDepositAddressTransfer(ctx context.Context, chainID uint64, txHash string, logIndex int) (string, error) {
+	var routed string
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		var addressID, quoteRequest string
+		err := tx.QueryRow(ctx, `SELECT a.id, a.request_id, COALESCE(t.request_id, '') FROM deposit_address_transfers t
+			JOIN deposit_addresses a ON a.id = t.address_id
+			WHERE t.chain_id = $1 AND t.tx_hash = $2 AND t.log_index = $3 FOR UPDATE OF a`,
+			int64(chainID), strings.ToLower(txHash), logIndex).Scan(&addressID, &quoteRequest, &routed)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return intent.ErrNotFound
+		}
+		if err != nil || routed != "" {
+			return err
+		}
+		var taken bool
+		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM deposit_address_transfers
+			WHERE address_id = $1 AND request_id IS NOT NULL)`, addressID).Scan(&taken); err != nil || taken {
+			return err
+		}
+		routed = quoteRequest
+		_, err = tx.Exec(ctx, `UPDATE deposit_address_transfers SET request_id = $4
+			WHERE chain_id = $1 AND tx_hash = $2 AND log_index = $3`, int64(chainID), strings.ToLower(txHash), logIndex, routed)
+		return err
+	})
+	if err != nil {
+		return "", fmt.Errorf("route deposit address transfer: %w", err)
+	}
+	return routed, nil
+}
+
+// RecordDepositAddressSweep records a sweep the scanner saw (a depository deposit whose
+// SweptFrom names address) on the payments it moved: the routed payments at the address of the
+// sweep's chain and currency, up to the sweep's block, that no sweep moved yet. It returns how
+// many it marked; a sweep seen again (a rescan) marks none.
+func (s *Store) RecordDepositAddressSweep(ctx context.Context, chainID uint64, address, currency, sweepTx string, block uint64) (int64, error) {
+	tag, err := s.pool.Exec(ctx, `UPDATE deposit_address_transfers t SET sweep_tx = $4
+		FROM deposit_addresses a
+		WHERE a.id = t.address_id AND a.address = $2 AND t.chain_id = $1 AND t.currency = $3 AND t.block_number <= $5
+			AND t.request_id IS NOT NULL AND t.sweep_tx IS NULL`,
+		int64(chainID), strings.ToLower(address), strings.ToLower(currency), strings.ToLower(sweepTx), int64(block))
+	if err != nil {
+		return 0, fmt.Errorf("record deposit address sweep: %w", err)
+	}
+	return tag.RowsAffected(), nil
+}
