@@ -63,6 +63,10 @@ func (r *intentRun) checkDeposit() intent.FailReason {
 		return intent.FailReasonIncorrectDepositCurrency
 	case intent.Big(d.Amount).Cmp(intent.Big(ex.AmountIn)) < 0:
 		return intent.FailReasonDepositedAmountTooLowToFill
+	case ex.DepositAddress != nil && intent.Big(d.Amount).Cmp(intent.Big(ex.AmountIn)) > 0:
+		// A plain transfer of more than quoted: until an excess is refunded as its own leg
+		// (strict) or requoted (open), the whole deposit is refunded, so no excess is kept.
+		return intent.FailReasonIncorrectPayment
 	case r.depositSeenAt.Unix() > ex.Deadline:
 		return intent.FailReasonOrderExpired
 	}

@@ -15,12 +15,21 @@ import (
 // less than its gas, the request then waits for an operator's adminRefund.
 func (r *intentRun) refund(ctx workflow.Context, reason intent.FailReason) error {
 	recipient := r.in.Execution.RefundTo
-	if intent.IsZeroAddress(recipient) {
-		recipient = r.payer()
-	}
 	r.refunding = true
 	r.state.FailReason = reason
 	r.releaseSponsorship(ctx)
+	if noAutomaticRefund(r.in.Execution) {
+		// An open deposit address quoted without refundTo: no refund is made by itself (not to
+		// the payer either); the deposit waits in the depository for an operator's adminRefund.
+		r.state.RefundFailReason = intent.RefundFailReasonManualRefundRequired
+		if err := r.write(ctx, intent.StatusFailure, reason); err != nil {
+			return err
+		}
+		return r.awaitOperator(ctx)
+	}
+	if intent.IsZeroAddress(recipient) {
+		recipient = r.payer()
+	}
 	tx, err := r.payRefund(ctx, intent.TxKindRefund, recipient)
 	if err == nil {
 		return r.write(ctx, intent.StatusRefund, reason, tx)
@@ -93,4 +102,11 @@ func (r *intentRun) blockedWallet(ctx workflow.Context) error {
 		return err
 	}
 	return r.awaitOperator(ctx)
+}
+
+// noAutomaticRefund reports whether the request's quote disabled its automatic refund: an open
+// deposit address quoted without refundTo (docs/deposit-addresses.md). The zero address is a
+// refundTo (refund the payer); only an absent one disables it.
+func noAutomaticRefund(ex intent.Execution) bool {
+	return ex.DepositAddress != nil && ex.DepositAddress.Type == intent.DepositAddressOpen && ex.RefundTo == ""
 }

@@ -109,3 +109,66 @@ func TestASweepThatMovedNothingFailsTheRequest(t *testing.T) {
 	require.Equal(t, intent.Tx{Direction: intent.TxIn, Kind: intent.TxKindDeposit, ChainID: 31337, Hash: "0xsweep", Block: 8,
 		Status: intent.TxFailure}, last.Txs[0])
 }
+
+// Issue 35, point 2: "refundTo required for strict, optional for open (absent: no automatic
+// refund; the zero address: refund the depositor)". A deposit at an open address quoted without
+// refundTo that cannot be filled is not refunded by itself, to the payer or anyone: the request
+// fails with MANUAL_REFUND_REQUIRED and waits for an operator; with the zero address it is
+// refunded to the payer.
+func TestAnOpenAddressWithoutRefundToIsNeverRefundedByItself(t *testing.T) {
+	for _, tc := range []struct {
+		refundTo string
+		refunded bool
+	}{{"", false}, {"0x0000000000000000000000000000000000000000", true}} {
+		t.Run("refundTo="+tc.refundTo, func(t *testing.T) {
+			g := newRefundGuard(t)
+			ex := depositAddressExecution()
+			ex.DepositAddress.Type, ex.RefundTo = intent.DepositAddressOpen, tc.refundTo
+			arrival := intent.Deposit{ChainID: 31337, TxHash: "0xpay", BlockNumber: 7, OrderID: ex.OrderID, Depositor: "0xPayer",
+				Currency: native, Amount: "999", RequestID: ex.RequestID, Family: "evm"}
+			swept := arrival
+			swept.TxHash, swept.LogIndex, swept.Depositor, swept.SweptFrom = "0xsweep", 3, ex.User, ex.DepositAddress.Address
+			g.env.OnActivity(chainActs.SweepDepositAddress, mock.Anything, mock.Anything).Return(&activities.SweepSent{TxHash: "0xsweep"}, nil)
+			g.env.OnActivity(chainActs.AwaitSweep, mock.Anything, mock.Anything).Return(
+				&activities.Swept{Included: activities.TxIncluded{Hash: "0xsweep", Block: 8, Success: true}, Deposit: &swept}, nil)
+			g.env.ExecuteWorkflow(Intent, IntentInput{Execution: ex, Deposit: &arrival})
+			if tc.refunded {
+				require.Equal(t, intent.StatusRefund, g.result(t).Status)
+				require.Len(t, g.refunds, 1)
+				require.Equal(t, "0xPayer", g.refunds[0].Recipient, "the zero address refunds who paid")
+				return
+			}
+			res := g.result(t)
+			require.Empty(t, g.refunds, "refunded without a refundTo")
+			require.Equal(t, intent.StatusFailure, res.Status)
+			require.Equal(t, intent.FailReasonDepositedAmountTooLowToFill, res.FailReason)
+			require.Equal(t, intent.RefundFailReasonManualRefundRequired, res.RefundFailReason)
+			require.True(t, res.AwaitingOperator, "the request waits for an operator's adminRefund")
+		})
+	}
+}
+
+// Issue 35, point 3, "more than quoted": until the excess is refunded as its own leg (strict)
+// or requoted (open), a deposit address paid more than quoted is refunded whole
+// (INCORRECT_PAYMENT) and nothing is filled, so no excess is ever kept.
+func TestADepositAddressPaidMoreThanQuotedIsRefundedWhole(t *testing.T) {
+	g := newRefundGuard(t)
+	ex := depositAddressExecution()
+	ex.RefundTo = "0x00000000000000000000000000000000000000aa"
+	arrival := intent.Deposit{ChainID: 31337, TxHash: "0xpay", BlockNumber: 7, OrderID: ex.OrderID, Depositor: "0xPayer",
+		Currency: native, Amount: "1001", RequestID: ex.RequestID, Family: "evm"}
+	swept := arrival
+	swept.TxHash, swept.LogIndex, swept.Depositor, swept.SweptFrom = "0xsweep", 3, ex.User, ex.DepositAddress.Address
+	g.env.OnActivity(chainActs.SweepDepositAddress, mock.Anything, mock.Anything).Return(&activities.SweepSent{TxHash: "0xsweep"}, nil)
+	g.env.OnActivity(chainActs.AwaitSweep, mock.Anything, mock.Anything).Return(
+		&activities.Swept{Included: activities.TxIncluded{Hash: "0xsweep", Block: 8, Success: true}, Deposit: &swept}, nil)
+	g.env.ExecuteWorkflow(Intent, IntentInput{Execution: ex, Deposit: &arrival})
+	res := g.result(t)
+	require.Equal(t, intent.StatusRefund, res.Status)
+	require.Equal(t, intent.FailReasonIncorrectPayment, res.FailReason)
+	require.Empty(t, g.fills)
+	require.Len(t, g.refunds, 1)
+	require.Equal(t, "1001", g.refunds[0].Amount)
+	require.Equal(t, "0x00000000000000000000000000000000000000aa", g.refunds[0].Recipient)
+	require.Equal(t, "0xsweep", g.refunds[0].DepositTx, "the sweep's deposit is refunded")
+}
