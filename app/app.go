@@ -188,6 +188,13 @@ func (s *System) Intents() *door.Door {
 	return s.door
 }
 
+// quoteEngine is the quote engine: the API's, and the worker's for the requotes of payments at
+// open deposit addresses (deposits.Requoter).
+func (s *System) quoteEngine() *quote.Engine {
+	return &quote.Engine{Chains: s.Chains, Prices: s.PriceSource(), Store: s.Store, Solver: s.Config.SolverAddress().Hex(),
+		TTL: s.Config.QuoteTTL, Limits: s.Config.QuoteLimits, SwapCostBps: s.Config.SwapCostBps, Screening: s.Screening}
+}
+
 // WorkerDeps builds the worker's dependencies.
 func (s *System) WorkerDeps() worker.Deps {
 	return worker.Deps{Temporal: s.Temporal, Store: s.Store, Chains: s.Chains, Families: s.families(),
@@ -195,7 +202,7 @@ func (s *System) WorkerDeps() worker.Deps {
 		OracleSigners: s.Config.OracleSigners, OracleThreshold: s.Config.OracleSignersThreshold, Environment: s.Config.Environment,
 		SolverKey: s.Config.SolverKey(), Prices: s.PriceSource(), ScanInterval: s.Config.ScanInterval, NonceGapAfter: s.Config.NonceGapAfter,
 		MaxFill: s.Config.SolverMaxFill, InventoryFloor: s.Config.SolverInventoryFloor, Screening: s.Screening, ExposureCap: s.Config.ExposureCapUSD,
-		Intents: s.Intents(), RefundGas: s.Config.RefundGas, RefundBudget: s.Config.OrphanRefundBudget,
+		Intents: s.Intents(), Requotes: s.quoteEngine(), RefundGas: s.Config.RefundGas, RefundBudget: s.Config.OrphanRefundBudget,
 		Logger: s.Logger.With("component", "worker")}
 }
 
@@ -223,8 +230,7 @@ func (s *System) APIServer(ctx context.Context) *api.Server {
 			s.Logger.Warn("prices not warmed", "error", err)
 		}
 	}()
-	engine := &quote.Engine{Chains: s.Chains, Prices: prices, Store: s.Store, Solver: s.Config.SolverAddress().Hex(),
-		TTL: s.Config.QuoteTTL, Limits: s.Config.QuoteLimits, SwapCostBps: s.Config.SwapCostBps, Screening: s.Screening}
+	engine := s.quoteEngine()
 	return &api.Server{Store: s.Store, Chains: s.Chains.Registry(), Indexer: s.Intents(), Logger: s.Logger.With("component", "api"),
 		Stream: s.stream(ctx),
 		Quotes: engine, Admin: s.Intents(), AdminTokenSHA256: s.Config.AdminTokenSHA256, AdminAddr: s.Config.AdminAddr,

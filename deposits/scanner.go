@@ -41,7 +41,10 @@ type Scanner struct {
 	Parallel int
 	// Addresses, when set, are the deposit addresses watched over the same ranges (watch.go).
 	Addresses *AddressWatch
-	Logger    *slog.Logger
+	// Requotes, when set, quotes again the payments at open deposit addresses that are not
+	// their quote's (watch_open.go); without it every address routes only its first payment.
+	Requotes Requoter
+	Logger   *slog.Logger
 }
 
 // scannedChain is what the scanner reads of a chain.

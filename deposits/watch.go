@@ -156,7 +156,12 @@ func (s *Scanner) arrivals(ctx context.Context, chainID, from, to uint64) (int, 
 		if err != nil {
 			return delivered, err
 		}
-		requestID, err := s.Store.RouteFirstDepositAddressTransfer(ctx, t.ChainID, t.TxHash, t.LogIndex)
+		var requestID string
+		if a.Type == intent.DepositAddressOpen && s.Requotes != nil {
+			requestID, err = s.routeOpen(ctx, a, t) // watch_open.go
+		} else {
+			requestID, err = s.Store.RouteFirstDepositAddressTransfer(ctx, t.ChainID, t.TxHash, t.LogIndex)
+		}
 		if err != nil {
 			return delivered, err
 		}

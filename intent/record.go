@@ -12,6 +12,11 @@ type Record struct {
 	Recipient string `json:"recipient"`
 	Sender    string `json:"sender"`
 	RefundTo  string `json:"refundTo"`
+	// SupersededByRequestID names the request that took this one's deposit: an open deposit
+	// address's quote-time request whose first payment was quoted again (a different amount)
+	// runs under a new request, and this one stays waiting (docs/deposit-addresses.md,
+	// "Requotes and superseded requests"). Absent otherwise.
+	SupersededByRequestID *string `json:"supersededByRequestId,omitempty"`
 	// DuplicateDeposits links a request paid more than once with the refund requests made for
 	// its extra deposits; both the parent and each refund request carry it.
 	DuplicateDeposits *DuplicateDeposits `json:"duplicateDeposits,omitempty"`

@@ -113,7 +113,7 @@ func V2(stored []byte, orderData json.RawMessage) (*V2Record, error) {
 			SlippageTolerance: d.SlippageTolerance, FailReason: d.FailReason, RefundFailReason: string(d.RefundFailReason.OrNA()),
 			FailedTxHash: d.FailedTxHash, FailedTxBlockNumber: d.FailedTxBlockNumber, FailedCallData: d.FailedCallData,
 			InTxs: v2Txs(d.InTxs, true), OutTxs: v2Txs(d.OutTxs, false), AppFees: []V2AppFee{},
-			RefundCurrencyData: d.RefundCurrency, OrderData: orderData,
+			RefundCurrencyData: d.RefundCurrency, OrderData: orderData, SupersededByRequestID: rec.SupersededByRequestID,
 			Fees: V2Fees{Gas: "0", Fixed: "0", Price: "0", Gateway: "0"}, FeesUsd: V2Fees{Gas: "0", Fixed: "0", Price: "0", Gateway: "0"},
 		}}
 	if out.Data.FailReason == "" {

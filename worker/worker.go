@@ -64,6 +64,9 @@ type Deps struct {
 	ScanInterval time.Duration
 	// Intents is the door the deposit scanner delivers deposits through (app.System.Intents).
 	Intents deposits.Deliverer
+	// Requotes quotes again the payments at open deposit addresses that are not their quote's
+	// (app: the quote engine); nil routes only each address's first payment.
+	Requotes deposits.Requoter
 	Logger  *slog.Logger
 }
 
@@ -142,7 +145,7 @@ func Run(ctx context.Context, d Deps) error {
 	}
 	go watchExposure(ctx, d.Chains, d.Store, d.ExposureCap, d.Logger)
 	scanner := &deposits.Scanner{Chains: d.Chains, Store: d.Store, Router: d.Intents, Interval: d.ScanInterval,
-		Addresses: deposits.NewAddressWatch(d.Store), Logger: d.Logger}
+		Addresses: deposits.NewAddressWatch(d.Store), Requotes: d.Requotes, Logger: d.Logger}
 	scanner.Run(ctx)
 	return nil
 }
