@@ -67,7 +67,7 @@ type Deps struct {
 	// Requotes quotes again the payments at open deposit addresses that are not their quote's
 	// (app: the quote engine); nil routes only each address's first payment.
 	Requotes deposits.Requoter
-	Logger  *slog.Logger
+	Logger   *slog.Logger
 }
 
 // Register puts the workflows and activities on a registry (a worker or a replayer).
