@@ -21,7 +21,8 @@ import (
 // funds the address's quote-time request (store.RouteFirstDepositAddressTransfer) and is
 // delivered through the door as a deposit naming that request, whose workflow sweeps it into the
 // depository. A later payment is recorded, not routed (docs/deposit-addresses.md, "Watching and
-// sweeping": what becomes of it is not built yet).
+// sweeping": what becomes of it is not built yet), except at an open address, whose payments
+// other than its quote's are quoted again and fund requests of their own (watch_open.go).
 
 // AddressWatch is the set of issued deposit addresses the scanner watches, shared by the
 // scanners of every chain: the addresses are the same on every chain of a family (a payment on

@@ -14,8 +14,8 @@ import (
 // RouteFirstDepositAddressTransfer decides which request a recorded payment at a deposit address
 // funds, once, and returns it: the address's quote-time request when no other payment of the
 // address funds a request yet, the request it was routed to before when it was, and "" when
-// another payment of the address came first (it stays unrouted: a strict address is single-use,
-// and an open address's later payments are not requoted yet, docs/deposit-addresses.md). The
+// another payment of the address came first (it stays unrouted: a strict address is single-use;
+// an open address's later payments are requoted, RouteRequotedDepositAddressTransfer). The
 // address's row is locked while it decides, so the scanners of two chains (an address is the
 // same on every chain of its family) never route two first payments. intent.ErrNotFound when the
 // payment is not recorded.
