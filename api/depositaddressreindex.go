@@ -62,10 +62,6 @@ func (s *Server) reindexDepositAddress(c *gin.Context) {
 		abort(c, invalidInput("sweep is not supported: a reindex routes what it finds, and the engine sweeps it"))
 		return
 	}
-	if s.Reindexer == nil {
-		abort(c, &Error{Code: CodeServiceUnavailable, Message: "reindexing is not available"})
-		return
-	}
 	addr := strings.TrimSpace(b.DepositAddress)
 	if addr == "" {
 		abort(c, invalidInput("depositAddress is required"))
@@ -83,6 +79,10 @@ func (s *Server) reindexDepositAddress(c *gin.Context) {
 			return
 		}
 		addr = canon
+	}
+	if s.Reindexer == nil {
+		abort(c, &Error{Code: CodeServiceUnavailable, Message: "reindexing is not available"})
+		return
 	}
 	got, err := s.Reindexer.Reindex(c.Request.Context(), deposits.Reindex{ChainID: uint64(b.ChainID), Address: addr,
 		TargetChainID: uint64(b.TargetChainID), Currency: b.Currency})
