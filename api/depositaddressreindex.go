@@ -8,7 +8,6 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/intentd/intentd/deposits"
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/quote"
 )
@@ -18,9 +17,10 @@ import (
 // no recorded payment accounts for is routed as a payment the watch had seen (deposits.Reindexer):
 // how native value a contract moved to the address, which the watch cannot see, is recovered.
 
-// DepositAddressReindexer reindexes a deposit address (deposits.Reindexer).
+// DepositAddressReindexer reindexes a deposit address (deposits.Reindexer, which app hands in:
+// the API imports no deposits code).
 type DepositAddressReindexer interface {
-	Reindex(ctx context.Context, r deposits.Reindex) (*deposits.Reindexed, error)
+	Reindex(ctx context.Context, r intent.DepositAddressReindex) (*intent.DepositAddressReindexed, error)
 }
 
 // reindexBody is the body of the reindex: the SDK's (chainId the chain the address was issued
@@ -84,16 +84,16 @@ func (s *Server) reindexDepositAddress(c *gin.Context) {
 		abort(c, &Error{Code: CodeServiceUnavailable, Message: "reindexing is not available"})
 		return
 	}
-	got, err := s.Reindexer.Reindex(c.Request.Context(), deposits.Reindex{ChainID: uint64(b.ChainID), Address: addr,
+	got, err := s.Reindexer.Reindex(c.Request.Context(), intent.DepositAddressReindex{ChainID: uint64(b.ChainID), Address: addr,
 		TargetChainID: uint64(b.TargetChainID), Currency: b.Currency})
 	switch {
 	case errors.Is(err, intent.ErrNotFound):
 		abort(c, &Error{Code: CodeDepositAddressNotFound, Message: "no deposit address " + b.DepositAddress + " for that chainId"})
 		return
-	case errors.Is(err, deposits.ErrReindexInvalid):
-		abort(c, invalidInput(strings.TrimPrefix(err.Error(), deposits.ErrReindexInvalid.Error()+": ")))
+	case errors.Is(err, intent.ErrReindexInvalid):
+		abort(c, invalidInput(strings.TrimPrefix(err.Error(), intent.ErrReindexInvalid.Error()+": ")))
 		return
-	case errors.Is(err, deposits.ErrReindexTooRecent):
+	case errors.Is(err, intent.ErrReindexTooRecent):
 		c.Set(ctxErrorCode, CodeRateLimited)
 		c.AbortWithStatusJSON(http.StatusTooManyRequests, reindexRateLimitedJSON{Message: "The deposit address was reindexed too recently"})
 		return

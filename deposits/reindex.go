@@ -3,7 +3,6 @@ package deposits
 import (
 	"context"
 	"crypto/sha256"
-	"errors"
 	"fmt"
 	"math/big"
 	"strings"
@@ -40,38 +39,12 @@ const ReindexLogIndex = -2
 // within it): every reindex reads a balance per listed currency.
 const DefaultReindexCooldown = 60 * time.Second
 
-// ErrReindexTooRecent is returned when the address was reindexed on the chain within the
-// cooldown (429).
-var ErrReindexTooRecent = errors.New("the deposit address was reindexed too recently")
-
-// ErrReindexInvalid is a reindex the request cannot be read as (400): an unknown or disabled
-// target chain, one of another family or without deposit addresses, a currency not listed there.
-var ErrReindexInvalid = errors.New("invalid reindex")
-
-// Reindex is a reindex's request: the address, the chain it was issued for (0: whichever it was
-// issued for), the chain to read (0: ChainID) and one currency to read (empty: every listed one).
-type Reindex struct {
-	ChainID       uint64
-	Address       string
-	TargetChainID uint64
-	Currency      string
-}
-
-// ReindexedCurrency is a currency whose balance a reindex found not accounted for and routed.
-type ReindexedCurrency struct {
-	Currency string
-	Symbol   string
-	// Balance is the address's balance read, in base units.
-	Balance string
-}
-
-// Reindexed is what a reindex did: the currencies it routed a payment of, those it read and those
-// whose balance could not be read.
-type Reindexed struct {
-	Triggered []ReindexedCurrency
-	Checked   []string
-	Failed    []string
-}
+// ErrReindexTooRecent and ErrReindexInvalid are intent's (the API reads them without this
+// package).
+var (
+	ErrReindexTooRecent = intent.ErrReindexTooRecent
+	ErrReindexInvalid   = intent.ErrReindexInvalid
+)
 
 // Reindexer reindexes deposit addresses, routing through Scanner's routing (its Chains, Store,
 // Router and Logger; it need not run).
@@ -89,7 +62,7 @@ type Reindexer struct {
 // Reindex reads the address's balances on the target chain and routes what no recorded payment
 // accounts for. store.ErrNotFound (wrapped) when no address of r.ChainID is r.Address or it is
 // disabled; ErrReindexInvalid, ErrReindexTooRecent; any other error is transient.
-func (x *Reindexer) Reindex(ctx context.Context, r Reindex) (*Reindexed, error) {
+func (x *Reindexer) Reindex(ctx context.Context, r intent.DepositAddressReindex) (*intent.DepositAddressReindexed, error) {
 	s := x.Scanner
 	a, err := s.Store.DepositAddressByAddress(ctx, r.Address)
 	if err != nil {
@@ -137,9 +110,9 @@ func (x *Reindexer) Reindex(ctx context.Context, r Reindex) (*Reindexed, error) 
 	if err != nil {
 		return nil, err
 	}
-	out := &Reindexed{Triggered: []ReindexedCurrency{}, Checked: []string{}, Failed: []string{}}
+	out := &intent.DepositAddressReindexed{Triggered: []intent.ReindexedCurrency{}, Checked: []string{}, Failed: []string{}}
 	var payments []intent.DepositAddressTransfer
-	var triggered []ReindexedCurrency
+	var triggered []intent.ReindexedCurrency
 	for _, cur := range currencies {
 		bal, err := balances.BalanceNow(ctx, cur.Address, a.Address)
 		if err != nil {
@@ -158,7 +131,7 @@ func (x *Reindexer) Reindex(ctx context.Context, r Reindex) (*Reindexed, error) 
 		payments = append(payments, intent.DepositAddressTransfer{ChainID: target, TxHash: ReindexTxHash(target, a.Address, cur.Address, head),
 			LogIndex: ReindexLogIndex, AddressID: a.ID, BlockNumber: head, Sender: a.Depositor, Currency: cur.Address,
 			Amount: extra.String(), SeenAt: time.Now()})
-		triggered = append(triggered, ReindexedCurrency{Currency: cur.Address, Symbol: cur.Symbol, Balance: bal.String()})
+		triggered = append(triggered, intent.ReindexedCurrency{Currency: cur.Address, Symbol: cur.Symbol, Balance: bal.String()})
 	}
 	for i, p := range payments {
 		if _, err := s.routeArrivals(ctx, target, string(ch.VMType), []intent.DepositAddressTransfer{p},
