@@ -316,3 +316,69 @@ func TestAReindexRecoversANativePaymentAContractMadeToADepositAddress(t *testing
 		t.Errorf("a currency the chain does not list: %d, want 400", code)
 	}
 }
+
+// Issue 35, point 6: "nothing swept twice and nothing lost", whatever the order. A strict
+// address is paid twice in consecutive blocks, so the second payment may arrive before the
+// first one's sweep is mined (then that sweep moves both, the quote's request refunds the
+// whole deposit with INCORRECT_PAYMENT and the second payment's refund request, whose own sweep
+// moves nothing, fails without paying) or after it (then the first is filled and the second
+// refunded with DOUBLE_SPEND). Either way: each request kept at most one sweep, no more than
+// two Swept events, the order filled at most once, the address left empty, and refundTo paid
+// back no more than what was paid.
+func TestAStrictAddressPaidTwiceInARowSweepsNothingTwiceAndPaysNothingTwice(t *testing.T) {
+	s := startStack(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
+	defer cancel()
+	acct, recipient, refundTo := devnet.TestAccounts()[5], freshAddress(t), freshAddress(t)
+	wallet := &e2e.Wallet{Key: acct.Key, RPCs: s.RPCs}
+	q, addr := s.strictDepositAddress(t, ctx, acct.Address, recipient, refundTo, common.Address{}, "400000000000000000")
+	orderID := common.HexToHash(q.Protocol.V2.OrderID)
+	if _, err := wallet.SendTx(ctx, quote.TxData{ChainID: 31337, To: addr.Hex(), Data: "0x", Value: q.Details.CurrencyIn.Amount}); err != nil {
+		t.Fatal(err)
+	}
+	second, err := wallet.SendTx(ctx, quote.TxData{ChainID: 31337, To: addr.Hex(), Data: "0x", Value: "100000000000000000"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	refundID := intent.DepositRefundRequestID(31337, second.TxHash.Hex(), 0)
+	first, _, err := s.API.WaitStatus(ctx, q.RequestID, "success", "failure", "refund")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, _, err := s.API.WaitStatus(ctx, refundID, "refund", "failure", "success")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("the quote's request: %s %s; the second payment's: %s %s", first.Status, first.FailReason, other.Status, other.FailReason)
+	paid, _ := new(big.Int).SetString("500000000000000000", 10)
+	fills := s.fills(t, 31338, orderID)
+	switch {
+	case first.Status == "success" && other.Status == "refund" && other.FailReason == string(intent.FailReasonDoubleSpend):
+		if fills != 1 {
+			t.Errorf("fills %d, want 1", fills)
+		}
+	case first.Status == "refund" && first.FailReason == string(intent.FailReasonIncorrectPayment) && other.Status == "failure":
+		if fills != 0 {
+			t.Errorf("fills %d, want none", fills)
+		}
+		if n := s.kindCount(t, ctx, refundID, intent.TxKindRefund); n != 0 {
+			t.Errorf("the second payment's request refunded %d times, want none: the first sweep's refund paid it", n)
+		}
+	default:
+		t.Fatalf("the quote's request %+v, the second payment's %+v", first, other)
+	}
+	for _, id := range []string{q.RequestID, refundID} {
+		if n := s.kindCount(t, ctx, id, intent.TxKindSweep); n > 1 {
+			t.Errorf("kept sweeps of %s: %d", id, n)
+		}
+	}
+	if n := s.sweptOf(t, 31337, orderID); n < 1 || n > 2 {
+		t.Errorf("Swept events: %d", n)
+	}
+	if b := s.balance(t, 31337, common.Address{}, addr); b.Sign() != 0 {
+		t.Errorf("left at the address: %s", b)
+	}
+	if got := s.balance(t, 31337, common.Address{}, refundTo); got.Cmp(paid) > 0 {
+		t.Errorf("refundTo received %s, more than the %s paid", got, paid)
+	}
+}
