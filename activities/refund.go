@@ -109,6 +109,10 @@ func (a *ChainActivities) SubmitRefund(ctx context.Context, in RefundInput) (*Re
 	if in.DepositTx == "" {
 		return nil, refundFailure(intent.RefundFailReasonManualRefundRequired, "a refund names the deposit it returns", nil)
 	}
+	if in.Recipient == "" || ch.Notation().IsZeroAddress(in.Recipient) {
+		// Nobody to pay (a deposit address's payer unknown, a zero depositor): never burned.
+		return nil, refundFailure(intent.RefundFailReasonManualRefundRequired, "a refund to the zero address is never sent", nil)
+	}
 	cur, listed := ch.FindCurrency(in.Currency)
 	gas := a.RefundGas.ceiling(cur, listed)
 	pay := chains.Payment{RequestID: in.RequestID, Kind: in.Kind, ChainID: in.ChainID, Currency: in.Currency, Recipient: in.Recipient,

@@ -263,6 +263,13 @@ func TestARefundOfADepositAlreadyRefundedUnderTheRequestsOwnIDIsRefused(t *testi
 	bare.DepositTx, bare.DepositLogIndex = "", 0
 	_, err = r.refund(bare)
 	_ = r.requireRefused(t, bare, err, intent.RefundFailReasonManualRefundRequired)
+
+	// A refund to the zero address (a deposit address's payer unknown, a zero depositor) is
+	// refused before anything is signed: never burned.
+	zero := r.deposit(t, common.Address{}, big.NewInt(1e17))
+	zero.Recipient = "0x0000000000000000000000000000000000000000"
+	_, err = r.refund(zero)
+	_ = r.requireRefused(t, zero, err, intent.RefundFailReasonManualRefundRequired)
 }
 
 // A refund pays under the deposit's withdrawal id, and once: a manual refund after it finds the

@@ -40,7 +40,10 @@ type Server struct {
 	Chains  *chains.Registry
 	Quotes  *quote.Engine
 	Indexer Indexer
-	Logger  *slog.Logger
+	// Reindexer serves POST /transactions/deposit-address/reindex (deposits.Reindexer); nil
+	// answers 503.
+	Reindexer DepositAddressReindexer
+	Logger    *slog.Logger
 	// Admin serves POST /admin/requests/:requestId/refund (manual refunds by support staff),
 	// which exists only when AdminTokenSHA256 (the SHA-256 of the admin bearer token) is set.
 	Admin            AdminRefunder

@@ -185,6 +185,13 @@ func TestEveryRouteAnswersABadRequestWithMessageAndErrorCodeAndTheTablesStatus(t
 			{method: "POST", path: "/transactions/index", body: `{"chainId": 1, "txHash": "` + hintTx + `"}`, code: CodeUnsupportedChain},
 			{method: "POST", path: "/transactions/index", body: hint, code: CodeServiceUnavailable, err: errors.New("rpc down")},
 		},
+		"POST /transactions/deposit-address/reindex": {
+			{method: "POST", path: "/transactions/deposit-address/reindex", body: "nope", code: CodeInvalidInput},
+			{method: "POST", path: "/transactions/deposit-address/reindex", body: `{"depositAddress": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", "sweep": true}`, code: CodeInvalidInput},
+			{method: "POST", path: "/transactions/deposit-address/reindex", body: `{"chainId": 1, "depositAddress": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"}`, code: CodeUnsupportedChain},
+			{method: "POST", path: "/transactions/deposit-address/reindex", body: `{"chainId": 31337, "depositAddress": "0x12"}`, code: quote.CodeInvalidAddress},
+			{method: "POST", path: "/transactions/deposit-address/reindex", body: `{"chainId": 31337, "depositAddress": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"}`, code: CodeServiceUnavailable},
+		},
 		"POST /transactions/single": {
 			{method: "POST", path: "/transactions/single", body: `{"requestId": "r1"}`, code: CodeInvalidInput},
 			{method: "POST", path: "/transactions/single", body: single, code: CodeServiceUnavailable, err: errors.New("rpc down")},

@@ -18,6 +18,7 @@ import (
 	"github.com/intentd/intentd/api"
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/chains/evm"
+	"github.com/intentd/intentd/deposits"
 	"github.com/intentd/intentd/door"
 	"github.com/intentd/intentd/events"
 	"github.com/intentd/intentd/internal/httpclient"
@@ -231,7 +232,9 @@ func (s *System) APIServer(ctx context.Context) *api.Server {
 		}
 	}()
 	engine := s.quoteEngine()
-	return &api.Server{Store: s.Store, Chains: s.Chains.Registry(), Indexer: s.Intents(), Logger: s.Logger.With("component", "api"),
+	reindexer := &deposits.Reindexer{Scanner: &deposits.Scanner{Chains: s.Chains, Store: s.Store, Router: s.Intents(),
+		Requotes: engine, Logger: s.Logger.With("component", "reindex")}}
+	return &api.Server{Store: s.Store, Chains: s.Chains.Registry(), Indexer: s.Intents(), Reindexer: reindexer, Logger: s.Logger.With("component", "api"),
 		Stream: s.stream(ctx),
 		Quotes: engine, Admin: s.Intents(), AdminTokenSHA256: s.Config.AdminTokenSHA256, AdminAddr: s.Config.AdminAddr,
 		Limits: s.rateLimiter(ctx), TrustedProxies: s.Config.TrustedProxies, SolverMaxFill: s.Config.SolverMaxFill,

@@ -20,9 +20,9 @@ import (
 // payment is recorded once (store.RecordDepositAddressTransfer); the first one at an address
 // funds the address's quote-time request (store.RouteFirstDepositAddressTransfer) and is
 // delivered through the door as a deposit naming that request, whose workflow sweeps it into the
-// depository. A later payment is recorded, not routed (docs/deposit-addresses.md, "Watching and
-// sweeping": what becomes of it is not built yet), except at an open address, whose payments
-// other than its quote's are quoted again and fund requests of their own (watch_open.go).
+// depository. A later payment at a strict address is refunded as a request of its own
+// (watch_strict.go, DOUBLE_SPEND); at an open address, every payment other than its quote's is
+// quoted again and funds a request of its own (watch_open.go).
 
 // AddressWatch is the set of issued deposit addresses the scanner watches, shared by the
 // scanners of every chain: the addresses are the same on every chain of a family (a payment on
@@ -146,9 +146,18 @@ func (s *Scanner) arrivals(ctx context.Context, chainID, from, to uint64) (int, 
 	if err != nil {
 		return 0, err
 	}
+	return s.routeArrivals(ctx, chainID, string(ch.VMType), ts, w.address)
+}
+
+// routeArrivals records and routes payments at deposit addresses of one chain, in their order,
+// and returns how many it delivered: the watch's (arrivals) and a reindex's (reindex.go).
+// address finds a payment's address by its id; a payment whose address it does not find (a
+// disabled one) is skipped.
+func (s *Scanner) routeArrivals(ctx context.Context, chainID uint64, family string, ts []intent.DepositAddressTransfer,
+	address func(id string) (intent.DepositAddress, bool)) (int, error) {
 	delivered := 0
 	for _, t := range ts {
-		a, ok := w.address(t.AddressID)
+		a, ok := address(t.AddressID)
 		if !ok {
 			continue // a full reload dropped it (disabled) after the read
 		}
@@ -166,6 +175,14 @@ func (s *Scanner) arrivals(ctx context.Context, chainID, from, to uint64) (int, 
 		if err != nil {
 			return delivered, err
 		}
+		if requestID == "" && a.Type == intent.DepositAddressStrict {
+			if ok, err := s.routeStrictLater(ctx, t, a, family, created); err != nil {
+				return delivered, err
+			} else if ok {
+				delivered++
+				continue
+			}
+		}
 		if requestID == "" {
 			if created {
 				s.Logger.Warn("another payment at a deposit address: recorded, not routed", "chainId", chainID, "address", a.Address,
@@ -179,7 +196,7 @@ func (s *Scanner) arrivals(ctx context.Context, chainID, from, to uint64) (int, 
 		}
 		// Delivered again when seen again (a rescan after a crash between the routing and the
 		// delivery): the door does not signal a deposit its workflow holds.
-		if err := s.Router.Deliver(ctx, t.ArrivalDeposit(a, requestID, string(ch.VMType))); err != nil {
+		if err := s.Router.Deliver(ctx, t.ArrivalDeposit(a, requestID, family)); err != nil {
 			return delivered, err
 		}
 		delivered++

@@ -57,9 +57,13 @@ func (r byRequest) QuoteByRequestID(_ context.Context, id string) (*store.Stored
 	return &r.q, nil
 }
 
-func (r byRequest) Status(context.Context, string) (*store.StatusRow, error) { return &store.StatusRow{}, nil }
+func (r byRequest) Status(context.Context, string) (*store.StatusRow, error) {
+	return &store.StatusRow{}, nil
+}
 
-func (r byRequest) Record(context.Context, string) (*intent.Record, error) { return &intent.Record{}, nil }
+func (r byRequest) Record(context.Context, string) (*intent.Record, error) {
+	return &intent.Record{}, nil
+}
 
 // Issue 35, point 3: a payment that arrived at a deposit address names its request: the door
 // starts that request's workflow with it (found by requestId, not by an order), and a sweep's

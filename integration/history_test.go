@@ -22,7 +22,7 @@ import (
 // the workflow code that is not behind a new version fails there, and it requires a history of
 // each workflow at every version. Record new histories with
 //
-//	INTENTD_RECORD_HISTORIES=$PWD/workflows/testdata/histories go test ./integration -run 'TestIntentFromQuoteToFillOnDevnet|TestDepositProblemsAreRefunded|TestRefundProblemsAndManualAdminRefund|TestFillNotIncluded|TestDepositConfirmationTimeout|TestFillSubmissionFailedIsRefunded|TestOrphanedAndDuplicateDepositsAreRefunded|TestSponsorshipIsPaidByTheIntegrator|TestScreening|TestASecondFillWaitsPendingUntilTheFirstDepositIsFinal|TestJunkDepositsCostTheSolverNothing|TestADepositAddressPaidByAPlainTransferIsSweptOnceAndFilled'
+//	INTENTD_RECORD_HISTORIES=$PWD/workflows/testdata/histories go test ./integration -run 'TestIntentFromQuoteToFillOnDevnet|TestDepositProblemsAreRefunded|TestRefundProblemsAndManualAdminRefund|TestFillNotIncluded|TestDepositConfirmationTimeout|TestFillSubmissionFailedIsRefunded|TestOrphanedAndDuplicateDepositsAreRefunded|TestSponsorshipIsPaidByTheIntegrator|TestScreening|TestASecondFillWaitsPendingUntilTheFirstDepositIsFinal|TestJunkDepositsCostTheSolverNothing|TestADepositAddressPaidByAPlainTransferIsSweptOnceAndFilled|TestAStrictDepositAddressRefundsAPaymentAfterItsFirstWithDoubleSpend|TestAStrictDepositAddressPaidInTheWrongCurrencyOrOnTheWrongChainIsSweptAndRefunded'
 func (s *stack) recordHistory(t *testing.T, requestID, name string) {
 	t.Helper()
 	dir := os.Getenv("INTENTD_RECORD_HISTORIES")

@@ -228,14 +228,16 @@ func TestEveryDocumentedOperationAnswersAsTheDocumentSays(t *testing.T) {
 		t.Errorf("after the operator's refund: %v", out)
 	}
 
-	// A deposit address quoted with the key (issue 35): looked up, with its history, disabled by
-	// the key and by an operator.
+	// A deposit address quoted with the key (issue 35): looked up, with its history, reindexed,
+	// disabled by the key and by an operator.
 	daq := d.must(200, "POST", "/quote/v2", "/quote/v2", quoteBody(obj{"user": user.Address.Hex(), "destinationCurrency": nativeAddr,
 		"amount": "100000000000000000", "useDepositAddress": true, "strict": true, "refundTo": user.Address.Hex()}), keyed)
 	daStep := daq["steps"].([]any)[0]
 	daID := str(t, daStep, "depositAddressId")
 	d.must(200, "GET", "/deposit-addresses/v1", "/deposit-addresses/v1?address="+str(t, daStep, "depositAddress"), nil, nil)
 	d.must(200, "GET", "/deposit-addresses/v2", "/deposit-addresses/v2?requestId="+str(t, daq, "requestId"), nil, nil)
+	d.must(200, "POST", "/transactions/deposit-address/reindex", "/transactions/deposit-address/reindex",
+		obj{"chainId": 31337, "depositAddress": str(t, daStep, "depositAddress")}, nil)
 	d.must(200, "POST", "/deposit-addresses/{depositAddressId}/disable/v2", "/deposit-addresses/"+daID+"/disable/v2", nil, keyed)
 	d.must(200, "POST", "/admin/deposit-addresses/{depositAddressId}/disable", "/admin/deposit-addresses/"+daID+"/disable",
 		obj{"operator": "ops", "reason": "openapi"}, bearer)

@@ -17,6 +17,11 @@ type RefundRequest struct {
 	Currency  string `json:",omitempty"`
 	Amount    string `json:",omitempty"`
 	CheckHold bool   `json:",omitempty"`
+	// DepositAddress is, for the refund of a later payment at a strict deposit address
+	// (DOUBLE_SPEND), the address it was paid to: the record carries it (depositAddress, feature
+	// deposit_address) and GET /requests/v3?depositAddress= finds the refund request with the
+	// address's other requests.
+	DepositAddress *RecordDepositAddress `json:",omitempty"`
 }
 
 // AdminRefund is a manual refund support staff ask for (the adminRefund Update's argument).

@@ -2,6 +2,7 @@ package intent
 
 import (
 	"encoding/json"
+	"errors"
 	"time"
 )
 
@@ -96,4 +97,38 @@ func (t DepositAddressTransfer) ArrivalDeposit(a DepositAddress, requestID, fami
 	}
 	return Deposit{ChainID: t.ChainID, TxHash: t.TxHash, LogIndex: logIndex, BlockNumber: t.BlockNumber, OrderID: a.OrderID,
 		Depositor: t.Sender, Currency: t.Currency, Amount: t.Amount, RequestID: requestID, Family: family}
+}
+
+// ErrReindexTooRecent is returned when the address was reindexed on the chain within the
+// cooldown (429).
+var ErrReindexTooRecent = errors.New("the deposit address was reindexed too recently")
+
+// ErrReindexInvalid is a reindex the request cannot be read as (400): an unknown or disabled
+// target chain, one of another family or without deposit addresses, a currency not listed there.
+var ErrReindexInvalid = errors.New("invalid reindex")
+
+// DepositAddressReindex is a reindex's request (POST /transactions/deposit-address/reindex,
+// deposits.Reindexer): the address, the chain it was issued for (0: whichever it was
+// issued for), the chain to read (0: ChainID) and one currency to read (empty: every listed one).
+type DepositAddressReindex struct {
+	ChainID       uint64
+	Address       string
+	TargetChainID uint64
+	Currency      string
+}
+
+// ReindexedCurrency is a currency whose balance a reindex found not accounted for and routed.
+type ReindexedCurrency struct {
+	Currency string
+	Symbol   string
+	// Balance is the address's balance read, in base units.
+	Balance string
+}
+
+// DepositAddressReindexed is what a reindex did: the currencies it routed a payment of, those it
+// read and those whose balance could not be read or whose payment could not be routed.
+type DepositAddressReindexed struct {
+	Triggered []ReindexedCurrency
+	Checked   []string
+	Failed    []string
 }

@@ -50,6 +50,11 @@ const (
 	// key, so that opening and dropping connections in a loop is bounded apart from the calls
 	// of other routes (its connections held at once are the stream's own limits, events.Limits).
 	WS = "ws"
+	// DepositAddressReindex is POST /transactions/deposit-address/reindex: every call reads a
+	// balance per listed currency, so it is counted apart from the other routes (Other's rate
+	// unless configured), and on top of it one address is reindexed once a minute per chain
+	// (429 {message}: deposits.Reindexer).
+	DepositAddressReindex = "deposit-address-reindex"
 	// Other is every route not named above, and paths the API does not serve.
 	Other = "other"
 	// UnknownKey counts, per client IP, the requests that present an x-api-key that is no live
@@ -60,7 +65,7 @@ const (
 // Buckets lists every bucket name a limit can be configured for.
 func Buckets() []string {
 	return []string{Requests, RequestsV3, Authorize, AuthorizeWallet, Quote, Status, Transactions, Chains, Metrics, Config,
-		Catalog, Withdrawals, Integrators, WS, Other, UnknownKey}
+		Catalog, Withdrawals, Integrators, WS, DepositAddressReindex, Other, UnknownKey}
 }
 
 func knownBucket(name string) bool { return slices.Contains(Buckets(), name) }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/big"
 	"strings"
 	"time"
 
@@ -144,4 +145,29 @@ func (s *Store) DepositAddressTransfers(ctx context.Context, addressID string) (
 		t.ChainID, t.BlockNumber = uint64(chainID), uint64(block)
 		return t, err
 	})
+}
+
+// UnsweptDepositAddressAmounts sums, by currency (lower case), the payments recorded at an
+// address on a chain that no sweep has moved yet: what of the address's balance they account
+// for (deposits.Reindexer: a balance above it is a payment the watch did not see).
+func (s *Store) UnsweptDepositAddressAmounts(ctx context.Context, addressID string, chainID uint64) (map[string]*big.Int, error) {
+	rows, err := s.pool.Query(ctx, `SELECT currency, sum(amount::numeric)::text FROM deposit_address_transfers
+		WHERE address_id = $1 AND chain_id = $2 AND sweep_tx IS NULL GROUP BY currency`, addressID, int64(chainID))
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]*big.Int{}
+	var currency, sum string
+	_, err = pgx.ForEachRow(rows, []any{&currency, &sum}, func() error {
+		v, ok := new(big.Int).SetString(sum, 10)
+		if !ok {
+			return fmt.Errorf("unswept amount %q of %s is not an integer", sum, currency)
+		}
+		out[currency] = v
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("unswept deposit address amounts: %w", err)
+	}
+	return out, nil
 }

@@ -30,7 +30,9 @@ func TestDepositAddressesAndTheirTransfersAreKeptOnce(t *testing.T) {
 
 	for _, find := range []func() (*intent.DepositAddress, error){
 		func() (*intent.DepositAddress, error) { return st.DepositAddressByID(ctx, a.ID) },
-		func() (*intent.DepositAddress, error) { return st.DepositAddressByAddress(ctx, "0xABCDEF0000000000000000000000000000000001") },
+		func() (*intent.DepositAddress, error) {
+			return st.DepositAddressByAddress(ctx, "0xABCDEF0000000000000000000000000000000001")
+		},
 		func() (*intent.DepositAddress, error) { return st.DepositAddressByRequest(ctx, "0xr1") },
 	} {
 		got, err := find()

@@ -22,6 +22,11 @@ func (s *Store) InsertRefundRequest(ctx context.Context, r intent.RefundRequest)
 		RefundTo: r.RefundTo, RequestType: "refund", Features: []string{}, CreatedAt: at, UpdatedAt: at,
 		Data: intent.RecordData{FailReason: intent.FailReasonNA, RefundFailReason: intent.RefundFailReasonNA,
 			InTxs: []intent.TxItem{}, OutTxs: []intent.TxItem{}}}
+	var depositAddress *string
+	if da := r.DepositAddress; da != nil {
+		rec.DepositAddress, rec.Features = da, []string{intent.FeatureDepositAddress}
+		depositAddress = &da.Address
+	}
 	if r.ParentID != "" {
 		rec.DuplicateDeposits = &intent.DuplicateDeposits{ParentRequestID: r.ParentID, RefundRequestIDs: []string{r.ID}}
 	}
@@ -32,9 +37,9 @@ func (s *Store) InsertRefundRequest(ctx context.Context, r intent.RefundRequest)
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		// A refund request has no order; its order_id is its own id, which no order id can equal.
 		if _, err := tx.Exec(ctx, `INSERT INTO requests (id, status, "user", recipient, origin_chain_id, destination_chain_id,
-				order_id, record, created_at, updated_at)
-			VALUES ($1, 'waiting', $2, $3, $4, $4, 'refund:' || $1, $5, $6, $6) ON CONFLICT (id) DO NOTHING`,
-			r.ID, r.Depositor, r.RefundTo, int64(r.ChainID), body, r.At); err != nil {
+				order_id, record, created_at, updated_at, deposit_address)
+			VALUES ($1, 'waiting', $2, $3, $4, $4, 'refund:' || $1, $5, $6, $6, lower($7)) ON CONFLICT (id) DO NOTHING`,
+			r.ID, r.Depositor, r.RefundTo, int64(r.ChainID), body, r.At, depositAddress); err != nil {
 			return fmt.Errorf("insert refund request: %w", err)
 		}
 		if r.ParentID == "" {

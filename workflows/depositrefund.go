@@ -19,6 +19,14 @@ type DepositRefundInput struct {
 	// RefundTo receives the refund: the parent's refundTo, else the depositor.
 	RefundTo string
 	Policy   Policy
+	// DepositAddress is set for a later payment at a strict deposit address (version
+	// strictReuse, depositrefund_strict.go): Deposit is then the payment, not in the depository
+	// yet, swept there first, and the sweep's deposit is refunded with FailReason.
+	DepositAddress *intent.ExecutionDepositAddress `json:",omitempty"`
+	// Record is the address as the refund request's record carries it (with DepositAddress).
+	Record *intent.RecordDepositAddress `json:",omitempty"`
+	// FailReason is the refund's failReason; empty: ORPHANED_DEPOSIT_REFUND.
+	FailReason intent.FailReason `json:",omitempty"`
 }
 
 // DepositRefund refunds one deposit that no order can take, as a request of its own (status
@@ -37,7 +45,7 @@ func DepositRefund(ctx workflow.Context, in DepositRefundInput) (*State, error) 
 	}
 	lctx := workflow.WithLocalActivityOptions(ctx, storeWriteOptions)
 	req := intent.RefundRequest{ID: in.RequestID, ParentID: in.ParentRequestID, Depositor: dep.Depositor, RefundTo: in.RefundTo,
-		ChainID: dep.ChainID, At: workflow.Now(ctx), Currency: dep.Currency, Amount: dep.Amount, CheckHold: true}
+		ChainID: dep.ChainID, At: workflow.Now(ctx), Currency: dep.Currency, Amount: dep.Amount, CheckHold: true, DepositAddress: in.Record}
 	var stored activities.RefundRequestStored
 	if err := workflow.ExecuteLocalActivity(lctx, storeActs.InsertRefundRequest, req).Get(ctx, &stored); err != nil {
 		return nil, err
@@ -47,7 +55,12 @@ func DepositRefund(ctx workflow.Context, in DepositRefundInput) (*State, error) 
 	if err := r.write(ctx, intent.StatusWaiting, "", depositTx(dep)); err != nil {
 		return nil, err
 	}
-	err := r.refundDeposit(ctx, stored.Hold)
+	var err error
+	if done, serr := r.sweepPayment(ctx, in); done || serr != nil {
+		err = serr
+	} else {
+		err = r.refundDeposit(ctx, stored.Hold, in.failReason())
+	}
 	if perr := r.publishAttrs(ctx); err == nil {
 		err = perr
 	}
@@ -56,27 +69,27 @@ func DepositRefund(ctx workflow.Context, in DepositRefundInput) (*State, error) 
 }
 
 // refundDeposit is a DepositRefund's lifecycle: held for an operator, or attested, then refunded.
-func (r *intentRun) refundDeposit(ctx workflow.Context, hold intent.RefundHold) error {
+func (r *intentRun) refundDeposit(ctx workflow.Context, hold intent.RefundHold, reason intent.FailReason) error {
 	if hold != "" {
-		return r.holdRefund(ctx, hold)
+		return r.holdRefund(ctx, hold, reason)
 	}
 	if done, err := r.confirm(ctx); done || err != nil {
 		return err
 	}
-	return r.refund(ctx, intent.FailReasonOrphanedDepositRefund)
+	return r.refund(ctx, reason)
 }
 
 // holdRefund keeps a refund request whose automatic refund is held for an operator: nothing is
-// attested, estimated or sent. The request ends its run in status failure with
-// ORPHANED_DEPOSIT_REFUND and MANUAL_REFUND_REQUIRED, carries the RefundHold search attribute,
+// attested, estimated or sent. The request ends its run in status failure with its reason
+// (ORPHANED_DEPOSIT_REFUND, or DOUBLE_SPEND for a strict address's later payment) and MANUAL_REFUND_REQUIRED, carries the RefundHold search attribute,
 // and waits for an adminRefund, which has the deposit attested before it pays it (adminRefund):
 // the operator's refund is the moment such a deposit is attested, if ever.
-func (r *intentRun) holdRefund(ctx workflow.Context, hold intent.RefundHold) error {
+func (r *intentRun) holdRefund(ctx workflow.Context, hold intent.RefundHold, reason intent.FailReason) error {
 	r.state.Hold = hold
-	r.state.FailReason = intent.FailReasonOrphanedDepositRefund
+	r.state.FailReason = reason
 	r.state.RefundFailReason = intent.RefundFailReasonManualRefundRequired
 	workflow.GetLogger(ctx).Info("refund held for an operator", "requestId", r.in.Execution.RequestID, "hold", hold)
-	if err := r.write(ctx, intent.StatusFailure, intent.FailReasonOrphanedDepositRefund); err != nil {
+	if err := r.write(ctx, intent.StatusFailure, reason); err != nil {
 		return err
 	}
 	// One upsert with the status's: the hold is findable in the Web UI (RefundHold = "…").
@@ -90,7 +103,7 @@ func (r *intentRun) holdRefund(ctx workflow.Context, hold intent.RefundHold) err
 // chain, paying back to RefundTo.
 func (in DepositRefundInput) execution() intent.Execution {
 	return intent.Execution{RequestID: in.RequestID, User: in.Deposit.Depositor, Recipient: in.RefundTo, RefundTo: in.RefundTo,
-		OriginChainID: in.Deposit.ChainID, DestinationChainID: in.Deposit.ChainID}
+		OriginChainID: in.Deposit.ChainID, DestinationChainID: in.Deposit.ChainID, DepositAddress: in.DepositAddress}
 }
 
 // DepositRefundSearchAttributes are set when a DepositRefund starts.

@@ -27,8 +27,15 @@ const (
 	// nor taken for one. Runs at baseline never receive such a payment.
 	depositAddresses intentVersion = 2
 
+	// strictReuse refunds a later payment at a strict deposit address (issue 35, "strict: a
+	// second deposit is refunded, DOUBLE_SPEND") as a DepositRefund of its own that sweeps the
+	// payment into the depository first (depositrefund_strict.go) and refunds the sweep's deposit
+	// with failReason DOUBLE_SPEND. Runs before it are never started for such a payment (the
+	// watcher left it unrouted).
+	strictReuse intentVersion = 3
+
 	// newestVersion is the version a new run takes: the last one named above.
-	newestVersion = depositAddresses
+	newestVersion = strictReuse
 )
 
 // versionChangeID is the change id of the package's one workflow.GetVersion call (readVersion).

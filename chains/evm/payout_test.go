@@ -33,6 +33,7 @@ func (f *fakeSolverChain) EstimateGas(context.Context, ethereum.CallMsg) (uint64
 	f.estimates++
 	return 0, f.estimate
 }
+
 // CallContract answers the depository's withdrawn(id) read before a refund's first signing:
 // never withdrawn.
 func (f *fakeSolverChain) CallContract(context.Context, ethereum.CallMsg) ([]byte, error) {

@@ -1,0 +1,110 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/quote"
+)
+
+// POST /transactions/deposit-address/reindex (public-api-notes §5.3; docs/api.md, "Reindexing a
+// deposit address"): the address's balances on the target chain are read again, and each one
+// no recorded payment accounts for is routed as a payment the watch had seen (deposits.Reindexer):
+// how native value a contract moved to the address, which the watch cannot see, is recovered.
+
+// DepositAddressReindexer reindexes a deposit address (deposits.Reindexer, which app hands in:
+// the API imports no deposits code).
+type DepositAddressReindexer interface {
+	Reindex(ctx context.Context, r intent.DepositAddressReindex) (*intent.DepositAddressReindexed, error)
+}
+
+// reindexBody is the body of the reindex: the SDK's (chainId the chain the address was issued
+// for, targetChainId the chain to read, currency one currency to read). chainId may be left out
+// (the notes' curl examples do): the address names its chain. sweep is deprecated and refused.
+type reindexBody struct {
+	ChainID        chainIDParam `json:"chainId"`
+	DepositAddress string       `json:"depositAddress"`
+	TargetChainID  chainIDParam `json:"targetChainId"`
+	Currency       string       `json:"currency"`
+	Sweep          *bool        `json:"sweep"`
+}
+
+// reindexedJSON is the reindex's answer (the SDK's).
+type reindexedJSON struct {
+	Message             string                  `json:"message"`
+	TriggeredCurrencies []reindexedCurrencyJSON `json:"triggeredCurrencies"`
+	CheckedCurrencies   []string                `json:"checkedCurrencies"`
+	FailedCurrencies    []string                `json:"failedCurrencies"`
+}
+
+type reindexedCurrencyJSON struct {
+	Currency string `json:"currency"`
+	Symbol   string `json:"symbol"`
+	Balance  string `json:"balance"`
+}
+
+// reindexRateLimitedJSON is the reindex's own 429: {message}, as the SDK types it.
+type reindexRateLimitedJSON = messageJSON
+
+// reindexDepositAddress serves POST /transactions/deposit-address/reindex.
+func (s *Server) reindexDepositAddress(c *gin.Context) {
+	var b reindexBody
+	if msg := bindHint(c, &b, "{chainId?: number, depositAddress: string, targetChainId?: number, currency?: string}"); msg != "" {
+		abort(c, invalidInput(msg))
+		return
+	}
+	if b.Sweep != nil {
+		abort(c, invalidInput("sweep is not supported: a reindex routes what it finds, and the engine sweeps it"))
+		return
+	}
+	addr := strings.TrimSpace(b.DepositAddress)
+	if addr == "" {
+		abort(c, invalidInput("depositAddress is required"))
+		return
+	}
+	if b.ChainID != 0 {
+		ch, err := s.Chains.Get(uint64(b.ChainID))
+		if err != nil {
+			abort(c, errUnsupportedChain)
+			return
+		}
+		canon, ok := ch.Notation().CanonicalAddress(addr)
+		if !ok {
+			abort(c, &Error{Code: quote.CodeInvalidAddress, Message: "depositAddress is not an address of chain " + ch.Name})
+			return
+		}
+		addr = canon
+	}
+	if s.Reindexer == nil {
+		abort(c, &Error{Code: CodeServiceUnavailable, Message: "reindexing is not available"})
+		return
+	}
+	got, err := s.Reindexer.Reindex(c.Request.Context(), intent.DepositAddressReindex{ChainID: uint64(b.ChainID), Address: addr,
+		TargetChainID: uint64(b.TargetChainID), Currency: b.Currency})
+	switch {
+	case errors.Is(err, intent.ErrNotFound):
+		abort(c, &Error{Code: CodeDepositAddressNotFound, Message: "no deposit address " + b.DepositAddress + " for that chainId"})
+		return
+	case errors.Is(err, intent.ErrReindexInvalid):
+		abort(c, invalidInput(strings.TrimPrefix(err.Error(), intent.ErrReindexInvalid.Error()+": ")))
+		return
+	case errors.Is(err, intent.ErrReindexTooRecent):
+		c.Set(ctxErrorCode, CodeRateLimited)
+		c.AbortWithStatusJSON(http.StatusTooManyRequests, reindexRateLimitedJSON{Message: "The deposit address was reindexed too recently"})
+		return
+	case err != nil:
+		abort(c, &Error{Code: CodeServiceUnavailable, Message: "the deposit address could not be reindexed; retry shortly", cause: err})
+		return
+	}
+	out := reindexedJSON{Message: "Deposit address reindexed", TriggeredCurrencies: make([]reindexedCurrencyJSON, 0, len(got.Triggered)),
+		CheckedCurrencies: got.Checked, FailedCurrencies: got.Failed}
+	for _, t := range got.Triggered {
+		out.TriggeredCurrencies = append(out.TriggeredCurrencies, reindexedCurrencyJSON{Currency: t.Currency, Symbol: t.Symbol, Balance: t.Balance})
+	}
+	c.JSON(http.StatusOK, out)
+}
