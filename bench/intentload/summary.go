@@ -156,6 +156,8 @@ func (l *load) summarise(cpu0, cpu1 cpuTimes, load0, load1 string) *summary {
 	// last (the load tailing off).
 	lo, hi, windowed := steadyWindow(l.runs)
 	var steadyMinedSuccess, steadyEngine, steadyEnginePool []time.Duration
+	da := l.cfg.route == routeDepositAddress
+	var sweepShares, sweepMined, sweepSuccess, fillShares, chainPart []time.Duration
 	byBlock := map[uint64][]time.Duration{}
 	for _, r := range l.runs {
 		if first.IsZero() || r.due.Before(first) {
@@ -192,8 +194,32 @@ func (l *load) summarise(cpu0, cpu1 cpuTimes, load0, load1 string) *summary {
 		}
 		success, okS := r.status["success"]
 		steady := okS && windowed && !success.Before(lo) && !success.After(hi)
-		if dOK {
-			confBlock := dBlock + max(l.cfg.confirmations, 1) - 1
+		// The block whose deposit the fill waits for: the deposit's own, or on the deposit-address
+		// route the engine's sweep's (the plain transfer deposits nothing into the depository).
+		// There the engine's share is two: the transfer's block -> the sweep in the origin
+		// node's pool, and the sweep's last confirmation's block -> the fill in the destination
+		// node's pool; the share the targets check is their sum.
+		fillOK, fillBlock, sweepShare := dOK, dBlock, time.Duration(0)
+		if da && dOK {
+			fillOK = false
+			if sweep, ok := r.sweep(); ok {
+				pooled, pOK := origin.pooled(sweep)
+				sBlock, sSeen, sOK := origin.mined(sweep)
+				if pOK {
+					sweepShare = pooled.Sub(dSeen)
+					sweepShares = append(sweepShares, sweepShare)
+				}
+				if pOK && sOK {
+					sweepMined = append(sweepMined, sSeen.Sub(pooled))
+				}
+				if sOK && okS {
+					sweepSuccess = append(sweepSuccess, success.Sub(sSeen))
+				}
+				fillOK, fillBlock = pOK && sOK, sBlock
+			}
+		}
+		if fillOK {
+			confBlock := fillBlock + max(l.cfg.confirmations, 1) - 1
 			if conf, ok := origin.seen(confBlock); ok {
 				if sOK {
 					engine = append(engine, submitted.Sub(conf))
@@ -202,10 +228,18 @@ func (l *load) summarise(cpu0, cpu1 cpuTimes, load0, load1 string) *summary {
 					}
 				}
 				if pooled, ok := dest.pooled(r.fillHash); ok {
-					enginePool = append(enginePool, pooled.Sub(conf))
-					byBlock[confBlock] = append(byBlock[confBlock], pooled.Sub(conf))
+					share := pooled.Sub(conf)
+					byBlock[confBlock] = append(byBlock[confBlock], share)
+					if da {
+						fillShares = append(fillShares, share)
+						share += sweepShare
+						if okS && dOK {
+							chainPart = append(chainPart, success.Sub(dSeen)-share)
+						}
+					}
+					enginePool = append(enginePool, share)
 					if steady {
-						steadyEnginePool = append(steadyEnginePool, pooled.Sub(conf))
+						steadyEnginePool = append(steadyEnginePool, share)
 					}
 				}
 			}
@@ -252,6 +286,16 @@ func (l *load) summarise(cpu0, cpu1 cpuTimes, load0, load1 string) *summary {
 		newSpan("deposit sent -> success", sentSuccess),
 		newSpan("engine share: last confirmation's block -> submitted", engine),
 		newSpan("engine share: last confirmation's block -> fill in the destination node's pool", enginePool),
+	}
+	if da {
+		// The deposit is the plain transfer; the engine's share above is the sum of the two
+		// below, each intent's.
+		s.Spans = append(s.Spans,
+			newSpan("deposit address: engine share, transfer's block -> sweep in the origin node's pool", sweepShares),
+			newSpan("deposit address: sweep in the pool -> sweep mined (block seen)", sweepMined),
+			newSpan("deposit address: sweep mined -> success", sweepSuccess),
+			newSpan("deposit address: engine share, sweep's last confirmation's block -> fill in the destination node's pool", fillShares),
+			newSpan("deposit address: transfer mined -> success, less the engine's share (the chains' part)", chainPart))
 	}
 	s.successP99, s.engineP99 = percentile(minedSuccess, 99), percentile(enginePool, 99)
 	s.SlowBlocks = slowest(byBlock, func(b uint64) time.Time { t, _ := origin.seen(b); return t }, first, slowBlocks)
