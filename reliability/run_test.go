@@ -27,13 +27,14 @@ type eventRecord struct {
 	Err           error
 }
 
-// sweptUnfilled counts the requests whose sweep is stored (signed, maybe broadcast or mined)
-// and whose fill is not yet: a worker killed now dies between a sweep and its fill.
+// sweptUnfilled counts the requests in flight whose sweep is stored (signed, maybe broadcast or
+// mined) and whose fill is not yet: a worker killed now dies between a sweep and its fill.
 func (r *rig) sweptUnfilled(ctx context.Context) int {
 	qctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	var n int
 	if err := r.pool.QueryRow(qctx, `SELECT count(DISTINCT s.request_id) FROM solver_transactions s
+		JOIN requests q ON q.id = s.request_id AND q.status NOT IN ('success', 'refund', 'failure')
 		WHERE s.kind = 'sweep' AND NOT EXISTS (SELECT 1 FROM solver_transactions f WHERE f.request_id = s.request_id AND f.kind = 'fill')`).Scan(&n); err != nil {
 		return 0
 	}
