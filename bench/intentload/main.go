@@ -106,6 +106,8 @@ func main() {
 	flag.DurationVar(&c.targets.successP99, "want-success-p99", 0, "target: deposit mined -> success p99 at most this (0: no target)")
 	flag.DurationVar(&c.targets.engineP99, "want-engine-p99", 0,
 		"target: the engine's share (last confirmation's block -> fill in the destination node's pool) p99 at most this (0: no target)")
+	flag.DurationVar(&c.targets.chainP99, "want-chain-p99", 0,
+		"target, deposit-address route: transfer mined -> success less the engine's share p99 at most this (0: no target)")
 	flag.Parse()
 	c.origin, c.dest = 31337, 31338
 	c.rpcs = map[uint64]string{}
@@ -298,7 +300,7 @@ wait:
 	problems := l.verify(ctx)
 	s := l.summarise(cpu0, cpu1, load0, load1)
 	s.Problems = problems
-	s.Targets = c.targets.check(s.Steady, s.successP99, s.engineP99, len(problems))
+	s.Targets = c.targets.checkChain(c.targets.check(s.Steady, s.successP99, s.engineP99, len(problems)), s.chainP99)
 	s.print(os.Stdout)
 	if c.jsonOut {
 		b, _ := json.MarshalIndent(s, "", "  ")
