@@ -2,7 +2,7 @@
 # make bench-intents: whole intents through a fresh `intentd-dev dev` on the devnet
 # (bench/intentload): INTENTS_WALLETS wallets (default 10) x INTENTS_PER_WALLET intents (default
 # 120) at INTENTS_RATE intents a second in all (default 50: the rate the engine is to sustain on
-# two cores), route INTENTS_ROUTE (bridge, usdc or swap; default bridge). INTENTLOAD_ARGS adds
+# two cores), route INTENTS_ROUTE (bridge, usdc, swap or deposit-address; default bridge). INTENTLOAD_ARGS adds
 # flags. Every outcome is checked on chain; the run fails when an intent is lost, failed or paid
 # wrongly. The run is also checked against INTENTS_TARGETS, flags of bench/intentload (default:
 # at least 50/s steady, or the offered rate when lower, deposit mined -> success p99 at most 5 s,

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict'
 
 import { LogLevel, createClient, getClient } from '@relayprotocol/relay-sdk'
 import { configureDynamicChains } from '@relayprotocol/relay-sdk/chain-utils'
-import { createPublicClient, createWalletClient, erc20Abi, http, parseEther, parseUnits, zeroAddress } from 'viem'
+import { createPublicClient, createWalletClient, encodeFunctionData, erc20Abi, http, parseEther, parseUnits, zeroAddress } from 'viem'
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts'
 
 const env = (name) => {
@@ -93,6 +93,66 @@ async function bridge({ acct, from, to, currency, toCurrency, amount, wantSteps 
   return { quote, requestId, data }
 }
 
+// waitForStatus polls the status endpoint, as an integrator's app does after a plain transfer
+// (the SDK's executor has no step to run for it), until the request ends.
+async function waitForStatus(requestId, { timeoutMs = 90_000 } = {}) {
+  const end = Date.now() + timeoutMs
+  for (;;) {
+    const st = await status(requestId)
+    if (['success', 'failure', 'refund'].includes(st.status)) return st
+    if (Date.now() > end) assert.fail(`request ${requestId} still ${st.status} after ${timeoutMs} ms`)
+    await new Promise((r) => setTimeout(r, 250))
+  }
+}
+
+// depositAddressBridge quotes a strict deposit address through the SDK's quote call (the
+// quote's extra fields ride in `options`, which the SDK spreads into the POST /quote/v2 body)
+// and pays it as an exchange's withdrawal or a hardware wallet's send would: pay(item) sends
+// the step's one transaction as a plain transfer, no call of the depository. It then polls the
+// status to success and reads the record back.
+async function depositAddressBridge({ acct, currency, toCurrency, amount, pay }) {
+  const recipient = freshAddress()
+  const quote = await getClient().actions.getQuote({
+    chainId: 31337, toChainId: 31338, currency, toCurrency, amount: amount.toString(), tradeType: 'EXACT_INPUT',
+    user: acct.address, recipient,
+    options: { useDepositAddress: true, strict: true, refundTo: acct.address },
+  })
+  assert.deepEqual(quote.steps.map((s) => s.id), ['deposit'], 'one deposit step, no approve')
+  const step = quote.steps[0]
+  assert.match(step.depositAddress, /^0x[0-9a-fA-F]{40}$/, 'the step names the deposit address')
+  assert.match(step.depositAddressId, /^0x[0-9a-f]{64}$/, 'the step names the deposit address id')
+  assert.equal(step.items.length, 1)
+  const item = step.items[0]
+  const out = BigInt(quote.details.currencyOut.amount)
+  assert.ok(out > 0n, 'the quote promises a positive output')
+  const before = await balanceOf(31338, toCurrency, recipient)
+
+  const hash = await pay(item, step.depositAddress)
+  const receipt = await reader(31337).waitForTransactionReceipt({ hash })
+  assert.equal(receipt.status, 'success', 'the plain transfer is mined')
+
+  const st = await waitForStatus(step.requestId)
+  assert.equal(st.status, 'success', `the request ended ${st.status} ${st.failReason ?? ''}`)
+  assert.equal(st.txHashes.length, 1, 'one fill')
+  const got = (await balanceOf(31338, toCurrency, recipient)) - before
+  assert.equal(got, out, 'the recipient got exactly the quoted output, once')
+  // The record, as an integrator reads it: the address, strict, the transfer that paid it.
+  const res = await fetch(`${API}/requests/v3?id=${step.requestId}`, { headers: { 'x-api-key': API_KEY } })
+  assert.equal(res.status, 200)
+  const { requests } = await res.json()
+  assert.equal(requests.length, 1)
+  const rec = requests[0]
+  assert.equal(rec.status, 'success')
+  assert.ok(rec.features.includes('deposit_address'))
+  assert.equal(rec.depositAddress.address.toLowerCase(), step.depositAddress.toLowerCase())
+  assert.equal(rec.depositAddress.type, 'strict')
+  assert.equal(rec.depositAddress.depositTxHash.toLowerCase(), hash.toLowerCase(), 'the record names the plain transfer')
+  assert.equal(rec.depositAddress.depositor.toLowerCase(), acct.address.toLowerCase())
+  assert.equal(rec.refundTo.toLowerCase(), acct.address.toLowerCase())
+  assert.equal(rec.data.outTxs.length, 1, 'one fill item')
+  return { quote, rec }
+}
+
 describe('the public SDK against intentd on the devnet', { timeout: 180_000 }, () => {
   before(async () => {
     createClient({
@@ -160,6 +220,32 @@ describe('the public SDK against intentd on the devnet', { timeout: 180_000 }, (
     const st = await status(quote.steps[0].requestId)
     assert.equal(st.status, 'refund')
     assert.equal(st.failReason, 'DEPOSITED_AMOUNT_TOO_LOW_TO_FILL')
+  })
+
+  // Issue 35, point 7: "a case in e2e/ that quotes a deposit address through the public SDK's
+  // quote call and pays it from a viem wallet with a plain transfer, to success".
+  it('quotes a strict deposit address through the SDK and pays it with a plain ETH transfer to success', async () => {
+    const acct = account(6)
+    await depositAddressBridge({ acct, currency: zeroAddress, toCurrency: zeroAddress, amount: parseEther('0.25'),
+      pay: async (item, address) => {
+        // The step is the plain transfer itself: to the address, the amount, no calldata.
+        assert.equal(item.data.to.toLowerCase(), address.toLowerCase())
+        assert.equal(item.data.data, '0x')
+        return walletOn(acct, 31337).sendTransaction({ to: address, value: BigInt(item.data.value), data: '0x' })
+      } })
+  })
+
+  it('quotes a strict USDC deposit address through the SDK and pays it with a plain ERC-20 transfer to success', async () => {
+    const acct = account(9)
+    const amount = parseUnits('20', 6)
+    await depositAddressBridge({ acct, currency: USDC, toCurrency: USDC, amount,
+      pay: async (item, address) => {
+        // The step is the token's transfer to the address; the wallet sends the same call itself.
+        assert.equal(item.data.to.toLowerCase(), USDC.toLowerCase())
+        assert.equal(BigInt(item.data.value ?? '0'), 0n)
+        assert.equal(item.data.data.toLowerCase(), encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [address, amount] }).toLowerCase())
+        return walletOn(acct, 31337).writeContract({ address: USDC, abi: erc20Abi, functionName: 'transfer', args: [address, amount] })
+      } })
   })
 
   it("surfaces a quote error with the spec's {message, errorCode}", async () => {

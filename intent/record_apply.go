@@ -67,10 +67,18 @@ func (r *Record) UpsertTx(x Tx) bool {
 // (protocol.deposit.origin, route.actual before a fill), the oracle's attestation, the landed
 // fill (fees.actual, route.actual, protocol.settlement fills), landed refunds, a reverted fill
 // (failedTxHash, failedTxBlockNumber, failedCallData), the screened addresses of a BLOCKED_WALLET
-// failure (blockedAddresses), and protocol.isWithdrawable. Every
+// failure (blockedAddresses), and protocol.isWithdrawable; for a request funded by a deposit
+// address, the payment's transaction (depositAddress.depositTxHash). Every
 // write is idempotent: applying a transition twice gives the same record.
 func (r *Record) ApplyFacts(t Transition) {
 	if d := t.Deposit; d != nil {
+		// A deposit that names its request is the payment the watcher saw at the request's
+		// deposit address (ArrivalDeposit; the sweep's deposit, written later, does not): the
+		// spec's depositTxHash, "null until the watcher sees the transfer". Kept once set.
+		if da := r.DepositAddress; da != nil && da.DepositTxHash == nil && d.RequestID != "" && d.TxHash != "" {
+			h := d.TxHash
+			da.DepositTxHash = &h
+		}
 		depository := t.Depository
 		if depository == "" && t.Attestation != nil {
 			depository = t.Attestation.Depository

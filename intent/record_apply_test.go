@@ -2,6 +2,7 @@ package intent
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -27,5 +28,31 @@ func TestBlockedAddressesAreOnTheRecordOnlyWhileItsFailReasonIsBlockedWallet(t *
 	apply(StatusRefund, FailReasonManualAdminRefund)
 	if r.Data.BlockedAddresses != nil {
 		t.Fatalf("blockedAddresses %v after the operator's refund", r.Data.BlockedAddresses)
+	}
+}
+
+// The spec's record table: depositAddress.depositTxHash is "null until the watcher sees the
+// transfer". Issue 35, point 7: the SDK case pays a strict address by a plain transfer and reads
+// the record; the payment (the deposit that names its request) writes its hash, the sweep's
+// deposit after it leaves it, and a request paid into the depository has no depositAddress.
+func TestDepositTxHashIsThePaymentTheWatcherSawAndTheSweepKeepsIt(t *testing.T) {
+	payment, sweep := "0x"+strings.Repeat("a", 64), "0x"+strings.Repeat("b", 64)
+	r := Record{DepositAddress: &RecordDepositAddress{Address: "0x5D82FbECe20F7A67540beFe0fB9DB5881E65E95f", Type: DepositAddressStrict}}
+	r.ApplyFacts(Transition{Status: StatusWaiting})
+	if r.DepositAddress.DepositTxHash != nil {
+		t.Fatalf("depositTxHash %q before any payment", *r.DepositAddress.DepositTxHash)
+	}
+	r.ApplyFacts(Transition{Status: StatusWaiting, Deposit: &Deposit{ChainID: 31337, TxHash: payment, RequestID: "0x01"}})
+	if h := r.DepositAddress.DepositTxHash; h == nil || *h != payment {
+		t.Fatalf("depositTxHash %v after the payment %s", h, payment)
+	}
+	r.ApplyFacts(Transition{Status: StatusPending, Deposit: &Deposit{ChainID: 31337, TxHash: sweep, LogIndex: 3}})
+	if h := r.DepositAddress.DepositTxHash; h == nil || *h != payment {
+		t.Fatalf("depositTxHash %v after the sweep's deposit; want the payment %s", h, payment)
+	}
+	var plain Record
+	plain.ApplyFacts(Transition{Status: StatusWaiting, Deposit: &Deposit{ChainID: 31337, TxHash: sweep}})
+	if plain.DepositAddress != nil {
+		t.Fatal("a request paid into the depository got a depositAddress")
 	}
 }

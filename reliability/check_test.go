@@ -71,6 +71,9 @@ func (r *rig) check(ctx context.Context, cases []*intentCase) figures {
 	for _, n := range refunds {
 		f.DoubleRefunds += max(0, n-1)
 	}
+	// The factory's Swept events on 31337 by order id: a strict address is its order's (issue
+	// 35, point 6: "a sweep happens once whatever crashes"), so each must be swept exactly once.
+	sweeps := r.Events(t, 31337, devnet.DepositAddressFactoryAddress, evm.DepositAddressFactoryABI.GetABI().Events["Swept"].ID)
 	// Solver transactions: what each request had signed. A fill that is not included is
 	// replaced by further attempts of the same kind at the same nonce (purpose pay or cancel),
 	// so a request and kind may have several rows, but only one nonce.
@@ -152,6 +155,21 @@ func (r *rig) check(ctx context.Context, cases []*intentCase) figures {
 			problems = append(problems, bad{c, "payout ids: " + err.Error()})
 			continue
 		}
+		if c.Kind == "eth-da" {
+			// Nothing swept twice or lost: one Swept of the address's order, the address empty.
+			f.DepositAddresses++
+			if n := sweeps[c.OrderID]; n != 1 {
+				f.Unswept++
+				problems = append(problems, bad{c, fmt.Sprintf("deposit address %s swept %d times, want once", c.DepositAddress, n)})
+			}
+			if got := r.Balance(t, 31337, common.Address{}, c.DepositAddress); got.Sign() != 0 {
+				f.WrongBalances++
+				problems = append(problems, bad{c, fmt.Sprintf("deposit address %s still holds %s", c.DepositAddress, got)})
+			}
+			if st := solverTxs[c.RequestID]["sweep"]; st == nil || len(st.nonces) != 1 {
+				problems = append(problems, bad{c, "stored solver transactions " + kindsOf(c.RequestID) + ", want one sweep"})
+			}
+		}
 		nFill, nRefund := fills[c.OrderID], 0
 		for _, id := range ids {
 			nRefund += refunds[id]
@@ -180,8 +198,12 @@ func (r *rig) check(ctx context.Context, cases []*intentCase) figures {
 				f.WrongBalances++
 				problems = append(problems, bad{c, fmt.Sprintf("recipient holds %s, quoted output %s", got, c.AmountOut)})
 			}
-			if _, ok := solverTxs[c.RequestID]["fill"]; !ok || len(solverTxs[c.RequestID]) != 1 {
-				problems = append(problems, bad{c, "stored solver transactions " + kindsOf(c.RequestID) + ", want its fill only"})
+			want := 1 // the fill; a deposit address's request also its sweep (checked above)
+			if c.Kind == "eth-da" {
+				want = 2
+			}
+			if _, ok := solverTxs[c.RequestID]["fill"]; !ok || len(solverTxs[c.RequestID]) != want {
+				problems = append(problems, bad{c, "stored solver transactions " + kindsOf(c.RequestID) + ", want its fill only (and its sweep)"})
 			}
 		case "refund":
 			if nFill != 0 || nRefund != 1 {
@@ -223,6 +245,9 @@ func (r *rig) check(ctx context.Context, cases []*intentCase) figures {
 	}
 	if f.DoubleFills != 0 || f.DoubleRefunds != 0 {
 		t.Errorf("double payouts on chain: %d fills, %d refunds", f.DoubleFills, f.DoubleRefunds)
+	}
+	if f.Unswept != 0 {
+		t.Errorf("%d of %d deposit addresses were not swept exactly once", f.Unswept, f.DepositAddresses)
 	}
 	if f.NonceReuse != 0 {
 		t.Errorf("%d solver nonces were used for more than one transaction", f.NonceReuse)

@@ -36,6 +36,10 @@ type scenario struct {
 	// HintShare is the fraction of deposits also reported through POST /transactions/index,
 	// so the API's router races the worker's scanner.
 	HintShare float64
+	// DepositAddressShare is the fraction of the correctly paid intents quoted with a strict
+	// deposit address (issue 35) and paid by a plain transfer to it; the engine sweeps each
+	// into the depository before it fills.
+	DepositAddressShare float64
 
 	Kills            int // SIGKILLs of the worker process
 	PostgresRestarts int // Postgres crashes (then clean restarts, alternating)

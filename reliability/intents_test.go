@@ -21,11 +21,13 @@ import (
 type intentCase struct {
 	Index     int
 	Account   int
-	Kind      string   // eth, usdc, or eth-underpaid
+	Kind      string   // eth, usdc, eth-underpaid, or eth-da (a strict deposit address paid by a plain transfer)
 	Amount    *big.Int // quoted input
 	Recipient common.Address
 	RefundTo  common.Address
 	Hint      bool
+	// DepositAddress is, for eth-da, the strict address the quote named and the plain transfer paid.
+	DepositAddress common.Address
 
 	RequestID   string
 	OrderID     common.Hash
@@ -77,6 +79,11 @@ func planIntents(sc scenario) []*intentCase {
 		case bad[i]:
 			c.Kind = "eth-underpaid"
 			c.Amount = new(big.Int).Mul(big.NewInt(50+r.Int64N(450)), big.NewInt(1e15)) // 0.05-0.5 ETH
+		case sc.DepositAddressShare > 0 && r.Float64() < sc.DepositAddressShare:
+			// Drawn only when the scenario has deposit addresses, so that the plans of the
+			// others are what they were.
+			c.Kind, c.Hint = "eth-da", false // the plain transfer is the scanner's to find
+			c.Amount = new(big.Int).Mul(big.NewInt(50+r.Int64N(450)), big.NewInt(1e15))
 		case r.IntN(2) == 0:
 			c.Kind = "eth"
 			c.Amount = new(big.Int).Mul(big.NewInt(50+r.Int64N(450)), big.NewInt(1e15))
@@ -109,9 +116,13 @@ func (r *rig) quoteWithRetry(ctx context.Context, body map[string]any) (*quote.R
 func (r *rig) deposit(ctx context.Context, c *intentCase) error {
 	acct := devnet.TestAccounts()[c.Account]
 	cur := c.currency()
-	q, err := r.quoteWithRetry(ctx, map[string]any{"user": acct.Address.Hex(), "recipient": c.Recipient.Hex(),
+	body := map[string]any{"user": acct.Address.Hex(), "recipient": c.Recipient.Hex(),
 		"refundTo": c.RefundTo.Hex(), "originChainId": 31337, "destinationChainId": 31338, "originCurrency": cur.Hex(),
-		"destinationCurrency": cur.Hex(), "amount": c.Amount.String(), "tradeType": "EXACT_INPUT", "includeProtocolData": true})
+		"destinationCurrency": cur.Hex(), "amount": c.Amount.String(), "tradeType": "EXACT_INPUT", "includeProtocolData": true}
+	if c.Kind == "eth-da" {
+		body["useDepositAddress"], body["strict"] = true, true
+	}
+	q, err := r.quoteWithRetry(ctx, body)
 	if err != nil {
 		return fmt.Errorf("quote: %w", err)
 	}
@@ -123,7 +134,19 @@ func (r *rig) deposit(ctx context.Context, c *intentCase) error {
 	c.CurrencyOut = cur
 	c.AmountOut, _ = new(big.Int).SetString(q.Details.CurrencyOut.Amount, 10)
 	wallet := &e2e.Wallet{Key: acct.Key, RPCs: r.RPCs}
-	if c.Kind == "eth-underpaid" {
+	if c.Kind == "eth-da" {
+		// The step's one item is the plain transfer to the address: no calldata.
+		if len(q.Steps) != 1 || q.Steps[0].DepositAddress == "" || len(q.Steps[0].Items) != 1 || q.Steps[0].Items[0].Data.Data != "0x" {
+			return errors.New("the deposit-address quote is not one plain transfer to an address")
+		}
+		c.DepositAddress = common.HexToAddress(q.Steps[0].DepositAddress)
+		rc, err := wallet.SendTx(ctx, q.Steps[0].Items[0].Data)
+		if err != nil {
+			return fmt.Errorf("plain transfer to the deposit address: %w", err)
+		}
+		c.Deposited = new(big.Int).Set(c.Amount)
+		c.DepositTx = rc.TxHash
+	} else if c.Kind == "eth-underpaid" {
 		var d *quote.TxData
 		for _, s := range q.Steps {
 			if s.ID == "deposit" {

@@ -21,7 +21,24 @@ type eventRecord struct {
 	Event
 	At       time.Duration // since the first deposit
 	InFlight int           // deposited intents not yet ended when it struck (-1: unknown)
-	Err      error
+	// SweptUnfilled is, for a worker kill, the deposit-address requests whose sweep was stored
+	// and whose fill was not when it struck (the kill between sweep and fill of issue 35).
+	SweptUnfilled int
+	Err           error
+}
+
+// sweptUnfilled counts the requests in flight whose sweep is stored (signed, maybe broadcast or
+// mined) and whose fill is not yet: a worker killed now dies between a sweep and its fill.
+func (r *rig) sweptUnfilled(ctx context.Context) int {
+	qctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	var n int
+	if err := r.pool.QueryRow(qctx, `SELECT count(DISTINCT s.request_id) FROM solver_transactions s
+		JOIN requests q ON q.id = s.request_id AND q.status NOT IN ('success', 'refund', 'failure')
+		WHERE s.kind = 'sweep' AND NOT EXISTS (SELECT 1 FROM solver_transactions f WHERE f.request_id = s.request_id AND f.kind = 'fill')`).Scan(&n); err != nil {
+		return 0
+	}
+	return n
 }
 
 // terminal statuses of the read model.
@@ -61,9 +78,18 @@ func (r *rig) runChaos(ctx context.Context, plan []Event, began time.Time, cases
 		if ctx.Err() != nil {
 			break
 		}
+		if e.Kind == KillWorker && r.sc.DepositAddressShare > 0 {
+			// Issue 35, point 6: "a sweep happens once whatever crashes (kill the worker between
+			// sweep and fill in the reliability suite)". Wait up to 15 s for a request swept and
+			// not yet filled, and kill then.
+			for wait := time.Now().Add(15 * time.Second); r.sweptUnfilled(ctx) == 0 && time.Now().Before(wait) && ctx.Err() == nil; {
+				sleep(ctx, 50*time.Millisecond)
+			}
+		}
 		rec := eventRecord{Event: e, At: time.Since(began), InFlight: inFlight}
 		switch e.Kind {
 		case KillWorker:
+			rec.SweptUnfilled = r.sweptUnfilled(ctx)
 			if rec.Err = r.WorkerProcess.Kill(); rec.Err == nil {
 				sleep(ctx, e.Down)
 				rec.Err = r.WorkerProcess.Start()
@@ -76,7 +102,8 @@ func (r *rig) runChaos(ctx context.Context, plan []Event, began time.Time, cases
 				rec.Err = r.dispatcher.Start()
 			}
 		}
-		r.t.Logf("fault at +%v: %s, %d intents in flight, err=%v", rec.At.Round(time.Millisecond), e, rec.InFlight, rec.Err)
+		r.t.Logf("fault at +%v: %s, %d intents in flight, %d swept and not filled, err=%v", rec.At.Round(time.Millisecond), e, rec.InFlight,
+			rec.SweptUnfilled, rec.Err)
 		out = append(out, rec)
 	}
 	return out
@@ -92,6 +119,8 @@ type figures struct {
 	Proxy                        faultproxy.Stats
 	DoubleFills, StrayFills      int
 	DoubleRefunds, StrayRefunds  int
+	DepositAddresses, Unswept    int // eth-da intents, of which not swept exactly once
+	KillsBetweenSweepAndFill     int // worker kills that struck with a request swept and not filled
 	NonceReuse, NonceGaps        int
 	SolverTxs, Replacements      int // stored solver transactions, of which replacements
 	RefundedFillable             int // correctly paid intents refunded because their fill was not sent or included
@@ -109,12 +138,12 @@ type figures struct {
 func (f figures) String() string {
 	return fmt.Sprintf("RELIABILITY scenario=%s commit=%s seed=%d intents=%d success=%d refund=%d failure=%d stuck=%d deposit_errors=%d "+
 		"worker_kills=%d worker_unexpected_exits=%d postgres_restarts=%d rpc_requests=%d rpc_faults=%d rpc_failed=%d rpc_failed_503=%d "+
-		"rpc_failed_jsonrpc=%d rpc_lost_responses=%d rpc_delayed=%d double_fills=%d stray_fills=%d double_refunds=%d stray_refunds=%d "+
+		"rpc_failed_jsonrpc=%d rpc_lost_responses=%d rpc_delayed=%d double_fills=%d stray_fills=%d double_refunds=%d stray_refunds=%d deposit_addresses=%d unswept=%d kills_between_sweep_and_fill=%d "+
 		"solver_txs=%d replacements=%d refunded_fillable=%d nonce_reuse=%d nonce_gaps=%d readmodel_mismatches=%d open_workflows=%d failed_workflows=%d wrong_outcomes=%d wrong_balances=%d "+
 		"dispatcher_kills=%d %s latency_p50=%.1fs latency_max=%.1fs drain=%.1fs duration=%.1fs",
 		f.Scenario, builtFrom, f.Seed, f.Intents, f.Success, f.Refund, f.Failure, f.Stuck, f.DepositErrs,
 		f.Kills, f.Unexpected, f.PGRestart, f.Proxy.Requests, f.Proxy.Faults(), f.Proxy.Failed(), f.Proxy.Failed503,
-		f.Proxy.FailedRPC, f.Proxy.LostResponses, f.Proxy.Delayed, f.DoubleFills, f.StrayFills, f.DoubleRefunds, f.StrayRefunds,
+		f.Proxy.FailedRPC, f.Proxy.LostResponses, f.Proxy.Delayed, f.DoubleFills, f.StrayFills, f.DoubleRefunds, f.StrayRefunds, f.DepositAddresses, f.Unswept, f.KillsBetweenSweepAndFill,
 		f.SolverTxs, f.Replacements, f.RefundedFillable, f.NonceReuse, f.NonceGaps, f.ReadModelMismatches, f.OpenWorkflows, f.FailedWorkflows, f.WrongOutcomes, f.WrongBalances,
 		f.DispatcherKills, f.Webhooks, f.LatencyP50.Seconds(), f.LatencyMax.Seconds(), f.Drain.Seconds(), f.Duration.Seconds())
 }
@@ -267,6 +296,12 @@ func runScenario(t *testing.T, sc scenario) figures {
 		if e.Kind == KillDispatcher && e.Err == nil {
 			f.DispatcherKills++
 		}
+		if e.Kind == KillWorker && e.Err == nil && e.SweptUnfilled > 0 {
+			f.KillsBetweenSweepAndFill++
+		}
+	}
+	if sc.Kills > 0 && sc.DepositAddressShare > 0 && f.KillsBetweenSweepAndFill == 0 {
+		t.Errorf("no worker kill struck between a sweep and its fill (issue 35, point 6)")
 	}
 	ws := r.WorkerProcess.Stats()
 	f.Kills, f.Unexpected = ws.Kills, len(ws.Unexpected)

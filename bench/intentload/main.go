@@ -21,7 +21,10 @@
 // paid wrongly exits 1.
 //
 // Routes (devnet chains 31337 -> 31338): bridge (ETH -> ETH), usdc (USDC -> USDC; each wallet
-// approves the depository once before the run) and swap (ETH -> USDC).
+// approves the depository once before the run), swap (ETH -> USDC) and deposit-address (ETH ->
+// ETH through a strict deposit address, issue 35: each quote asks for useDepositAddress with the
+// wallet as refundTo, and the wallet pays the address by a plain transfer, no calldata; the
+// engine sees it, sweeps the address into the depository and fills on the sweep's deposit).
 //
 // Usage:
 //
@@ -91,7 +94,7 @@ func main() {
 	flag.IntVar(&c.wallets, "wallets", 10, "wallets sending at once (the devnet's test accounts)")
 	flag.IntVar(&c.perWal, "intents", 20, "intents per wallet")
 	flag.Float64Var(&c.rate, "rate", 0, "intents a second in all (open loop); 0 sends each wallet's intents back to back")
-	flag.StringVar(&c.route, "route", "bridge", "bridge (ETH), usdc (USDC) or swap (ETH -> USDC)")
+	flag.StringVar(&c.route, "route", "bridge", "bridge (ETH), usdc (USDC), swap (ETH -> USDC) or deposit-address (ETH, a strict deposit address paid by a plain transfer)")
 	flag.StringVar(&c.amount, "amount", "", "amount in per intent, smallest unit (default 0.01 ETH or 10 USDC)")
 	flag.Uint64Var(&c.confirmations, "confirmations", 2, "confirmations the origin chain requires (configs/chains.dev.json)")
 	flag.DurationVar(&c.timeout, "timeout", 10*time.Minute, "give up on intents not ended after this long")
@@ -103,6 +106,8 @@ func main() {
 	flag.DurationVar(&c.targets.successP99, "want-success-p99", 0, "target: deposit mined -> success p99 at most this (0: no target)")
 	flag.DurationVar(&c.targets.engineP99, "want-engine-p99", 0,
 		"target: the engine's share (last confirmation's block -> fill in the destination node's pool) p99 at most this (0: no target)")
+	flag.DurationVar(&c.targets.chainP99, "want-chain-p99", 0,
+		"target, deposit-address route: transfer mined -> success less the engine's share p99 at most this (0: no target)")
 	flag.Parse()
 	c.origin, c.dest = 31337, 31338
 	c.rpcs = map[uint64]string{}
@@ -128,8 +133,11 @@ func main() {
 	case "swap":
 		c.currencyIn, c.outCu = common.Address{}, devnet.USDCAddress
 		c.amount = or(c.amount, "10000000000000000")
+	case routeDepositAddress:
+		c.currencyIn, c.outCu = common.Address{}, common.Address{}
+		c.amount = or(c.amount, "10000000000000000")
 	default:
-		fatalf("-route: bridge, usdc or swap")
+		fatalf("-route: bridge, usdc, swap or deposit-address")
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -137,6 +145,9 @@ func main() {
 		fatalf("%v", err)
 	}
 }
+
+// routeDepositAddress is the route paid by plain transfers to strict deposit addresses.
+const routeDepositAddress = "deposit-address"
 
 func or(v, def string) string {
 	if v == "" {
@@ -161,6 +172,9 @@ type intentRun struct {
 	amountOut *big.Int
 	deposit   common.Hash
 	err       error
+	// inTxs are the request's incoming transactions as the stream named them: on the
+	// deposit-address route the plain transfer (deposit) and then the engine's sweep.
+	inTxs []common.Hash
 
 	// From the stream: the engine's time of each status (updatedAt) and the final status.
 	status    map[string]time.Time
@@ -286,7 +300,7 @@ wait:
 	problems := l.verify(ctx)
 	s := l.summarise(cpu0, cpu1, load0, load1)
 	s.Problems = problems
-	s.Targets = c.targets.check(s.Steady, s.successP99, s.engineP99, len(problems))
+	s.Targets = c.targets.checkChain(c.targets.check(s.Steady, s.successP99, s.engineP99, len(problems)), s.chainP99)
 	s.print(os.Stdout)
 	if c.jsonOut {
 		b, _ := json.MarshalIndent(s, "", "  ")
@@ -303,6 +317,17 @@ wait:
 	return nil
 }
 
+// sweep is the request's incoming transaction after its deposit: on the deposit-address route
+// the engine's sweep of the address. Called under l.mu.
+func (r *intentRun) sweep() (common.Hash, bool) {
+	for _, h := range r.inTxs {
+		if h != r.deposit {
+			return h, true
+		}
+	}
+	return common.Hash{}, false
+}
+
 // send quotes one intent and broadcasts its steps from w.
 func (l *load) send(ctx context.Context, w *wallet, r *intentRun) {
 	if d := time.Until(r.due); d > 0 {
@@ -315,10 +340,14 @@ func (l *load) send(ctx context.Context, w *wallet, r *intentRun) {
 	}
 	key, _ := crypto.GenerateKey()
 	r.recipient = crypto.PubkeyToAddress(key.PublicKey)
-	q, err := l.api.Quote(ctx, map[string]any{"user": w.addr.Hex(), "recipient": r.recipient.Hex(),
+	body := map[string]any{"user": w.addr.Hex(), "recipient": r.recipient.Hex(),
 		"originChainId": l.cfg.origin, "destinationChainId": l.cfg.dest,
 		"originCurrency": l.cfg.currencyIn.Hex(), "destinationCurrency": l.cfg.outCu.Hex(),
-		"amount": l.cfg.amount, "tradeType": "EXACT_INPUT"})
+		"amount": l.cfg.amount, "tradeType": "EXACT_INPUT"}
+	if l.cfg.route == routeDepositAddress {
+		body["useDepositAddress"], body["strict"], body["refundTo"] = true, true, w.addr.Hex()
+	}
+	q, err := l.api.Quote(ctx, body)
 	if err != nil {
 		r.err = err
 		return
@@ -423,6 +452,11 @@ func (l *load) record(e event) {
 	}
 	if _, seen := r.status[e.Status]; !seen {
 		r.status[e.Status] = time.UnixMilli(e.UpdatedAt)
+	}
+	for _, h := range e.InTxHashes {
+		if x := common.HexToHash(h); !slices.Contains(r.inTxs, x) {
+			r.inTxs = append(r.inTxs, x)
+		}
 	}
 	if _, seen := r.status["routed"]; !seen && len(e.InTxHashes) > 0 {
 		// The first event that names the deposit: the workflow has it (waiting, with the
@@ -565,6 +599,11 @@ func (w *wallet) send(ctx context.Context, d quote.TxData) (common.Hash, error) 
 		return common.Hash{}, fmt.Errorf("step value %q", d.Value)
 	}
 	gas, ok := w.gas[to]
+	if !ok && len(data) == 0 && value.Sign() > 0 {
+		// A plain transfer (a deposit address's step): every address is fresh, so an estimate
+		// per intent would be a call per intent; an address without code takes 21,000 gas.
+		gas, ok = plainTransferGas, true
+	}
 	if !ok {
 		est, err := w.ec.EstimateGas(ctx, ethereum.CallMsg{From: w.addr, To: &to, Data: data, Value: value})
 		if err != nil {
@@ -584,6 +623,9 @@ func (w *wallet) send(ctx context.Context, d quote.TxData) (common.Hash, error) 
 	w.nonce++
 	return tx.Hash(), nil
 }
+
+// plainTransferGas is a value transfer's gas to an address without code.
+const plainTransferGas = 21_000
 
 // approve lets spender take any amount of token from the wallet, and waits until it is mined.
 func (w *wallet) approve(ctx context.Context, token, spender common.Address) error {

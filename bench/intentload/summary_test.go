@@ -219,3 +219,23 @@ func oneIntentABlock(n, confirmAfter, successAfter int, share func(i int) int) *
 	return &load{cfg: config{origin: 1, dest: 2, confirmations: 2, route: "bridge", wallets: 1},
 		watch: map[uint64]*watcher{1: origin, 2: dest}, runs: runs}
 }
+
+// Issue 35, point 7: "plain transfer mined → success within 2 blocks plus the engine's share".
+// On the deposit-address route the chains' part (transfer mined -> success less the engine's
+// share) has its own target, added after the others' verdicts, and none when it is not set.
+func TestTheDepositAddressChainTargetIsItsOwnVerdict(t *testing.T) {
+	want := targets{steady: 20, chainP99: 2 * time.Second}
+	vs := want.checkChain(want.check(20, time.Second, time.Second, 0), 1900*time.Millisecond)
+	if len(vs) != 3 || !vs[2].Met || vs[2].Got != "1900 ms" {
+		t.Errorf("a run within 2 s: %+v", vs)
+	}
+	if vs := want.checkChain(nil, 2001*time.Millisecond); len(vs) != 1 || vs[0].Met {
+		t.Errorf("a run past 2 s: %+v", vs)
+	}
+	if vs := want.checkChain(nil, 0); len(vs) != 1 || vs[0].Met {
+		t.Errorf("no figure meets no target: %+v", vs)
+	}
+	if vs := (targets{}).checkChain(nil, time.Second); vs != nil {
+		t.Errorf("no target, no verdict: %+v", vs)
+	}
+}
