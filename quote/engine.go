@@ -218,14 +218,7 @@ func (e *Engine) Quote(ctx context.Context, req *Request, caller Caller, mode Mo
 			ChainID: strconv.FormatUint(q.in.chain.ID, 10), Depository: canonical(q.in.chain, q.in.chain.Depository),
 			Currency: q.in.currency.Address, Amount: q.b.amountIn.String()}}}
 	}
-	exec := intent.Execution{
-		RequestID: requestID, OrderID: orderID, User: v.User, Recipient: v.Recipient,
-		RefundTo: v.RefundTo, OriginChainID: q.in.chain.ID, DestinationChainID: out.chain.ID,
-		CurrencyIn: q.in.currency, CurrencyOut: out.currency, AmountIn: q.b.amountIn.String(), AmountOut: q.b.amountOut.String(),
-		MinAmountOut: q.minOut.String(), Deadline: deadline.Unix(), TimeEstimate: resp.Details.TimeEstimate, Solver: e.Solver,
-		Sponsor: q.sponsor, Funding: intent.Funding{Family: string(q.in.chain.VMType), Strategy: intent.FundingDepository},
-		PayoutFamily: string(out.chain.VMType),
-	}
+	exec := e.execution(q, requestID, orderID, deadline, resp.Details.TimeEstimate, intent.FundingDepository)
 	rec := e.record(q, resp, requestID, orderID, order)
 	if caller.APIKeyName != "" {
 		name := caller.APIKeyName
@@ -414,6 +407,21 @@ func (e *Engine) integrator(ctx context.Context, c Caller) fees.Integrator {
 		}
 	}
 	return in
+}
+
+// execution is what the request's workflow runs: the quote's order, its amounts and who pays and
+// is paid, its funding (the origin's family and the strategy) and the destination's family.
+func (e *Engine) execution(q *quoted, requestID, orderID string, deadline time.Time, timeEstimate int64,
+	strategy intent.FundingStrategy) intent.Execution {
+	v, out := q.v, q.out
+	return intent.Execution{
+		RequestID: requestID, OrderID: orderID, User: v.User, Recipient: v.Recipient,
+		RefundTo: v.RefundTo, OriginChainID: q.in.chain.ID, DestinationChainID: out.chain.ID,
+		CurrencyIn: q.in.currency, CurrencyOut: out.currency, AmountIn: q.b.amountIn.String(), AmountOut: q.b.amountOut.String(),
+		MinAmountOut: q.minOut.String(), Deadline: deadline.Unix(), TimeEstimate: timeEstimate, Solver: e.Solver,
+		Sponsor: q.sponsor, Funding: intent.Funding{Family: string(q.in.chain.VMType), Strategy: strategy},
+		PayoutFamily: string(out.chain.VMType),
+	}
 }
 
 // isContractOf reports whether a is one of the chain's protocol contracts or a token it lists

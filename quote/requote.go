@@ -76,17 +76,10 @@ func (e *Engine) requote(ctx context.Context, a intent.DepositAddress, apiKeyID,
 	}
 	resp := e.response(ctx, q)
 	resp.RequestID = requestID
-	exec := intent.Execution{
-		RequestID: requestID, OrderID: orderID, User: v.User, Recipient: v.Recipient,
-		RefundTo: v.RefundTo, OriginChainID: q.in.chain.ID, DestinationChainID: out.chain.ID,
-		CurrencyIn: q.in.currency, CurrencyOut: out.currency, AmountIn: q.b.amountIn.String(), AmountOut: q.b.amountOut.String(),
-		MinAmountOut: q.minOut.String(), Deadline: deadline.Unix(), TimeEstimate: resp.Details.TimeEstimate, Solver: e.Solver,
-		Sponsor: q.sponsor, Funding: intent.Funding{Family: string(q.in.chain.VMType), Strategy: intent.FundingDepositAddress},
-		PayoutFamily: string(out.chain.VMType),
-		// The address's salt, not the new order's: the sweep deposits under the address's order.
-		DepositAddress: &intent.ExecutionDepositAddress{ID: a.ID, Address: a.Address, Type: a.Type, OrderID: a.OrderID,
-			Depositor: a.Depositor},
-	}
+	exec := e.execution(q, requestID, orderID, deadline, resp.Details.TimeEstimate, intent.FundingDepositAddress)
+	// The address's salt, not the new order's: the sweep deposits under the address's order.
+	exec.DepositAddress = &intent.ExecutionDepositAddress{ID: a.ID, Address: a.Address, Type: a.Type, OrderID: a.OrderID,
+		Depositor: a.Depositor}
 	rec := e.record(q, resp, requestID, orderID, order)
 	depositor := a.Depositor
 	rec.DepositAddress = &intent.RecordDepositAddress{Address: a.Address, Type: a.Type, Depositor: &depositor}
