@@ -508,8 +508,8 @@ func TestDepositAddressEndpointsShowTheHistoryAndOnlyTheQuotingKeyDisables(t *te
 	if _, err := r.st.RouteDepositAddressTransfer(ctx, 31337, paid, -1, q.requestID); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.st.SweptDepositAddressTransfers(ctx, q.requestID, swept); err != nil {
-		t.Fatal(err)
+	if n, err := r.st.RecordDepositAddressSweep(ctx, 31337, q.address, zero, swept, 7); err != nil || n != 1 {
+		t.Fatalf("sweep recorded on %d payments: %v", n, err)
 	}
 
 	code, out := daCall(t, r.h, "GET", "/deposit-addresses/v2?address="+q.address, "", nil)

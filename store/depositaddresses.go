@@ -121,13 +121,6 @@ func (s *Store) RouteDepositAddressTransfer(ctx context.Context, chainID uint64,
 	return got, err
 }
 
-// SweptDepositAddressTransfers records the sweep that moved the payments a request funds.
-func (s *Store) SweptDepositAddressTransfers(ctx context.Context, requestID, sweepTx string) error {
-	_, err := s.pool.Exec(ctx, `UPDATE deposit_address_transfers SET sweep_tx = $2 WHERE request_id = $1`, requestID,
-		strings.ToLower(sweepTx))
-	return err
-}
-
 // DepositAddressTransfers returns the payments seen at an address, oldest first: its deposit and
 // sweep history.
 func (s *Store) DepositAddressTransfers(ctx context.Context, addressID string) ([]intent.DepositAddressTransfer, error) {

@@ -85,25 +85,15 @@ func (s *Store) RouteRequotedDepositAddressTransfer(ctx context.Context, chainID
 	}
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		routed, superseded = "", ""
-		var addressID, quoteRequest string
-		err := tx.QueryRow(ctx, `SELECT a.id, a.request_id, COALESCE(t.request_id, '') FROM deposit_address_transfers t
-			JOIN deposit_addresses a ON a.id = t.address_id
-			WHERE t.chain_id = $1 AND t.tx_hash = $2 AND t.log_index = $3 FOR UPDATE OF a`,
-			int64(chainID), strings.ToLower(txHash), logIndex).Scan(&addressID, &quoteRequest, &routed)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return intent.ErrNotFound
-		}
-		if err != nil || routed != "" {
+		p, err := lockPayment(ctx, tx, chainID, txHash, logIndex)
+		if err != nil || p.routed != "" {
+			routed = p.routed
 			return err
 		}
-		if addressID != da.ID {
-			return fmt.Errorf("the requote is funded by deposit address %s, the payment was made to %s", da.ID, addressID)
+		if p.addressID != da.ID {
+			return fmt.Errorf("the requote is funded by deposit address %s, the payment was made to %s", da.ID, p.addressID)
 		}
-		var taken bool
-		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM deposit_address_transfers
-			WHERE address_id = $1 AND request_id IS NOT NULL)`, addressID).Scan(&taken); err != nil {
-			return err
-		}
+		quoteRequest, taken := p.quoteRequest, p.taken
 		if _, err := tx.Exec(ctx, `WITH r AS (
 				INSERT INTO requests (id, status, "user", recipient, origin_chain_id, destination_chain_id, order_id, api_key_id, record,
 					volume_usd, deposit_address)

@@ -22,23 +22,15 @@ import (
 func (s *Store) RouteFirstDepositAddressTransfer(ctx context.Context, chainID uint64, txHash string, logIndex int) (string, error) {
 	var routed string
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		var addressID, quoteRequest string
-		err := tx.QueryRow(ctx, `SELECT a.id, a.request_id, COALESCE(t.request_id, '') FROM deposit_address_transfers t
-			JOIN deposit_addresses a ON a.id = t.address_id
-			WHERE t.chain_id = $1 AND t.tx_hash = $2 AND t.log_index = $3 FOR UPDATE OF a`,
-			int64(chainID), strings.ToLower(txHash), logIndex).Scan(&addressID, &quoteRequest, &routed)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return intent.ErrNotFound
-		}
-		if err != nil || routed != "" {
+		p, err := lockPayment(ctx, tx, chainID, txHash, logIndex)
+		if err != nil || p.routed != "" {
+			routed = p.routed
 			return err
 		}
-		var taken bool
-		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM deposit_address_transfers
-			WHERE address_id = $1 AND request_id IS NOT NULL)`, addressID).Scan(&taken); err != nil || taken {
-			return err
+		if p.taken {
+			return nil
 		}
-		routed = quoteRequest
+		routed = p.quoteRequest
 		_, err = tx.Exec(ctx, `UPDATE deposit_address_transfers SET request_id = $4
 			WHERE chain_id = $1 AND tx_hash = $2 AND log_index = $3`, int64(chainID), strings.ToLower(txHash), logIndex, routed)
 		return err
@@ -63,4 +55,33 @@ func (s *Store) RecordDepositAddressSweep(ctx context.Context, chainID uint64, a
 		return 0, fmt.Errorf("record deposit address sweep: %w", err)
 	}
 	return tag.RowsAffected(), nil
+}
+
+// lockedPayment is a recorded payment at a deposit address, read under its address's row lock.
+type lockedPayment struct {
+	addressID, quoteRequest string
+	routed                  string // the request the payment funds, "" while unrouted
+	taken                   bool   // some payment at the address funds a request already
+}
+
+// lockPayment reads a recorded payment and locks its address's row, so the scanners of every
+// chain (the address is the same on each) route the address's payments one at a time.
+// intent.ErrNotFound when the payment is not recorded.
+func lockPayment(ctx context.Context, tx pgx.Tx, chainID uint64, txHash string, logIndex int) (lockedPayment, error) {
+	var p lockedPayment
+	err := tx.QueryRow(ctx, `SELECT a.id, a.request_id, COALESCE(t.request_id, '') FROM deposit_address_transfers t
+		JOIN deposit_addresses a ON a.id = t.address_id
+		WHERE t.chain_id = $1 AND t.tx_hash = $2 AND t.log_index = $3 FOR UPDATE OF a`,
+		int64(chainID), strings.ToLower(txHash), logIndex).Scan(&p.addressID, &p.quoteRequest, &p.routed)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return p, intent.ErrNotFound
+	}
+	if err != nil || p.routed != "" {
+		return p, err
+	}
+	// A statement of its own, after the lock: its snapshot sees what the lock's last holder
+	// committed (one statement's snapshot would be taken before the wait).
+	err = tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM deposit_address_transfers
+		WHERE address_id = $1 AND request_id IS NOT NULL)`, p.addressID).Scan(&p.taken)
+	return p, err
 }
