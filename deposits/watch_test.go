@@ -1,19 +1,14 @@
 package deposits
 
 import (
-	"bytes"
 	"context"
 	"crypto/ecdsa"
-	"encoding/json"
 	"fmt"
-	"io"
 	"log/slog"
 	"math/big"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -29,6 +24,7 @@ import (
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/testkit/faultproxy"
 	"github.com/intentd/intentd/testkit/testenv"
 )
 
@@ -226,38 +222,6 @@ func TestTheWatchFollowsTheAddressesAsTheyAreIssuedAndDisabled(t *testing.T) {
 	require.Equal(t, 1, w.Len())
 }
 
-// rpcCounter is a JSON-RPC proxy that counts the HTTP requests and the calls in them.
-type rpcCounter struct {
-	target          string
-	requests, calls atomic.Int64
-}
-
-func (p *rpcCounter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
-	}
-	p.requests.Add(1)
-	if b := bytes.TrimSpace(body); len(b) > 0 && b[0] == '[' {
-		var batch []json.RawMessage
-		if json.Unmarshal(b, &batch) == nil {
-			p.calls.Add(int64(len(batch)))
-		}
-	} else {
-		p.calls.Add(1)
-	}
-	resp, err := http.Post(p.target, "application/json", bytes.NewReader(body))
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadGateway)
-		return
-	}
-	defer resp.Body.Close()
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(resp.StatusCode)
-	_, _ = io.Copy(w, resp.Body)
-}
-
 // Issue 35, point 3: "measure it with 10,000 issued addresses". A scanner whose store holds
 // 10,000 issued deposit addresses scans one block per iteration: 40 unrelated transfers (20 ETH,
 // 20 USDC) and 3 payments at issued addresses (one ETH, two USDC). The figures per pass (one
@@ -279,7 +243,8 @@ func benchmarkScanPass(b *testing.B, watch bool) {
 	require.NoError(b, err)
 	b.Cleanup(d.Close)
 	chain := d.Chain(31337)
-	counter := &rpcCounter{target: chain.RPCURL}
+	counter, err := faultproxy.New(faultproxy.Config{Target: chain.RPCURL}) // no faults: it counts
+	require.NoError(b, err)
 	proxy := httptest.NewServer(counter)
 	b.Cleanup(proxy.Close)
 	reg, err := chains.NewRegistry(devnet.ChainConfigs(map[uint64]string{31337: proxy.URL}))
@@ -347,7 +312,7 @@ func benchmarkScanPass(b *testing.B, watch bool) {
 			}
 		}
 		chain.Mine()
-		before, beforeReq, delivered := counter.calls.Load(), counter.requests.Load(), len(router.all())
+		before, beforeReq, delivered := counter.Stats().Calls, counter.Stats().Requests, len(router.all())
 		b.StartTimer()
 		err := s.ScanOnce(ctx, 31337)
 		b.StopTimer()
@@ -355,8 +320,8 @@ func benchmarkScanPass(b *testing.B, watch bool) {
 		if watch {
 			require.Equal(b, delivered+3, len(router.all()), "payments routed in the block")
 		}
-		calls += counter.calls.Load() - before
-		requests += counter.requests.Load() - beforeReq
+		calls += counter.Stats().Calls - before
+		requests += counter.Stats().Requests - beforeReq
 		b.StartTimer()
 	}
 	b.StopTimer()

@@ -1,17 +1,12 @@
 package evm_test
 
 import (
-	"bytes"
 	"context"
 	"crypto/ecdsa"
-	"encoding/json"
 	"fmt"
-	"io"
 	"math/big"
-	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -24,6 +19,7 @@ import (
 	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/testkit/faultproxy"
 )
 
 // sender signs and sends transactions of one devnet account, its nonces counted locally so that
@@ -231,39 +227,6 @@ func TestASweepsDepositNamesTheAddressItCameFrom(t *testing.T) {
 	}
 }
 
-// rpcCounter is a JSON-RPC proxy that counts the HTTP requests and the calls in them (a batch
-// is one request of several calls).
-type rpcCounter struct {
-	target          string
-	requests, calls atomic.Int64
-}
-
-func (p *rpcCounter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
-	}
-	p.requests.Add(1)
-	if b := bytes.TrimSpace(body); len(b) > 0 && b[0] == '[' {
-		var batch []json.RawMessage
-		if json.Unmarshal(b, &batch) == nil {
-			p.calls.Add(int64(len(batch)))
-		}
-	} else {
-		p.calls.Add(1)
-	}
-	resp, err := http.Post(p.target, "application/json", bytes.NewReader(body))
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadGateway)
-		return
-	}
-	defer resp.Body.Close()
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(resp.StatusCode)
-	_, _ = io.Copy(w, resp.Body)
-}
-
 // Issue 35, point 3: "say how and measure it with 10,000 issued addresses". Each iteration seals
 // a block of 40 unrelated transfers (20 native, 20 USDC) and 3 payments to watched addresses (one
 // native, two USDC), then reads the block's payments among 10,000 watched addresses; the figures
@@ -271,7 +234,10 @@ func (p *rpcCounter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // its time (ns/op). A balance read per address would be 10,000 calls a block.
 func BenchmarkDepositAddressWatch(b *testing.B) {
 	chain, direct := startChain(b)
-	counter := &rpcCounter{target: direct.Chain().HTTPRPCURL}
+	counter, err := faultproxy.New(faultproxy.Config{Target: direct.Chain().HTTPRPCURL}) // no faults: it counts
+	if err != nil {
+		b.Fatal(err)
+	}
 	proxy := httptest.NewServer(counter)
 	b.Cleanup(proxy.Close)
 	ch := *direct.Chain()
@@ -315,7 +281,7 @@ func BenchmarkDepositAddressWatch(b *testing.B) {
 				b.Fatalf("payment %s: receipt %+v, %v; want it successful in block %d", tx.Hash().Hex(), r, err, block)
 			}
 		}
-		before, beforeReq := counter.calls.Load(), counter.requests.Load()
+		before, beforeReq := counter.Stats().Calls, counter.Stats().Requests
 		b.StartTimer()
 		got, err := c.DepositAddressTransfers(context.Background(), block, block, watched)
 		b.StopTimer()
@@ -325,8 +291,8 @@ func BenchmarkDepositAddressWatch(b *testing.B) {
 		if len(got) != 3 {
 			b.Fatalf("block %d: %d payments found, want 3: %+v", block, len(got), got)
 		}
-		calls += counter.calls.Load() - before
-		requests += counter.requests.Load() - beforeReq
+		calls += counter.Stats().Calls - before
+		requests += counter.Stats().Requests - beforeReq
 		b.StartTimer()
 	}
 	b.StopTimer()

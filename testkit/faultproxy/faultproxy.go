@@ -92,6 +92,8 @@ type Fate struct {
 type Stats struct {
 	// Requests is every HTTP request received (a JSON-RPC batch counts once).
 	Requests int64
+	// Calls is every JSON-RPC call received (each call of a batch counts).
+	Calls int64
 	// Forwarded is every request sent to the target, including lost responses.
 	Forwarded int64
 	// Failed503 and FailedRPC are the injected failures by kind.
@@ -118,7 +120,7 @@ func (s Stats) Faults() int64 { return s.Failed() + s.Delayed }
 
 // Add sums two counts.
 func (s Stats) Add(o Stats) Stats {
-	out := Stats{Requests: s.Requests + o.Requests, Forwarded: s.Forwarded + o.Forwarded,
+	out := Stats{Requests: s.Requests + o.Requests, Calls: s.Calls + o.Calls, Forwarded: s.Forwarded + o.Forwarded,
 		Failed503: s.Failed503 + o.Failed503, FailedRPC: s.FailedRPC + o.FailedRPC,
 		LostResponses: s.LostResponses + o.LostResponses, Delayed: s.Delayed + o.Delayed,
 		UpstreamErrors: s.UpstreamErrors + o.UpstreamErrors, FailedByMethod: map[string]int64{}, ByMethod: map[string]int64{}}
@@ -160,7 +162,7 @@ type Proxy struct {
 	seq      atomic.Uint64
 	disabled atomic.Bool
 
-	requests, forwarded, failed503, failedRPC, lost, delayed, upstreamErrors atomic.Int64
+	requests, calls, forwarded, failed503, failedRPC, lost, delayed, upstreamErrors atomic.Int64
 
 	mu       sync.Mutex
 	byMethod map[string]int64 // failures
@@ -200,7 +202,7 @@ func (p *Proxy) SetEnabled(on bool) { p.disabled.Store(!on) }
 
 // Stats returns the counts so far.
 func (p *Proxy) Stats() Stats {
-	s := Stats{Requests: p.requests.Load(), Forwarded: p.forwarded.Load(), Failed503: p.failed503.Load(),
+	s := Stats{Requests: p.requests.Load(), Calls: p.calls.Load(), Forwarded: p.forwarded.Load(), Failed503: p.failed503.Load(),
 		FailedRPC: p.failedRPC.Load(), LostResponses: p.lost.Load(), Delayed: p.delayed.Load(),
 		UpstreamErrors: p.upstreamErrors.Load(), FailedByMethod: map[string]int64{}, ByMethod: map[string]int64{}}
 	p.mu.Lock()
@@ -261,6 +263,9 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	method := methodOf(body)
+	if calls, _ := parseCalls(body); len(calls) > 0 {
+		p.calls.Add(int64(len(calls)))
+	}
 	p.mu.Lock()
 	p.received[method]++
 	p.mu.Unlock()
