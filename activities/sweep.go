@@ -16,8 +16,7 @@ import (
 // sweep's Deposit event is the request's deposit from then on.
 
 // SweepInput names the sweep of a request's deposit address: the address and its salt (the
-// order id and depositor its sweeps deposit under), the currency the payment arrived in, and the
-// block it arrived in.
+// order id and depositor its sweeps deposit under), and the currency and amount of the payment.
 type SweepInput struct {
 	RequestID string
 	ChainID   uint64
@@ -27,12 +26,13 @@ type SweepInput struct {
 	OrderID   string
 	Depositor string
 	Currency  string
-	FromBlock uint64
+	// Amount is the payment's amount (base units): what the sweep moves.
+	Amount string
 }
 
 func (in SweepInput) sweep() chains.Sweep {
 	return chains.Sweep{RequestID: in.RequestID, ChainID: in.ChainID, Address: in.Address, OrderID: in.OrderID,
-		Depositor: in.Depositor, Currency: in.Currency, FromBlock: in.FromBlock}
+		Depositor: in.Depositor, Currency: in.Currency, Amount: in.Amount}
 }
 
 // SweepSent is the sweep as signed, kept and broadcast.

@@ -88,15 +88,14 @@ func TestASweepKeptBeforeAWorkerDiedIsSentOnceByTheNext(t *testing.T) {
 		To: &addr, Value: paid})
 	require.NoError(t, err)
 	require.NoError(t, c.SendTransaction(ctx, payment))
-	var arrived *types.Receipt
-	require.Eventually(t, func() bool { arrived, err = c.TransactionReceipt(ctx, payment.Hash()); return err == nil }, 10*time.Second, 50*time.Millisecond)
+	require.Eventually(t, func() bool { _, err = c.TransactionReceipt(ctx, payment.Hash()); return err == nil }, 10*time.Second, 50*time.Millisecond)
 
 	requestID := crypto.Keccak256Hash([]byte("swept once request")).Hex()
 	_, err = pool.Exec(ctx, `INSERT INTO requests (id, status, "user", recipient, origin_chain_id, destination_chain_id, order_id, record)
 		VALUES ($1, 'waiting', $2, $2, 31338, 31337, $3, '{}')`, requestID, strings.ToLower(user.Address.Hex()), order.Hex())
 	require.NoError(t, err)
 	in := SweepInput{RequestID: requestID, ChainID: 31338, Family: chains.VMTypeEVM, Address: addr.Hex(), OrderID: order.Hex(),
-		Depositor: depositor.Hex(), Currency: chains.NativeAddress, FromBlock: arrived.BlockNumber.Uint64()}
+		Depositor: depositor.Hex(), Currency: chains.NativeAddress, Amount: paid.String()}
 
 	solverNonce, err := c.NonceAt(ctx, crypto.PubkeyToAddress(devnet.SolverKey().PublicKey), nil)
 	require.NoError(t, err)

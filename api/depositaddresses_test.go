@@ -210,7 +210,7 @@ func TestDepositAddressQuoteSendsAPlainTransferToTheOrdersAddressAndStoresIt(t *
 			q.item["check"].(map[string]any)["endpoint"] != "/intents/status/v3?requestId="+q.requestID {
 			t.Fatalf("item %v: want to the address, data 0x, the amount as value, the status check", q.item)
 		}
-		// fees.gas is the sweep, origin gas the solver pays: 71,000 gas at the origin's gas
+		// fees.gas is the sweep, origin gas the solver pays: 72,000 gas at the origin's gas
 		// price (a 1:1 bridge, so in wei as it is); the execution component adds it.
 		sweep := new(big.Int).Mul(gasPrice, big.NewInt(evm.SweepGasNative))
 		if got := amountOf(t, q.out, "fees", "gas", "amount"); new(big.Int).Sub(got, sweep).CmpAbs(big.NewInt(1)) > 0 {
@@ -301,7 +301,7 @@ func TestDepositAddressQuoteSendsAPlainTransferToTheOrdersAddressAndStoresIt(t *
 			data["data"] != hexutil.Encode(evm.ERC20ABI.PackTransfer(want, big.NewInt(25_000_000))) {
 			t.Fatalf("ERC-20 item %v (address %s): want transfer(address, amount) on the token", data, q.address)
 		}
-		// USDC's sweep: 94,000 gas at the gas price, in USDC at the two prices.
+		// USDC's sweep: 95,000 gas at the gas price, in USDC at the two prices.
 		sweepUSD := intent.USDValue(new(big.Int).Mul(gasPrice, big.NewInt(evm.SweepGasERC20)), 18, decimal.NewFromInt(3000))
 		if got, want := amountOf(t, q.out, "fees", "gas", "amount"), intent.FromUSD(sweepUSD, 6, decimal.NewFromInt(1)); got.Cmp(want) != 0 {
 			t.Fatalf("fees.gas %s, want %s", got, want)
@@ -508,7 +508,7 @@ func TestDepositAddressEndpointsShowTheHistoryAndOnlyTheQuotingKeyDisables(t *te
 	if _, err := r.st.RouteDepositAddressTransfer(ctx, 31337, paid, -1, q.requestID); err != nil {
 		t.Fatal(err)
 	}
-	if n, err := r.st.RecordDepositAddressSweep(ctx, 31337, q.address, zero, swept, 7); err != nil || n != 1 {
+	if n, err := r.st.RecordDepositAddressSweep(ctx, 31337, q.address, zero, "1000000000000000000", swept, 7); err != nil || n != 1 {
 		t.Fatalf("sweep recorded on %d payments: %v", n, err)
 	}
 

@@ -104,10 +104,10 @@ type Sweeper interface {
 	// kept and broadcasts it again. An address that is not the one of s's order and depositor
 	// is refused (ErrPayoutRefused): an address's funds are swept into no other order.
 	Sweep(ctx context.Context, s Sweep) (*PayoutSent, error)
-	// SweptDeposit returns the depository's deposit of s's currency that a sweep of s's address
-	// made, once the sweep tx is included: the one in tx, or, when another party swept the
-	// address first (anyone may), the first such deposit from s.FromBlock on. ErrNotFound when
-	// no sweep moved anything of the currency from the address.
+	// SweptDeposit returns the depository's deposit that the request's sweep tx made of s (its
+	// address, currency and amount), once tx is included. Only the solver sweeps, one payment
+	// per request, so no other transaction makes it. ErrNotFound when tx moved nothing (it
+	// reverted, or a cancellation was mined in its place).
 	SweptDeposit(ctx context.Context, s Sweep, tx string) (*intent.Deposit, error)
 }
 
@@ -120,10 +120,11 @@ type Sweep struct {
 	Address   string
 	OrderID   string
 	Depositor string
-	// Currency is what is swept (the chain's native currency's address for native).
+	// Currency is what is swept (the chain's native currency's address for native), Amount how
+	// much, in base units: the payment's own amount, never the address's balance, so a payment
+	// not swept yet stays at the address for its own request's sweep.
 	Currency string
-	// FromBlock is the block the payment arrived in: no sweep of it can be older.
-	FromBlock uint64
+	Amount   string
 }
 
 // Sweeper returns the sweeper of the family a request's funding names for one of its chains

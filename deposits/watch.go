@@ -223,7 +223,7 @@ func withoutSweeps(deps []intent.Deposit) (route, sweeps []intent.Deposit) {
 // range's payments are recorded.
 func (s *Scanner) recordSweeps(ctx context.Context, sweeps []intent.Deposit) error {
 	for _, d := range sweeps {
-		if _, err := s.Store.RecordDepositAddressSweep(ctx, d.ChainID, d.SweptFrom, d.Currency, d.TxHash, d.BlockNumber); err != nil {
+		if _, err := s.Store.RecordDepositAddressSweep(ctx, d.ChainID, d.SweptFrom, d.Currency, d.Amount, d.TxHash, d.BlockNumber); err != nil {
 			return err
 		}
 		s.Logger.Debug("a deposit address's sweep: not routed", "chainId", d.ChainID, "tx", d.TxHash, "address", d.SweptFrom,

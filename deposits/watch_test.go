@@ -127,8 +127,9 @@ func TestTheScannerDeliversTheFirstPaymentAtADepositAddressAndNoSweep(t *testing
 
 	first := payer.send(addr, big.NewInt(params.Ether/10), nil)
 	second := other.send(devnet.USDCAddress, new(big.Int), evm.ERC20ABI.PackTransfer(addr, big.NewInt(3_000_000)))
-	sweep := other.send(devnet.DepositAddressFactoryAddress, new(big.Int),
-		evm.DepositAddressFactoryABI.PackSweep(order, depositor, []common.Address{{}}))
+	solver := &wallet{t: t, c: c, key: devnet.SolverKey(), chain: chain}
+	sweep := solver.send(devnet.DepositAddressFactoryAddress, new(big.Int),
+		evm.PackSweep(order, depositor, common.Address{}, big.NewInt(params.Ether/10)))
 	directOrder := crypto.Keccak256Hash([]byte("a depository deposit"))
 	direct := payer.send(devnet.DepositoryAddress, big.NewInt(7), evm.DepositoryABI.PackDepositNative(directOrder))
 	require.NoError(t, s.ScanOnce(ctx, 31337))

@@ -3,6 +3,7 @@ package devnet
 import (
 	"context"
 	"encoding/hex"
+	"fmt"
 	"math/big"
 	"strings"
 	"testing"
@@ -23,10 +24,11 @@ import (
 
 // Counterfactual deposit addresses (issue 35, point 1) on both devnet chains: the address
 // computed offline is the factory's on either chain; a user pays it with a plain ETH transfer
-// and a USDC transfer before anything is deployed there; a sweep, sent by anyone, deploys the
-// clone and deposits both into the Depository for the order in the depositor's name; a sweep
-// with nothing to sweep does nothing and succeeds; the deployed address still takes plain
-// transfers; and nobody but the factory can make the clone deposit.
+// and a USDC transfer before anything is deployed there; the solver's sweep of each payment
+// deploys the clone and deposits exactly that payment into the Depository for the order in the
+// depositor's name; a sweep moves its amount and no more, and reverts when the address holds
+// less; the deployed address still takes plain transfers; only the solver sweeps, and nobody
+// but the factory can make the clone deposit.
 func TestDepositAddresses(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
@@ -43,7 +45,8 @@ func TestDepositAddresses(t *testing.T) {
 		clients[c.ID] = cl
 	}
 	factory, clone, usdc := bindings.NewDepositAddressFactory(), bindings.NewDepositAddress(), bindings.NewTestUSDC()
-	user, sweeper := TestAccounts()[5], TestAccounts()[6]
+	// sweeper is another account (and another depositor); only the solver sweeps.
+	user, sweeper, solver := TestAccounts()[5], TestAccounts()[6], SolverKey()
 	orderID := crypto.Keccak256Hash([]byte("deposit address order"))
 	da := evm.DepositAddress(DepositAddressFactoryAddress, DepositAddressImplementationAddress, orderID, user.Address)
 
@@ -78,9 +81,8 @@ func TestDepositAddresses(t *testing.T) {
 	cl := clients[a.ID]
 	native := new(big.Int).Mul(big.NewInt(3), big.NewInt(params.Ether/10)) // 0.3 ETH
 	usdcAmount := big.NewInt(123_456_789)                                  // 123.456789 USDC
-	currencies := []common.Address{{}, USDCAddress}
 
-	t.Run("a sweep deploys the address and deposits what was sent to it before", func(t *testing.T) {
+	t.Run("a sweep deploys the address and deposits the payment it names", func(t *testing.T) {
 		r := transact(t, ctx, cl, a, user.Key, da, native, nil)
 		require.Equal(t, types.ReceiptStatusSuccessful, r.Status)
 		require.Equal(t, uint64(params.TxGas), r.GasUsed, "a transfer to the undeployed address is a plain transfer")
@@ -91,34 +93,28 @@ func TestDepositAddresses(t *testing.T) {
 		require.Equal(t, usdcAmount, usdcBalance(t, ctx, cl, da))
 		depETH, depUSDC := ethBalance(t, ctx, cl, DepositoryAddress), usdcBalance(t, ctx, cl, DepositoryAddress)
 
-		// Anyone may sweep: here an account that is neither the user nor the solver, of every
-		// currency of the chain's configuration (ETH, then USDC).
-		cfg := ChainConfigs(map[uint64]string{a.ID: a.RPCURL})[0]
-		r = transact(t, ctx, cl, a, sweeper.Key, DepositAddressFactoryAddress, nil, evm.PackSweep(orderID, user.Address, cfg.Currencies()))
-		require.Equal(t, types.ReceiptStatusSuccessful, r.Status)
-		t.Logf("first sweep, deploy + native + USDC: %d gas", r.GasUsed)
-
-		require.Equal(t, evm.CloneCode(DepositAddressImplementationAddress)[10:], codeAt(t, ctx, cl, da), "EIP-1167 runtime code")
-		deposits := depositEvents(t, r)
-		require.Len(t, deposits, 2)
 		for i, want := range []struct {
 			currency common.Address
 			amount   *big.Int
 		}{{common.Address{}, native}, {USDCAddress, usdcAmount}} {
-			require.Equal(t, [32]byte(orderID), deposits[i].OrderId)
-			require.Equal(t, user.Address, deposits[i].Depositor, "the depositor named, not the clone or the sweeper")
-			require.Equal(t, want.currency, deposits[i].Currency)
-			require.Equal(t, want.amount, deposits[i].Amount)
+			r = transact(t, ctx, cl, a, solver, DepositAddressFactoryAddress, nil, evm.PackSweep(orderID, user.Address, want.currency, want.amount))
+			require.Equal(t, types.ReceiptStatusSuccessful, r.Status)
+			t.Logf("sweep %d: %d gas", i, r.GasUsed)
+			deposits := depositEvents(t, r)
+			require.Len(t, deposits, 1)
+			require.Equal(t, [32]byte(orderID), deposits[0].OrderId)
+			require.Equal(t, user.Address, deposits[0].Depositor, "the depositor named, not the clone or the sweeper")
+			require.Equal(t, want.currency, deposits[0].Currency)
+			require.Equal(t, want.amount, deposits[0].Amount)
+			swept := sweptEvents(t, r)
+			require.Len(t, swept, 1)
+			require.Equal(t, [32]byte(orderID), swept[0].OrderId)
+			require.Equal(t, user.Address, swept[0].Depositor)
+			require.Equal(t, da, swept[0].DepositAddress)
+			require.Equal(t, want.currency, swept[0].Currency)
+			require.Equal(t, want.amount, swept[0].Amount)
 		}
-		swept := sweptEvents(t, r)
-		require.Len(t, swept, 2)
-		for i, c := range currencies {
-			require.Equal(t, [32]byte(orderID), swept[i].OrderId)
-			require.Equal(t, user.Address, swept[i].Depositor)
-			require.Equal(t, da, swept[i].DepositAddress)
-			require.Equal(t, c, swept[i].Currency)
-			require.Equal(t, deposits[i].Amount, swept[i].Amount)
-		}
+		require.Equal(t, evm.CloneCode(DepositAddressImplementationAddress)[10:], codeAt(t, ctx, cl, da), "EIP-1167 runtime code")
 		require.Zero(t, ethBalance(t, ctx, cl, da).Sign())
 		require.Zero(t, usdcBalance(t, ctx, cl, da).Sign())
 		require.Equal(t, new(big.Int).Add(depETH, native), ethBalance(t, ctx, cl, DepositoryAddress))
@@ -128,60 +124,85 @@ func TestDepositAddresses(t *testing.T) {
 		require.Zero(t, allowance.Sign(), "no allowance left behind")
 	})
 
-	t.Run("a sweep with nothing to sweep does nothing", func(t *testing.T) {
-		depETH, depUSDC := ethBalance(t, ctx, cl, DepositoryAddress), usdcBalance(t, ctx, cl, DepositoryAddress)
-		r := transact(t, ctx, cl, a, sweeper.Key, DepositAddressFactoryAddress, nil, factory.PackSweep(orderID, user.Address, currencies))
-		require.Equal(t, types.ReceiptStatusSuccessful, r.Status)
-		require.Empty(t, r.Logs)
-		t.Logf("empty sweep, deployed, native + USDC: %d gas", r.GasUsed)
-		require.Equal(t, depETH, ethBalance(t, ctx, cl, DepositoryAddress))
-		require.Equal(t, depUSDC, usdcBalance(t, ctx, cl, DepositoryAddress))
-	})
-
-	t.Run("the deployed address takes plain transfers, swept again", func(t *testing.T) {
-		more := big.NewInt(params.Ether / 100)
-		r := transact(t, ctx, cl, a, user.Key, da, more, nil)
-		require.Equal(t, types.ReceiptStatusSuccessful, r.Status)
-		require.Empty(t, r.Logs)
-		t.Logf("plain ETH transfer to the deployed address: %d gas", r.GasUsed)
-		require.Equal(t, more, ethBalance(t, ctx, cl, da))
-
-		r = transact(t, ctx, cl, a, sweeper.Key, DepositAddressFactoryAddress, nil, factory.PackSweep(orderID, user.Address, []common.Address{{}}))
+	t.Run("a sweep moves its payment's amount and leaves the rest for its own sweep", func(t *testing.T) {
+		first, second := big.NewInt(params.Ether/100), big.NewInt(params.Ether/50)
+		for _, v := range []*big.Int{first, second} {
+			r := transact(t, ctx, cl, a, user.Key, da, v, nil)
+			require.Equal(t, types.ReceiptStatusSuccessful, r.Status, "the deployed address takes plain transfers")
+			require.Empty(t, r.Logs)
+		}
+		r := transact(t, ctx, cl, a, solver, DepositAddressFactoryAddress, nil, evm.PackSweep(orderID, user.Address, common.Address{}, first))
 		require.Equal(t, types.ReceiptStatusSuccessful, r.Status)
 		t.Logf("sweep, deployed, native: %d gas", r.GasUsed)
-		deposits := depositEvents(t, r)
-		require.Len(t, deposits, 1)
-		require.Equal(t, [32]byte(orderID), deposits[0].OrderId)
-		require.Equal(t, user.Address, deposits[0].Depositor)
-		require.Equal(t, common.Address{}, deposits[0].Currency)
-		require.Equal(t, more, deposits[0].Amount)
+		require.Equal(t, first, depositEvents(t, r)[0].Amount)
+		require.Equal(t, second, ethBalance(t, ctx, cl, da), "the second payment waits for its sweep")
+		r = transact(t, ctx, cl, a, solver, DepositAddressFactoryAddress, nil, evm.PackSweep(orderID, user.Address, common.Address{}, second))
+		require.Equal(t, types.ReceiptStatusSuccessful, r.Status)
+		require.Equal(t, second, depositEvents(t, r)[0].Amount)
 		require.Zero(t, ethBalance(t, ctx, cl, da).Sign())
+	})
+
+	t.Run("a sweep of more than the address holds, or of nothing, reverts and moves nothing", func(t *testing.T) {
+		held := big.NewInt(1_000)
+		r := transact(t, ctx, cl, a, user.Key, da, held, nil)
+		require.Equal(t, types.ReceiptStatusSuccessful, r.Status)
+		solverAddr := crypto.PubkeyToAddress(solver.PublicKey)
+		for _, c := range []struct {
+			currency common.Address
+			amount   *big.Int
+			want     any
+		}{
+			{common.Address{}, big.NewInt(1_001), &bindings.DepositAddressInsufficientBalance{Currency: common.Address{}, Balance: held, Amount: big.NewInt(1_001)}},
+			{USDCAddress, big.NewInt(1), &bindings.DepositAddressInsufficientBalance{Currency: USDCAddress, Balance: new(big.Int), Amount: big.NewInt(1)}},
+			{common.Address{}, new(big.Int), &bindings.DepositAddressZeroAmount{}},
+		} {
+			_, err := cl.EstimateGas(ctx, ethereum.CallMsg{From: solverAddr, To: &DepositAddressFactoryAddress,
+				Data: evm.PackSweep(orderID, user.Address, c.currency, c.amount)})
+			require.Equal(t, fmt.Sprintf("%+v", c.want), fmt.Sprintf("%+v", revertOf(t, err, clone.UnpackError)))
+		}
+		require.Equal(t, held, ethBalance(t, ctx, cl, da))
+	})
+
+	t.Run("only the solver sweeps", func(t *testing.T) {
+		// Anyone else's sweep reverts with NotSweeper, even one the address could pay: a
+		// payment is moved by its own request's sweep, never by a stranger's ahead of it.
+		require.Equal(t, crypto.PubkeyToAddress(solver.PublicKey), func() common.Address {
+			got, err := factory.UnpackSweeper(call(t, ctx, cl, DepositAddressFactoryAddress, factory.PackSweeper()))
+			require.NoError(t, err)
+			return got
+		}())
+		for _, from := range []common.Address{user.Address, sweeper.Address} {
+			_, err := cl.EstimateGas(ctx, ethereum.CallMsg{From: from, To: &DepositAddressFactoryAddress,
+				Data: evm.PackSweep(orderID, user.Address, common.Address{}, big.NewInt(1))})
+			require.Equal(t, &bindings.DepositAddressFactoryNotSweeper{}, revertOf(t, err, factory.UnpackError))
+		}
 	})
 
 	t.Run("only the factory makes the clone deposit", func(t *testing.T) {
 		// Funds waiting at the address stay there: a direct call of the clone's sweep from an
-		// account, for the clone's own order or another, reverts with NotFactory, and so does a
-		// call of the implementation's.
-		wait := big.NewInt(params.Ether / 1000)
-		r := transact(t, ctx, cl, a, user.Key, da, wait, nil)
-		require.Equal(t, types.ReceiptStatusSuccessful, r.Status)
+		// account, the solver's included, for the clone's own order or another, reverts with
+		// NotFactory, and so does a call of the implementation's.
+		wait := ethBalance(t, ctx, cl, da)
+		require.Positive(t, wait.Sign())
+		solverAddr := crypto.PubkeyToAddress(solver.PublicKey)
 		for _, c := range []struct {
 			to      common.Address
 			orderID common.Hash
 			from    common.Address
 		}{
 			{da, orderID, user.Address},
-			{da, orderID, sweeper.Address},
+			{da, orderID, solverAddr},
 			{da, crypto.Keccak256Hash([]byte("another order")), sweeper.Address},
 			{DepositAddressImplementationAddress, orderID, user.Address},
 		} {
-			_, err := cl.EstimateGas(ctx, ethereum.CallMsg{From: c.from, To: &c.to, Data: clone.PackSweep(c.orderID, c.from, common.Address{})})
+			_, err := cl.EstimateGas(ctx, ethereum.CallMsg{From: c.from, To: &c.to, Data: clone.PackSweep(c.orderID, c.from, common.Address{}, big.NewInt(1))})
 			require.Equal(t, &bindings.DepositAddressNotFactory{}, revertOf(t, err, clone.UnpackError))
 		}
-		// Sweeping another depositor's address of the same order leaves this one's funds alone.
-		r = transact(t, ctx, cl, a, sweeper.Key, DepositAddressFactoryAddress, nil, factory.PackSweep(orderID, sweeper.Address, currencies))
-		require.Equal(t, types.ReceiptStatusSuccessful, r.Status)
-		require.Empty(t, depositEvents(t, r))
+		// Another depositor's address of the same order is another address: sweeping it cannot
+		// reach this one's funds.
+		_, err := cl.EstimateGas(ctx, ethereum.CallMsg{From: solverAddr, To: &DepositAddressFactoryAddress,
+			Data: evm.PackSweep(orderID, sweeper.Address, common.Address{}, wait)})
+		require.Error(t, err)
 		require.Equal(t, wait, ethBalance(t, ctx, cl, da))
 	})
 
@@ -236,7 +257,7 @@ func TestDepositAddresses(t *testing.T) {
 			var used []uint64
 			for range 2 {
 				fund()
-				r := transact(t, ctx, cl, a, sweeper.Key, DepositAddressFactoryAddress, nil, factory.PackSweep(order, user.Address, []common.Address{c.currency}))
+				r := transact(t, ctx, cl, a, solver, DepositAddressFactoryAddress, nil, evm.PackSweep(order, user.Address, c.currency, c.amount))
 				require.Equal(t, types.ReceiptStatusSuccessful, r.Status)
 				deposits := depositEvents(t, r)
 				require.Len(t, deposits, 1)
@@ -244,6 +265,9 @@ func TestDepositAddresses(t *testing.T) {
 				used = append(used, r.GasUsed)
 			}
 			t.Logf("sweep of %s alone: %d gas with the deploy, %d once deployed", c.name, used[0], used[1])
+			// The quote charges evm.SweepGasEstimate for every sweep: never less than one costs.
+			require.LessOrEqual(t, used[0], evm.SweepGasEstimate(c.currency), "the first sweep of %s", c.name)
+			require.LessOrEqual(t, used[1], used[0])
 		}
 	})
 }

@@ -150,7 +150,7 @@ func (c *Chain) deployDepositAddressFactory(ctx context.Context) error {
 		return fmt.Errorf("deposit address factory would deploy at nonce %d, not %d: its address would differ", nonce, depositAddressFactoryNonce)
 	}
 	f := bindings.NewDepositAddressFactory()
-	tx, err := c.send(ctx, DeployerKey(), nonce, nil, creation(bindings.DepositAddressFactoryMetaData.Bin, f.PackConstructor(DepositoryAddress)))
+	tx, err := c.send(ctx, DeployerKey(), nonce, nil, creation(bindings.DepositAddressFactoryMetaData.Bin, f.PackConstructor(DepositoryAddress, SolverAddress())))
 	if err != nil {
 		return fmt.Errorf("deploy DepositAddressFactory: %w", err)
 	}

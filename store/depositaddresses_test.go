@@ -60,7 +60,7 @@ func TestDepositAddressesAndTheirTransfersAreKeptOnce(t *testing.T) {
 	got, err = st.RouteDepositAddressTransfer(ctx, 31337, "0xT1", -1, "0xr3")
 	require.NoError(t, err)
 	require.Equal(t, "0xr2", got, "routed once")
-	swept, err := st.RecordDepositAddressSweep(ctx, 31337, a.Address, a.Currency, "0xSWEEP", 5)
+	swept, err := st.RecordDepositAddressSweep(ctx, 31337, a.Address, a.Currency, "1000", "0xSWEEP", 5)
 	require.NoError(t, err)
 	require.EqualValues(t, 1, swept)
 	byReq, err := st.DepositAddressByRequest(ctx, "0xr2")

@@ -44,7 +44,7 @@ func TestTheUnsweptPaymentsAtAnAddressAccountForItsBalancePerCurrency(t *testing
 	// The payment of block 2 is routed and swept (its sweep mined in block 2).
 	_, err = st.RouteDepositAddressTransfer(ctx, 31337, "0xE4", -1, "0xre1")
 	require.NoError(t, err)
-	n, err := st.RecordDepositAddressSweep(ctx, 31337, a.Address, eth, "0xSWEEP", 2)
+	n, err := st.RecordDepositAddressSweep(ctx, 31337, a.Address, eth, "11", "0xSWEEP", 2)
 	require.NoError(t, err)
 	require.EqualValues(t, 1, n)
 

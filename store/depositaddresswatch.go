@@ -41,16 +41,26 @@ func (s *Store) RouteFirstDepositAddressTransfer(ctx context.Context, chainID ui
 	return routed, nil
 }
 
-// RecordDepositAddressSweep records a sweep the scanner saw (a depository deposit whose
-// SweptFrom names address) on the payments it moved: the routed payments at the address of the
-// sweep's chain and currency, up to the sweep's block, that no sweep moved yet. It returns how
-// many it marked; a sweep seen again (a rescan) marks none.
-func (s *Store) RecordDepositAddressSweep(ctx context.Context, chainID uint64, address, currency, sweepTx string, block uint64) (int64, error) {
-	tag, err := s.pool.Exec(ctx, `UPDATE deposit_address_transfers t SET sweep_tx = $4
-		FROM deposit_addresses a
-		WHERE a.id = t.address_id AND a.address = $2 AND t.chain_id = $1 AND t.currency = $3 AND t.block_number <= $5
-			AND t.request_id IS NOT NULL AND t.sweep_tx IS NULL`,
-		int64(chainID), strings.ToLower(address), strings.ToLower(currency), strings.ToLower(sweepTx), int64(block))
+// RecordDepositAddressSweep records a sweep the scanner saw (a depository deposit of amount
+// whose SweptFrom names address) on the one payment it moved. Every sweep moves one routed
+// payment's amount for the request it was routed to (only the solver sweeps, a request sweeps
+// its own payment), so the payment is the one routed to the request whose kept sweep is sweepTx,
+// else (a sweep kept nowhere: another solver's, an operator's) the earliest routed payment of
+// that amount not swept yet, on the sweep's chain, at the address, in its currency, up to its
+// block. It returns how many it marked: 1, or 0 for a sweep recorded before (a rescan) or one it
+// finds no payment for.
+func (s *Store) RecordDepositAddressSweep(ctx context.Context, chainID uint64, address, currency, amount, sweepTx string, block uint64) (int64, error) {
+	tag, err := s.pool.Exec(ctx, `UPDATE deposit_address_transfers u SET sweep_tx = $5
+		WHERE (u.chain_id, u.tx_hash, u.log_index) = (
+			SELECT t.chain_id, t.tx_hash, t.log_index FROM deposit_address_transfers t
+			JOIN deposit_addresses a ON a.id = t.address_id
+			LEFT JOIN solver_transactions k ON k.tx_hash = $5 AND k.kind = 'sweep'
+			WHERE a.address = $2 AND t.chain_id = $1 AND t.currency = $3 AND t.block_number <= $6
+				AND t.request_id IS NOT NULL AND t.sweep_tx IS NULL
+				AND (t.request_id = k.request_id OR (k.request_id IS NULL AND t.amount = $4))
+			ORDER BY t.block_number, t.log_index LIMIT 1)
+		AND NOT EXISTS (SELECT 1 FROM deposit_address_transfers d WHERE d.sweep_tx = $5 AND d.chain_id = $1)`,
+		int64(chainID), strings.ToLower(address), strings.ToLower(currency), amount, strings.ToLower(sweepTx), int64(block))
 	if err != nil {
 		return 0, fmt.Errorf("record deposit address sweep: %w", err)
 	}

@@ -64,10 +64,10 @@ func TestTheFirstPaymentAtAnAddressFundsItsRequestOnce(t *testing.T) {
 	require.ErrorIs(t, err, intent.ErrNotFound)
 
 	chain := 31337 + uint64(first%2)
-	marked, err := st.RecordDepositAddressSweep(ctx, chain, "0x00000000000000000000000000000000000000DA", a.Currency, "0xSWEEP", 6)
+	marked, err := st.RecordDepositAddressSweep(ctx, chain, "0x00000000000000000000000000000000000000DA", a.Currency, "1", "0xSWEEP", 6)
 	require.NoError(t, err)
 	require.EqualValues(t, 1, marked)
-	marked, err = st.RecordDepositAddressSweep(ctx, chain, a.Address, a.Currency, "0xsweep", 6)
+	marked, err = st.RecordDepositAddressSweep(ctx, chain, a.Address, a.Currency, "1", "0xsweep", 6)
 	require.NoError(t, err)
 	require.Zero(t, marked, "the sweep seen again")
 	history, err := st.DepositAddressTransfers(ctx, a.ID)

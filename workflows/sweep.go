@@ -69,7 +69,7 @@ func (r *intentRun) sweep(ctx workflow.Context) (done bool, err error) {
 		return true, r.fail(ctx, intent.FailReasonUnknown)
 	}
 	in := activities.SweepInput{RequestID: ex.RequestID, ChainID: arrival.ChainID, Family: chains.VMType(arrival.Family),
-		Address: da.Address, OrderID: da.OrderID, Depositor: da.Depositor, Currency: arrival.Currency, FromBlock: arrival.BlockNumber}
+		Address: da.Address, OrderID: da.OrderID, Depositor: da.Depositor, Currency: arrival.Currency, Amount: arrival.Amount}
 	sent, done, err := r.sendSweep(ctx, in)
 	if done || err != nil {
 		return true, err

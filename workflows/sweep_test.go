@@ -68,7 +68,7 @@ func TestAPaymentAtTheDepositAddressIsSweptAndTheSweepsDepositIsTheRequests(t *t
 
 	require.Equal(t, intent.StatusSuccess, res.Status)
 	require.Equal(t, []activities.SweepInput{{RequestID: ex.RequestID, ChainID: 31337, Family: "evm", Address: ex.DepositAddress.Address,
-		OrderID: ex.OrderID, Depositor: ex.User, Currency: native, FromBlock: 7}}, sweeps)
+		OrderID: ex.OrderID, Depositor: ex.User, Currency: native, Amount: arrival.Amount}}, sweeps)
 	require.Equal(t, []intent.Deposit{swept}, attested, "the deposit attested")
 	require.Equal(t, swept, *res.Deposit)
 	require.Equal(t, arrival, *res.Arrival)

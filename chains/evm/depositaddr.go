@@ -1,10 +1,11 @@
 package evm
 
 import (
+	"math/big"
+
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
-	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/chains/evm/bindings"
 )
 
@@ -13,9 +14,9 @@ import (
 // EIP-1167 minimal proxy of the factory's DepositAddress implementation, salted with
 // keccak256(abi.encode(orderId, depositor)). Nothing but those four values goes into it, so it is
 // known offline, before anything is deployed there, and it is the same on every chain where the
-// factory sits at the same address. The factory's sweep (anyone may send it) deploys the proxy
-// when needed and deposits the address's balances into the depository for that order, in the
-// depositor's name; the contracts keep an address's funds on the order it was derived from.
+// factory sits at the same address. The factory's sweep (only the solver may send it) deploys
+// the proxy when needed and deposits one payment's amount into the depository for that order, in
+// the depositor's name; the contracts keep an address's funds on the order it was derived from.
 
 // DepositAddressFactoryABI is the factory's ABI (sweep, computeDepositAddress, the Swept event).
 var DepositAddressFactoryABI = bindings.NewDepositAddressFactory()
@@ -58,16 +59,10 @@ func CloneCode(implementation common.Address) []byte {
 	return append(code, cloneCodeSuffix...)
 }
 
-// PackSweep is the calldata of the factory's sweep(orderId, depositor, currencies) over
-// currencies (a chain's Currencies(), say): it deploys the deposit address of orderID and
-// depositor if it has no code yet and deposits its whole balance of each currency (the native
-// currency's zero address included) into the depository for orderID in depositor's name,
-// skipping zero balances. The currencies' addresses are the registry's, checked when it was
-// read.
-func PackSweep(orderID common.Hash, depositor common.Address, currencies []chains.Currency) []byte {
-	addrs := make([]common.Address, len(currencies))
-	for i, c := range currencies {
-		addrs[i] = common.HexToAddress(c.Address)
-	}
-	return DepositAddressFactoryABI.PackSweep(orderID, depositor, addrs)
+// PackSweep is the calldata of the factory's sweep(orderId, depositor, currency, amount): it
+// deploys the deposit address of orderID and depositor if it has no code yet and deposits
+// exactly amount of currency (the zero address: native) from it into the depository for orderID
+// in depositor's name. Only the factory's sweeper (the solver) may send it.
+func PackSweep(orderID common.Hash, depositor, currency common.Address, amount *big.Int) []byte {
+	return DepositAddressFactoryABI.PackSweep(orderID, depositor, currency, amount)
 }

@@ -107,10 +107,13 @@ func TestPaymentsAtWatchedAddressesAreFoundInTheBlocksTheyLandIn(t *testing.T) {
 	unwatched := depositAddressOf(crypto.Keccak256Hash([]byte("unwatched order")), accounts[1].Address)
 	watched := chains.AddressSet{watchedKey(da): "0xda", watchedKey(deployed): "0xdeployed"}
 
-	// The second address gets code: a sweep by anyone deploys its clone.
-	sweeper := newSender(t, c, accounts[5].Key)
+	// The second address gets code: the solver's sweep of a first payment deploys its clone.
+	sweeper, first := newSender(t, c, devnet.SolverKey()), newSender(t, c, accounts[4].Key)
+	first.pay(deployed, big.NewInt(1))
+	first.promoted()
+	mined(t, chain, c)
 	sweeper.send(devnet.DepositAddressFactoryAddress, new(big.Int),
-		evm.DepositAddressFactoryABI.PackSweep(crypto.Keccak256Hash([]byte("deployed order")), accounts[4].Address, nil), 300_000)
+		evm.PackSweep(crypto.Keccak256Hash([]byte("deployed order")), accounts[4].Address, common.Address{}, big.NewInt(1)), 300_000)
 	sweeper.promoted()
 	mined(t, chain, c)
 
@@ -190,7 +193,7 @@ func (s *sender) promoted() {
 func TestASweepsDepositNamesTheAddressItCameFrom(t *testing.T) {
 	chain, c := startChain(t)
 	accounts := devnet.TestAccounts()
-	alice, sweeper := newSender(t, c, accounts[1].Key), newSender(t, c, accounts[6].Key)
+	alice, sweeper := newSender(t, c, accounts[1].Key), newSender(t, c, devnet.SolverKey())
 	order := crypto.Keccak256Hash([]byte("swept order"))
 	da := depositAddressOf(order, accounts[1].Address)
 	alice.pay(da, big.NewInt(1_000_000))
@@ -198,7 +201,9 @@ func TestASweepsDepositNamesTheAddressItCameFrom(t *testing.T) {
 	alice.promoted()
 	mined(t, chain, c)
 	sweep := sweeper.send(devnet.DepositAddressFactoryAddress, new(big.Int),
-		evm.DepositAddressFactoryABI.PackSweep(order, accounts[1].Address, []common.Address{{}, devnet.USDCAddress}), 500_000)
+		evm.PackSweep(order, accounts[1].Address, common.Address{}, big.NewInt(1_000_000)), 500_000)
+	sweepUSDC := sweeper.send(devnet.DepositAddressFactoryAddress, new(big.Int),
+		evm.PackSweep(order, accounts[1].Address, devnet.USDCAddress, big.NewInt(2_000_000)), 500_000)
 	direct := alice.send(devnet.DepositoryAddress, big.NewInt(3), evm.DepositoryABI.PackDepositNative(order), 100_000)
 	alice.promoted()
 	sweeper.promoted()
@@ -208,12 +213,16 @@ func TestASweepsDepositNamesTheAddressItCameFrom(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	inTx, err := c.DepositsInTx(context.Background(), sweep.Hash().Hex())
-	if err != nil {
-		t.Fatal(err)
+	var inTx []intent.Deposit
+	for _, tx := range []*types.Transaction{sweep, sweepUSDC} {
+		got, err := c.DepositsInTx(context.Background(), tx.Hash().Hex())
+		if err != nil {
+			t.Fatal(err)
+		}
+		inTx = append(inTx, got...)
 	}
 	if len(deps) != 3 || len(inTx) != 2 {
-		t.Fatalf("deposits of the block: %+v; of the sweep: %+v; want 3 and 2", deps, inTx)
+		t.Fatalf("deposits of the block: %+v; of the sweeps: %+v; want 3 and 2", deps, inTx)
 	}
 	for _, d := range append(deps, inTx...) {
 		switch {

@@ -11,6 +11,7 @@ import (
 	ethereum "github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/params"
 
@@ -206,16 +207,18 @@ func TestDepositAddressStepsPayTheFactorysAddressOfTheOrderWithAPlainTransfer(t 
 	if b := balance(usdc, usdcAddr); b.Cmp(big.NewInt(25_000_000)) != 0 {
 		t.Fatalf("USDC at the deposit address %s", b)
 	}
-	// The sweep (anyone may send it) is the depository's deposit for the order, in the name of
-	// the depositor the address was derived from.
+	// The sweep (the solver's) is the depository's deposit for the order, in the name of the
+	// depositor the address was derived from.
 	cfg := c.Chain()
+	solver := devnet.SolverKey()
 	for _, sw := range []struct {
 		order    common.Hash
 		currency string
 		amount   string
 	}{{nativeOrder, chains.NativeAddress, "1000000000000000000"}, {usdcOrder, devnet.USDCAddress.Hex(), "25000000"}} {
-		r := send(t, chain, c, payer.Key, intent.TxData{From: payer.Address.Hex(), To: devnet.DepositAddressFactoryAddress.Hex(), Value: "0",
-			ChainID: 31337, Data: hexutil.Encode(evm.PackSweep(sw.order, user.Address, cfg.Currencies()))})
+		amount, _ := new(big.Int).SetString(sw.amount, 10)
+		r := send(t, chain, c, solver, intent.TxData{From: crypto.PubkeyToAddress(solver.PublicKey).Hex(), To: devnet.DepositAddressFactoryAddress.Hex(),
+			Value: "0", ChainID: 31337, Data: hexutil.Encode(evm.PackSweep(sw.order, user.Address, common.HexToAddress(sw.currency), amount))})
 		deps, err := c.DepositsInTx(ctx, r.TxHash.Hex())
 		if err != nil || len(deps) != 1 || deps[0].OrderID != sw.order.Hex() || deps[0].Currency != sw.currency || deps[0].Amount != sw.amount ||
 			deps[0].Depositor != user.Address.Hex() {
@@ -227,7 +230,7 @@ func TestDepositAddressStepsPayTheFactorysAddressOfTheOrderWithAPlainTransfer(t 
 	if err != nil {
 		t.Fatal(err)
 	}
-	for cur, gas := range map[string]int64{chains.NativeAddress: 71_000, devnet.USDCAddress.Hex(): 94_000} {
+	for cur, gas := range map[string]int64{chains.NativeAddress: 72_000, devnet.USDCAddress.Hex(): 95_000} {
 		if cost, err := c.SweepCost(ctx, cur); err != nil || cost.Cmp(new(big.Int).Mul(price, big.NewInt(gas))) != 0 {
 			t.Errorf("sweep cost of %s = %v, %v, want %d gas at %s", cur, cost, err, gas, price)
 		}

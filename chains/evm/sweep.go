@@ -6,7 +6,6 @@ import (
 	"math/big"
 	"strings"
 
-	ethereum "github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/intentd/intentd/chains"
@@ -14,12 +13,13 @@ import (
 )
 
 // The EVM family's sweep of deposit addresses (chains.Sweeper): the solver calls the chain's
-// DepositAddressFactory.sweep(orderId, depositor, [currency]), which deploys the address's clone
-// when needed and deposits the address's whole balance of the currency into the depository for
-// the order, in the depositor's name. It is a solver transaction of kind sweep, signed and kept
-// like a fill (payout_sign.go: a nonce allocated in Postgres, kept before its broadcast, the
-// broadcast rounds in nonce order), committing the solver's gas only: the depository, not the
-// solver, receives what is swept.
+// DepositAddressFactory.sweep(orderId, depositor, currency, amount), which deploys the address's
+// clone when needed and deposits exactly the payment's amount into the depository for the
+// order, in the depositor's name; only the solver (the factory's sweeper) may send it, so every
+// sweep deposit on chain is one that a request's kept sweep transaction made. It is a solver
+// transaction of kind sweep, signed and kept like a fill (payout_sign.go: a nonce allocated in
+// Postgres, kept before its broadcast, the broadcast rounds in nonce order), committing the
+// solver's gas only: the depository, not the solver, receives what is swept.
 
 var _ chains.Sweeper = (*Payout)(nil)
 
@@ -27,7 +27,8 @@ var _ chains.Sweeper = (*Payout)(nil)
 // broadcasts the same bytes again. The address must be the factory's for the sweep's order and
 // depositor (computed offline): the factory can only ever deposit an address's funds under the
 // order and depositor the address was derived from, and a sweep naming another pair would move
-// another address's funds, so it is refused before anything is signed.
+// another address's funds, so it is refused before anything is signed, as is an amount that is
+// not a positive integer.
 func (p *Payout) Sweep(ctx context.Context, s chains.Sweep) (*chains.PayoutSent, error) {
 	c, err := p.chain(s.ChainID)
 	if err != nil {
@@ -42,8 +43,12 @@ func (p *Payout) Sweep(ctx context.Context, s chains.Sweep) (*chains.PayoutSent,
 		return nil, fmt.Errorf("%w: %s is not the deposit address of order %s and depositor %s (%s is)", chains.ErrPayoutRefused,
 			s.Address, s.OrderID, s.Depositor, want.Hex())
 	}
+	amount, ok := new(big.Int).SetString(s.Amount, 10)
+	if !ok || amount.Sign() <= 0 {
+		return nil, fmt.Errorf("%w: sweep of %q %s from %s", chains.ErrPayoutRefused, s.Amount, s.Currency, s.Address)
+	}
 	call := solverCall{requestID: s.RequestID, kind: intent.TxKindSweep, to: factory, value: new(big.Int),
-		data: DepositAddressFactoryABI.PackSweep(orderID, depositor, []common.Address{common.HexToAddress(s.Currency)})}
+		data: PackSweep(orderID, depositor, common.HexToAddress(s.Currency), amount)}
 	stored, err := p.send(ctx, c, call)
 	if err != nil {
 		return nil, err
@@ -63,13 +68,13 @@ func factoryOf(ch *chains.Chain) (common.Address, error) {
 type sweepReader interface {
 	chains.Client
 	TxReader
-	sweptDeposits(ctx context.Context, orderID common.Hash, depositor common.Address, from, to uint64) ([]intent.Deposit, error)
 }
 
-// SweptDeposit returns the depository's deposit of the sweep's currency that a sweep of its
-// address made: the one in the mined transaction tx, else (another party swept the address
-// first: anyone may call sweep) the first one from the block the payment arrived in up to tx's
-// block. chains.ErrNotFound when no sweep moved anything of the currency from the address.
+// SweptDeposit returns the depository's deposit that the mined sweep tx made: its Deposit
+// event of the sweep's address, currency and amount. Only the solver sweeps and each of its
+// sweeps is one request's, so no other transaction can have made this request's deposit: a sweep
+// that reverted (the address held less than the payment) or a cancellation mined in its place
+// made none, chains.ErrNotFound, and the payment stays where it was.
 func (p *Payout) SweptDeposit(ctx context.Context, s chains.Sweep, tx string) (*intent.Deposit, error) {
 	c, err := chains.Capability[sweepReader](p.clients, s.ChainID)
 	if err != nil {
@@ -84,46 +89,11 @@ func (p *Payout) SweptDeposit(ctx context.Context, s chains.Sweep, tx string) (*
 	if err != nil {
 		return nil, err
 	}
-	if d := sweptOf(ParseDeposits(ch.ID, common.HexToAddress(ch.Depository), factory, receiptLogs(r)), s); d != nil {
-		return d, nil
-	}
-	deps, err := c.sweptDeposits(ctx, common.HexToHash(s.OrderID), common.HexToAddress(s.Depositor), min(s.FromBlock, r.BlockNumber.Uint64()),
-		r.BlockNumber.Uint64())
-	if err != nil {
-		return nil, err
-	}
-	if d := sweptOf(deps, s); d != nil {
-		chains.LoggerFrom(ctx).Info("the deposit address was swept by another transaction", "requestId", s.RequestID,
-			"address", s.Address, "sweep", tx, "swept", d.TxHash)
-		return d, nil
-	}
-	return nil, fmt.Errorf("%w: no sweep of %s moved %s from %s into the depository", chains.ErrNotFound, s.Address, s.Currency, s.Address)
-}
-
-// sweptOf is the first of deps that a sweep of s's address made in s's currency.
-func sweptOf(deps []intent.Deposit, s chains.Sweep) *intent.Deposit {
-	for _, d := range deps {
-		if strings.EqualFold(d.SweptFrom, s.Address) && strings.EqualFold(d.Currency, s.Currency) {
-			return &d
+	for _, d := range ParseDeposits(ch.ID, common.HexToAddress(ch.Depository), factory, receiptLogs(r)) {
+		if strings.EqualFold(d.SweptFrom, s.Address) && strings.EqualFold(d.Currency, s.Currency) && d.Amount == s.Amount &&
+			strings.EqualFold(d.OrderID, s.OrderID) {
+			return &d, nil
 		}
 	}
-	return nil
-}
-
-// sweptDeposits returns the deposits in blocks [from, to] under orderID in depositor's name,
-// with the factory's Swept events that say which are sweeps: one eth_getLogs (both events index
-// the order id and the depositor first).
-func (c *Client) sweptDeposits(ctx context.Context, orderID common.Hash, depositor common.Address, from, to uint64) ([]intent.Deposit, error) {
-	factory, err := factoryOf(c.chain)
-	if err != nil {
-		return nil, err
-	}
-	depository := common.HexToAddress(c.chain.Depository)
-	logs, err := c.eth.FilterLogs(ctx, ethereum.FilterQuery{FromBlock: new(big.Int).SetUint64(from), ToBlock: new(big.Int).SetUint64(to),
-		Addresses: []common.Address{depository, factory},
-		Topics:    [][]common.Hash{{depositEventID, sweptEventID}, {orderID}, {common.BytesToHash(depositor.Bytes())}}})
-	if err != nil {
-		return nil, c.classify("filter logs", err)
-	}
-	return ParseDeposits(c.chain.ID, depository, factory, logs), nil
+	return nil, fmt.Errorf("%w: sweep %s moved no %s %s from %s into the depository", chains.ErrNotFound, tx, s.Amount, s.Currency, s.Address)
 }

@@ -9,7 +9,7 @@ import {SafeTransfer} from "./SafeTransfer.sol";
 /// address as an EIP-1167 minimal proxy (a clone) of this contract, at the CREATE2 address
 /// derived from an order id and a depositor. A user pays the order by sending the native asset or
 /// an ERC-20 to that address, before it has code or after; the factory's sweep then has the clone
-/// deposit what it holds into the depository for that order, in the depositor's name.
+/// deposit the payment into the depository for that order, in the depositor's name.
 ///
 /// Invariant: the funds at a deposit address can only ever be deposited under the order id and
 /// the depositor the address was derived from. A clone keeps neither (every clone runs this same
@@ -26,6 +26,8 @@ contract DepositAddress {
 
     error NotFactory();
     error BalanceUnreadable(address currency);
+    error ZeroAmount();
+    error InsufficientBalance(address currency, uint256 balance, uint256 amount);
 
     /// @notice The factory that deployed this implementation: the only caller a clone sweeps for.
     address public immutable factory;
@@ -39,22 +41,23 @@ contract DepositAddress {
         depository = depository_;
     }
 
-    /// @notice Deposit this address's whole balance of `currency` (the zero address: the native
-    /// asset) into the depository for `orderId` in `depositor`'s name, and return the amount. A
-    /// zero balance deposits nothing and returns 0. Only the factory may call it (see the
-    /// invariant above).
-    function sweep(bytes32 orderId, address depositor, address currency) external returns (uint256 amount) {
+    /// @notice Deposit exactly `amount` of this address's `currency` (the zero address: the native
+    /// asset) into the depository for `orderId` in `depositor`'s name. It reverts when the address
+    /// holds less, so a sweep never moves less than it names, and it moves nothing beyond it: what
+    /// else the address holds (another payment, not swept yet) stays for its own sweep. Only the
+    /// factory may call it (see the invariant above).
+    function sweep(bytes32 orderId, address depositor, address currency, uint256 amount) external {
         if (msg.sender != factory) revert NotFactory();
+        if (amount == 0) revert ZeroAmount();
         if (currency == address(0)) {
-            amount = address(this).balance;
-            if (amount != 0) depository.depositNativeFor{value: amount}(depositor, orderId);
+            if (address(this).balance < amount) revert InsufficientBalance(currency, address(this).balance, amount);
+            depository.depositNativeFor{value: amount}(depositor, orderId);
         } else {
-            amount = _balanceOf(currency);
-            if (amount != 0) {
-                // The depository pulls exactly `amount`, which leaves the allowance at zero again.
-                currency.safeApprove(address(depository), amount);
-                depository.depositErc20For(depositor, orderId, currency, amount);
-            }
+            uint256 balance = _balanceOf(currency);
+            if (balance < amount) revert InsufficientBalance(currency, balance, amount);
+            // The depository pulls exactly `amount`, which leaves the allowance at zero again.
+            currency.safeApprove(address(depository), amount);
+            depository.depositErc20For(depositor, orderId, currency, amount);
         }
     }
 

@@ -11,8 +11,14 @@ import {Depository} from "./Depository.sol";
 /// (a DepositAddress) with the salt keccak256(abi.encode(orderId, depositor)); with this factory at
 /// the same address on several chains (the devnet deploys it from one deployer at a fixed nonce),
 /// the deposit address is the same on all of them. sweep deploys the proxy when needed and
-/// deposits what it holds into the depository for the order (see DepositAddress for the
+/// deposits one payment's amount into the depository for the order (see DepositAddress for the
 /// invariant that keeps an address's funds on its own order).
+///
+/// Only the sweeper (the solver, fixed at deployment) sweeps. Every sweep is then a transaction
+/// the engine signed for exactly one request and one payment, so the depository deposit a sweep
+/// makes belongs to the request whose sweep transaction made it, and no one can move a payment
+/// into the depository before the request that owns it does (the engine would have to guess
+/// which request a deposit it did not make belongs to).
 contract DepositAddressFactory {
     /// @notice `amount` of `currency` (zero address: native) held at `depositAddress` was
     /// deposited into the depository for `orderId` in `depositor`'s name.
@@ -25,17 +31,21 @@ contract DepositAddressFactory {
     );
 
     error DeployFailed(address depositAddress);
+    error NotSweeper();
 
     /// @notice The depository the deposit addresses deposit into.
     address public immutable depository;
+    /// @notice The only account that may sweep (the solver).
+    address public immutable sweeper;
     /// @notice The DepositAddress every deposit address is a clone of, deployed by this factory's
     /// constructor (so at this factory's first CREATE address, nonce 1).
     address public immutable implementation;
     /// @dev keccak256 of the clone's creation code, the last input of every CREATE2 address.
     bytes32 private immutable cloneCodeHash;
 
-    constructor(Depository depository_) {
+    constructor(Depository depository_, address sweeper_) {
         depository = address(depository_);
+        sweeper = sweeper_;
         address impl = address(new DepositAddress(depository_));
         implementation = impl;
         cloneCodeHash = keccak256(_cloneCode(impl));
@@ -48,22 +58,20 @@ contract DepositAddressFactory {
     }
 
     /// @notice Deploy the deposit address of `orderId` and `depositor` if it has no code yet, then
-    /// deposit its whole balance of each of `currencies` (the zero address: the native asset)
-    /// into the depository for `orderId` in `depositor`'s name, emitting Swept for each non-zero
-    /// one; zero balances are skipped. Returns the deposit address.
-    /// @dev Anyone may call it: it can only move an address's funds to the order and depositor the
-    /// address was derived from, so a caller chooses when a sweep happens, never where the funds
-    /// go. A currency that is not an ERC-20 reverts the whole sweep.
-    function sweep(bytes32 orderId, address depositor, address[] calldata currencies)
+    /// deposit exactly `amount` of `currency` (the zero address: the native asset) that it holds
+    /// into the depository for `orderId` in `depositor`'s name, and emit Swept. Reverts when the
+    /// address holds less than `amount`, or `amount` is zero. Returns the deposit address.
+    /// @dev Only the sweeper: a sweep can only move an address's funds to the order and depositor
+    /// the address was derived from, and the sweeper chooses which payment and when.
+    function sweep(bytes32 orderId, address depositor, address currency, uint256 amount)
         external
         returns (address depositAddress)
     {
+        if (msg.sender != sweeper) revert NotSweeper();
         depositAddress = computeDepositAddress(orderId, depositor);
         if (depositAddress.code.length == 0) _deploy(orderId, depositor, depositAddress);
-        for (uint256 i = 0; i < currencies.length; i++) {
-            uint256 amount = DepositAddress(payable(depositAddress)).sweep(orderId, depositor, currencies[i]);
-            if (amount != 0) emit Swept(orderId, depositor, depositAddress, currencies[i], amount);
-        }
+        DepositAddress(payable(depositAddress)).sweep(orderId, depositor, currency, amount);
+        emit Swept(orderId, depositor, depositAddress, currency, amount);
     }
 
     /// @dev CREATE2 of the clone. Whatever the address already holds (native or tokens sent

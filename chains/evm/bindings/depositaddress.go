@@ -26,9 +26,9 @@ var (
 
 // DepositAddressMetaData contains all meta data concerning the DepositAddress contract.
 var DepositAddressMetaData = bind.MetaData{
-	ABI: "[{\"inputs\":[{\"internalType\":\"contractDepository\",\"name\":\"depository_\",\"type\":\"address\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"currency\",\"type\":\"address\"}],\"name\":\"BalanceUnreadable\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"NotFactory\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"TokenTransferFailed\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"depository\",\"outputs\":[{\"internalType\":\"contractDepository\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"factory\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"},{\"internalType\":\"address\",\"name\":\"depositor\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"currency\",\"type\":\"address\"}],\"name\":\"sweep\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"stateMutability\":\"payable\",\"type\":\"receive\"}]",
+	ABI: "[{\"inputs\":[{\"internalType\":\"contractDepository\",\"name\":\"depository_\",\"type\":\"address\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"currency\",\"type\":\"address\"}],\"name\":\"BalanceUnreadable\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"currency\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"balance\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"InsufficientBalance\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"NotFactory\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"TokenTransferFailed\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"ZeroAmount\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"depository\",\"outputs\":[{\"internalType\":\"contractDepository\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"factory\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"},{\"internalType\":\"address\",\"name\":\"depositor\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"currency\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"sweep\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"stateMutability\":\"payable\",\"type\":\"receive\"}]",
 	ID:  "DepositAddress",
-	Bin: "0x60c060405234801561000f575f5ffd5b5060405161064f38038061064f83398101604081905261002e91610043565b336080526001600160a01b031660a052610070565b5f60208284031215610053575f5ffd5b81516001600160a01b0381168114610069575f5ffd5b9392505050565b60805160a0516105a56100aa5f395f8181608401528181610177015281816101f7015261025101525f818160cf015260fd01526105a55ff3fe608060405260043610610036575f3560e01c80636f7f6d0414610041578063bedd12a514610073578063c45a0155146100be575f5ffd5b3661003d57005b5f5ffd5b34801561004c575f5ffd5b5061006061005b3660046104ea565b6100f1565b6040519081526020015b60405180910390f35b34801561007e575f5ffd5b506100a67f000000000000000000000000000000000000000000000000000000000000000081565b6040516001600160a01b03909116815260200161006a565b3480156100c9575f5ffd5b506100a67f000000000000000000000000000000000000000000000000000000000000000081565b5f336001600160a01b037f0000000000000000000000000000000000000000000000000000000000000000161461013b57604051631966391b60e11b815260040160405180910390fd5b6001600160a01b0382166101d757504780156101d257604051639a22ada960e01b81526001600160a01b038481166004830152602482018690527f00000000000000000000000000000000000000000000000000000000000000001690639a22ada99083906044015f604051808303818588803b1580156101ba575f5ffd5b505af11580156101cc573d5f5f3e3d5ffd5b50505050505b6102a9565b6101e0826102b0565b905080156102a95761021c6001600160a01b0383167f00000000000000000000000000000000000000000000000000000000000000008361039f565b604051632424a1f760e01b81526001600160a01b038481166004830152602482018690528381166044830152606482018390527f00000000000000000000000000000000000000000000000000000000000000001690632424a1f7906084015f604051808303815f87803b158015610292575f5ffd5b505af11580156102a4573d5f5f3e3d5ffd5b505050505b9392505050565b604080513060248083019190915282518083039091018152604490910182526020810180516001600160e01b03166370a0823160e01b17905290515f91829182916001600160a01b038616916103069190610523565b5f60405180830381855afa9150503d805f811461033e576040519150601f19603f3d011682016040523d82523d5f602084013e610343565b606091505b5091509150811580610356575060208151105b156103835760405163611c784760e11b81526001600160a01b038516600482015260240160405180910390fd5b808060200190518101906103979190610539565b949350505050565b604080516001600160a01b038416602482015260448082018490528251808303909101815260649091019091526020810180516001600160e01b031663095ea7b360e01b1790526103f19084906103f6565b505050565b816001600160a01b03163b5f036104205760405163022e258160e11b815260040160405180910390fd5b5f5f836001600160a01b03168360405161043a9190610523565b5f604051808303815f865af19150503d805f8114610473576040519150601f19603f3d011682016040523d82523d5f602084013e610478565b606091505b50915091508161048a57805160208201fd5b8051158015906104ab5750808060200190518101906104a99190610550565b155b156104c95760405163022e258160e11b815260040160405180910390fd5b50505050565b80356001600160a01b03811681146104e5575f5ffd5b919050565b5f5f5f606084860312156104fc575f5ffd5b8335925061050c602085016104cf565b915061051a604085016104cf565b90509250925092565b5f82518060208501845e5f920191825250919050565b5f60208284031215610549575f5ffd5b5051919050565b5f60208284031215610560575f5ffd5b815180151581146102a9575f5ffdfea26469706673582212203eb27c4279804cebcfbf86be4ba5e3a245e45714e84c0ff020449ba8542ec44764736f6c634300081c0033",
+	Bin: "0x60c060405234801561000f575f5ffd5b506040516106d03803806106d083398101604081905261002e91610043565b336080526001600160a01b031660a052610070565b5f60208284031215610053575f5ffd5b81516001600160a01b0381168114610069575f5ffd5b9392505050565b60805160a0516106266100aa5f395f81816073015281816101bf0152818161027301526102cd01525f818160c2015260ef01526106265ff3fe608060405260043610610036575f3560e01c80637197b41a14610041578063bedd12a514610062578063c45a0155146100b1575f5ffd5b3661003d57005b5f5ffd5b34801561004c575f5ffd5b5061006061005b36600461055c565b6100e4565b005b34801561006d575f5ffd5b506100957f000000000000000000000000000000000000000000000000000000000000000081565b6040516001600160a01b03909116815260200160405180910390f35b3480156100bc575f5ffd5b506100957f000000000000000000000000000000000000000000000000000000000000000081565b336001600160a01b037f0000000000000000000000000000000000000000000000000000000000000000161461012d57604051631966391b60e11b815260040160405180910390fd5b805f0361014d57604051631f2a200560e01b815260040160405180910390fd5b6001600160a01b03821661021e57804710156101995760405163db42144d60e01b81526001600160a01b0383166004820152476024820152604481018290526064015b60405180910390fd5b604051639a22ada960e01b81526001600160a01b038481166004830152602482018690527f00000000000000000000000000000000000000000000000000000000000000001690639a22ada99083906044015f604051808303818588803b158015610202575f5ffd5b505af1158015610214573d5f5f3e3d5ffd5b5050505050610326565b5f6102288361032c565b9050818110156102645760405163db42144d60e01b81526001600160a01b03841660048201526024810182905260448101839052606401610190565b6102986001600160a01b0384167f000000000000000000000000000000000000000000000000000000000000000084610417565b604051632424a1f760e01b81526001600160a01b038581166004830152602482018790528481166044830152606482018490527f00000000000000000000000000000000000000000000000000000000000000001690632424a1f7906084015f604051808303815f87803b15801561030e575f5ffd5b505af1158015610320573d5f5f3e3d5ffd5b50505050505b50505050565b604080513060248083019190915282518083039091018152604490910182526020810180516001600160e01b03166370a0823160e01b17905290515f91829182916001600160a01b03861691610382919061059d565b5f60405180830381855afa9150503d805f81146103ba576040519150601f19603f3d011682016040523d82523d5f602084013e6103bf565b606091505b50915091508115806103d2575060208151105b156103fb5760405163611c784760e11b81526001600160a01b0385166004820152602401610190565b8080602001905181019061040f91906105b3565b949350505050565b604080516001600160a01b038416602482015260448082018490528251808303909101815260649091019091526020810180516001600160e01b031663095ea7b360e01b17905261046990849061046e565b505050565b816001600160a01b03163b5f036104985760405163022e258160e11b815260040160405180910390fd5b5f5f836001600160a01b0316836040516104b2919061059d565b5f604051808303815f865af19150503d805f81146104eb576040519150601f19603f3d011682016040523d82523d5f602084013e6104f0565b606091505b50915091508161050257805160208201fd5b80511580159061052357508080602001905181019061052191906105ca565b155b156103265760405163022e258160e11b815260040160405180910390fd5b80356001600160a01b0381168114610557575f5ffd5b919050565b5f5f5f5f6080858703121561056f575f5ffd5b8435935061057f60208601610541565b925061058d60408601610541565b9396929550929360600135925050565b5f82518060208501845e5f920191825250919050565b5f602082840312156105c3575f5ffd5b5051919050565b5f602082840312156105da575f5ffd5b815180151581146105e9575f5ffd5b939250505056fea264697066735822122094f3d7c7100ab726dd96947aeddb85e1c167c643f87cc981adc02e0070a989e064736f6c634300081c0033",
 }
 
 // DepositAddress is an auto generated Go binding around an Ethereum contract.
@@ -139,12 +139,12 @@ func (depositAddress *DepositAddress) UnpackFactory(data []byte) (common.Address
 }
 
 // PackSweep is the Go binding used to pack the parameters required for calling
-// the contract method with ID 0x6f7f6d04.  This method will panic if any
+// the contract method with ID 0x7197b41a.  This method will panic if any
 // invalid/nil inputs are passed.
 //
-// Solidity: function sweep(bytes32 orderId, address depositor, address currency) returns(uint256 amount)
-func (depositAddress *DepositAddress) PackSweep(orderId [32]byte, depositor common.Address, currency common.Address) []byte {
-	enc, err := depositAddress.abi.Pack("sweep", orderId, depositor, currency)
+// Solidity: function sweep(bytes32 orderId, address depositor, address currency, uint256 amount) returns()
+func (depositAddress *DepositAddress) PackSweep(orderId [32]byte, depositor common.Address, currency common.Address, amount *big.Int) []byte {
+	enc, err := depositAddress.abi.Pack("sweep", orderId, depositor, currency, amount)
 	if err != nil {
 		panic(err)
 	}
@@ -152,25 +152,12 @@ func (depositAddress *DepositAddress) PackSweep(orderId [32]byte, depositor comm
 }
 
 // TryPackSweep is the Go binding used to pack the parameters required for calling
-// the contract method with ID 0x6f7f6d04.  This method will return an error
+// the contract method with ID 0x7197b41a.  This method will return an error
 // if any inputs are invalid/nil.
 //
-// Solidity: function sweep(bytes32 orderId, address depositor, address currency) returns(uint256 amount)
-func (depositAddress *DepositAddress) TryPackSweep(orderId [32]byte, depositor common.Address, currency common.Address) ([]byte, error) {
-	return depositAddress.abi.Pack("sweep", orderId, depositor, currency)
-}
-
-// UnpackSweep is the Go binding that unpacks the parameters returned
-// from invoking the contract method with ID 0x6f7f6d04.
-//
-// Solidity: function sweep(bytes32 orderId, address depositor, address currency) returns(uint256 amount)
-func (depositAddress *DepositAddress) UnpackSweep(data []byte) (*big.Int, error) {
-	out, err := depositAddress.abi.Unpack("sweep", data)
-	if err != nil {
-		return new(big.Int), err
-	}
-	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
-	return out0, nil
+// Solidity: function sweep(bytes32 orderId, address depositor, address currency, uint256 amount) returns()
+func (depositAddress *DepositAddress) TryPackSweep(orderId [32]byte, depositor common.Address, currency common.Address, amount *big.Int) ([]byte, error) {
+	return depositAddress.abi.Pack("sweep", orderId, depositor, currency, amount)
 }
 
 // UnpackError attempts to decode the provided error data using user-defined
@@ -179,11 +166,17 @@ func (depositAddress *DepositAddress) UnpackError(raw []byte) (any, error) {
 	if bytes.Equal(raw[:4], depositAddress.abi.Errors["BalanceUnreadable"].ID.Bytes()[:4]) {
 		return depositAddress.UnpackBalanceUnreadableError(raw[4:])
 	}
+	if bytes.Equal(raw[:4], depositAddress.abi.Errors["InsufficientBalance"].ID.Bytes()[:4]) {
+		return depositAddress.UnpackInsufficientBalanceError(raw[4:])
+	}
 	if bytes.Equal(raw[:4], depositAddress.abi.Errors["NotFactory"].ID.Bytes()[:4]) {
 		return depositAddress.UnpackNotFactoryError(raw[4:])
 	}
 	if bytes.Equal(raw[:4], depositAddress.abi.Errors["TokenTransferFailed"].ID.Bytes()[:4]) {
 		return depositAddress.UnpackTokenTransferFailedError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], depositAddress.abi.Errors["ZeroAmount"].ID.Bytes()[:4]) {
+		return depositAddress.UnpackZeroAmountError(raw[4:])
 	}
 	return nil, errors.New("Unknown error")
 }
@@ -207,6 +200,32 @@ func DepositAddressBalanceUnreadableErrorID() common.Hash {
 func (depositAddress *DepositAddress) UnpackBalanceUnreadableError(raw []byte) (*DepositAddressBalanceUnreadable, error) {
 	out := new(DepositAddressBalanceUnreadable)
 	if err := depositAddress.abi.UnpackIntoInterface(out, "BalanceUnreadable", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// DepositAddressInsufficientBalance represents a InsufficientBalance error raised by the DepositAddress contract.
+type DepositAddressInsufficientBalance struct {
+	Currency common.Address
+	Balance  *big.Int
+	Amount   *big.Int
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error InsufficientBalance(address currency, uint256 balance, uint256 amount)
+func DepositAddressInsufficientBalanceErrorID() common.Hash {
+	return common.HexToHash("0xdb42144d928cd19733b9dfeead8bc02ed403845c274e06a6eee0944fb25ca5c4")
+}
+
+// UnpackInsufficientBalanceError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error InsufficientBalance(address currency, uint256 balance, uint256 amount)
+func (depositAddress *DepositAddress) UnpackInsufficientBalanceError(raw []byte) (*DepositAddressInsufficientBalance, error) {
+	out := new(DepositAddressInsufficientBalance)
+	if err := depositAddress.abi.UnpackIntoInterface(out, "InsufficientBalance", raw); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -253,6 +272,29 @@ func DepositAddressTokenTransferFailedErrorID() common.Hash {
 func (depositAddress *DepositAddress) UnpackTokenTransferFailedError(raw []byte) (*DepositAddressTokenTransferFailed, error) {
 	out := new(DepositAddressTokenTransferFailed)
 	if err := depositAddress.abi.UnpackIntoInterface(out, "TokenTransferFailed", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// DepositAddressZeroAmount represents a ZeroAmount error raised by the DepositAddress contract.
+type DepositAddressZeroAmount struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error ZeroAmount()
+func DepositAddressZeroAmountErrorID() common.Hash {
+	return common.HexToHash("0x1f2a2005cb66a8e145327e8814e243a0996aec9bfe1e15a495778b1236dbd485")
+}
+
+// UnpackZeroAmountError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error ZeroAmount()
+func (depositAddress *DepositAddress) UnpackZeroAmountError(raw []byte) (*DepositAddressZeroAmount, error) {
+	out := new(DepositAddressZeroAmount)
+	if err := depositAddress.abi.UnpackIntoInterface(out, "ZeroAmount", raw); err != nil {
 		return nil, err
 	}
 	return out, nil
