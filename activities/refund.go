@@ -77,6 +77,16 @@ const (
 	DefaultRefundGasERC20  uint64 = 150_000
 )
 
+// Of is the refund gas ceiling of currency on the chain named in reg (an unlisted currency's,
+// or an unknown chain's, the ERC-20 ceiling): deposits.Scanner.RefundGas.
+func (g RefundGas) Of(reg *chains.Registry, chainID uint64, currency string) uint64 {
+	if ch, err := reg.Get(chainID); err == nil {
+		cur, ok := ch.FindCurrency(currency)
+		return g.ceiling(cur, ok)
+	}
+	return g.ceiling(chains.Currency{}, false)
+}
+
 // ceiling is the refund gas of cur (listed or not).
 func (g RefundGas) ceiling(cur chains.Currency, listed bool) uint64 {
 	switch {

@@ -233,7 +233,10 @@ func (s *System) APIServer(ctx context.Context) *api.Server {
 	}()
 	engine := s.quoteEngine()
 	reindexer := &deposits.Reindexer{Scanner: &deposits.Scanner{Chains: s.Chains, Store: s.Store, Router: s.Intents(),
-		Requotes: engine, Logger: s.Logger.With("component", "reindex")}}
+		Requotes: engine, Logger: s.Logger.With("component", "reindex"),
+		RefundGas: func(chainID uint64, currency string) uint64 {
+			return s.Config.RefundGas.Of(s.Chains.Registry(), chainID, currency)
+		}}}
 	return &api.Server{Store: s.Store, Chains: s.Chains.Registry(), Indexer: s.Intents(), Reindexer: reindexer, Logger: s.Logger.With("component", "api"),
 		Stream: s.stream(ctx),
 		Quotes: engine, Admin: s.Intents(), AdminTokenSHA256: s.Config.AdminTokenSHA256, AdminAddr: s.Config.AdminAddr,

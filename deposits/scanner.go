@@ -44,7 +44,11 @@ type Scanner struct {
 	// Requotes, when set, quotes again the payments at open deposit addresses that are not
 	// their quote's (watch_open.go); without it every address routes only its first payment.
 	Requotes Requoter
-	Logger   *slog.Logger
+	// RefundGas, when set with a Requotes that prices legs (LegPricer), is the refund gas
+	// ceiling of a currency on a chain: a payment that no request fills is refunded as a leg
+	// only when worth more than its sweep and that refund (watch_legs.go).
+	RefundGas func(chainID uint64, currency string) uint64
+	Logger    *slog.Logger
 }
 
 // scannedChain is what the scanner reads of a chain.

@@ -20,9 +20,10 @@ import (
 // payment is recorded once (store.RecordDepositAddressTransfer); the first one at an address
 // funds the address's quote-time request (store.RouteFirstDepositAddressTransfer) and is
 // delivered through the door as a deposit naming that request, whose workflow sweeps it into the
-// depository. A later payment at a strict address is refunded as a request of its own
-// (watch_strict.go, DOUBLE_SPEND); at an open address, every payment other than its quote's is
-// quoted again and funds a request of its own (watch_open.go).
+// depository. A later payment at a strict address, and the excess of its first over the quote,
+// are refunded as requests of their own (watch_legs.go: DOUBLE_SPEND, INCORRECT_PAYMENT); at an
+// open address, every payment other than its quote's is quoted again and funds a request of its
+// own (watch_open.go), or, when it cannot be quoted, is refunded as a leg too.
 
 // AddressWatch is the set of issued deposit addresses the scanner watches, shared by the
 // scanners of every chain: the addresses are the same on every chain of a family (a payment on
@@ -167,16 +168,20 @@ func (s *Scanner) routeArrivals(ctx context.Context, chainID uint64, family stri
 			return delivered, err
 		}
 		var requestID string
+		var leg intent.FailReason // the refund leg of a payment no request fills ("": none)
+		if a.Type == intent.DepositAddressStrict {
+			leg = intent.FailReasonDoubleSpend // a strict address's later payment
+		}
 		if a.Type == intent.DepositAddressOpen && s.Requotes != nil {
-			requestID, err = s.routeOpen(ctx, a, t) // watch_open.go
+			requestID, leg, err = s.routeOpen(ctx, a, t) // watch_open.go
 		} else {
 			requestID, err = s.Store.RouteFirstDepositAddressTransfer(ctx, t.ChainID, t.TxHash, t.LogIndex)
 		}
 		if err != nil {
 			return delivered, err
 		}
-		if requestID == "" && a.Type == intent.DepositAddressStrict {
-			if ok, err := s.routeStrictLater(ctx, t, a, family, created); err != nil {
+		if requestID == "" && leg != "" {
+			if ok, err := s.routeRefundLeg(ctx, t, a, family, created, leg); err != nil { // watch_legs.go
 				return delivered, err
 			} else if ok {
 				delivered++
@@ -190,13 +195,19 @@ func (s *Scanner) routeArrivals(ctx context.Context, chainID uint64, family stri
 			}
 			continue
 		}
+		arrival := t.ArrivalDeposit(a, requestID, family)
+		if a.Type == intent.DepositAddressStrict && requestID == a.RequestID {
+			if arrival, err = s.splitExcess(ctx, t, a, family, created); err != nil {
+				return delivered, err
+			}
+		}
 		if created {
 			s.Logger.Info("payment at a deposit address", "chainId", chainID, "address", a.Address, "requestId", requestID,
 				"tx", t.TxHash, "currency", t.Currency, "amount", t.Amount)
 		}
 		// Delivered again when seen again (a rescan after a crash between the routing and the
 		// delivery): the door does not signal a deposit its workflow holds.
-		if err := s.Router.Deliver(ctx, t.ArrivalDeposit(a, requestID, family)); err != nil {
+		if err := s.Router.Deliver(ctx, arrival); err != nil {
 			return delivered, err
 		}
 		delivered++

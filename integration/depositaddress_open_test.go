@@ -6,10 +6,12 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/shopspring/decimal"
 
 	"github.com/intentd/intentd/auth"
@@ -328,5 +330,101 @@ func TestAnOpenDepositAddressIsReusedEachPaymentItsOwnRequest(t *testing.T) {
 	}
 	if b := s.balance(t, 31337, common.Address{}, a.addr); b.Sign() != 0 {
 		t.Fatalf("left at the address: %s", b)
+	}
+}
+
+// Issue 35, point 3: at an open address, "wrong token, solver currency: requote + fill" (the
+// public behaviour's open column), and a later payment that cannot be quoted again "else refund
+// to refundTo". An open address quoted for 0.3 ETH is paid 600 USDC (another listed currency):
+// the payment is quoted again as USDC to ETH and filled under its own request, which supersedes
+// the quote-time request. A later payment of 1 wei cannot be quoted (less than the fees) and is
+// worth less than its sweep and refund would cost the solver: it is left at the address,
+// recorded and routed to no request, and nothing is swept for it. A later payment below the fees
+// (here with a flat fee of USD 5) that is worth its sweep and refund is refunded as a leg of its
+// own with DEPOSITED_AMOUNT_TOO_LOW_TO_FILL, in full, to refundTo.
+func TestAnOpenDepositAddressRequotesAnotherCurrencyAndRefundsALaterPaymentItCannotQuote(t *testing.T) {
+	s := startStack(t)
+	c, _ := newKey(t, s, auth.Integrator{Name: "open deposit addresses"})
+	ctx, cancel := context.WithTimeout(context.Background(), 180*time.Second)
+	defer cancel()
+	acct, recipient := devnet.TestAccounts()[9], freshAddress(t)
+	wallet := &e2e.Wallet{Key: acct.Key, RPCs: s.RPCs}
+	a, refundTo := s.quoteOpenAddress(t, ctx, c, acct.Address, recipient, "300000000000000000")
+
+	usdc := big.NewInt(600_000_000)
+	r, err := wallet.SendTx(ctx, quote.TxData{ChainID: 31337, To: devnet.USDCAddress.Hex(), Value: "0",
+		Data: hexutil.Encode(evm.ERC20ABI.PackTransfer(a.addr, usdc))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	routed := s.routedTo(t, ctx, a, r.TxHash.Hex())
+	if routed == a.q.RequestID {
+		t.Fatal("a payment in another currency funds the quote-time request")
+	}
+	s.filledOnce(t, ctx, routed, recipient, big.NewInt(0))
+	successor, err := s.Sys.Store.QuoteByRequestID(ctx, routed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if successor.Execution.AmountIn != usdc.String() || !strings.EqualFold(successor.Execution.CurrencyIn.Address, devnet.USDCAddress.Hex()) {
+		t.Fatalf("the requote's input %s of %s, want %s USDC", successor.Execution.AmountIn, successor.Execution.CurrencyIn.Address, usdc)
+	}
+	original, err := s.Sys.Store.Record(ctx, a.q.RequestID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if original.SupersededByRequestID == nil || *original.SupersededByRequestID != routed {
+		t.Fatalf("the quote-time request's supersededByRequestId %v, want %s", original.SupersededByRequestID, routed)
+	}
+	if b := s.balance(t, 31337, devnet.USDCAddress, a.addr); b.Sign() != 0 {
+		t.Fatalf("USDC left at the address: %s", b)
+	}
+
+	dust := payAddress(t, ctx, wallet, a, big.NewInt(1))
+	for {
+		history, err := s.Sys.Store.DepositAddressTransfers(ctx, a.id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(history, func(x intent.DepositAddressTransfer) bool { return common.HexToHash(x.TxHash) == common.HexToHash(dust) })
+		if i >= 0 {
+			if history[i].RequestID != "" {
+				t.Fatalf("1 wei routed to %s", history[i].RequestID)
+			}
+			break
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatal("the 1 wei payment was not recorded")
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+
+	// Below the fees but worth its refund: a flat fee of USD 5 (the devnet's ETH is USD 3,000)
+	// makes 0.0015 ETH (USD 4.50) too little to quote; its sweep and refund cost about USD 2.
+	flat := quote.FlatExecutionFeeUSD
+	quote.FlatExecutionFeeUSD = decimal.NewFromInt(5)
+	t.Cleanup(func() { quote.FlatExecutionFeeUSD = flat })
+	low := big.NewInt(1_500_000_000_000_000)
+	lowTx := payAddress(t, ctx, wallet, a, low)
+	legID := intent.DepositRefundRequestID(31337, lowTx, 0)
+	if got := s.routedTo(t, ctx, a, lowTx); got != legID {
+		t.Fatalf("the payment below the fees routed to %s, want its refund request %s", got, legID)
+	}
+	final, seen, err := s.API.WaitStatus(ctx, legID, "refund", "failure", "success")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if final.Status != "refund" || final.FailReason != string(intent.FailReasonDepositedAmountTooLowToFill) {
+		t.Fatalf("the refund leg: %+v (seen %v), want refund with DEPOSITED_AMOUNT_TOO_LOW_TO_FILL", final, seen)
+	}
+	if got := s.balance(t, 31337, common.Address{}, refundTo); got.Cmp(low) != 0 {
+		t.Fatalf("refundTo received %s, want %s", got, low)
+	}
+	if n := s.sweeps(t, a); n != 2 {
+		t.Fatalf("sweeps of the address: %d, want 2 (the USDC and the refunded payment; the 1 wei none)", n)
+	}
+	if b := s.balance(t, 31337, common.Address{}, a.addr); b.Cmp(big.NewInt(1)) != 0 {
+		t.Fatalf("ETH left at the address: %s, want the 1 wei", b)
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/intentd/intentd/auth"
 	"github.com/intentd/intentd/chains/evm"
+	"github.com/intentd/intentd/deposits"
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/quote"
@@ -366,5 +367,76 @@ func TestAStrictAddressPaidTwiceInARowFillsTheFirstAndRefundsTheSecond(t *testin
 	}
 	if b := s.balance(t, 31337, common.Address{}, addr); b.Sign() != 0 {
 		t.Errorf("left at the address: %s", b)
+	}
+}
+
+// Issue 35, point 3: "more than quoted (… strict: fill the quote and refund the excess as its own
+// leg)". A strict address quoted for 0.4 ETH is paid 0.5 ETH in one plain send. The quote's
+// request sweeps 0.4 ETH and fills its order as quoted; the excess, 0.1 ETH, is recorded as a
+// payment of its own (deposits.ExcessTxHash, log index -3) and refunded by a refund request of its
+// own (INCORRECT_PAYMENT), which sweeps it and pays it back to refundTo in full. Two sweeps, one
+// fill, one refund, the address left empty.
+func TestAStrictDepositAddressPaidMoreFillsTheQuoteAndRefundsTheExcessAsItsOwnLeg(t *testing.T) {
+	s := startStack(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
+	defer cancel()
+	acct, recipient, refundTo := devnet.TestAccounts()[7], freshAddress(t), freshAddress(t)
+	wallet := &e2e.Wallet{Key: acct.Key, RPCs: s.RPCs}
+	q, addr := s.strictDepositAddress(t, ctx, acct.Address, recipient, refundTo, common.Address{}, "400000000000000000")
+	orderID := common.HexToHash(q.Protocol.V2.OrderID)
+	amountIn, _ := new(big.Int).SetString(q.Details.CurrencyIn.Amount, 10)
+	excess := big.NewInt(1e17)
+	paid, err := wallet.SendTx(ctx, quote.TxData{ChainID: 31337, To: addr.Hex(), Data: "0x", Value: new(big.Int).Add(amountIn, excess).String()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	legID := intent.DepositRefundRequestID(31337, deposits.ExcessTxHash(31337, paid.TxHash.Hex(), -1), 0)
+	if final, seen, err := s.API.WaitStatus(ctx, q.RequestID, "success", "failure", "refund"); err != nil || final.Status != "success" {
+		t.Fatalf("the quote's request: %+v (seen %v) %v, want success", final, seen, err)
+	}
+	final, seen, err := s.API.WaitStatus(ctx, legID, "refund", "failure", "success")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if final.Status != "refund" || final.FailReason != string(intent.FailReasonIncorrectPayment) {
+		t.Fatalf("the excess's refund request: %+v (seen %v), want refund with INCORRECT_PAYMENT", final, seen)
+	}
+	if n := s.fills(t, 31338, orderID); n != 1 {
+		t.Errorf("fills of the order: %d, want 1", n)
+	}
+	stored, err := s.Sys.Store.QuoteByRequestID(ctx, q.RequestID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	minOut, _ := new(big.Int).SetString(stored.Execution.MinAmountOut, 10)
+	if got := s.balance(t, 31338, common.Address{}, recipient); got.Cmp(minOut) < 0 {
+		t.Errorf("the recipient received %s, the quote's minimum %s", got, minOut)
+	}
+	if got := s.balance(t, 31337, common.Address{}, refundTo); got.Cmp(excess) != 0 {
+		t.Errorf("refundTo received %s, want the excess %s", got, excess)
+	}
+	for id, want := range map[string]int{q.RequestID: 1, legID: 1} {
+		if n := s.kindCount(t, ctx, id, intent.TxKindSweep); n != want {
+			t.Errorf("kept sweeps of %s: %d, want %d", id, n, want)
+		}
+	}
+	if n := s.kindCount(t, ctx, legID, intent.TxKindRefund); n != 1 {
+		t.Errorf("refunds of the excess: %d, want 1", n)
+	}
+	if n := s.kindCount(t, ctx, q.RequestID, intent.TxKindRefund); n != 0 {
+		t.Errorf("refunds of the quote's request: %d, want none", n)
+	}
+	if n := s.sweptOf(t, 31337, orderID); n != 2 {
+		t.Errorf("Swept events: %d, want 2 (the quote's amount and the excess)", n)
+	}
+	if b := s.balance(t, 31337, common.Address{}, addr); b.Sign() != 0 {
+		t.Errorf("left at the address: %s", b)
+	}
+	rec, err := s.Sys.Store.Record(ctx, legID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := rec.DuplicateDeposits; d == nil || d.ParentRequestID != q.RequestID {
+		t.Errorf("the excess's duplicateDeposits %+v, want the parent %s", d, q.RequestID)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/big"
 
 	"github.com/intentd/intentd/chains"
@@ -132,4 +133,38 @@ func (e *Engine) sweepFee(ctx context.Context, in *leg, currency string) (*big.I
 		return nil, qerr
 	}
 	return intent.FromUSD(nativeIn.usd(cost), in.currency.Decimals, in.price), nil
+}
+
+// RefundLegWorthIt reports whether a payment of amount of currency at a deposit address on
+// chainID is worth more than what refunding it as a leg of its own costs the solver: its sweep
+// (the quote's sweep gas) and its refund (refundGas, the refund's gas ceiling), both at the
+// chain's gas price, in the chain's native currency at the two prices. A payment worth less is
+// not swept (deposits.Scanner leaves it at the address): the solver pays for nothing it does not
+// owe. An error wraps intent.ErrUnavailable when the chain or a price cannot be read now.
+func (e *Engine) RefundLegWorthIt(ctx context.Context, chainID uint64, currency string, amount *big.Int, refundGas uint64) (bool, error) {
+	in, qerr := e.leg(ctx, chainID, "chainId", currency)
+	if qerr != nil {
+		if qerr.Code == CodeServiceUnavailable || qerr.Code == CodePriceFetchFailed {
+			return false, fmt.Errorf("%w: %w", intent.ErrUnavailable, qerr)
+		}
+		return false, qerr
+	}
+	sweep, err := in.client.SweepCost(ctx, currency)
+	if err != nil {
+		return false, fmt.Errorf("%w: sweep cost on chain %d: %w", intent.ErrUnavailable, chainID, err)
+	}
+	pricer, err := chains.Capability[chains.GasPricer](e.Chains, chainID)
+	if err != nil {
+		return false, err
+	}
+	gasPrice, err := pricer.GasPrice(ctx)
+	if err != nil {
+		return false, fmt.Errorf("%w: gas price on chain %d: %w", intent.ErrUnavailable, chainID, err)
+	}
+	cost := new(big.Int).Add(sweep, new(big.Int).Mul(gasPrice, new(big.Int).SetUint64(refundGas)))
+	native, qerr := e.leg(ctx, chainID, "chainId", in.chain.Currency.Address)
+	if qerr != nil {
+		return false, fmt.Errorf("%w: %w", intent.ErrUnavailable, qerr)
+	}
+	return in.usd(amount).GreaterThan(native.usd(cost)), nil
 }

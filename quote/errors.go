@@ -40,6 +40,10 @@ type Error struct {
 	cause   error // for the log only; never in a response
 }
 
+// ErrorCode is the failure's code, for callers that read it without importing this package
+// (the deposit-address watch: deposits.unquotedReason).
+func (e *Error) ErrorCode() string { return e.Code }
+
 // Cause is the internal error behind the failure, for logging.
 func (e *Error) Cause() error { return e.cause }
 

@@ -38,8 +38,8 @@ func (s *Store) OpenDepositAddressTransfer(ctx context.Context, chainID uint64, 
 			COALESCE(q.quote->>'amountIn', ''), COALESCE(q.quote->'currencyIn'->>'address', ''), COALESCE(r.api_key_id::text, '')
 		FROM deposit_address_transfers t
 		JOIN deposit_addresses a ON a.id = t.address_id
-		JOIN requests r ON r.id = a.request_id
-		JOIN quotes q ON q.request_id = a.request_id
+		LEFT JOIN requests r ON r.id = a.request_id
+		LEFT JOIN quotes q ON q.request_id = a.request_id
 		WHERE t.chain_id = $1 AND t.tx_hash = $2 AND t.log_index = $3`,
 		int64(chainID), strings.ToLower(txHash), logIndex).Scan(&o.Routed, &o.First, &o.QuotedAmount, &o.QuotedCurrency, &o.APIKeyID)
 	if errors.Is(err, pgx.ErrNoRows) {

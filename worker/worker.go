@@ -145,7 +145,10 @@ func Run(ctx context.Context, d Deps) error {
 	}
 	go watchExposure(ctx, d.Chains, d.Store, d.ExposureCap, d.Logger)
 	scanner := &deposits.Scanner{Chains: d.Chains, Store: d.Store, Router: d.Intents, Interval: d.ScanInterval,
-		Addresses: deposits.NewAddressWatch(d.Store), Requotes: d.Requotes, Logger: d.Logger}
+		Addresses: deposits.NewAddressWatch(d.Store), Requotes: d.Requotes, Logger: d.Logger,
+		RefundGas: func(chainID uint64, currency string) uint64 {
+			return d.RefundGas.Of(d.Chains.Registry(), chainID, currency)
+		}}
 	scanner.Run(ctx)
 	return nil
 }

@@ -19,18 +19,21 @@ import (
 // sweep's deposit attested and refunds it to the address's refundTo (strict always has one; the
 // zero address pays the payment's sender) with failReason DOUBLE_SPEND.
 
-// NewDepositAddressRefund describes the DepositRefund of a later payment at a strict deposit
-// address: arrival is the payment as the watcher delivers it (intent.ArrivalDeposit, naming the
-// refund request's id: intent.Deposit.RefundRequestID of the payment), parentID the address's
-// quote-time request, refundTo the address's (the zero address: the payment's sender).
+// NewDepositAddressRefund describes the DepositRefund of a payment at a deposit address that no
+// request fills (a refund leg: a strict address's later payment, DOUBLE_SPEND; the excess of its
+// first, INCORRECT_PAYMENT; an open address's later payment that cannot be quoted): arrival is
+// the payment as the watcher delivers it (intent.ArrivalDeposit, naming the refund request's id:
+// intent.Deposit.RefundRequestID of the payment), parentID the address's quote-time request,
+// refundTo the address's (the zero address: the payment's sender; empty at an open address: no
+// automatic refund), reason the refund's failReason.
 func NewDepositAddressRefund(arrival intent.Deposit, parentID, refundTo string, addr intent.ExecutionDepositAddress,
-	rec intent.RecordDepositAddress, policy Policy) DepositRefundInput {
+	rec intent.RecordDepositAddress, reason intent.FailReason, policy Policy) DepositRefundInput {
 	in := NewDepositRefund(arrival, parentID, refundTo, policy)
-	in.DepositAddress, in.Record, in.FailReason = &addr, &rec, intent.FailReasonDoubleSpend
+	in.DepositAddress, in.Record, in.FailReason = &addr, &rec, reason
 	return in
 }
 
-// failReason is the refund's failReason: DOUBLE_SPEND for a strict address's later payment,
+// failReason is the refund's failReason: the refund leg's for a payment at a deposit address,
 // ORPHANED_DEPOSIT_REFUND for every other deposit no order can take.
 func (in DepositRefundInput) failReason() intent.FailReason {
 	if in.FailReason != "" {
@@ -39,12 +42,11 @@ func (in DepositRefundInput) failReason() intent.FailReason {
 	return intent.FailReasonOrphanedDepositRefund
 }
 
-// sweepPayment sweeps a strict address's later payment into the depository before its refund
-// (version strictReuse; a run without a DepositAddress has nothing to sweep). Only the deposit
-// this request's own sweep made is refunded: a sweep moves the address's whole balance of the
-// currency, so when the quote's request's sweep (or anyone's) took this payment along before
-// this one was mined, that deposit is the other request's to fill or refund, and this request
-// ends in failure (UNKNOWN) rather than paying it a second time.
+// sweepPayment sweeps a refund leg's payment into the depository before its refund (version
+// strictReuse; a run without a DepositAddress has nothing to sweep). Only the deposit this
+// request's own sweep made is refunded (a sweep moves its payment's amount and only the solver
+// sweeps, so no other deposit can be this one's; should one be found all the same, this request
+// ends in failure, UNKNOWN, rather than pay another request's deposit).
 func (r *intentRun) sweepPayment(ctx workflow.Context, in DepositRefundInput) (done bool, err error) {
 	if in.DepositAddress == nil || !r.hasMinVersion(strictReuse) {
 		return false, nil
