@@ -1,7 +1,8 @@
-// kitclient.mjs URL SECRET: @solana/kit against the local chain, the way a web client would use
+// kitclient.mjs URL USDC_MINT: @solana/kit against the local chain, the way a web client would use
 // it: a v0 SOL transfer signed with kit's signers, sent as base64, followed to "confirmed", then
 // the reads a wallet makes. Run by TestKitClient (svm_test.go); exits non-zero on a mismatch.
-// SECRET is a funded test keypair's 64-byte secret key in base58 (public, local only).
+// KIT_SECRET (environment) is a funded test keypair's 64-byte secret key in base58 (public,
+// local only).
 
 import assert from "node:assert/strict";
 
@@ -22,7 +23,8 @@ import {
   signTransactionMessageWithSigners,
 } from "@solana/kit";
 
-const [url, secret, usdcMint] = process.argv.slice(2);
+const [url, usdcMint] = process.argv.slice(2);
+const secret = process.env.KIT_SECRET;
 const rpc = createSolanaRpc(url);
 const payer = await createKeyPairSignerFromBytes(getBase58Encoder().encode(secret));
 const to = await generateKeyPairSigner();

@@ -21,7 +21,7 @@
 //
 // Usage: node server.mjs [--host 127.0.0.1] [--port 8899] [--slot-ms 400] [--quiet] [--watch-stdin]
 // (or SOLANA_HOST, SOLANA_PORT, SOLANA_SLOT_MS). Port 0 picks a free port. Once it serves, it
-// prints one line "ready {json}" on stdout (the URL, the genesis hash and the keys) and, unless
+// prints one line "ready {json}" on stdout (the URL, the genesis hash and the funded addresses) and, unless
 // --quiet, a summary on stderr. --watch-stdin exits when stdin closes: the Go side
 // (devnet/svm) holds the other end, so the chain never outlives the process that started it.
 //
@@ -120,10 +120,7 @@ const PKCS8_ED25519 = Buffer.from("302e020100300506032b657004220420", "hex");
 function keypairFromSeed(seed) {
   const privateKey = crypto.createPrivateKey({ key: Buffer.concat([PKCS8_ED25519, Buffer.from(seed)]), format: "der", type: "pkcs8" });
   const pub = new Uint8Array(crypto.createPublicKey(privateKey).export({ format: "der", type: "spki" }).subarray(12));
-  const secret = new Uint8Array(64);
-  secret.set(seed, 0);
-  secret.set(pub, 32);
-  return { privateKey, pubkey: pub, address: toB58(pub), secretKey: secret };
+  return { privateKey, pubkey: pub, address: toB58(pub) };
 }
 
 // roleKeypair is the keypair whose ed25519 seed is sha256("intentd/devnet/solana/<role>").
@@ -1399,9 +1396,11 @@ async function genesis() {
   return atas;
 }
 
-const keyJSON = (k, atas) => ({ address: k.address, secretKey: toB58(k.secretKey), usdcAccount: atas[k.address] ?? null });
+// The ready line and the summary name the keys by address only, as the EVM devnet does: the
+// test keypairs come from the mnemonic and path, the others from keys.go's seeds.
+const keyJSON = (k, atas) => ({ address: k.address, usdcAccount: atas[k.address] ?? null });
 
-function summary(url, atas) {
+function summary(url) {
   const lines = [
     `solana localnet: a local Solana runtime (litesvm ${LITESVM_VERSION}), not a validator: one process, in memory, a slot every ${SLOT_MS} ms`,
     `  RPC       ${url}`,
@@ -1410,9 +1409,9 @@ function summary(url, atas) {
     `  deployer  ${DEPLOYER.address}`,
     `  solver    ${SOLVER.address}  (${SOLVER_SOL} SOL, ${SOLVER_USDC / 1_000_000n} USDC)`,
     `  faucet    ${FAUCET.address}  (requestAirdrop)`,
-    `Test keypairs, ${TEST_ACCOUNT_SOL} SOL and ${TEST_ACCOUNT_USDC / 1_000_000n} USDC each: the test mnemonic ("test test ... junk") at m/44'/501'/i'/0'.`,
-    `Their secret keys (base58, as Phantom imports them) are public: local use only.`,
-    ...TESTS.map((t, i) => `  (${i}) ${t.address}  ${toB58(t.secretKey)}`),
+    `Test keypairs, ${TEST_ACCOUNT_SOL} SOL and ${TEST_ACCOUNT_USDC / 1_000_000n} USDC each; their keys are the test mnemonic's`,
+    `("test test ... junk", m/44'/501'/i'/0', the path of Phantom and Solflare):`,
+    ...TESTS.map((t, i) => `  (${i}) ${t.address}`),
   ];
   return `${lines.join("\n")}\n`;
 }
@@ -1438,7 +1437,7 @@ server.listen(PORT, HOST, () => {
     testAccounts: TESTS.map((t) => keyJSON(t, atas)),
   };
   process.stdout.write(`ready ${JSON.stringify(ready)}\n`);
-  if (!has("quiet")) process.stderr.write(summary(url, atas));
+  if (!has("quiet")) process.stderr.write(summary(url));
 });
 server.on("error", (e) => fail(`cannot serve on ${HOST}:${PORT}: ${e.message}`));
 

@@ -133,7 +133,6 @@ type ready struct {
 
 type readyKey struct {
 	Address     string  `json:"address"`
-	SecretKey   string  `json:"secretKey"`
 	USDCAccount *string `json:"usdcAccount"`
 }
 
@@ -312,7 +311,8 @@ func (c *Chain) Close() error {
 }
 
 // Summary writes what `intentd-dev devnet` prints about the chain: where it serves, the mint and
-// the funded keypairs with their (public) secret keys.
+// the funded addresses. Like the EVM devnet's, it names no key: the test keypairs' come from the
+// test mnemonic and path it prints, the others from keys.go.
 func (c *Chain) Summary(w io.Writer) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Solana (a local runtime: litesvm %s behind our JSON-RPC, not a validator; in memory, a slot every %s)\n", c.Litesvm, c.SlotTime)
@@ -321,10 +321,10 @@ func (c *Chain) Summary(w io.Writer) {
 	fmt.Fprintf(&b, "  solver    %s  (%d SOL, %d USDC)\n", SolverAddress(), SolverSOL, SolverUSDC/1_000_000)
 	fmt.Fprintf(&b, "  deployer  %s\n", DeployerAddress())
 	fmt.Fprintf(&b, "  faucet    %s  (pays requestAirdrop)\n", FaucetAddress())
-	fmt.Fprintf(&b, "Solana test keypairs, %d SOL and %d USDC each: the same test mnemonic at m/44'/501'/i'/0'\n", TestAccountSOL, TestAccountUSDC/1_000_000)
-	b.WriteString("(Phantom's path); secret keys in base58, as wallets import them:\n")
-	for i, a := range TestAccounts() {
-		fmt.Fprintf(&b, "  (%d) %s  %s\n", i, a.PublicKey, a.PrivateKey)
+	fmt.Fprintf(&b, "Solana test keypairs, %d SOL and %d USDC each; their keys are the same test mnemonic's at\n", TestAccountSOL, TestAccountUSDC/1_000_000)
+	b.WriteString("m/44'/501'/i'/0' (the path of Phantom and Solflare):\n")
+	for i, a := range TestAddresses() {
+		fmt.Fprintf(&b, "  (%d) %s\n", i, a)
 	}
 	_, _ = io.WriteString(w, b.String())
 }

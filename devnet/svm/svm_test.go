@@ -1,12 +1,14 @@
 package svm
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -612,11 +614,27 @@ func TestKitClient(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", "kitclient.mjs", c.RPCURL, TestAccounts()[9].PrivateKey.String(), USDCMint.String())
+	cmd := exec.CommandContext(ctx, "node", "kitclient.mjs", c.RPCURL, USDCMint.String())
 	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "KIT_SECRET="+TestAccounts()[9].PrivateKey.String())
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.HasPrefix(string(out), "ok ") {
 		t.Fatalf("kitclient.mjs: %v\n%s", err, out)
+	}
+}
+
+// The README lists the mint and the funded addresses so that configuration and wallets can name
+// them: they must be the ones this package derives.
+func TestREADMENamesTheKeys(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := append([]solana.PublicKey{USDCMint, SolverAddress(), DeployerAddress()}, TestAddresses()...)
+	for _, a := range want {
+		if !bytes.Contains(readme, []byte(a.String())) {
+			t.Errorf("README.md does not name %s", a)
+		}
 	}
 }
 
