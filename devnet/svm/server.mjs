@@ -1368,6 +1368,11 @@ const server = http.createServer((req, res) => {
   });
 });
 
+// Idle connections outlive the clients' own idle timeouts (Go's transport: 90 s), so a client never
+// sends on a connection the server is closing: a POST is not retried.
+server.keepAliveTimeout = 120_000;
+server.headersTimeout = 125_000;
+
 // ---------------------------------------------------------------------------------------------
 // Genesis: the mint, the funded accounts, slot 0
 

@@ -23,14 +23,19 @@ import (
 	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
 )
 
-// testSlotTime is the tests' slot: short, so that finality (32 slots) takes under a second and a
-// blockhash's 150 blocks pass in about four.
-const testSlotTime = 25 * time.Millisecond
+// testSlotTime is the tests' slot: short, so that finality (32 slots) takes under two seconds,
+// and long enough that a blockhash (150 slots) outlives any pause of a loaded machine between
+// fetching it and sending a transaction. expirySlotTime is the expiry test's, on a chain of its
+// own: 150 slots in a second and a half.
+const (
+	testSlotTime   = 50 * time.Millisecond
+	expirySlotTime = 10 * time.Millisecond
+)
 
 // startChain starts a chain for one test on a free port; it stops with the test.
-func startChain(t *testing.T) (*Chain, *rpc.Client) {
+func startChain(t *testing.T, slot time.Duration) (*Chain, *rpc.Client) {
 	t.Helper()
-	c, err := Start(t.Context(), Options{SlotTime: testSlotTime})
+	c, err := Start(t.Context(), Options{SlotTime: slot})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +172,8 @@ func newKey(t *testing.T) solana.PrivateKey {
 }
 
 func TestLocalnet(t *testing.T) {
-	c, cl := startChain(t)
+	t.Parallel()
+	c, cl := startChain(t, testSlotTime)
 	ctx := t.Context()
 	accts := TestAccounts()
 
@@ -208,18 +214,24 @@ func TestLocalnet(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(5 * testSlotTime)
-		s2, _ := cl.GetSlot(ctx, rpc.CommitmentProcessed)
+		// Slots pass on their own; a loaded machine may slow them, so wait for a few.
+		var s2 uint64
+		for deadline := time.Now().Add(10 * time.Second); s2 < s1+3 && time.Now().Before(deadline); time.Sleep(testSlotTime) {
+			if s2, err = cl.GetSlot(ctx, rpc.CommitmentProcessed); err != nil {
+				t.Fatal(err)
+			}
+		}
 		bh2, err := cl.GetLatestBlockhash(ctx, rpc.CommitmentProcessed)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if s2 <= s1 || bh2.Value.Blockhash == bh1.Value.Blockhash || bh2.Value.LastValidBlockHeight <= bh1.Value.LastValidBlockHeight {
+		if s2 < s1+3 || bh2.Value.Blockhash == bh1.Value.Blockhash || bh2.Value.LastValidBlockHeight <= bh1.Value.LastValidBlockHeight {
 			t.Errorf("slot %d -> %d, blockhash %s -> %s (last valid %d -> %d)", s1, s2, bh1.Value.Blockhash, bh2.Value.Blockhash,
 				bh1.Value.LastValidBlockHeight, bh2.Value.LastValidBlockHeight)
 		}
-		if h, _ := cl.GetBlockHeight(ctx, rpc.CommitmentProcessed); bh2.Value.LastValidBlockHeight != h+MaxProcessingAge && bh2.Value.LastValidBlockHeight+1 != h+MaxProcessingAge {
-			t.Errorf("lastValidBlockHeight %d, block height %d: want height + %d", bh2.Value.LastValidBlockHeight, h, MaxProcessingAge)
+		// A blockhash is valid through the block 150 after its own (every slot has a block here).
+		if bh2.Value.LastValidBlockHeight != bh2.Context.Slot+MaxProcessingAge {
+			t.Errorf("lastValidBlockHeight %d at slot %d: want slot + %d", bh2.Value.LastValidBlockHeight, bh2.Context.Slot, MaxProcessingAge)
 		}
 		fin, _ := cl.GetSlot(ctx, rpc.CommitmentFinalized)
 		conf, _ := cl.GetSlot(ctx, rpc.CommitmentConfirmed)
@@ -470,10 +482,45 @@ func TestLocalnet(t *testing.T) {
 		}
 	})
 
+	t.Run("durable nonce", func(t *testing.T) {
+		payer := accts[4]
+		nonce := newKey(t)
+		rent, err := cl.GetMinimumBalanceForRentExemption(ctx, 80, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		send(t, cl, build(t, cl, payer.PrivateKey, []solana.PrivateKey{nonce},
+			system.NewCreateAccountInstruction(rent, 80, solana.SystemProgramID, payer.PublicKey, nonce.PublicKey()).Build(),
+			system.NewInitializeNonceAccountInstruction(payer.PublicKey, nonce.PublicKey(), solana.SysVarRecentBlockHashesPubkey, solana.SysVarRentPubkey).Build()))
+		time.Sleep(2 * testSlotTime) // a nonce advances only to a later blockhash
+		acct, err := cl.GetAccountInfoWithOpts(ctx, nonce.PublicKey(), &rpc.GetAccountInfoOpts{Encoding: solana.EncodingBase64, Commitment: rpc.CommitmentProcessed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		stored := solana.HashFromBytes(acct.GetBinary()[40:72])
+		to := newKey(t).PublicKey()
+		// The nonce stands in for the blockhash; no blockhash of the chain's is named.
+		tx := buildWith(t, stored, payer.PrivateKey, nil,
+			system.NewAdvanceNonceAccountInstruction(nonce.PublicKey(), solana.SysVarRecentBlockHashesPubkey, payer.PublicKey).Build(),
+			system.NewTransferInstruction(LamportsPerSOL, payer.PublicKey, to).Build())
+		send(t, cl, tx)
+		if got := balance(t, cl, to); got != LamportsPerSOL {
+			t.Errorf("the nonce transaction's recipient has %d lamports", got)
+		}
+		// The nonce has moved on: the same nonce again is refused.
+		again := buildWith(t, stored, payer.PrivateKey, nil,
+			system.NewAdvanceNonceAccountInstruction(nonce.PublicKey(), solana.SysVarRecentBlockHashesPubkey, payer.PublicKey).Build(),
+			system.NewTransferInstruction(LamportsPerSOL+1, payer.PublicKey, to).Build())
+		_, err = cl.SendTransactionWithOpts(ctx, again, rpc.TransactionOpts{})
+		if re := rpcError(t, err); re.Code != -32002 || !strings.Contains(re.Message, "Blockhash not found") {
+			t.Errorf("a spent nonce: %d %q", re.Code, re.Message)
+		}
+	})
+
 	t.Run("batch", func(t *testing.T) {
 		out, err := cl.RPCCallBatch(ctx, jsonrpc.RPCRequests{
 			jsonrpc.NewRequest("getSlot"),
-			jsonrpc.NewRequest("getBalance", accts[4].PublicKey.String()),
+			jsonrpc.NewRequest("getBalance", accts[0].PublicKey.String()),
 			jsonrpc.NewRequest("noSuchMethod"),
 		})
 		if err != nil {
@@ -507,49 +554,6 @@ func TestLocalnet(t *testing.T) {
 			if re := rpcError(t, err); re.Code != -32602 || !strings.Contains(re.Message, "too large") {
 				t.Errorf("%d bytes: %d %q, want -32602 too large", n, re.Code, re.Message)
 			}
-		}
-	})
-
-	t.Run("expired blockhash", func(t *testing.T) {
-		from := accts[6]
-		old, err := cl.GetLatestBlockhash(ctx, rpc.CommitmentProcessed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		deadline := time.Now().Add(20 * time.Second)
-		for {
-			h, err := cl.GetBlockHeight(ctx, rpc.CommitmentProcessed)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if h > old.Value.LastValidBlockHeight {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("block height %d did not pass %d in 20 s", h, old.Value.LastValidBlockHeight)
-			}
-			time.Sleep(10 * testSlotTime)
-		}
-		if valid, err := cl.IsBlockhashValid(ctx, old.Value.Blockhash, rpc.CommitmentProcessed); err != nil || valid.Value {
-			t.Errorf("isBlockhashValid past its last valid block height: %v, %v", valid, err)
-		}
-		ix := system.NewTransferInstruction(LamportsPerSOL, from.PublicKey, accts[7].PublicKey).Build()
-		_, err = cl.SendTransactionWithOpts(ctx, buildWith(t, old.Value.Blockhash, from.PrivateKey, nil, ix), rpc.TransactionOpts{})
-		re := rpcError(t, err)
-		if data, _ := re.Data.(map[string]any); re.Code != -32002 || re.Message != "Transaction simulation failed: Blockhash not found" || data["err"] != "BlockhashNotFound" {
-			t.Errorf("expired blockhash: %d %q %v", re.Code, re.Message, re.Data)
-		}
-		// Without preflight the RPC takes it and the chain drops it: no status, no transfer.
-		sig, err := cl.SendTransactionWithOpts(ctx, buildWith(t, old.Value.Blockhash, from.PrivateKey, nil, ix), rpc.TransactionOpts{SkipPreflight: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(3 * testSlotTime)
-		if st, err := cl.GetSignatureStatuses(ctx, true, sig); err != nil || st.Value[0] != nil {
-			t.Errorf("status of a transaction with a dead blockhash: %+v, %v", st, err)
-		}
-		if got := balance(t, cl, from.PublicKey); got != TestAccountSOL*LamportsPerSOL {
-			t.Errorf("the sender's balance moved: %d", got)
 		}
 	})
 
@@ -604,10 +608,60 @@ func stringify(v any) string {
 	return string(b)
 }
 
+// A transaction whose blockhash is more than 150 blocks old is refused with the real error, and
+// dropped without a trace when preflight is skipped.
+func TestBlockhashExpiry(t *testing.T) {
+	t.Parallel()
+	_, cl := startChain(t, expirySlotTime)
+	ctx := t.Context()
+	accts := TestAccounts()
+	from := accts[6]
+	old, err := cl.GetLatestBlockhash(ctx, rpc.CommitmentProcessed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		h, err := cl.GetBlockHeight(ctx, rpc.CommitmentProcessed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h > old.Value.LastValidBlockHeight {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("block height %d did not pass %d in 20 s", h, old.Value.LastValidBlockHeight)
+		}
+		time.Sleep(10 * expirySlotTime)
+	}
+	if valid, err := cl.IsBlockhashValid(ctx, old.Value.Blockhash, rpc.CommitmentProcessed); err != nil || valid.Value {
+		t.Errorf("isBlockhashValid past its last valid block height: %v, %v", valid, err)
+	}
+	ix := system.NewTransferInstruction(LamportsPerSOL, from.PublicKey, accts[7].PublicKey).Build()
+	_, err = cl.SendTransactionWithOpts(ctx, buildWith(t, old.Value.Blockhash, from.PrivateKey, nil, ix), rpc.TransactionOpts{})
+	re := rpcError(t, err)
+	if data, _ := re.Data.(map[string]any); re.Code != -32002 || re.Message != "Transaction simulation failed: Blockhash not found" || data["err"] != "BlockhashNotFound" {
+		t.Errorf("expired blockhash: %d %q %v", re.Code, re.Message, re.Data)
+	}
+	// Without preflight the RPC takes it and the chain drops it: no status, no transfer.
+	sig, err := cl.SendTransactionWithOpts(ctx, buildWith(t, old.Value.Blockhash, from.PrivateKey, nil, ix), rpc.TransactionOpts{SkipPreflight: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(3 * expirySlotTime)
+	if st, err := cl.GetSignatureStatuses(ctx, true, sig); err != nil || st.Value[0] != nil {
+		t.Errorf("status of a transaction with a dead blockhash: %+v, %v", st, err)
+	}
+	if got := balance(t, cl, from.PublicKey); got != TestAccountSOL*LamportsPerSOL {
+		t.Errorf("the sender's balance moved: %d", got)
+	}
+}
+
 // TestKitClient drives the chain with @solana/kit (kitclient.mjs): a v0 transfer signed and
 // sent by kit, followed to confirmed, and the reads a web wallet makes.
 func TestKitClient(t *testing.T) {
-	c, _ := startChain(t)
+	t.Parallel()
+	c, _ := startChain(t, testSlotTime)
 	dir, err := PackageDir()
 	if err != nil {
 		t.Fatal(err)
