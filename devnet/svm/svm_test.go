@@ -517,6 +517,32 @@ func TestLocalnet(t *testing.T) {
 		}
 	})
 
+	t.Run("airdrops", func(t *testing.T) {
+		to := newKey(t).PublicKey()
+		var sigs []solana.Signature
+		for range 3 { // the same request three times in one slot: three airdrops
+			sig, err := cl.RequestAirdrop(ctx, to, LamportsPerSOL, rpc.CommitmentConfirmed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sigs = append(sigs, sig)
+		}
+		for _, sig := range sigs {
+			waitStatus(t, cl, sig, rpc.ConfirmationStatusConfirmed)
+		}
+		if got := balance(t, cl, to); got != 3*LamportsPerSOL {
+			t.Errorf("three airdrops of 1 SOL left %d lamports", got)
+		}
+		res := getTx(t, cl, sigs[0], solana.EncodingJSON)
+		tx, err := res.Transaction.GetTransaction()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Meta.Err != nil || !tx.Message.AccountKeys[0].Equals(FaucetAddress()) || !tx.Message.AccountKeys[1].Equals(to) {
+			t.Errorf("the airdrop's transaction: keys %v, err %v", tx.Message.AccountKeys, res.Meta.Err)
+		}
+	})
+
 	t.Run("batch", func(t *testing.T) {
 		out, err := cl.RPCCallBatch(ctx, jsonrpc.RPCRequests{
 			jsonrpc.NewRequest("getSlot"),
