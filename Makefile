@@ -25,15 +25,15 @@ help:
 	@echo "make lint       staticcheck, errcheck, the Temporal determinism check and the import rules (part of make test)"
 	@echo "make fuzz       run each fuzz target for FUZZTIME (default 1m)"
 	@echo "make contracts  recompile the Solidity contracts and regenerate the Go bindings (needs npm)"
-	@echo "make devnet     run only the local chains;  make dev  run only the engine"
+	@echo "make devnet     run only the local chains (EVM and Solana);  make dev  run only the engine"
 
-run:
+run: solana-deps
 	@scripts/run.sh
 
 build:
 	@scripts/build.sh ./cmd/intentd ./cmd/intentd-dev
 
-test: e2e-deps lint
+test: e2e-deps solana-deps lint
 	$(GO) test -count=1 -timeout 20m ./...
 
 # lint: go vet, staticcheck, errcheck (every error returned is handled, or dropped on purpose as
@@ -59,7 +59,16 @@ e2e/node_modules/.installed: e2e/package.json e2e/package-lock.json
 	cd e2e && npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
-test-short:
+# solana-deps installs the local Solana chain's Node packages (devnet/svm/package-lock.json,
+# pinned: litesvm with its native Linux build, @solana/kit) once, and again whenever the lockfile
+# changes; `intentd-dev devnet` runs devnet/svm/server.mjs with them (devnet/svm).
+.PHONY: solana-deps
+solana-deps: devnet/svm/node_modules/.installed
+devnet/svm/node_modules/.installed: devnet/svm/package.json devnet/svm/package-lock.json
+	cd devnet/svm && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+test-short: solana-deps
 	$(GO) test -count=1 -short ./...
 
 # test-reliability: 50 intents per scenario with the worker as a separate process, killed with
@@ -82,7 +91,7 @@ fuzz:
 contracts:
 	contracts/build.sh
 
-devnet:
+devnet: solana-deps
 	@scripts/build.sh ./cmd/intentd-dev
 	bin/intentd-dev devnet
 

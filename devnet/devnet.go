@@ -13,6 +13,9 @@
 // State lives in memory only: a restart begins from a new genesis (a new chain, with the same
 // contracts at the same addresses).
 //
+// Run (`intentd-dev devnet`) starts the local Solana chain of devnet/svm beside them when
+// Options.Solana is set.
+//
 // All keys in this package are public. They are for local chains only.
 package devnet
 
@@ -42,6 +45,7 @@ import (
 	"github.com/ethereum/go-ethereum/params"
 
 	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/devnet/svm"
 	// The devnet's chains are EVM chains: the family's notation reads their addresses when a
 	// registry is made of them (Registry, ChainConfigs).
 	_ "github.com/intentd/intentd/chains/evm"
@@ -159,6 +163,9 @@ type Options struct {
 	// OnBlock, when set, is called after each block a chain seals, with the wall-clock time
 	// it was sealed: benchmarks time the engine against block production with it.
 	OnBlock func(chainID, number uint64, at time.Time)
+	// Solana, when set, makes Run start the local Solana chain (devnet/svm) beside the EVM
+	// chains; Start ignores it.
+	Solana *svm.Options
 }
 
 // ChainOptions configures one chain.
@@ -400,24 +407,56 @@ func displayName(id uint64) string {
 	return "Devnet " + strconv.FormatUint(id, 10)
 }
 
-// Run is `intentd-dev devnet`: it starts the chains, prints where they are and what is deployed
-// and funded on them to out, and runs them until ctx is done.
+// Run is `intentd-dev devnet`: it starts the chains (the local Solana chain too when o.Solana is
+// set, first, so that a missing Node.js says so before the EVM chains spend their start), prints
+// where they are and what is deployed and funded on them to out, and runs them until ctx is done.
+// The Solana chain's server exiting on its own ends Run with an error.
 func Run(ctx context.Context, o Options, out io.Writer) error {
+	var sol *svm.Chain
+	if o.Solana != nil {
+		so := *o.Solana
+		if so.Logger == nil {
+			so.Logger = o.Logger
+		}
+		var err error
+		if sol, err = svm.Start(ctx, so); err != nil {
+			return err
+		}
+		defer func() { _ = sol.Close() }()
+	}
 	d, err := Start(ctx, o)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
-	printSummary(out, d)
-	<-ctx.Done()
-	return nil
+	printSummary(out, d, sol)
+	var solDone <-chan struct{}
+	if sol != nil {
+		solDone = sol.Done()
+	}
+	select {
+	case <-ctx.Done():
+		return nil
+	case <-solDone:
+		if ctx.Err() != nil {
+			return nil
+		}
+		return errors.New("devnet: the Solana chain's server exited")
+	}
 }
 
-func printSummary(out io.Writer, d *Devnet) {
+func printSummary(out io.Writer, d *Devnet, sol *svm.Chain) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "intentd-dev devnet: %d local chain(s), in memory (dev-only keys: never reuse them on a real chain)\n\n", len(d.chains))
+	what := fmt.Sprintf("%d local EVM chain(s)", len(d.chains))
+	if sol != nil {
+		what += " and a local Solana chain"
+	}
+	fmt.Fprintf(&b, "intentd-dev devnet: %s, in memory (dev-only keys: never reuse them on a real chain)\n\n", what)
 	for _, c := range d.chains {
 		fmt.Fprintf(&b, "  chain %-8d %s\n", c.ID, c.RPCURL)
+	}
+	if sol != nil {
+		fmt.Fprintf(&b, "  solana         %s\n", sol.RPCURL)
 	}
 	b.WriteString("\nContracts (same address on every chain):\n")
 	fmt.Fprintf(&b, "  Depository     %s  (owner: solver)\n", DepositoryAddress.Hex())
@@ -435,6 +474,10 @@ func printSummary(out io.Writer, d *Devnet) {
 	b.WriteString("standard Hardhat/Anvil test mnemonic's (\"test test ... junk\", m/44'/60'/0'/0/i):\n")
 	for i, a := range TestAddresses() {
 		fmt.Fprintf(&b, "  (%d) %s\n", i, a.Hex())
+	}
+	if sol != nil {
+		b.WriteString("\n")
+		sol.Summary(&b)
 	}
 	b.WriteString("\nPress Ctrl-C to stop.\n")
 	_, _ = io.WriteString(out, b.String())

@@ -24,10 +24,12 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/params"
 	"github.com/ethereum/go-ethereum/rpc"
+	"github.com/gagliardetto/solana-go"
 	"github.com/stretchr/testify/require"
 
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/chains/evm/bindings"
+	"github.com/intentd/intentd/devnet/svm"
 )
 
 func testOptions() Options {
@@ -287,6 +289,36 @@ func TestRunPrintsSummary(t *testing.T) {
 	}
 	for _, k := range []*ecdsa.PrivateKey{DeployerKey(), SolverKey(), OracleKey()} {
 		require.NotContains(t, strings.ToLower(s), hex.EncodeToString(crypto.FromECDSA(k)))
+	}
+	t.Log("\n" + s)
+}
+
+// `intentd-dev devnet` with the local Solana chain: its URL, mint and funded addresses in the
+// summary, none of its keys, and both kinds of chain stopped with the context.
+func TestRunWithSolana(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	o := testOptions()
+	o.Chains = []ChainOptions{{ID: 31337}}
+	o.Solana = &svm.Options{SlotTime: 50 * time.Millisecond}
+	out := &syncBuffer{}
+	done := make(chan error, 1)
+	go func() { done <- Run(ctx, o, out) }()
+	require.Eventually(t, func() bool { return strings.Contains(out.String(), "Ctrl-C") }, 30*time.Second, 20*time.Millisecond)
+	s := out.String()
+	for _, want := range []string{"and a local Solana chain", "not a validator", svm.USDCMint.String(), svm.SolverAddress().String(),
+		svm.TestAddresses()[0].String(), svm.TestAddresses()[9].String(), "m/44'/501'/i'/0'"} {
+		require.Contains(t, s, want)
+	}
+	for _, k := range []solana.PrivateKey{svm.SolverKey(), svm.DeployerKey(), svm.FaucetKey(), svm.TestAccounts()[0].PrivateKey} {
+		require.NotContains(t, s, k.String())
+	}
+	cancel()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return after cancel")
 	}
 	t.Log("\n" + s)
 }
