@@ -10,6 +10,7 @@ import (
 
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/quote"
+	"github.com/intentd/intentd/store"
 )
 
 // POST /transactions/deposit-address/reindex (public-api-notes §5.3; docs/api.md, "Reindexing a
@@ -84,6 +85,9 @@ func (s *Server) reindexDepositAddress(c *gin.Context) {
 		abort(c, &Error{Code: CodeServiceUnavailable, Message: "reindexing is not available"})
 		return
 	}
+	if !s.mayReindex(c, addr) {
+		return
+	}
 	got, err := s.Reindexer.Reindex(c.Request.Context(), intent.DepositAddressReindex{ChainID: uint64(b.ChainID), Address: addr,
 		TargetChainID: uint64(b.TargetChainID), Currency: b.Currency})
 	switch {
@@ -107,4 +111,35 @@ func (s *Server) reindexDepositAddress(c *gin.Context) {
 		out.TriggeredCurrencies = append(out.TriggeredCurrencies, reindexedCurrencyJSON{Currency: t.Currency, Symbol: t.Symbol, Balance: t.Balance})
 	}
 	c.JSON(http.StatusOK, out)
+}
+
+// mayReindex reports whether the caller may reindex the address, and answers otherwise: an
+// address quoted with an API key is reindexed only with that key (403 for another key or none,
+// as its disabling); an address quoted without a key, by anyone. An address not found is left to
+// the reindex (404).
+func (s *Server) mayReindex(c *gin.Context, address string) bool {
+	ctx := c.Request.Context()
+	a, err := s.Store.DepositAddressByAddress(ctx, address)
+	if errors.Is(err, store.ErrNotFound) {
+		return true
+	}
+	var creator string
+	if err == nil {
+		creator, err = s.Store.DepositAddressCreator(ctx, a.ID)
+	}
+	switch {
+	case err != nil:
+		abort(c, &Error{Code: CodeServiceUnavailable, Message: "the deposit address could not be read; retry shortly", cause: err})
+		return false
+	case creator == "":
+		return true
+	case keyUnchecked(c):
+		abort(c, errKeyUnchecked)
+		return false
+	}
+	if k := apiKeyOf(c); k == nil || k.ID != creator {
+		abort(c, &Error{Code: CodeForbidden, Message: "only the API key the deposit address was quoted with may reindex it"})
+		return false
+	}
+	return true
 }

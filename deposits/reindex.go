@@ -1,12 +1,12 @@
 package deposits
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"fmt"
 	"math/big"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/intentd/intentd/chains"
@@ -50,13 +50,11 @@ var (
 // Router and Logger; it need not run).
 type Reindexer struct {
 	Scanner *Scanner
-	// Cooldown is DefaultReindexCooldown when zero. It is kept in memory: each API process
-	// allows one reindex of an address per chain within it.
+	// Cooldown is DefaultReindexCooldown when zero. It is kept in Postgres
+	// (store.AdmitDepositAddressReindex): one reindex of an address per chain within it, across
+	// every API process.
 	Cooldown time.Duration
 	Now      func() time.Time
-
-	mu   sync.Mutex
-	last map[string]time.Time
 }
 
 // Reindex reads the address's balances on the target chain and routes what no recorded payment
@@ -91,8 +89,8 @@ func (x *Reindexer) Reindex(ctx context.Context, r intent.DepositAddressReindex)
 		}
 		currencies = []chains.Currency{cur}
 	}
-	if !x.admit(target, a.Address) {
-		return nil, ErrReindexTooRecent
+	if ok, err := x.admit(ctx, a.ID, target); err != nil || !ok {
+		return nil, cmp.Or(err, ErrReindexTooRecent)
 	}
 	balances, err := chains.Capability[chains.BalanceReader](s.Chains, target)
 	if err != nil {
@@ -149,7 +147,7 @@ func (x *Reindexer) Reindex(ctx context.Context, r intent.DepositAddressReindex)
 
 // admit reports whether the address may be reindexed on the chain now, and if so starts its
 // cooldown.
-func (x *Reindexer) admit(chainID uint64, address string) bool {
+func (x *Reindexer) admit(ctx context.Context, addressID string, chainID uint64) (bool, error) {
 	now := time.Now()
 	if x.Now != nil {
 		now = x.Now()
@@ -158,22 +156,7 @@ func (x *Reindexer) admit(chainID uint64, address string) bool {
 	if cooldown <= 0 {
 		cooldown = DefaultReindexCooldown
 	}
-	key := fmt.Sprintf("%d:%s", chainID, strings.ToLower(address))
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	if x.last == nil {
-		x.last = map[string]time.Time{}
-	}
-	if at, ok := x.last[key]; ok && now.Sub(at) < cooldown {
-		return false
-	}
-	for k, at := range x.last { // forget the expired ones: the map holds a minute of reindexes
-		if now.Sub(at) >= cooldown {
-			delete(x.last, k)
-		}
-	}
-	x.last[key] = now
-	return true
+	return x.Scanner.Store.AdmitDepositAddressReindex(ctx, addressID, chainID, now, cooldown)
 }
 
 // ReindexTxHash is the transaction hash of the payment a reindex records at block head:

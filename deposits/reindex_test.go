@@ -2,35 +2,7 @@ package deposits
 
 import (
 	"testing"
-	"time"
 )
-
-// Issue 35, point 5: the reindex has "its own rate-limit bucket: 429 {message} when the same
-// address was reindexed too recently, e.g. within 60 s". One address is admitted once per chain
-// within the cooldown, in any case; another address, or the same one on another chain, is not
-// held back by it; after the cooldown it is admitted again.
-func TestAnAddressIsReindexedOncePerChainWithinTheCooldown(t *testing.T) {
-	now := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
-	x := &Reindexer{Now: func() time.Time { return now }}
-	const addr = "0xAbCdEf0000000000000000000000000000000001"
-	if !x.admit(31337, addr) {
-		t.Fatal("the first reindex is refused")
-	}
-	if x.admit(31337, "0xabcdef0000000000000000000000000000000001") {
-		t.Fatal("the same address again at once is admitted")
-	}
-	if !x.admit(31338, addr) || !x.admit(31337, "0x0000000000000000000000000000000000000002") {
-		t.Fatal("another chain or another address is held back")
-	}
-	now = now.Add(DefaultReindexCooldown - time.Second)
-	if x.admit(31337, addr) {
-		t.Fatal("admitted again within the cooldown")
-	}
-	now = now.Add(time.Second)
-	if !x.admit(31337, addr) {
-		t.Fatal("refused once the cooldown has passed")
-	}
-}
 
 // Issue 35, point 5: a reindex's payment is "a synthetic one: log_index -2 and a documented tx
 // hash convention". Its hash is 32 bytes of 0x-hex, the same for the same address, currency and

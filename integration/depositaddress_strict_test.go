@@ -309,6 +309,30 @@ func TestAReindexRecoversANativePaymentAContractMadeToADepositAddress(t *testing
 		code != http.StatusTooManyRequests || msg["message"] == nil {
 		t.Errorf("a second reindex at once: %d %v %v, want 429 {message}", code, msg, err)
 	}
+	// An address quoted with an API key is reindexed only with that key: 403 {message} for no
+	// key or another key, 200 with its own (nothing left to find).
+	owner, _ := newKey(t, s, auth.Integrator{Name: "reindex owner"})
+	stranger, _ := newKey(t, s, auth.Integrator{Name: "reindex stranger"})
+	keyed, err := owner.Quote(ctx, map[string]any{"user": acct.Address.Hex(), "recipient": recipient.Hex(), "originChainId": 31337,
+		"destinationChainId": 31338, "originCurrency": common.Address{}.Hex(), "destinationCurrency": common.Address{}.Hex(),
+		"amount": "100000000000000000", "tradeType": "EXACT_INPUT", "useDepositAddress": true, "strict": true, "refundTo": acct.Address.Hex()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyedAddr := keyed.Steps[0].DepositAddress
+	for name, c := range map[string]interface {
+		Do(ctx context.Context, method, path string, body, out any) (int, error)
+	}{"no key": s.API, "another key": stranger} {
+		var refused map[string]any
+		if code, err := c.Do(ctx, http.MethodPost, path, map[string]any{"chainId": 31337, "depositAddress": keyedAddr}, &refused); err != nil ||
+			code != http.StatusForbidden || refused["message"] == nil {
+			t.Errorf("a reindex of a keyed address with %s: %d %v %v, want 403 {message}", name, code, refused, err)
+		}
+	}
+	if code, err := owner.Do(ctx, http.MethodPost, path, map[string]any{"chainId": 31337, "depositAddress": keyedAddr}, &out); err != nil ||
+		code != http.StatusOK || len(out.TriggeredCurrencies) != 0 {
+		t.Errorf("a reindex of a keyed address with its key: %d %+v %v, want 200 with nothing triggered", code, out, err)
+	}
 	if code, _ := s.API.Do(ctx, http.MethodPost, path, map[string]any{"chainId": 31337, "depositAddress": freshAddress(t).Hex()}, &msg); code != http.StatusNotFound {
 		t.Errorf("an address no quote issued: %d, want 404", code)
 	}

@@ -164,3 +164,18 @@ func (s *Store) UnsweptDepositAddressAmounts(ctx context.Context, addressID stri
 	}
 	return out, nil
 }
+
+// AdmitDepositAddressReindex admits a reindex of the address on the chain at now unless one was
+// admitted within cooldown before it, and reports whether it did: one row per address and
+// chain, shared by every API process, updated only when its last reindex is old enough.
+func (s *Store) AdmitDepositAddressReindex(ctx context.Context, addressID string, chainID uint64, now time.Time,
+	cooldown time.Duration) (bool, error) {
+	tag, err := s.pool.Exec(ctx, `INSERT INTO deposit_address_reindexes (address_id, chain_id, at) VALUES ($1, $2, $3)
+		ON CONFLICT (address_id, chain_id) DO UPDATE SET at = EXCLUDED.at
+		WHERE deposit_address_reindexes.at <= EXCLUDED.at - make_interval(secs => $4::double precision)`,
+		addressID, int64(chainID), now, cooldown.Seconds())
+	if err != nil {
+		return false, fmt.Errorf("admit deposit address reindex: %w", unavailable(err))
+	}
+	return tag.RowsAffected() == 1, nil
+}

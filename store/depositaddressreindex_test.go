@@ -57,3 +57,36 @@ func TestTheUnsweptPaymentsAtAnAddressAccountForItsBalancePerCurrency(t *testing
 	require.NoError(t, err)
 	require.Equal(t, "13", got[eth].String(), "each chain its own")
 }
+
+// Issue 35, point 5: the reindex has "its own limit (429 when reindexed too recently)", here
+// 60 s per address and chain. The cooldown lives in Postgres, so two API processes (two stores
+// on one database) admit one reindex between them; another chain, or another address, is not
+// held back; once the cooldown has passed the address is admitted again.
+func TestAnAddressIsReindexedOncePerChainWithinTheCooldownAcrossProcesses(t *testing.T) {
+	ctx := context.Background()
+	pool := testenv.Pool(t)
+	one, two := store.New(pool), store.New(pool)
+	at := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	var ids []string
+	for i, addr := range []string{"0xAbCdEf00000000000000000000000000000000f1", "0xAbCdEf00000000000000000000000000000000f2"} {
+		a := intent.DepositAddress{ID: "0x" + "f" + string(rune('1'+i)) + repeat("0", 62), Address: addr, ChainID: 31337,
+			Type: intent.DepositAddressStrict, OrderID: "0x03", Depositor: "0xUSER", RequestID: "0xrf", Currency: "0x0000000000000000000000000000000000000000",
+			RefundTo: "0xUSER", Route: json.RawMessage(`{}`), CreatedAt: at}
+		require.NoError(t, one.InsertDepositAddress(ctx, a))
+		ids = append(ids, a.ID)
+	}
+	const cooldown = time.Minute
+	admit := func(st *store.Store, id string, chain uint64, now time.Time) bool {
+		t.Helper()
+		ok, err := st.AdmitDepositAddressReindex(ctx, id, chain, now, cooldown)
+		require.NoError(t, err)
+		return ok
+	}
+	require.True(t, admit(one, ids[0], 31337, at), "the first reindex")
+	require.False(t, admit(two, ids[0], 31337, at.Add(time.Second)), "the same address at once, by another process")
+	require.True(t, admit(two, ids[0], 31338, at), "another chain")
+	require.True(t, admit(two, ids[1], 31337, at), "another address")
+	require.False(t, admit(one, ids[0], 31337, at.Add(cooldown-time.Second)), "within the cooldown")
+	require.True(t, admit(two, ids[0], 31337, at.Add(cooldown)), "once the cooldown has passed")
+	require.False(t, admit(one, ids[0], 31337, at.Add(cooldown+time.Second)), "the cooldown starts again")
+}
