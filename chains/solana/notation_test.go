@@ -10,6 +10,7 @@ import (
 	"github.com/intentd/intentd/chains"
 	_ "github.com/intentd/intentd/chains/evm" // the EVM family, beside which the Solana chain is listed
 	"github.com/intentd/intentd/chains/solana"
+	"github.com/intentd/intentd/screening"
 )
 
 const (
@@ -146,6 +147,29 @@ func TestARegistryReadsTheSolanaChainBesideAnEVMChain(t *testing.T) {
 		doc = strings.Replace(doc, "%s", "svm", 1)
 		if _, err := chains.ParseRegistry([]byte(doc), none); err == nil || !strings.Contains(err.Error(), "is not an address") {
 			t.Errorf("%s: %v, want the address refused", name, err)
+		}
+	}
+}
+
+// The screening blocklist reads its svm lines by shape (base58, 32 to 44 characters): it is
+// chain-neutral, so it neither links this family nor decodes keys, and a binary without the
+// family still reads its list. The family decodes (solana-go). Every address the family accepts
+// is one the list reads and keeps exactly as written, so a listed Solana address is found for
+// every quote, fill and refund that names it.
+func TestEveryAddressTheFamilyAcceptsTheBlocklistReadsAsWritten(t *testing.T) {
+	addrs := []string{wallet, solana.NativeAddress, solana.WrappedSOLAddress, solana.USDCAddress}
+	for range 500 {
+		addrs = append(addrs, solanago.NewWallet().PublicKey().String())
+	}
+	var short solanago.PublicKey // leading zero bytes are the shortest spellings
+	short[31] = 1
+	addrs = append(addrs, short.String())
+	for _, a := range addrs {
+		if _, err := solana.Notation().ParseAddress(a); err != nil {
+			t.Fatalf("%s: %v", a, err)
+		}
+		if got, err := screening.Normalize(chains.VMTypeSVM, a); err != nil || got != a {
+			t.Errorf("screening.Normalize(svm, %s) = %s, %v, want it as written", a, got, err)
 		}
 	}
 }
