@@ -168,4 +168,15 @@ func TestAQuoteTouchingSolanaRefusesTheOtherFamilysAddressesAndIsNotOfferedYet(t
 			}
 		}
 	}
+	// GET /config/v2 prices the same route (quote.Engine.Bridge): refused the same way.
+	for _, q := range []string{"originChainId=31337&destinationChainId=792703809", "originChainId=792703809&destinationChainId=31338"} {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/config/v2?currency=usdc&"+q, nil))
+		var body map[string]any
+		_ = json.Unmarshal(w.Body.Bytes(), &body)
+		if msg, _ := body["message"].(string); w.Code != http.StatusBadRequest || body["errorCode"] != quote.CodeUnsupportedChain ||
+			!strings.Contains(msg, "Solana routes are not offered yet") {
+			t.Errorf("/config/v2?%s: %d %s, want 400 UNSUPPORTED_CHAIN", q, w.Code, w.Body)
+		}
+	}
 }
