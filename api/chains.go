@@ -132,8 +132,8 @@ func (s *Server) listChains(c *gin.Context) {
 	}
 	out := chainsJSON{Chains: []chainJSON{}}
 	for _, ch := range s.Chains.Enabled() {
-		// The solver's address is one of a family's (EVM); a chain of another family lists the
-		// solver's address there when the engine has one (none on Solana yet).
+		// The solver's address (an EVM one) is listed on the chains it is an address of: not on
+		// Solana, where the solver has no address yet.
 		solvers := []string{}
 		if s.Quotes != nil && s.Quotes.Solver != "" {
 			if a, ok := ch.Notation().CanonicalAddress(s.Quotes.Solver); ok {
