@@ -268,13 +268,13 @@ func (s *Server) searchCurrencies(q currenciesQuery) []currencyV2JSON {
 			all = append(all, j)
 			switch {
 			case len(q.ChainIDs) > 0 && !slices.Contains(q.ChainIDs, ch.ID),
-				q.Address != "" && !strings.EqualFold(q.Address, cur.Address),
+				q.Address != "" && !sameAddress(ch, q.Address, cur.Address),
 				q.CurrencyID != "" && !strings.EqualFold(q.CurrencyID, cur.ID),
 				term != "" && !strings.Contains(strings.ToLower(cur.Symbol), term) &&
 					!strings.Contains(strings.ToLower(cur.Name), term) && term != strings.ToLower(cur.Address),
 				len(q.Tokens) > 0 && !slices.ContainsFunc(q.Tokens, func(t string) bool {
 					id, addr, _ := strings.Cut(t, ":")
-					return id == strconv.FormatUint(ch.ID, 10) && strings.EqualFold(addr, cur.Address)
+					return id == strconv.FormatUint(ch.ID, 10) && sameAddress(ch, addr, cur.Address)
 				}):
 				continue
 			}
@@ -296,8 +296,17 @@ func (s *Server) searchCurrencies(q currenciesQuery) []currencyV2JSON {
 	return out
 }
 
+// sameAddress compares two addresses as the chain's family does: EVM's whatever their case,
+// Solana's exactly (base58 is case-sensitive).
+func sameAddress(ch *chains.Chain, a, b string) bool {
+	if n := ch.Notation(); n != nil {
+		return n.SameAddress(a, b)
+	}
+	return a == b
+}
+
 func toCurrencyV2(ch *chains.Chain, cur chains.Currency) currencyV2JSON {
-	return currencyV2JSON{ChainID: ch.ID, Address: common.HexToAddress(cur.Address).Hex(), Symbol: cur.Symbol, Name: cur.Name,
+	return currencyV2JSON{ChainID: ch.ID, Address: chainAddress(ch, cur.Address), Symbol: cur.Symbol, Name: cur.Name,
 		Decimals: cur.Decimals, VMType: ch.VMType, currencyID: cur.ID,
 		Metadata: intent.CurrencyMetadata{LogoURI: cur.LogoURI, Verified: true, IsNative: cur.IsNative()}}
 }

@@ -3,7 +3,6 @@ package api
 import (
 	"net/http"
 
-	"github.com/ethereum/go-ethereum/common"
 	"github.com/gin-gonic/gin"
 
 	"github.com/intentd/intentd/chains"
@@ -106,9 +105,20 @@ type chainJSON struct {
 	Protocol               chainProtocolJSON    `json:"protocol"`
 }
 
-func toCurrencyJSON(c chains.Currency) currencyJSON {
-	return currencyJSON{ID: c.ID, Symbol: c.Symbol, Name: c.Name, Address: common.HexToAddress(c.Address).Hex(), Decimals: c.Decimals,
+func toCurrencyJSON(ch *chains.Chain, c chains.Currency) currencyJSON {
+	return currencyJSON{ID: c.ID, Symbol: c.Symbol, Name: c.Name, Address: chainAddress(ch, c.Address), Decimals: c.Decimals,
 		SupportsBridging: true}
+}
+
+// chainAddress is a, an address of the chain's file, as the chain's family writes it (EVM:
+// checksummed; Solana: base58 as written, its case kept). The registry has read it, so it is one.
+func chainAddress(ch *chains.Chain, a string) string {
+	if n := ch.Notation(); n != nil {
+		if c, ok := n.CanonicalAddress(a); ok {
+			return c
+		}
+	}
+	return a
 }
 
 // listChains serves GET /chains: the enabled chains, so clients configure themselves from the API.
@@ -120,28 +130,32 @@ func (s *Server) listChains(c *gin.Context) {
 		abort(c, invalidInput(err.Error()))
 		return
 	}
-	solvers := []string{}
-	if s.Quotes != nil && s.Quotes.Solver != "" {
-		solvers = append(solvers, s.Quotes.Solver)
-	}
 	out := chainsJSON{Chains: []chainJSON{}}
 	for _, ch := range s.Chains.Enabled() {
+		// The solver's address (an EVM one) is listed on the chains it is an address of: not on
+		// Solana, where the solver has no address yet.
+		solvers := []string{}
+		if s.Quotes != nil && s.Quotes.Solver != "" {
+			if a, ok := ch.Notation().CanonicalAddress(s.Quotes.Solver); ok {
+				solvers = append(solvers, a)
+			}
+		}
 		j := chainJSON{ID: ch.ID, Name: ch.Name, DisplayName: ch.DisplayName, HTTPRPCURL: ch.PublicRPCURL, WSRPCURL: ch.PublicWSRPCURL,
 			ExplorerURL: ch.ExplorerURL, VMType: ch.VMType, DepositEnabled: ch.DepositEnabled, Disabled: ch.Disabled,
-			TokenSupport: "Limited", Currency: toCurrencyJSON(ch.Currency), FeaturedTokens: []featuredTokenJSON{},
+			TokenSupport: "Limited", Currency: toCurrencyJSON(ch, ch.Currency), FeaturedTokens: []featuredTokenJSON{},
 			ERC20Currencies: []erc20JSON{}, SolverCurrencies: []solverCurrencyJSON{}, SolverAddresses: solvers, Tags: []string{},
 			Protocol: chainProtocolJSON{V2: chainProtocolV2JSON{ChainID: ch.Name}}}
 		if ch.Depository != "" {
-			j.Protocol.V2.Depository = common.HexToAddress(ch.Depository).Hex()
+			j.Protocol.V2.Depository = chainAddress(ch, ch.Depository)
 		}
 		for _, cur := range ch.Currencies() {
-			base := toCurrencyJSON(cur)
+			base := toCurrencyJSON(ch, cur)
 			j.SolverCurrencies = append(j.SolverCurrencies, solverCurrencyJSON{ID: base.ID, Symbol: base.Symbol, Name: base.Name,
 				Address: base.Address, Decimals: base.Decimals})
 		}
 		for _, e := range ch.ERC20 {
-			j.ERC20Currencies = append(j.ERC20Currencies, erc20JSON{currencyJSON: toCurrencyJSON(e)})
-			j.FeaturedTokens = append(j.FeaturedTokens, featuredTokenJSON{currencyJSON: toCurrencyJSON(e), Metadata: logoJSON{LogoURI: e.LogoURI}})
+			j.ERC20Currencies = append(j.ERC20Currencies, erc20JSON{currencyJSON: toCurrencyJSON(ch, e)})
+			j.FeaturedTokens = append(j.FeaturedTokens, featuredTokenJSON{currencyJSON: toCurrencyJSON(ch, e), Metadata: logoJSON{LogoURI: e.LogoURI}})
 		}
 		out.Chains = append(out.Chains, j)
 	}

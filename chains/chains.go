@@ -63,8 +63,21 @@ const (
 	MaxRefundGas = 10_000_000
 )
 
-// IsNative reports whether the currency is the chain's native asset.
-func (c Currency) IsNative() bool { return strings.EqualFold(c.Address, NativeAddress) }
+// IsNative reports whether the currency is the chain's native asset: its address is the EVM
+// zero address, or the native address of another family linked into the binary (each family's
+// is its own notation, so no two families' native addresses are one string).
+func (c Currency) IsNative() bool {
+	if strings.EqualFold(c.Address, NativeAddress) {
+		return true
+	}
+	native := false
+	notations.Range(func(_, v any) bool {
+		n := v.(Notation)
+		native = n.SameAddress(c.Address, n.NativeAddress())
+		return !native
+	})
+	return native
+}
 
 // Chain is one entry of the registry. Contract addresses are those of the project's own
 // contracts on that chain; Confirmations is how deep a deposit must be before it is final, and
@@ -188,7 +201,7 @@ func validate(c *Chain) error {
 		}
 	}
 	if c.Currency.Address == "" {
-		c.Currency.Address = NativeAddress
+		c.Currency.Address = n.NativeAddress()
 	}
 	for _, cur := range c.Currencies() {
 		if _, ok := n.CanonicalAddress(cur.Address); !ok {

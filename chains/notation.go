@@ -21,8 +21,13 @@ type Notation interface {
 	// false when s is not one of the family's addresses at all.
 	CanonicalAddress(s string) (string, bool)
 	// IsZeroAddress reports whether a is the family's zero address: the native currency's
-	// address on EVM chains, never a recipient or a payer.
+	// address on EVM chains (and on Solana the System Program's, all zero bytes), never a
+	// recipient or a payer.
 	IsZeroAddress(a string) bool
+	// NativeAddress is the address clients name the family's native currency by, in the
+	// canonical form: NativeAddress (the zero address) on EVM chains; a chain file's currency
+	// without an address is the native one at this address.
+	NativeAddress() string
 	// SameAddress reports whether a and b name one address (EVM: whatever their case).
 	SameAddress(a, b string) bool
 	// ParseTxID reads a transaction id as a client reports it and returns it in the family's

@@ -131,6 +131,13 @@ func (e *Engine) leg(ctx context.Context, chainID uint64, field string, addr str
 		return nil, invalid(CodeUnsupportedCurr, "currency %s is not supported on chain %d", addr, chainID)
 	}
 	client, cerr := chains.Capability[legChain](e.Chains, chainID)
+	if errors.Is(cerr, chains.ErrUnsupported) {
+		// A listed chain whose family cannot quote here yet (the Solana family, until its
+		// funding, payout and steps exist: it has no client) is offered no route. That is the
+		// request's answer, not a failure of the chain a client would retry.
+		return nil, failure(CodeUnsupportedChain, cerr, "%s routes are not offered yet: chain %d (vmType %s) is listed, but no route to or from it can be quoted",
+			chainLabel(ch), chainID, ch.VMType)
+	}
 	if cerr != nil {
 		return nil, unavailable(cerr, "chain %d is unavailable", chainID)
 	}
@@ -148,6 +155,17 @@ func (e *Engine) leg(ctx context.Context, chainID uint64, field string, addr str
 		ChainID: chainID, Address: canonical(ch, cur.Address), Symbol: cur.Symbol, Name: cur.Name,
 		Decimals: cur.Decimals, Metadata: intent.CurrencyMetadata{LogoURI: cur.LogoURI, Verified: true, IsNative: cur.IsNative()},
 	}}}, nil
+}
+
+// chainLabel names a chain for a client: its display name, else its name, else its id.
+func chainLabel(ch *chains.Chain) string {
+	switch {
+	case ch.DisplayName != "":
+		return ch.DisplayName
+	case ch.Name != "":
+		return ch.Name
+	}
+	return "chain " + strconv.FormatUint(ch.ID, 10)
 }
 
 // quoted is a priced quote before it is turned into a response.

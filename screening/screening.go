@@ -49,7 +49,10 @@ const (
 // Normalize is address in the canonical spelling of its chain family, the form the list keeps
 // and compares: an EVM address (0x and 40 hex digits) in lower case; a Solana address (base58
 // of 32 bytes) as written, since base58 is case-sensitive. An address that is not one of its
-// family, or a family the list does not know, is an error.
+// family, or a family the list does not know, is an error. A Solana address is read by its
+// shape only: the list is chain-neutral and read in binaries that do not link the Solana
+// family (chains/solana, which decodes keys with solana-go); every address the family accepts
+// has that shape (chains/solana/notation_test.go).
 func Normalize(vm chains.VMType, address string) (string, error) {
 	switch family(vm) {
 	case chains.VMTypeEVM:

@@ -53,6 +53,9 @@ func (notation) IsZeroAddress(a string) bool {
 	return common.IsHexAddress(a) && common.HexToAddress(a) == (common.Address{})
 }
 
+// NativeAddress is the zero address, which names the native currency of an EVM chain.
+func (notation) NativeAddress() string { return chains.NativeAddress }
+
 // SameAddress compares two addresses whatever their case.
 func (notation) SameAddress(a, b string) bool { return strings.EqualFold(a, b) }
 

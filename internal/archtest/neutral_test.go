@@ -19,8 +19,9 @@ import (
 // packages of ours.
 var neutralPackages = []string{"quote", "prices", "auth", "chains", "door", "deposits", "workflows", "activities"}
 
-// neutralForbidden is what they must not reach: a chain family's package, and go-ethereum.
-var neutralForbidden = []string{"./chains/evm", "github.com/ethereum/go-ethereum"}
+// neutralForbidden is what they must not reach: a chain family's package (EVM's, Solana's), and
+// the families' own libraries (go-ethereum, solana-go).
+var neutralForbidden = []string{"./chains/evm", "./chains/solana", "github.com/ethereum/go-ethereum", "github.com/gagliardetto/solana-go"}
 
 // neutralProtocolOwn are the packages of ours that may use go-ethereum themselves, for the
 // protocol's own hashing and signatures; they must still not reach a family's package.

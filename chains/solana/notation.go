@@ -1,0 +1,105 @@
+// Package solana is the Solana chain family (vmType svm; the spec's Solana-type chain, id
+// 792703809): how its chains write addresses and transaction ids, and, as the family grows, its
+// funding, payout and steps on github.com/gagliardetto/solana-go (issue 36, point 2).
+//
+// Today it is the family's notation only: linking the package (a blank import, as a
+// database/sql driver is linked) registers it for svm, and the chain registry then reads a
+// Solana chain's entry and every address of it by Solana's rules: base58 public keys of 32
+// bytes, case-sensitive, kept exactly as written (never lower-cased), and an EVM address
+// refused. The family has no client yet (no chains.VM), so the engine lists such a chain but
+// offers no route to or from it: a quote that touches it is refused UNSUPPORTED_CHAIN.
+package solana
+
+import (
+	"errors"
+	"strings"
+
+	solanago "github.com/gagliardetto/solana-go"
+
+	"github.com/intentd/intentd/chains"
+)
+
+// ChainID is the spec's id of the Solana-type chain (mainnet's, and the local chain's).
+const ChainID = 792703809
+
+// The addresses and decimals the public API names Solana's currencies by
+// (../shared/reference/public-api-notes.md §8).
+const (
+	// NativeAddress names SOL: the System Program's id, the all-zero public key. It is also
+	// the family's zero address, never a payer or a recipient, and an open deposit address's
+	// "refund whoever paid" sentinel.
+	NativeAddress = "11111111111111111111111111111111"
+	// WrappedSOLAddress is wSOL's mint (SPL Token), a currency of its own beside SOL.
+	WrappedSOLAddress = "So11111111111111111111111111111111111111112"
+	// USDCAddress is mainnet USDC's mint; a local chain has a mint of its own (devnet/svm).
+	USDCAddress = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"
+
+	// NativeDecimals are SOL's and wSOL's: a lamport is 1e-9 SOL.
+	NativeDecimals = 9
+	// USDCDecimals are USDC's (and USDT's) on Solana.
+	USDCDecimals = 6
+)
+
+// notation is the Solana family's chains.Notation: addresses are base58 public keys (32 bytes)
+// and transaction ids base58 signatures (64 bytes), both case-sensitive: read as written, kept
+// as written. Decoding is solana-go's; a string that decodes to another length is not one.
+type notation struct{}
+
+// Linking the family makes its chains readable by the registry (chains.RegisterNotation).
+func init() { chains.RegisterNotation(chains.VMTypeSVM, notation{}) }
+
+// Notation is the Solana family's notation (the one chains.NotationOf(chains.VMTypeSVM) returns).
+func Notation() chains.Notation { return notation{} }
+
+var (
+	errEVMAddress = errors.New("is an EVM address; a Solana address is a base58 public key (32 bytes), case-sensitive")
+	errNotAddress = errors.New("is not a valid Solana address (a base58 public key of 32 bytes, case-sensitive)")
+	errNotTxID    = errors.New("must be a base58 Solana transaction signature (64 bytes)")
+)
+
+// ParseAddress reads a base58 public key and returns it unchanged: base58 spells each key one
+// way, so the spelling that decodes is the canonical one, and its case is part of it. A 0x
+// address is refused as the EVM address it is, so that a client that sent one to the wrong
+// chain is told so.
+func (notation) ParseAddress(s string) (string, error) {
+	if a, ok := canonical(s); ok {
+		return a, nil
+	}
+	if strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X") {
+		return "", errEVMAddress
+	}
+	return "", errNotAddress
+}
+
+// CanonicalAddress reads a chain file's address: the same rule as ParseAddress, there being one
+// spelling of each key.
+func (notation) CanonicalAddress(s string) (string, bool) { return canonical(s) }
+
+func canonical(s string) (string, bool) {
+	pk, err := solanago.PublicKeyFromBase58(s)
+	// A key has one spelling; a string with extra leading zeros ("1"s) decodes to more bytes and
+	// is refused above, so what decodes to 32 bytes and spells back the same is the address.
+	if err != nil || pk.String() != s {
+		return "", false
+	}
+	return s, true
+}
+
+// IsZeroAddress reports whether a is the all-zero key, the System Program's id: SOL's address,
+// never a wallet.
+func (notation) IsZeroAddress(a string) bool { return a == NativeAddress }
+
+// NativeAddress is SOL's address, the System Program's id.
+func (notation) NativeAddress() string { return NativeAddress }
+
+// SameAddress compares two addresses exactly: base58 is case-sensitive.
+func (notation) SameAddress(a, b string) bool { return a == b }
+
+// ParseTxID reads a transaction id, a base58 signature of 64 bytes, and returns it unchanged.
+func (notation) ParseTxID(s string) (string, error) {
+	sig, err := solanago.SignatureFromBase58(s)
+	if err != nil || sig.String() != s {
+		return "", errNotTxID
+	}
+	return s, nil
+}
