@@ -237,7 +237,7 @@ func TestEveryDocumentedOperationAnswersAsTheDocumentSays(t *testing.T) {
 	d.must(200, "GET", "/deposit-addresses/v1", "/deposit-addresses/v1?address="+str(t, daStep, "depositAddress"), nil, nil)
 	d.must(200, "GET", "/deposit-addresses/v2", "/deposit-addresses/v2?requestId="+str(t, daq, "requestId"), nil, nil)
 	d.must(200, "POST", "/transactions/deposit-address/reindex", "/transactions/deposit-address/reindex",
-		obj{"chainId": 31337, "depositAddress": str(t, daStep, "depositAddress")}, nil)
+		obj{"chainId": 31337, "depositAddress": str(t, daStep, "depositAddress")}, keyed)
 	d.must(200, "POST", "/deposit-addresses/{depositAddressId}/disable/v2", "/deposit-addresses/"+daID+"/disable/v2", nil, keyed)
 	d.must(200, "POST", "/admin/deposit-addresses/{depositAddressId}/disable", "/admin/deposit-addresses/"+daID+"/disable",
 		obj{"operator": "ops", "reason": "openapi"}, bearer)

@@ -103,17 +103,20 @@ func (s *Stack) StartAPIProcess(t *testing.T, bin string, extra map[string]strin
 	s.withMetrics(t, name, vars)
 	s.apiSupervisors = append(s.apiSupervisors, startProcess(t, bin, name, filepath.Join(s.logDir, name), s.apiRPCs, vars))
 	base := fmt.Sprintf("http://127.0.0.1:%d", port)
-	deadline := time.Now().Add(30 * time.Second)
+	// A minute: on a loaded 2-core machine (make test beside other builds) a process's start,
+	// migrations checked and prices warmed, has taken over 30 s.
+	deadline := time.Now().Add(time.Minute)
 	for {
 		resp, err := http.Get(base + "/lives")
+		status := 0
 		if err == nil {
 			_ = resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
+			if status = resp.StatusCode; status == http.StatusOK {
 				return base
 			}
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%s did not answer on %s: %v (logs in %s)", name, base, err, filepath.Join(s.logDir, name))
+			t.Fatalf("%s did not answer 200 on %s/lives: status %d, %v (logs in %s)", name, base, status, err, filepath.Join(s.logDir, name))
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
