@@ -85,6 +85,11 @@ func TestDeposits(t *testing.T) {
 			if err != nil || bal.Cmp(big.NewInt(tc.amount)) != 0 {
 				t.Errorf("the vault holds %v (%v), want %d", bal, err, tc.amount)
 			}
+			// The vault's token account exists now: the next deposit does not create it again.
+			again, err := c.FundingSteps(t.Context(), o)
+			if wantIxs := 2; err != nil || len(again[0].Items[0].Data.Instructions) != wantIxs {
+				t.Errorf("the next deposit step: %+v, %v; want %d instructions", again, err, wantIxs)
+			}
 			t.Logf("%s deposit %s in slot %d (range %d..%d)", tc.name, sig, want.BlockNumber, start, head)
 		})
 	}
