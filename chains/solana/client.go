@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"net/http"
 	"time"
 
 	solanago "github.com/gagliardetto/solana-go"
@@ -13,6 +12,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
 
 	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/internal/httpclient"
 	"github.com/intentd/intentd/internal/redact"
 	"github.com/intentd/intentd/internal/refresh"
 )
@@ -33,6 +33,9 @@ import (
 
 // commitment is the commitment every read is made at (see above).
 const commitment = rpc.CommitmentConfirmed
+
+// rpcTimeout bounds one JSON-RPC request, whatever the caller's context allows.
+const rpcTimeout = 30 * time.Second
 
 // Client talks to one Solana chain.
 type Client struct {
@@ -60,7 +63,7 @@ func Dial(ch *chains.Chain) (*Client, error) {
 		return nil, &chains.Error{Kind: chains.ErrUnavailable, ChainID: ch.ID, Op: "dial", Err: errors.New("the chain has no httpRpcUrl")}
 	}
 	c := &Client{chain: ch, rpc: rpc.NewWithCustomRPCClient(jsonrpc.NewClientWithOpts(ch.HTTPRPCURL, &jsonrpc.RPCClientOpts{
-		HTTPClient: &http.Client{Timeout: 30 * time.Second},
+		HTTPClient: httpclient.New(rpcTimeout),
 	}))}
 	c.fees = refresh.New(c.loadFee, refresh.Options{Fresh: feeFresh, MaxAge: feeMaxAge, ErrorTTL: time.Second})
 	c.balances = refresh.New(c.loadBalance, refresh.Options{Fresh: 5 * time.Second, MaxAge: 30 * time.Second, ErrorTTL: time.Second})

@@ -59,7 +59,6 @@ func (c *Client) Deposits(ctx context.Context, from, to uint64) ([]intent.Deposi
 	type found struct {
 		sig  solanago.Signature
 		slot uint64
-		seq  int
 	}
 	seen := map[solanago.Signature]bool{}
 	var txs []found
@@ -71,7 +70,7 @@ func (c *Client) Deposits(ctx context.Context, from, to uint64) ([]intent.Deposi
 		for _, s := range sigs {
 			if !seen[s.Signature] {
 				seen[s.Signature] = true
-				txs = append(txs, found{s.Signature, s.Slot, len(txs)})
+				txs = append(txs, found{s.Signature, s.Slot})
 			}
 		}
 	}

@@ -95,8 +95,9 @@ func TestDeposits(t *testing.T) {
 	}
 }
 
-// TestNotDeposits: a transfer to the vault without an order id's memo, a memo that is no order
-// id, and an unknown transaction are not deposits.
+// TestNotDeposits: a transfer to the vault without a memo, with a memo that is no order id, or
+// with memos of two orders (which one it pays cannot be told), and an unknown transaction are
+// not deposits.
 func TestNotDeposits(t *testing.T) {
 	vault := newKey(t).PublicKey()
 	c := dial(t, vault)
@@ -111,7 +112,8 @@ func TestNotDeposits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, memo := range [][]solanago.Instruction{nil, {solana.MemoInstruction("hello")}} {
+	twoOrders := []solanago.Instruction{solana.MemoInstruction(orderID(0x21)), solana.MemoInstruction(orderID(0x22))}
+	for _, memo := range [][]solanago.Instruction{nil, {solana.MemoInstruction("hello")}, twoOrders} {
 		tx, _, err := solana.CompileAndMeasure(append(ixs[:1:1], memo...), user.PublicKey, latestBlockhash(t))
 		if err != nil {
 			t.Fatal(err)
