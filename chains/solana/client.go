@@ -55,6 +55,7 @@ var _ interface {
 	chains.GasPricer
 	chains.Steps
 	chains.Funding
+	chains.TxFactsReader
 } = (*Client)(nil)
 
 // Dial returns a client for the chain's HTTP JSON-RPC endpoint (no request is made yet).

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/big"
 	"sort"
 	"strconv"
 
@@ -302,4 +303,26 @@ func (c *Client) status(ctx context.Context, sig solanago.Signature) (*rpc.Signa
 		return nil, nil
 	}
 	return out.Value[0], nil
+}
+
+// TxFacts (chains.TxFactsReader) reads a confirmed transaction's slot, the fee it paid in
+// lamports and, withTime, its block's time, all from getTransaction; chains.ErrNotFound while it
+// is not confirmed.
+func (c *Client) TxFacts(ctx context.Context, tx string, withTime bool) (*chains.TxFacts, error) {
+	sig, err := solanago.SignatureFromBase58(tx)
+	if err != nil {
+		return nil, fmt.Errorf("transaction %q: %w", tx, errNotTxID)
+	}
+	res, err := c.getTransaction(ctx, sig)
+	if err != nil {
+		return nil, err
+	}
+	f := &chains.TxFacts{Block: res.Slot}
+	if res.Meta != nil {
+		f.Fee = new(big.Int).SetUint64(res.Meta.Fee)
+	}
+	if withTime && res.BlockTime != nil {
+		f.Timestamp = int64(*res.BlockTime)
+	}
+	return f, nil
 }

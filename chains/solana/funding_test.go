@@ -78,6 +78,10 @@ func TestDeposits(t *testing.T) {
 			if err != nil || b.Number != want.BlockNumber {
 				t.Errorf("TxBlock = %+v, %v; want slot %d", b, err, want.BlockNumber)
 			}
+			facts, err := c.TxFacts(t.Context(), sig.String(), true)
+			if err != nil || facts.Block != want.BlockNumber || facts.Fee == nil || facts.Fee.Int64() != solana.LamportsPerSignature || facts.Timestamp == 0 {
+				t.Errorf("TxFacts = %+v, %v; want slot %d, a fee of one signature and a time", facts, err, want.BlockNumber)
+			}
 			if known, err := c.TxKnown(t.Context(), sig.String()); err != nil || !known {
 				t.Errorf("TxKnown = %v, %v; want true", known, err)
 			}
