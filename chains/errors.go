@@ -75,3 +75,17 @@ type RevertError struct {
 }
 
 func (e *RevertError) Error() string { return "execution reverted: " + e.Reason }
+
+// TxTooLargeError is a transaction the user would sign that does not fit the chain's wire limit
+// (Solana: 1232 bytes, one packet): measured on the compiled transaction, with its signatures,
+// as the wallet would send it. The quote refuses it (400 SOLANA_TX_TOO_LARGE on a Solana origin)
+// rather than hand out steps no wallet can send.
+type TxTooLargeError struct {
+	// Size is the serialized transaction's length in bytes; Limit the chain's wire limit.
+	Size, Limit int
+}
+
+func (e *TxTooLargeError) Error() string {
+	return fmt.Sprintf("Generated Solana transaction is %d bytes, %d over Solana's %d byte limit, so it cannot be signed or broadcast.",
+		e.Size, e.Size-e.Limit, e.Limit)
+}

@@ -49,6 +49,34 @@ type TxData struct {
 	Data    string `json:"data"`
 	Value   string `json:"value"`
 	ChainID uint64 `json:"chainId"`
+	// SVMTx is a Solana-type origin's transaction; nil (absent from the JSON) on EVM items. A
+	// pointer, so that TxData stays comparable.
+	*SVMTx
+}
+
+// SVMTx is a Solana transaction a step item carries, in the public SDK's shape
+// (TransactionStepItem.data: instructions and addressLookupTableAddresses beside from, to,
+// value): the wallet compiles the instructions into one transaction with itself as fee payer and
+// a recent blockhash.
+type SVMTx struct {
+	Instructions                []SVMInstruction `json:"instructions"`
+	AddressLookupTableAddresses []string         `json:"addressLookupTableAddresses"`
+}
+
+// SVMInstruction is one instruction of a Solana transaction a step carries: the program, the
+// accounts it reads and writes, and its data in hex (no 0x, as the SDK's wallet adapter reads it
+// with Buffer.from(data, "hex")).
+type SVMInstruction struct {
+	Keys      []SVMAccountMeta `json:"keys"`
+	ProgramID string           `json:"programId"`
+	Data      string           `json:"data"`
+}
+
+// SVMAccountMeta is one account of an SVMInstruction, base58.
+type SVMAccountMeta struct {
+	Pubkey     string `json:"pubkey"`
+	IsSigner   bool   `json:"isSigner"`
+	IsWritable bool   `json:"isWritable"`
 }
 
 // StepCheck is the status poll a client uses after a step.
