@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -269,6 +270,36 @@ func TestSolanaPayoutPaysExactlyOnce(t *testing.T) {
 		}
 		if got := e.usdc(t, to); got != "12345679" {
 			t.Errorf("the recipient holds %s USDC base units, want 12345679", got)
+		}
+	})
+
+	t.Run("workers paying one fill at once", func(t *testing.T) {
+		to, id := freshWallet(t), e.request(t)
+		p := fill(id, svm.USDCMint.String(), to, 4_000_000)
+		payouts := []*solana.Payout{e.payout, e.restarted(t), e.restarted(t), e.payout}
+		sigs := make([]string, len(payouts))
+		errs := make([]error, len(payouts))
+		var wg sync.WaitGroup
+		for i, po := range payouts {
+			wg.Go(func() {
+				sent, err := po.Pay(ctx, p)
+				if err == nil {
+					sigs[i] = sent.TxHash
+				}
+				errs[i] = err
+			})
+		}
+		wg.Wait()
+		for i := range payouts {
+			if errs[i] != nil || sigs[i] != sigs[0] {
+				t.Fatalf("worker %d: %s, %v; worker 0 sent %s", i, sigs[i], errs[i], sigs[0])
+			}
+		}
+		if inc := e.await(t, e.payout, id, intent.TxKindFill, sigs[0]); !inc.Success || len(inc.Attempts) != 1 {
+			t.Fatalf("included: %+v", inc)
+		}
+		if got := e.usdc(t, to); got != "4000000" {
+			t.Errorf("the recipient holds %s USDC base units, want 4000000 (paid once)", got)
 		}
 	})
 
