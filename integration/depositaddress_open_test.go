@@ -386,7 +386,9 @@ func TestAnOpenDepositAddressRequotesAnotherCurrencyAndRefundsALaterPaymentItCan
 		if err != nil {
 			t.Fatal(err)
 		}
-		i := slices.IndexFunc(history, func(x intent.DepositAddressTransfer) bool { return common.HexToHash(x.TxHash) == common.HexToHash(dust) })
+		i := slices.IndexFunc(history, func(x intent.DepositAddressTransfer) bool {
+			return common.HexToHash(x.TxHash) == common.HexToHash(dust)
+		})
 		if i >= 0 {
 			if history[i].RequestID != "" {
 				t.Fatalf("1 wei routed to %s", history[i].RequestID)

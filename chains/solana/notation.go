@@ -1,13 +1,22 @@
 // Package solana is the Solana chain family (vmType svm; the spec's Solana-type chain, id
-// 792703809): how its chains write addresses and transaction ids, and, as the family grows, its
-// funding, payout and steps on github.com/gagliardetto/solana-go (issue 36, point 2).
+// 792703809) on github.com/gagliardetto/solana-go (issue 36): how its chains write addresses and
+// transaction ids, and its side of the three ports (docs/chains.md, "Solana family").
 //
-// Today it is the family's notation only: linking the package (a blank import, as a
-// database/sql driver is linked) registers it for svm, and the chain registry then reads a
-// Solana chain's entry and every address of it by Solana's rules: base58 public keys of 32
-// bytes, case-sensitive, kept exactly as written (never lower-cased), and an EVM address
-// refused. The family has no client yet (no chains.VM), so the engine lists such a chain but
-// offers no route to or from it: a quote that touches it is refused UNSUPPORTED_CHAIN.
+//   - Notation (notation.go): linking the package registers it for svm; the chain registry then
+//     reads a Solana chain's entry and every address of it by Solana's rules: base58 public keys
+//     of 32 bytes, case-sensitive, kept exactly as written (never lower-cased), an EVM address
+//     refused.
+//   - Client, steps and funding (vm.go, client.go, steps.go, funding.go): the slot as the head,
+//     SOL and SPL balances, the deposit transaction a Solana-origin quote returns (compiled and
+//     measured against the 1232-byte limit, chains.TxTooLargeError), and the deposits to the
+//     solver's vault found by its signatures, each naming its order by a memo.
+//   - Payout (payout.go, payout_watch.go): fills and refunds paid exactly once without nonces:
+//     each attempt signed once with a recent blockhash and kept (store.SolanaPayments) before
+//     it is broadcast, replaced only once its blockhash has expired without it landing.
+//
+// Not linked into the binaries yet: the engine lists a Solana chain but offers no route to or
+// from it (a quote that touches it is refused UNSUPPORTED_CHAIN) until the workflow, the quote
+// and the oracle are wired to the family.
 package solana
 
 import (

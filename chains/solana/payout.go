@@ -47,9 +47,9 @@ const (
 	// TokenAccountSize is the size of an SPL Token account: its rent-exempt minimum
 	// (getMinimumBalanceForRentExemption(165)) is what the solver pays when a fill creates the
 	// recipient's associated token account.
+	// TokenAccountSize is 165; the base fee per signature is LamportsPerSignature (client.go).
+	// The payout sets no priority fee.
 	TokenAccountSize = 165
-	// LamportsPerSignature is the base fee of each signature; the payout sets no priority fee.
-	LamportsPerSignature = 5_000
 )
 
 // Payout pays on the Solana chains of a set of clients with the solver's keypair, and refunds
