@@ -11,7 +11,7 @@
 //     measured against the 1232-byte limit, chains.TxTooLargeError), and the deposits to the
 //     solver's vault found by its signatures, each naming its order by a memo.
 //   - Payout (payout.go, payout_watch.go): fills and refunds paid exactly once without nonces:
-//     each attempt signed once with a recent blockhash and kept (store.SolanaPayments) before
+//     each attempt signed once with a recent blockhash and kept (store.KeepSolanaPayment, table solana_payments) before
 //     it is broadcast, replaced only once its blockhash has expired without it landing.
 //
 // Not linked into the binaries yet: the engine lists a Solana chain but offers no route to or
