@@ -89,7 +89,8 @@ func (c *Client) Head(ctx context.Context) (uint64, error) {
 // 0, the genesis hash (getGenesisHash), which names the chain itself: a local chain's is new at
 // every start, so a cursor kept against another run is seen as such. chains.ErrNotFound when the
 // slot was skipped or is not available; a *chains.Error of kind chains.ErrUnsupported when the
-// node serves no getBlock (the devnet's local chain, devnet/svm, does not).
+// node serves no getBlock (the devnet's local chain, devnet/svm, serves it with
+// transactionDetails "none").
 func (c *Client) BlockHash(ctx context.Context, number uint64) (string, error) {
 	if number == 0 {
 		h, err := c.rpc.GetGenesisHash(ctx)

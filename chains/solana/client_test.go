@@ -89,9 +89,20 @@ func TestHeadAdvances(t *testing.T) {
 	if err != nil || genesis != localnet.GenesisHash.String() {
 		t.Fatalf("BlockHash(0) = %q, %v; want the genesis hash %s", genesis, err, localnet.GenesisHash)
 	}
-	// The local chain serves no getBlock: a typed refusal, not "try again".
-	if _, err := c.BlockHash(t.Context(), h2); !errors.Is(err, chains.ErrUnsupported) || errors.Is(err, chains.ErrUnavailable) {
-		t.Fatalf("BlockHash(%d) on the local chain: %v, want chains.ErrUnsupported", h2, err)
+	// A slot's block hash (getBlock): the same when read again, another slot's another, and a
+	// slot not produced yet not found.
+	b1, err := c.BlockHash(t.Context(), h1)
+	if err != nil || b1 == "" {
+		t.Fatalf("BlockHash(%d) = %q, %v", h1, b1, err)
+	}
+	if again, err := c.BlockHash(t.Context(), h1); err != nil || again != b1 {
+		t.Fatalf("BlockHash(%d) read again = %q, %v; want %s", h1, again, err, b1)
+	}
+	if b2, err := c.BlockHash(t.Context(), h2); err != nil || b2 == b1 {
+		t.Fatalf("BlockHash(%d) = %q, %v; want another hash than slot %d's", h2, b2, err, h1)
+	}
+	if _, err := c.BlockHash(t.Context(), h2+1_000_000); err == nil || errors.Is(err, chains.ErrUnavailable) {
+		t.Fatalf("BlockHash of a slot not produced: %v, want a refusal that is not \"try again\"", err)
 	}
 }
 

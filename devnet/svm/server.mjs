@@ -1081,6 +1081,20 @@ const methods = {
     if (!Number.isInteger(s) || s < 0 || s > slot || slotTimes[s] === undefined) throw new RpcError(-32004, `Block not available for slot ${s}`);
     return slotTimes[s];
   },
+  // getBlock answers a block's header (transactionDetails "none", rewards off: what a client
+  // reading block hashes asks, the engine's scanner to tell a reorg); a slot's blockhash is a
+  // function of the genesis hash and the slot, so every slot since the start has one.
+  getBlock: (p) => {
+    const s = p[0];
+    const cfg = config(p[1]);
+    const top = context(cfg).slot;
+    if (!Number.isInteger(s) || s < 0 || s > top || slotTimes[s] === undefined) throw new RpcError(-32004, `Block not available for slot ${s}`);
+    if ((cfg.transactionDetails ?? "full") !== "none") throw invalidParam("this local chain serves getBlock with transactionDetails \"none\" only");
+    const block = { blockhash: blockhashOf(s), previousBlockhash: s > 0 ? blockhashOf(s - 1) : toB58(genesisHash), parentSlot: Math.max(s - 1, 0),
+      blockHeight: blockHeight(s), blockTime: slotTimes[s] };
+    if (cfg.rewards !== false) block.rewards = [];
+    return block;
+  },
   getLatestBlockhash: (p) => {
     const ctx = context(config(p[0]));
     return { context: ctx, value: { blockhash: slotBlockhash[ctx.slot], lastValidBlockHeight: blockHeight(ctx.slot) + MAX_PROCESSING_AGE } };
