@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"sync"
 
 	solanago "github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/programs/memo"
@@ -60,9 +59,6 @@ type Payout struct {
 	solver  solanago.PrivateKey
 	// vault is the keypair refunds pay out of; nil refuses refunds.
 	vault solanago.PrivateKey
-
-	mu   sync.Mutex
-	rpcs map[uint64]*rpc.Client
 }
 
 var _ chains.Payout = (*Payout)(nil)
@@ -72,27 +68,17 @@ var _ chains.Payout = (*Payout)(nil)
 // in store. On the local chain the vault is a keypair the solver holds: Solana's depository
 // program is not written yet, and until it is a refund is a transfer out of that keypair.
 func NewPayout(cs *chains.Clients, store PaymentStore, solver, vault solanago.PrivateKey) *Payout {
-	return &Payout{clients: cs, store: store, solver: solver, vault: vault, rpcs: map[uint64]*rpc.Client{}}
+	return &Payout{clients: cs, store: store, solver: solver, vault: vault}
 }
 
-// rpcOf returns the RPC client of a Solana chain of the registry, opened on first use.
-// (The family's chains.Client, written beside this file, will take its place.)
+// rpcOf returns a Solana chain of the clients' registry and the RPC client of its family's
+// Client (chains.Capability: the clients must have the family's VM, solana.VM()).
 func (p *Payout) rpcOf(chainID uint64) (*chains.Chain, *rpc.Client, error) {
-	ch, err := p.clients.Registry().Get(chainID)
+	c, err := chains.Capability[*Client](p.clients, chainID)
 	if err != nil {
 		return nil, nil, err
 	}
-	if ch.VMType != chains.VMTypeSVM {
-		return nil, nil, fmt.Errorf("%w: chain %d is of VM type %q, not Solana's", chains.ErrUnsupported, chainID, ch.VMType)
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	cl, ok := p.rpcs[chainID]
-	if !ok {
-		cl = rpc.New(ch.HTTPRPCURL)
-		p.rpcs[chainID] = cl
-	}
-	return ch, cl, nil
+	return c.chain, c.rpc, nil
 }
 
 // unavailable classifies a failed RPC call: the same call may work when asked again.
@@ -260,7 +246,7 @@ func (p *Payout) instructions(ctx context.Context, ch *chains.Chain, cl *rpc.Cli
 		// Created idempotently whether it exists or not: the transaction stays valid if the
 		// account is created between this read and its landing.
 		ixs = append(ixs,
-			createATAIdempotent(payer, dest, recipient, mint),
+			CreateATAIdempotent(payer, recipient, mint), // its account is dest
 			token.NewTransferCheckedInstruction(amount, cur.Decimals, source, mint, dest, from.PublicKey(), nil).Build())
 	}
 	ixs = append(ixs, memo.NewMemoInstruction([]byte(note), payer).Build())
@@ -289,20 +275,6 @@ func TokenAccountRent(ctx context.Context, cl *rpc.Client, chainID uint64) (uint
 		return 0, unavailable(chainID, "rent exemption", err)
 	}
 	return rent, nil
-}
-
-// createATAIdempotent is the Associated Token Account program's CreateIdempotent (instruction
-// 1): it creates wallet's account of mint at ata, paid by payer, and succeeds without doing
-// anything when the account exists. solana-go v1.14 builds only Create (0), which fails then.
-func createATAIdempotent(payer, ata, wallet, mint solanago.PublicKey) solanago.Instruction {
-	return solanago.NewInstruction(solanago.SPLAssociatedTokenAccountProgramID, solanago.AccountMetaSlice{
-		solanago.Meta(payer).WRITE().SIGNER(),
-		solanago.Meta(ata).WRITE(),
-		solanago.Meta(wallet),
-		solanago.Meta(mint),
-		solanago.Meta(solanago.SystemProgramID),
-		solanago.Meta(solanago.TokenProgramID),
-	}, []byte{1})
 }
 
 // sign signs tx with the keys it needs of the solver's and the vault's.

@@ -56,7 +56,7 @@ func newPayoutEnv(t *testing.T) *payoutEnv {
 		t.Fatal(err)
 	}
 	pool := testenv.Pool(t)
-	e := &payoutEnv{chain: c, rpc: cl, pool: pool, store: store.New(pool), cs: chains.NewClients(reg), vault: svm.TestAccounts()[9].PrivateKey}
+	e := &payoutEnv{chain: c, rpc: cl, pool: pool, store: store.New(pool), cs: chains.NewClients(reg, solana.VM()), vault: svm.TestAccounts()[9].PrivateKey}
 	e.payout = solana.NewPayout(e.cs, e.store, svm.SolverKey(), e.vault)
 	return e
 }
@@ -75,7 +75,7 @@ func (e *payoutEnv) request(t *testing.T) string {
 // restarted is another worker's payout: a new process's clients and pool on the same database.
 func (e *payoutEnv) restarted(t *testing.T) *solana.Payout {
 	t.Helper()
-	return solana.NewPayout(chains.NewClients(e.cs.Registry()), store.New(testenv.PoolOn(t, e.pool, 0)), svm.SolverKey(), e.vault)
+	return solana.NewPayout(chains.NewClients(e.cs.Registry(), solana.VM()), store.New(testenv.PoolOn(t, e.pool, 0)), svm.SolverKey(), e.vault)
 }
 
 func freshWallet(t *testing.T) solanago.PublicKey {
@@ -183,7 +183,7 @@ func (e *payoutEnv) keepOnly(t *testing.T, p chains.Payment) *store.SolanaPaymen
 	t.Helper()
 	ctx, crash := context.WithCancel(t.Context())
 	defer crash()
-	dying := solana.NewPayout(chains.NewClients(e.cs.Registry()), crashingStore{Store: e.store, crash: crash}, svm.SolverKey(), e.vault)
+	dying := solana.NewPayout(chains.NewClients(e.cs.Registry(), solana.VM()), crashingStore{Store: e.store, crash: crash}, svm.SolverKey(), e.vault)
 	if sent, err := dying.Pay(ctx, p); err == nil {
 		t.Fatalf("the dying worker's Pay answered %+v", sent)
 	}
