@@ -39,8 +39,28 @@ type Deposit struct {
 // SameEvent reports whether d and o are the same log (chain, transaction, log index): the same
 // deposit seen twice, by a rescan or a client's hint.
 func (d Deposit) SameEvent(o Deposit) bool {
-	return d.ChainID == o.ChainID && strings.EqualFold(d.TxHash, o.TxHash) && d.LogIndex == o.LogIndex
+	return d.ChainID == o.ChainID && SameTxID(d.TxHash, o.TxHash) && d.LogIndex == o.LogIndex
 }
+
+// SameTxID reports whether two transaction ids name the same transaction: 0x-hex ids (EVM
+// hashes) in any case, any other (a Solana signature, base58, case-sensitive) exactly.
+func SameTxID(a, b string) bool {
+	if isHexID(a) && isHexID(b) {
+		return strings.EqualFold(a, b)
+	}
+	return a == b
+}
+
+// txIDKey is a transaction id as ids derived from it read it: 0x-hex lower-cased, any other as
+// written.
+func txIDKey(id string) string {
+	if isHexID(id) {
+		return strings.ToLower(id)
+	}
+	return id
+}
+
+func isHexID(id string) bool { return len(id) > 2 && (id[:2] == "0x" || id[:2] == "0X") }
 
 // RefundRequestID is the requestId of the DepositRefund request made for this deposit when no
 // order can take it (DepositRefundRequestID).

@@ -2,7 +2,6 @@ package intent
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -20,7 +19,7 @@ func RefundID(requestID string) common.Hash {
 // order can take (an orphaned deposit, or a second deposit for an order already paid): derived
 // from the deposit itself, so every route that finds the deposit names the same request.
 func DepositRefundRequestID(chainID uint64, txHash string, logIndex uint) string {
-	return crypto.Keccak256Hash([]byte(fmt.Sprintf("intentd.deposit-refund:%d:%s:%d", chainID, strings.ToLower(txHash), logIndex))).Hex()
+	return crypto.Keccak256Hash([]byte(fmt.Sprintf("intentd.deposit-refund:%d:%s:%d", chainID, txIDKey(txHash), logIndex))).Hex()
 }
 
 // RefundHold says why the automatic refund of a deposit no order can take waits for an operator's
