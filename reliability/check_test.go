@@ -3,6 +3,7 @@ package reliability
 import (
 	"context"
 	"fmt"
+	"math/big"
 	"sort"
 	"strings"
 	"time"
@@ -44,6 +45,35 @@ func (r *rig) readModel(ctx context.Context, ids []string) (map[string]readRow, 
 	return out, rows.Err()
 }
 
+// awaitExcessLegs waits (at most two minutes) for the refund leg of every excess paid to a
+// deposit address to end, and returns the legs' rows: a leg is a request of its own, which
+// the run's wait for the intents does not cover.
+func (r *rig) awaitExcessLegs(ctx context.Context, cases []*intentCase) map[string]readRow {
+	var ids []string
+	for _, c := range cases {
+		if id := c.ExcessLegID(); id != "" {
+			ids = append(ids, id)
+		}
+	}
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		rows, err := r.readModel(ctx, ids)
+		if err != nil {
+			r.t.Fatalf("read model: %v", err)
+		}
+		ended := 0
+		for _, id := range ids {
+			if st := rows[id].Status; st == "refund" || st == "failure" || st == "success" {
+				ended++
+			}
+		}
+		if ended == len(ids) || time.Now().After(deadline) || ctx.Err() != nil {
+			return rows
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}
+
 // check verifies the invariants after the run and counts what it found.
 func (r *rig) check(ctx context.Context, cases []*intentCase) figures {
 	t := r.t
@@ -56,6 +86,7 @@ func (r *rig) check(ctx context.Context, cases []*intentCase) figures {
 			ids = append(ids, c.RequestID)
 		}
 	}
+	legs := r.awaitExcessLegs(ctx, live)
 	rows, err := r.readModel(ctx, ids)
 	if err != nil {
 		t.Fatalf("read model: %v", err)
@@ -156,11 +187,31 @@ func (r *rig) check(ctx context.Context, cases []*intentCase) figures {
 			continue
 		}
 		if c.Kind == "eth-da" {
-			// Nothing swept twice or lost: one Swept of the address's order, the address empty.
+			// Nothing swept twice or lost: one Swept of the address's order (two with an excess:
+			// the quote's amount and the excess's leg), the address empty.
 			f.DepositAddresses++
-			if n := sweeps[c.OrderID]; n != 1 {
+			wantSweeps := 1
+			if c.Excess != nil {
+				wantSweeps = 2
+				f.ExcessLegs++
+				legIDs, err := testkit.RefundIDs(ctx, r.pool, c.ExcessLegID())
+				nLeg := 0
+				for _, id := range legIDs {
+					nLeg += refunds[id]
+				}
+				leg := legs[c.ExcessLegID()]
+				if err != nil || leg.Status != "refund" || leg.FailReason != string(intent.FailReasonIncorrectPayment) || nLeg != 1 {
+					f.WrongOutcomes++
+					problems = append(problems, bad{c, fmt.Sprintf("the excess's leg %s: %s/%s, %d refunds on chain (%v), want refund/INCORRECT_PAYMENT and 1",
+						c.ExcessLegID(), leg.Status, leg.FailReason, nLeg, err)})
+				}
+				if st := solverTxs[c.ExcessLegID()]; st["sweep"] == nil || st["refund"] == nil || len(st) != 2 {
+					problems = append(problems, bad{c, "the excess's leg's stored solver transactions " + kindsOf(c.ExcessLegID()) + ", want a sweep and a refund"})
+				}
+			}
+			if n := sweeps[c.OrderID]; n != wantSweeps {
 				f.Unswept++
-				problems = append(problems, bad{c, fmt.Sprintf("deposit address %s swept %d times, want once", c.DepositAddress, n)})
+				problems = append(problems, bad{c, fmt.Sprintf("deposit address %s swept %d times, want %d", c.DepositAddress, n, wantSweeps)})
 			}
 			if got := r.Balance(t, 31337, common.Address{}, c.DepositAddress); got.Sign() != 0 {
 				f.WrongBalances++
@@ -194,6 +245,12 @@ func (r *rig) check(ctx context.Context, cases []*intentCase) figures {
 				problems = append(problems, bad{c, fmt.Sprintf("%d fills and %d refunds on chain, want 1 fill and no refund", nFill, nRefund)})
 			}
 			f.StrayRefunds += nRefund
+			if c.Excess != nil {
+				if got := r.Balance(t, 31337, common.Address{}, c.RefundTo); got.Cmp(c.Excess) != 0 {
+					f.WrongBalances++
+					problems = append(problems, bad{c, fmt.Sprintf("refundTo holds %s, the excess paid %s", got, c.Excess)})
+				}
+			}
 			if got := r.Balance(t, 31338, c.CurrencyOut, c.Recipient); got.Cmp(c.AmountOut) != 0 {
 				f.WrongBalances++
 				problems = append(problems, bad{c, fmt.Sprintf("recipient holds %s, quoted output %s", got, c.AmountOut)})
@@ -210,9 +267,13 @@ func (r *rig) check(ctx context.Context, cases []*intentCase) figures {
 				problems = append(problems, bad{c, fmt.Sprintf("%d fills and %d refunds on chain, want no fill and 1 refund", nFill, nRefund)})
 			}
 			f.StrayFills += nFill
-			if got := r.Balance(t, 31337, c.currency(), c.RefundTo); got.Cmp(c.Deposited) != 0 {
+			paidBack := new(big.Int).Set(c.Deposited)
+			if c.Excess != nil {
+				paidBack.Add(paidBack, c.Excess) // the excess's leg too
+			}
+			if got := r.Balance(t, 31337, c.currency(), c.RefundTo); got.Cmp(paidBack) != 0 {
 				f.WrongBalances++
-				problems = append(problems, bad{c, fmt.Sprintf("refundTo holds %s, deposited %s", got, c.Deposited)})
+				problems = append(problems, bad{c, fmt.Sprintf("refundTo holds %s, want %s back", got, paidBack)})
 			}
 			if got := r.Balance(t, 31338, c.currency(), c.Recipient); got.Sign() != 0 {
 				f.WrongBalances++

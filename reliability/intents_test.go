@@ -12,7 +12,9 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
+	"github.com/intentd/intentd/deposits"
 	"github.com/intentd/intentd/devnet"
+	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/quote"
 	"github.com/intentd/intentd/testkit/e2e"
 )
@@ -28,6 +30,9 @@ type intentCase struct {
 	Hint      bool
 	// DepositAddress is, for eth-da, the strict address the quote named and the plain transfer paid.
 	DepositAddress common.Address
+	// Excess, for some eth-da intents, is paid beyond the quote: the quote is filled and the
+	// excess refunded to refundTo as a leg of its own (INCORRECT_PAYMENT, ExcessLegID).
+	Excess *big.Int
 
 	RequestID   string
 	OrderID     common.Hash
@@ -41,6 +46,15 @@ type intentCase struct {
 	// flight: it will never end.
 	Closed string
 	Err    error
+}
+
+// ExcessLegID is the refund request of the intent's excess (deposits.ExcessTxHash of its plain
+// transfer), "" when it paid none.
+func (c *intentCase) ExcessLegID() string {
+	if c.Excess == nil {
+		return ""
+	}
+	return intent.DepositRefundRequestID(31337, deposits.ExcessTxHash(31337, c.DepositTx.Hex(), intent.NativeTransferLogIndex), 0)
 }
 
 func (c *intentCase) currency() common.Address {
@@ -84,6 +98,9 @@ func planIntents(sc scenario) []*intentCase {
 			// others are what they were.
 			c.Kind, c.Hint = "eth-da", false // the plain transfer is the scanner's to find
 			c.Amount = new(big.Int).Mul(big.NewInt(50+r.Int64N(450)), big.NewInt(1e15))
+			if r.IntN(3) == 0 { // a third pay more than quoted: 0.005-0.05 ETH, worth its leg
+				c.Excess = new(big.Int).Mul(big.NewInt(5+r.Int64N(46)), big.NewInt(1e15))
+			}
 		case r.IntN(2) == 0:
 			c.Kind = "eth"
 			c.Amount = new(big.Int).Mul(big.NewInt(50+r.Int64N(450)), big.NewInt(1e15))
@@ -140,7 +157,12 @@ func (r *rig) deposit(ctx context.Context, c *intentCase) error {
 			return errors.New("the deposit-address quote is not one plain transfer to an address")
 		}
 		c.DepositAddress = common.HexToAddress(q.Steps[0].DepositAddress)
-		rc, err := wallet.SendTx(ctx, q.Steps[0].Items[0].Data)
+		pay := q.Steps[0].Items[0].Data
+		if c.Excess != nil {
+			v, _ := new(big.Int).SetString(pay.Value, 10)
+			pay.Value = v.Add(v, c.Excess).String()
+		}
+		rc, err := wallet.SendTx(ctx, pay)
 		if err != nil {
 			return fmt.Errorf("plain transfer to the deposit address: %w", err)
 		}
