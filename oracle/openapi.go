@@ -78,6 +78,16 @@ func buildOpenAPI(eps []*endpoint) (*openapi3.T, error) {
 	doc.AddOperation(oracleapi.PathChains, http.MethodGet, op)
 
 	for _, e := range eps {
+		if e.svm != nil {
+			// The Solana variant's schemas validate its bodies and its peers' answers;
+			// docs/oracle.md documents them.
+			if e.svm.requestSchema, err = schemaFor(e.svm.request); err != nil {
+				return nil, err
+			}
+			if e.svm.responseSchema, err = schemaFor(e.svm.response); err != nil {
+				return nil, err
+			}
+		}
 		if e.requestSchema, err = schemaFor(e.request); err != nil {
 			return nil, err
 		}
