@@ -1,5 +1,6 @@
 // Package oracle is the attestation oracle: its own HTTP service that reads facts from chains
-// (deposits, withdrawals, solver fills and refunds, withdrawal initiation on EVM chains), signs
+// (deposits, withdrawals, solver fills and refunds, withdrawal initiation on EVM chains; deposits
+// and fills on Solana chains, solana.go), signs
 // them as EIP-712 messages with the instance's single signer (a raw key or an AWS KMS key),
 // gathers its peers' signatures when asked (aggregate.go, the spec's rules), and returns the
 // signatures for settlement. It shares only the chain registry with the engine. Its wire contract (paths, types, error codes, typed data)
