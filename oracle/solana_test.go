@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	solanago "github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/programs/system"
+	"github.com/gagliardetto/solana-go/programs/token"
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -41,10 +43,11 @@ func solanaChainEntry(rpcURL string, vault solanago.PublicKey, confirmations uin
 		ERC20:    []chains.Currency{{ID: "usdc", Symbol: "USDC", Address: svm.USDCMint.String(), Decimals: svm.USDCDecimals}}}
 }
 
-// solanaCluster starts n oracles of chain, each with the others as PEERS and all n as
-// ORACLE_SIGNERS at threshold.
-func solanaCluster(t *testing.T, chain chains.Chain, n, threshold int) []*node {
+// solanaCluster starts an oracle of each chain entry (one registry each), each with the others
+// as PEERS and all of them as ORACLE_SIGNERS at threshold.
+func solanaCluster(t *testing.T, threshold int, entries ...chains.Chain) []*node {
 	t.Helper()
+	n := len(entries)
 	nodes := make([]*node, n)
 	lns := make([]net.Listener, n)
 	addrs := make([]common.Address, n)
@@ -72,7 +75,7 @@ func solanaCluster(t *testing.T, chain chains.Chain, n, threshold int) []*node {
 			EnvPeers: peersOf(peers...), EnvOracleSigners: signersOf(addrs...), EnvOracleSignersThreshold: strconv.Itoa(threshold)}
 		cfg, err := ConfigFromEnv(func(k string) (string, bool) { v, ok := env[k]; return v, ok })
 		require.NoError(t, err)
-		srv, err := NewServer(cfg, registry(t, chain), debugLogger(nodes[i].logs))
+		srv, err := NewServer(cfg, registry(t, entries[i]), debugLogger(nodes[i].logs))
 		require.NoError(t, err)
 		nodes[i].srv = srv
 		wg.Add(1)
@@ -159,7 +162,7 @@ func TestSolanaDepositsAndFillsAttestedAtTwoOfThree(t *testing.T) {
 	require.NoError(t, err)
 	vault := vaultKey.PublicKey()
 	entry := solanaChainEntry(env.chain.RPCURL, vault, 3)
-	nodes := solanaCluster(t, entry, 3, 2)
+	nodes := solanaCluster(t, 2, entry, entry, entry)
 	allow := []common.Address{nodes[0].addr, nodes[1].addr, nodes[2].addr}
 	cl, err := solana.Dial(&entry)
 	require.NoError(t, err)
@@ -243,7 +246,7 @@ func TestSolanaDepositsAndFillsAttestedAtTwoOfThree(t *testing.T) {
 	t.Run("not deep enough", func(t *testing.T) {
 		// The same chain with confirmations no slot count reaches: the deposit is refused with
 		// the EVM path's retryable 409.
-		deep := solanaCluster(t, solanaChainEntry(env.chain.RPCURL, vault, 1_000_000), 1, 1)
+		deep := solanaCluster(t, 1, solanaChainEntry(env.chain.RPCURL, vault, 1_000_000))
 		r := do(t, http.MethodPost, deep[0].url+oracleapi.PathDepositAttestation, solanaDepositBody(sigs["SOL"], ""), nil)
 		require.Equal(t, http.StatusConflict, r.status, string(r.body))
 		e := r.errorBody(t)
@@ -300,6 +303,55 @@ func TestSolanaDepositsAndFillsAttestedAtTwoOfThree(t *testing.T) {
 		require.Equal(t, http.StatusOK, r.status, string(r.body))
 		assert.Equal(t, common.Hash(recipient), att.Messages[0].Data.Recipient)
 	})
+}
+
+// TestSolanaQuorumWithOneOracleDown: of three oracles, one cannot read the chain (its RPC is
+// down); the two others still make the 2 of 3, a USDC fill's included.
+func TestSolanaQuorumWithOneOracleDown(t *testing.T) {
+	env := startSVM(t)
+	vault := svm.TestAccounts()[8].PublicKey
+	entry := solanaChainEntry(env.chain.RPCURL, vault, 2)
+	down := entry
+	down.HTTPRPCURL = "http://127.0.0.1:1"
+	nodes := solanaCluster(t, 2, down, entry, entry)
+	allow := []common.Address{nodes[0].addr, nodes[1].addr, nodes[2].addr}
+
+	// A USDC fill as the solver's payout makes it: the recipient's token account created
+	// idempotently, transferChecked from the payer's, a memo of the order.
+	payer := svm.TestAccounts()[4]
+	recipientKey, err := solanago.NewRandomPrivateKey()
+	require.NoError(t, err)
+	recipient := recipientKey.PublicKey()
+	ata, _, err := solanago.FindAssociatedTokenAddress(recipient, svm.USDCMint)
+	require.NoError(t, err)
+	order := svmOrder("usdc-fill")
+	const amount = 7_000_000
+	sig := env.send(t, []solanago.Instruction{
+		solana.CreateATAIdempotent(payer.PublicKey, recipient, svm.USDCMint),
+		token.NewTransferCheckedInstruction(amount, svm.USDCDecimals, svm.USDCAccount(payer.PublicKey), svm.USDCMint, ata, payer.PublicKey, nil).Build(),
+		solana.MemoInstruction(order.Hex()),
+	}, payer.PublicKey, payer.PrivateKey)
+	body := `{"chainId":792703809,"transactionId":"` + sig.String() + `","orderId":"` + order.Hex() + `","recipient":"` + recipient.String() +
+		`","currency":"` + svm.USDCMint.String() + `","minimumAmount":"` + strconv.Itoa(amount) + `","requestPeerSignatures":true}`
+	var r response
+	var att *oracleapi.SolanaSolverFillAttestation
+	require.Eventually(t, func() bool {
+		r, att = attestSolana[oracleapi.SolanaSolverFillData](t, nodes[0], oracleapi.PathSolverFillAttestation, body)
+		return r.status == http.StatusOK
+	}, 10*time.Second, svmSlotTime, "last answer: %d %s", r.status, r.body)
+	m := att.Messages[0].Data
+	assert.Equal(t, oracleapi.SolanaSolverFillData{ChainID: solana.ChainID, TransactionID: sig[:], InstructionIndex: 1, Slot: m.Slot,
+		OrderID: order, Solver: common.Hash(payer.PublicKey), Recipient: common.Hash(recipient), Currency: common.Hash(svm.USDCMint),
+		Amount: oracleapi.NewAmount(big.NewInt(amount))}, m)
+	quorum := oracleapi.Quorum(att, allow)
+	assert.ElementsMatch(t, []common.Address{nodes[1].addr, nodes[2].addr}, quorum, "the two oracles that read the chain")
+	assert.Contains(t, nodes[0].logs.String(), "local attestation failed")
+	assert.NotContains(t, nodes[0].logs.String(), testAPIKey)
+
+	// The oracle that cannot read the chain says so itself, never signs.
+	r = do(t, http.MethodPost, nodes[0].url+oracleapi.PathSolverFillAttestation, strings.Replace(body, `"requestPeerSignatures":true`, `"requestPeerSignatures":false`, 1), nil)
+	require.Equal(t, http.StatusServiceUnavailable, r.status, string(r.body))
+	assert.Equal(t, oracleapi.CodeChainUnavailable, r.errorBody(t).Code)
 }
 
 // The Solana chain of a chain file: its RPC from SOLANA_RPC_URL, listed by GET /chains/v1 as
