@@ -384,3 +384,37 @@ func TestSolanaTypeStrings(t *testing.T) {
 	assert.Equal(t, oracleapi.SolanaDepositType, oracleapi.TypeString(oracleapi.SolanaDepositData{}))
 	assert.Equal(t, oracleapi.SolanaSolverFillType, oracleapi.TypeString(oracleapi.SolanaSolverFillData{}))
 }
+
+// The Solana variants' schemas are published as components and enforced: a Solana body that
+// fails them is refused before any chain is read.
+func TestSolanaSchemasArePublishedAndEnforced(t *testing.T) {
+	vault := svm.TestAccounts()[7].PublicKey
+	_, hs := newTestServer(t, mustConfig(t, map[string]string{EnvAPIKeys: testAPIKey + ":engine"}), registry(t, solanaChainEntry("http://127.0.0.1:1", vault, 1)), nil)
+	key := map[string]string{oracleapi.HeaderAPIKey: testAPIKey}
+	r := do(t, http.MethodGet, hs.URL+oracleapi.PathDocumentation+"/openapi.json", "", nil)
+	require.Equal(t, http.StatusOK, r.status)
+	var doc struct {
+		Components struct {
+			Schemas map[string]json.RawMessage `json:"schemas"`
+		} `json:"components"`
+	}
+	require.NoError(t, json.Unmarshal(r.body, &doc))
+	for _, name := range []string{"SolanaDepositoryDepositsRequest", "SolanaDepositoryDepositsResponse", "SolanaSolverFillsRequest", "SolanaSolverFillsResponse"} {
+		assert.Contains(t, doc.Components.Schemas, name)
+	}
+	assert.Contains(t, string(doc.Components.Schemas["SolanaDepositoryDepositsResponse"]), "instructionIndex")
+
+	for _, body := range []string{
+		`{"chainId":792703809,"transactionId":"0OIl"}`, // not base58
+		`{"chainId":792703809,"transactionId":"` + solanago.SignatureFromBytes(make([]byte, 64)).String() + `","orderId":"nope"}`,
+	} {
+		r := do(t, http.MethodPost, hs.URL+oracleapi.PathDepositAttestation, body, key)
+		require.Equal(t, http.StatusBadRequest, r.status, "%s: %s", body, r.body)
+		assert.Equal(t, oracleapi.CodeInvalidRequest, r.errorBody(t).Code)
+	}
+	r = do(t, http.MethodPost, hs.URL+oracleapi.PathSolverFillAttestation, `{"chainId":792703809,"transactionId":"`+
+		solanago.SignatureFromBytes(make([]byte, 64)).String()+`","orderId":"`+svmOrder("a").Hex()+`","recipient":"0x1111111111111111111111111111111111111111","currency":"`+
+		solana.NativeAddress+`","minimumAmount":"1"}`, key)
+	require.Equal(t, http.StatusBadRequest, r.status, string(r.body))
+	assert.Equal(t, oracleapi.CodeInvalidRequest, r.errorBody(t).Code)
+}
