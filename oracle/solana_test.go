@@ -103,6 +103,12 @@ func startSVM(t *testing.T) *svmEnv {
 // send compiles ixs paid by payer, signs with keys, sends and waits until confirmed.
 func (e *svmEnv) send(t *testing.T, ixs []solanago.Instruction, payer solanago.PublicKey, keys ...solanago.PrivateKey) solanago.Signature {
 	t.Helper()
+	return e.sendWith(t, rpc.TransactionOpts{PreflightCommitment: rpc.CommitmentConfirmed}, ixs, payer, keys...)
+}
+
+// sendWith is send with opts (SkipPreflight lands a transaction that fails, with its error).
+func (e *svmEnv) sendWith(t *testing.T, opts rpc.TransactionOpts, ixs []solanago.Instruction, payer solanago.PublicKey, keys ...solanago.PrivateKey) solanago.Signature {
+	t.Helper()
 	bh, err := e.rpc.GetLatestBlockhash(t.Context(), rpc.CommitmentConfirmed)
 	require.NoError(t, err)
 	tx, _, err := solana.CompileAndMeasure(ixs, payer, bh.Value.Blockhash)
@@ -116,7 +122,7 @@ func (e *svmEnv) send(t *testing.T, ixs []solanago.Instruction, payer solanago.P
 		return nil
 	})
 	require.NoError(t, err)
-	sig, err := e.rpc.SendTransactionWithOpts(t.Context(), tx, rpc.TransactionOpts{PreflightCommitment: rpc.CommitmentConfirmed})
+	sig, err := e.rpc.SendTransactionWithOpts(t.Context(), tx, opts)
 	require.NoError(t, err)
 	require.Eventually(t, func() bool {
 		st, err := e.rpc.GetSignatureStatuses(t.Context(), false, sig)
@@ -241,6 +247,28 @@ func TestSolanaDepositsAndFillsAttestedAtTwoOfThree(t *testing.T) {
 		r := do(t, http.MethodPost, nodes[0].url+oracleapi.PathWithdrawalAttestation, attestBody(solana.ChainID, common.Hash{1}), nil)
 		require.Equal(t, http.StatusBadRequest, r.status, string(r.body))
 		assert.Equal(t, oracleapi.CodeUnknownChain, r.errorBody(t).Code)
+	})
+
+	t.Run("failed transaction", func(t *testing.T) {
+		// A deposit of more than the user has, landed without preflight: it failed, its fee
+		// charged. Neither route signs anything of it.
+		user := svm.TestAccounts()[6]
+		order := svmOrder("failed")
+		ixs, err := cl.DepositInstructions(t.Context(), user.PublicKey, chains.FundingOrder{OrderID: order.Hex(), User: user.PublicKey.String(),
+			Currency: sol, Amount: new(big.Int).SetUint64(1 << 62)})
+		require.NoError(t, err)
+		sig := env.sendWith(t, rpc.TransactionOpts{SkipPreflight: true}, ixs, user.PublicKey, user.PrivateKey)
+		fill := `{"chainId":792703809,"transactionId":"` + sig.String() + `","orderId":"` + order.Hex() + `","recipient":"` + vault.String() +
+			`","currency":"` + solana.NativeAddress + `","minimumAmount":"1"}`
+		for path, body := range map[string]string{oracleapi.PathDepositAttestation: solanaDepositBody(sig, ""), oracleapi.PathSolverFillAttestation: fill} {
+			var r response
+			require.Eventually(t, func() bool {
+				r = do(t, http.MethodPost, nodes[1].url+path, body, map[string]string{oracleapi.HeaderAPIKey: testAPIKey})
+				return r.status != http.StatusConflict
+			}, 10*time.Second, svmSlotTime)
+			require.Equal(t, http.StatusUnprocessableEntity, r.status, "%s: %s", path, r.body)
+			assert.Equal(t, oracleapi.CodeTransactionReverted, r.errorBody(t).Code, path)
+		}
 	})
 
 	t.Run("not deep enough", func(t *testing.T) {
