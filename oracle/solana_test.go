@@ -407,12 +407,6 @@ func TestSolanaChainFileEntryIsListed(t *testing.T) {
 		 "confirmations":32}]}`, string(r.body))
 }
 
-// The Solana messages' type strings are what apitypes encodes.
-func TestSolanaTypeStrings(t *testing.T) {
-	assert.Equal(t, oracleapi.SolanaDepositType, oracleapi.TypeString(oracleapi.SolanaDepositData{}))
-	assert.Equal(t, oracleapi.SolanaSolverFillType, oracleapi.TypeString(oracleapi.SolanaSolverFillData{}))
-}
-
 // The Solana variants' schemas are published as components and enforced: a Solana body that
 // fails them is refused before any chain is read.
 func TestSolanaSchemasArePublishedAndEnforced(t *testing.T) {
