@@ -11,6 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 
+	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/chains/evm/bindings"
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/oracle/oracleapi"
@@ -27,7 +28,13 @@ var (
 // and TOO_MANY_EVENTS, which every one may.
 func endpoints() []*endpoint {
 	txCodes := []string{oracleapi.CodeTransactionNotFound, oracleapi.CodeNotConfirmed, oracleapi.CodeTransactionReverted}
-	return []*endpoint{
+	deposits := newEndpoint(oracleapi.PathDepositAttestation, "Attest the deposits of a Solana transaction",
+		"One message per deposit to the chain's vault in the transaction (a top-level transfer of SOL or of an SPL token with a memo of the order id), in instruction order, once its slot has the chain's confirmations.",
+		append(txCodes, oracleapi.CodeNoDepositEvents), attestSolanaDeposit)
+	fills := newEndpoint(oracleapi.PathSolverFillAttestation, "Attest a solver's fill on a Solana chain",
+		"A top-level transfer of the transaction, which carries a memo of orderId, paying recipient at least minimumAmount of currency.",
+		append(txCodes, oracleapi.CodeNoMatchingEvent, oracleapi.CodeExpectationMismatch, oracleapi.CodeUnauthorized), attestSolanaFill)
+	eps := []*endpoint{
 		newEndpoint(oracleapi.PathDepositAttestation, "Attest the Deposit events of a transaction",
 			fmt.Sprintf("One message per Deposit event the chain's depository emitted in the transaction, in log order, once the transaction has the chain's confirmations in a canonical block. logIndex and orderId (optional) name the deposit wanted: only the events at that log index or for that order (with both, matching both) are attested. An answer carries at most %d messages (TOO_MANY_EVENTS beyond).", oracleapi.MaxMessagesPerAnswer),
 			append(txCodes, oracleapi.CodeNoDepositEvents), attestDeposit),
@@ -47,6 +54,8 @@ func endpoints() []*endpoint {
 			"The depository's once-only flag of withdrawalId is set in the block the chain's confirmations below its head.",
 			[]string{oracleapi.CodeWithdrawalNotInitiated}, attestWithdrawalInitiated),
 	}
+	eps[0].svm, eps[2].svm = deposits, fills
+	return eps
 }
 
 func attestWithdrawals(ctx context.Context, s *Server, req oracleapi.WithdrawalAttestationRequest, _ bool) ([]oracleapi.WithdrawalData, oracleapi.Domain, *oracleapi.Error) {
@@ -231,7 +240,7 @@ func (s *Server) payable(ctx context.Context, tx *txRead, id common.Hash, req or
 		}
 	}
 	for _, ch := range s.registry.Enabled() {
-		if ch.OutputSettler == "" {
+		if ch.OutputSettler == "" || ch.VMType != chains.VMTypeEVM {
 			continue
 		}
 		r, e := s.openChain(ctx, ch.ID, contractOutputSettler, slog.String("orderId", orderID.Hex()))

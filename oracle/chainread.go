@@ -255,6 +255,10 @@ func (s *Server) enabledChain(id uint64, kind contractKind) (*chains.Chain, comm
 	if err != nil || chain.Disabled {
 		return nil, common.Address{}, oracleapi.Errorf(oracleapi.CodeUnknownChain, "chain %d is not enabled on this oracle", id)
 	}
+	if chain.VMType != chains.VMTypeEVM {
+		return nil, common.Address{}, oracleapi.Errorf(oracleapi.CodeUnknownChain, "chain %d is a %s chain; this attestation is served for %s chains only",
+			id, vmFamily(chain.VMType), oracleapi.VMFamilyEthereum)
+	}
 	addr := chain.Depository
 	if kind == contractOutputSettler {
 		addr = chain.OutputSettler

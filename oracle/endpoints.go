@@ -30,6 +30,10 @@ type endpoint struct {
 	decode func(raw []byte) (*collected, error)
 
 	requestSchema, responseSchema *openapi3.Schema
+
+	// svm is the route's variant for Solana chains (solana.go), chosen by the body's chainId
+	// before anything else is read (Server.variant); nil where the route serves EVM chains only.
+	svm *endpoint
 }
 
 // collected is one answer of a route in a form the aggregation compares and merges: the domain,
@@ -178,6 +182,7 @@ func (s *Server) handle(e *endpoint) gin.HandlerFunc {
 			writeError(c, oracleapi.Errorf(oracleapi.CodeInvalidRequest, "body could not be read: %s", jsonProblem(err)))
 			return
 		}
+		e := s.variant(e, body)
 		if err := validateJSON(e.requestSchema, body); err != nil {
 			writeError(c, oracleapi.Errorf(oracleapi.CodeInvalidRequest, "invalid request body (see /documentation): %v", err))
 			return

@@ -28,6 +28,18 @@ var schemas = openapidoc.Generator{Types: map[reflect.Type]func() *openapi3.Sche
 
 func schemaFor(v any) (*openapi3.Schema, error) { return schemas.Schema(v) }
 
+// solanaComponent names the components of a route's Solana variant: "SolanaDepositoryDeposits"
+// for /attestations/depository-deposits/v1.
+func solanaComponent(path string) string {
+	name := "Solana"
+	for _, part := range strings.Split(strings.TrimSuffix(strings.TrimPrefix(path, "/attestations/"), "/v1"), "-") {
+		if part != "" {
+			name += strings.ToUpper(part[:1]) + part[1:]
+		}
+	}
+	return name
+}
+
 // buildOpenAPI generates the schemas of every endpoint and the OpenAPI document that publishes
 // them.
 func buildOpenAPI(eps []*endpoint) (*openapi3.T, error) {
@@ -78,6 +90,23 @@ func buildOpenAPI(eps []*endpoint) (*openapi3.T, error) {
 	doc.AddOperation(oracleapi.PathChains, http.MethodGet, op)
 
 	for _, e := range eps {
+		if e.svm != nil {
+			// The Solana variant's schemas validate its bodies and its peers' answers. The
+			// operation publishes the EVM shapes (a client generated from it keeps them); the
+			// Solana ones are published as components, named in the operation's description
+			// (docs/oracle.md, "Solana chains").
+			if e.svm.requestSchema, err = schemaFor(e.svm.request); err != nil {
+				return nil, err
+			}
+			if e.svm.responseSchema, err = schemaFor(e.svm.response); err != nil {
+				return nil, err
+			}
+			name := solanaComponent(e.path)
+			doc.Components.Schemas[name+"Request"] = openapi3.NewSchemaRef("", e.svm.requestSchema)
+			doc.Components.Schemas[name+"Response"] = openapi3.NewSchemaRef("", e.svm.responseSchema)
+			e.description += " For a solana-vm chainId the body is #/components/schemas/" + name + "Request and the answer " +
+				name + "Response (" + e.svm.description + ")."
+		}
 		if e.requestSchema, err = schemaFor(e.request); err != nil {
 			return nil, err
 		}

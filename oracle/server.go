@@ -1,5 +1,6 @@
 // Package oracle is the attestation oracle: its own HTTP service that reads facts from chains
-// (deposits, withdrawals, solver fills and refunds, withdrawal initiation on EVM chains), signs
+// (deposits, withdrawals, solver fills and refunds, withdrawal initiation on EVM chains; deposits
+// and fills on Solana chains, solana.go), signs
 // them as EIP-712 messages with the instance's single signer (a raw key or an AWS KMS key),
 // gathers its peers' signatures when asked (aggregate.go, the spec's rules), and returns the
 // signatures for settlement. It shares only the chain registry with the engine. Its wire contract (paths, types, error codes, typed data)
@@ -45,8 +46,10 @@ type Server struct {
 	apiKeys  apiKeySet
 	limiter  *fixedWindowLimiter
 	clients  readerSource
-	peers    *http.Client
-	handler  http.Handler
+	// solana are the clients of the Solana chains (solana.go).
+	solana  solanaClients
+	peers   *http.Client
+	handler http.Handler
 
 	endpoints   []*endpoint
 	openAPIJSON []byte
@@ -141,6 +144,7 @@ func (s *Server) Run(ctx context.Context, addr string) error {
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	srv := s.httpServer()
 	defer s.clients.close()
+	defer s.solana.close()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	s.logger.Info("oracle listening", slog.String("addr", ln.Addr().String()),
@@ -326,6 +330,13 @@ func (s *Server) Probes() []metrics.Probe {
 	var out []metrics.Probe
 	for _, ch := range s.registry.Enabled() {
 		out = append(out, metrics.Probe{Name: fmt.Sprintf("chain-%d", ch.ID), Check: func(ctx context.Context) error {
+			if ch.VMType == chains.VMTypeSVM {
+				c, err := s.solana.get(ch)
+				if err == nil {
+					_, err = c.family.Head(ctx)
+				}
+				return err
+			}
 			r, err := s.clients.get(ctx, ch)
 			if err == nil {
 				_, err = r.BlockNumber(ctx)
