@@ -59,8 +59,11 @@ type TxData struct {
 // value): the wallet compiles the instructions into one transaction with itself as fee payer and
 // a recent blockhash.
 type SVMTx struct {
-	Instructions                []SVMInstruction `json:"instructions"`
-	AddressLookupTableAddresses []string         `json:"addressLookupTableAddresses"`
+	// Both are optional in the documented schema (an EVM item has neither); a Solana item
+	// always carries its instructions, and its lookup tables as a list, empty when it uses none
+	// (a pointer, so that an empty list is written rather than left out).
+	Instructions                []SVMInstruction `json:"instructions,omitempty"`
+	AddressLookupTableAddresses *[]string        `json:"addressLookupTableAddresses,omitempty"`
 }
 
 // SVMInstruction is one instruction of a Solana transaction a step carries: the program, the

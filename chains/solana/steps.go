@@ -66,7 +66,7 @@ func (c *Client) FundingSteps(ctx context.Context, o chains.FundingOrder) ([]int
 		return nil, err
 	}
 	data := intent.TxData{From: o.User, To: c.chain.Depository, Value: o.Amount.String(), ChainID: c.chain.ID,
-		SVMTx: &intent.SVMTx{Instructions: StepInstructions(ixs), AddressLookupTableAddresses: []string{}}}
+		SVMTx: &intent.SVMTx{Instructions: StepInstructions(ixs), AddressLookupTableAddresses: &[]string{}}}
 	return []intent.Step{{ID: "deposit", Action: "Confirm transaction in your wallet", Kind: intent.StepKindTransaction,
 		RequestID: o.RequestID, Description: fmt.Sprintf("Deposit %s %s", intent.FormatUnits(o.Amount, o.Currency.Decimals), o.Currency.Symbol),
 		Items: []intent.StepItem{{Status: intent.StepItemIncomplete, Data: data}}}}, nil
