@@ -221,6 +221,13 @@ func hexText(t *testing.T, s string) string {
 	return string(b)
 }
 
+// sameChain turns a fromSolanaTo31338 body into a same-chain one: to USDC on the Solana chain,
+// paid to the second test keypair.
+func sameChain(b map[string]any) map[string]any {
+	b["destinationChainId"], b["destinationCurrency"], b["recipient"] = solana.ChainID, svm.USDCMint.String(), svm.TestAccounts()[1].PublicKey.String()
+	return b
+}
+
 func TestASolanaOriginQuoteReturnsTheFamilysDepositTransaction(t *testing.T) {
 	rig := newSolanaOriginRig(t, 0)
 	user := svm.TestAccounts()[0].PublicKey.String()
@@ -268,6 +275,12 @@ func TestASolanaOriginQuoteReturnsTheFamilysDepositTransaction(t *testing.T) {
 			t.Errorf("/price %s: %d steps %v, %d stored (was %d)", c.name, status, body["steps"], len(rig.store.stored()), before)
 		}
 	}
+	// Same-chain, SOL to USDC on the Solana chain: /price measures the deposit too. (/quote's
+	// same-chain answer also simulates the fill on Solana, by a Solana solver: the destination
+	// leg, not this test's.)
+	if status, body := postQuote(t, rig.h, "/price", "", sameChain(fromSolanaTo31338(solana.NativeAddress, "1000000000", nil))); status != http.StatusOK {
+		t.Errorf("/price same-chain: %d %v", status, body)
+	}
 }
 
 func TestASolanaOriginQuoteOver1232BytesIs400SolanaTxTooLarge(t *testing.T) {
@@ -286,6 +299,8 @@ func TestASolanaOriginQuoteOver1232BytesIs400SolanaTxTooLarge(t *testing.T) {
 			}
 		}
 	}
+	status, body := postQuote(t, rig.h, "/price", "", sameChain(fromSolanaTo31338(solana.NativeAddress, "1000000000", nil)))
+	checkError(t, "/price same-chain", status, body, quote.CodeSolanaTxTooLarge)
 	if n := len(rig.store.stored()); n != 0 {
 		t.Errorf("%d quotes stored, want none", n)
 	}
