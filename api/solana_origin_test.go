@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	solanago "github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/shopspring/decimal"
 
 	"github.com/intentd/intentd/chains"
@@ -221,6 +223,72 @@ func hexText(t *testing.T, s string) string {
 	return string(b)
 }
 
+// sendDeposit signs the deposit step of a quote answer as the user's wallet would (its
+// instructions as given, the user paying the fee, a recent blockhash) and sends it to the local
+// chain: a quote's deposit must be one the chain takes as handed out. It returns once the
+// transaction is confirmed, and fails the test if the chain refuses it.
+func sendDeposit(t *testing.T, body map[string]any, key solanago.PrivateKey) {
+	t.Helper()
+	raw, _ := json.Marshal(body["steps"].([]any)[0].(map[string]any)["items"].([]any)[0].(map[string]any)["data"])
+	var tx intent.SVMTx
+	if err := json.Unmarshal(raw, &tx); err != nil {
+		t.Fatal(err)
+	}
+	var ixs []solanago.Instruction
+	for _, ix := range tx.Instructions {
+		var metas solanago.AccountMetaSlice
+		for _, k := range ix.Keys {
+			metas = append(metas, &solanago.AccountMeta{PublicKey: solanago.MustPublicKeyFromBase58(k.Pubkey), IsSigner: k.IsSigner, IsWritable: k.IsWritable})
+		}
+		data, err := hex.DecodeString(ix.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ixs = append(ixs, solanago.NewInstruction(solanago.MustPublicKeyFromBase58(ix.ProgramID), metas, data))
+	}
+	local, _ := originChains(t)
+	cl := local.Client()
+	bh, err := cl.GetLatestBlockhash(t.Context(), rpc.CommitmentConfirmed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	signed, size, err := solana.CompileAndMeasure(ixs, key.PublicKey(), bh.Value.Blockhash)
+	if err != nil {
+		t.Fatal(err)
+	}
+	signed.Signatures = nil
+	if _, err := signed.Sign(func(pub solanago.PublicKey) *solanago.PrivateKey {
+		if pub.Equals(key.PublicKey()) {
+			return &key
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if wire, _ := signed.MarshalBinary(); len(wire) != size || size > solana.MaxTransactionSize {
+		t.Errorf("signed, the deposit is %d bytes; measured %d", len(wire), size)
+	}
+	sig, err := cl.SendTransactionWithOpts(t.Context(), signed, rpc.TransactionOpts{PreflightCommitment: rpc.CommitmentConfirmed})
+	if err != nil {
+		t.Fatalf("send the deposit: %v", err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		st, err := cl.GetSignatureStatuses(t.Context(), false, sig)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := st.Value[0]; s != nil && s.ConfirmationStatus != rpc.ConfirmationStatusProcessed {
+			if s.Err != nil {
+				t.Fatalf("the deposit %s failed: %v", sig, s.Err)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the deposit %s was not confirmed in 10 s", sig)
+		}
+	}
+}
+
 // sameChain turns a fromSolanaTo31338 body into a same-chain one: to USDC on the Solana chain,
 // paid to the second test keypair.
 func sameChain(b map[string]any) map[string]any {
@@ -236,11 +304,15 @@ func TestASolanaOriginQuoteReturnsTheFamilysDepositTransaction(t *testing.T) {
 		programs               []string
 	}{
 		{"SOL", solana.NativeAddress, "1000000000", []string{solanago.SystemProgramID.String(), solanago.MemoProgramID.String()}},
-		// The vault has no USDC account yet: the deposit creates it (idempotently) first.
+		// The vault has no USDC account yet: the first deposit creates it (idempotently) first;
+		// once that deposit is on the chain, the next quote's deposit leaves the creation out.
 		{"USDC", svm.USDCMint.String(), "100000000", []string{solanago.SPLAssociatedTokenAccountProgramID.String(),
 			solanago.TokenProgramID.String(), solanago.MemoProgramID.String()}},
 	} {
-		for _, path := range []string{"/quote/v2", "/quote"} {
+		for i, path := range []string{"/quote/v2", "/quote"} {
+			if i > 0 && c.programs[0] == solanago.SPLAssociatedTokenAccountProgramID.String() {
+				c.programs = c.programs[1:]
+			}
 			before := len(rig.store.stored())
 			status, body := postQuote(t, rig.h, path, "", fromSolanaTo31338(c.currency, c.amount, map[string]any{"includeProtocolData": true}))
 			if status != http.StatusOK {
@@ -267,6 +339,8 @@ func TestASolanaOriginQuoteReturnsTheFamilysDepositTransaction(t *testing.T) {
 			if p, _ := body["protocol"].(map[string]any); (path == "/quote/v2") != (p != nil) {
 				t.Errorf("%s %s: protocol %v", path, c.name, body["protocol"])
 			}
+			// The user's wallet signs and sends it as handed out, and the chain takes it.
+			sendDeposit(t, body, svm.TestAccounts()[0].PrivateKey)
 		}
 		// /price measures the same deposit, and returns no steps and stores nothing.
 		before := len(rig.store.stored())
