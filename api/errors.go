@@ -83,6 +83,9 @@ var statuses = map[string]int{
 	// SANCTIONED_WALLET_ADDRESS: an address on the screening blocklist; the public service's
 	// code (the spec names none), 400 like the other addresses a quote cannot be made for.
 	quote.CodeSanctionedWalletAddress: http.StatusBadRequest,
+	// SOLANA_TX_TOO_LARGE: the spec's row, a Solana-origin quote whose compiled deposit
+	// transaction exceeds 1232 bytes.
+	quote.CodeSolanaTxTooLarge: http.StatusBadRequest,
 }
 
 // Error is every failed answer of the API, rendered as {message, errorCode} with the status the

@@ -132,9 +132,9 @@ func (e *Engine) leg(ctx context.Context, chainID uint64, field string, addr str
 	}
 	client, cerr := chains.Capability[legChain](e.Chains, chainID)
 	if errors.Is(cerr, chains.ErrUnsupported) {
-		// A listed chain whose family cannot quote here yet (the Solana family, until its
-		// funding, payout and steps exist: it has no client) is offered no route. That is the
-		// request's answer, not a failure of the chain a client would retry.
+		// A listed chain whose family is not linked into this engine (the Solana family, until
+		// the binaries link it: it has no client) is offered no route. That is the request's
+		// answer, not a failure of the chain a client would retry.
 		return nil, failure(CodeUnsupportedChain, cerr, "%s routes are not offered yet: chain %d (vmType %s) is listed, but no route to or from it can be quoted",
 			chainLabel(ch), chainID, ch.VMType)
 	}
@@ -189,6 +189,11 @@ func (e *Engine) Quote(ctx context.Context, req *Request, caller Caller, mode Mo
 	}
 	resp := e.response(ctx, q)
 	if mode == ModePrice {
+		// /price hands out no steps, but a route whose deposit could not be sent is refused
+		// as /quote refuses it (solana_origin.go).
+		if qerr := e.measureDeposit(ctx, q); qerr != nil {
+			return nil, qerr
+		}
 		return resp, nil
 	}
 	v, out := q.v, q.out
@@ -502,18 +507,32 @@ func (e *Engine) order(q *quoted, deadline time.Time) (intent.OrderData, string,
 	v, in, out := q.v, q.in, q.out
 	dl := uint32(deadline.Unix())
 	inChain := strconv.FormatUint(in.chain.ID, 10)
+	// The origin's addresses as the order's bytes fields write them (orderAddress: a Solana
+	// origin's base58 keys as the hex of their 32 bytes).
+	inCurrency, err := orderAddress(in.chain, in.currency.Address)
+	if err != nil {
+		return intent.OrderData{}, "", err
+	}
+	refundTo, err := orderAddress(in.chain, v.RefundTo)
+	if err != nil {
+		return intent.OrderData{}, "", err
+	}
 	orderFees := make([]intent.OrderFee, 0, len(v.AppFees))
 	for i, f := range v.AppFees {
-		orderFees = append(orderFees, intent.OrderFee{RecipientChainID: inChain, Recipient: f.Recipient,
-			CurrencyChainID: inChain, Currency: in.currency.Address, Amount: q.b.appAmounts[i].String()})
+		recipient, err := orderAddress(in.chain, f.Recipient)
+		if err != nil {
+			return intent.OrderData{}, "", err
+		}
+		orderFees = append(orderFees, intent.OrderFee{RecipientChainID: inChain, Recipient: recipient,
+			CurrencyChainID: inChain, Currency: inCurrency, Amount: q.b.appAmounts[i].String()})
 	}
 	o := intent.OrderData{
 		Version: "v1", SolverChainID: strconv.FormatUint(out.chain.ID, 10), Solver: e.Solver,
 		Salt: "0x" + hex.EncodeToString(salt[:]),
 		Inputs: []intent.OrderInput{{
-			Payment: intent.InputPayment{ChainID: inChain, Currency: in.currency.Address, Amount: q.b.amountIn.String(), Weight: "1"},
-			Refunds: []intent.InputRefund{{ChainID: inChain, Recipient: v.RefundTo,
-				Currency: in.currency.Address, MinimumAmount: "0", Deadline: dl, ExtraData: "0x"}},
+			Payment: intent.InputPayment{ChainID: inChain, Currency: inCurrency, Amount: q.b.amountIn.String(), Weight: "1"},
+			Refunds: []intent.InputRefund{{ChainID: inChain, Recipient: refundTo,
+				Currency: inCurrency, MinimumAmount: "0", Deadline: dl, ExtraData: "0x"}},
 		}},
 		Output: intent.OrderOutput{ChainID: strconv.FormatUint(out.chain.ID, 10), Deadline: dl, Calls: []string{}, ExtraData: "0x",
 			Payments: []intent.OutputPayment{{Recipient: v.Recipient, Currency: out.currency.Address,
@@ -531,7 +550,7 @@ func (e *Engine) fundingSteps(ctx context.Context, q *quoted, requestID, orderID
 	steps, err := q.in.client.FundingSteps(ctx, chains.FundingOrder{RequestID: requestID, OrderID: orderID, User: q.v.User,
 		Currency: q.in.currency, Amount: q.b.amountIn})
 	if err != nil {
-		return nil, unavailable(err, "chain %d is unavailable", q.in.chain.ID)
+		return nil, fundingError(q.in.chain, err)
 	}
 	if len(steps) == 0 {
 		return nil, unknown(errors.New("no funding steps"), "chain %d gave no steps to fund the order", q.in.chain.ID)

@@ -29,6 +29,10 @@ const (
 	// (SCREENING_BLOCKLIST_FILE). The spec's table names no code for it; this is the public
 	// service's.
 	CodeSanctionedWalletAddress = "SANCTIONED_WALLET_ADDRESS"
+	// CodeSolanaTxTooLarge: the deposit transaction a Solana-origin quote would hand out,
+	// compiled and measured, exceeds the chain's 1232-byte wire limit (chains.TxTooLargeError);
+	// the message gives the measured size and the bytes over. The spec's code, 400.
+	CodeSolanaTxTooLarge = "SOLANA_TX_TOO_LARGE"
 )
 
 // Error is a quote failure: a code from the list above and a message fit for the client. It

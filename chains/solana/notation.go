@@ -21,6 +21,7 @@ package solana
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	solanago "github.com/gagliardetto/solana-go"
@@ -100,6 +101,16 @@ func (notation) IsZeroAddress(a string) bool { return a == NativeAddress }
 
 // NativeAddress is SOL's address, the System Program's id.
 func (notation) NativeAddress() string { return NativeAddress }
+
+// AddressBytes is the 32 bytes of a base58 public key: how the protocol order's bytes fields
+// (0x-hex) write a Solana address (the quote engine asks for it by an optional interface).
+func (notation) AddressBytes(a string) ([]byte, error) {
+	k, err := solanago.PublicKeyFromBase58(a)
+	if err != nil {
+		return nil, fmt.Errorf("%q %w", a, errNotAddress)
+	}
+	return k.Bytes(), nil
+}
 
 // SameAddress compares two addresses exactly: base58 is case-sensitive.
 func (notation) SameAddress(a, b string) bool { return a == b }
