@@ -16,6 +16,7 @@ import (
 	"github.com/intentd/intentd/chains/solana"
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/devnet/svm"
+	"github.com/intentd/intentd/oracle/oracleapi"
 	"github.com/intentd/intentd/testkit"
 	"github.com/intentd/intentd/testkit/e2e"
 )
@@ -103,6 +104,26 @@ func TestBridgeFromTheDevnetToTheLocalSolanaChainReachesSuccess(t *testing.T) {
 			}
 			if len(sigs) != 1 || sigs[0].Signature.String() != fill {
 				t.Fatalf("the recipient's account has %d transactions (%v), want the one fill %s", len(sigs), sigs, fill)
+			}
+
+			// The oracle attests the fill through its Solana fill route, at the quorum the engine
+			// relies on: the recipient paid the quoted output, the memo naming the order.
+			oc := oracleapi.NewClient(s.Sys.Config.OracleURL, testkit.OracleAPIKey, nil)
+			att, err := oc.AttestSolanaFill(ctx, oracleapi.SolanaSolverFillAttestationRequest{ChainID: solana.ChainID, TransactionID: fill,
+				OrderID: common.HexToHash(q.Protocol.V2.OrderID), Recipient: recipient.String(), Currency: tc.destCurrency,
+				MinimumAmount: oracleapi.NewAmount(want)})
+			if err != nil {
+				v := uint64(0)
+				res, _ := sol.GetTransaction(ctx, solanago.MustSignatureFromBase58(fill),
+					&rpc.GetTransactionOpts{Commitment: rpc.CommitmentConfirmed, MaxSupportedTransactionVersion: &v})
+				if res != nil && res.Meta != nil {
+					t.Logf("the fill's program logs: %v", res.Meta.LogMessages)
+				}
+				t.Fatalf("the oracle's attestation of the fill: %v", err)
+			}
+			if n := len(oracleapi.Quorum(att, devnet.OracleAddresses())); n < devnet.OracleThreshold || len(att.Messages) != 1 ||
+				att.Messages[0].Data.Amount.Int().Cmp(want) != 0 || att.Messages[0].Data.Recipient != common.Hash(recipient) {
+				t.Fatalf("fill attestation: %d signers, messages %+v", n, att.Messages)
 			}
 
 			// The record and the status keep the recipient, the currency and the fill as written.
