@@ -294,6 +294,14 @@ func (e *Engine) price(ctx context.Context, req *Request, caller Caller) (*quote
 	if verr != nil {
 		return nil, verr
 	}
+	if solver := e.SolverFor(out.chain); solver != "" {
+		if _, ok := out.chain.Notation().CanonicalAddress(solver); !ok {
+			// No solver of the destination's family is configured (the Solana solver's
+			// address): nobody could fill the order there.
+			return nil, invalid(CodeUnsupportedChain, "%s routes are not offered: the solver has no address on chain %d (vmType %s)",
+				chainLabel(out.chain), out.chain.ID, out.chain.VMType)
+		}
+	}
 	if qerr := e.screen(v, in.chain, out.chain); qerr != nil {
 		return nil, qerr
 	}
