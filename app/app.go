@@ -193,12 +193,17 @@ func (s *System) Intents() *door.Door {
 // quoteEngine is the quote engine: the API's, and the worker's for the requotes of payments at
 // open deposit addresses (deposits.Requoter).
 func (s *System) quoteEngine() *quote.Engine {
-	var solvers map[chains.VMType]string
-	if a := s.Config.SolanaSolverAddress(); a != "" {
-		solvers = map[chains.VMType]string{chains.VMTypeSVM: a}
-	}
-	return &quote.Engine{Chains: s.Chains, Prices: s.PriceSource(), Store: s.Store, Solver: s.Config.SolverAddress().Hex(), Solvers: solvers,
+	return &quote.Engine{Chains: s.Chains, Prices: s.PriceSource(), Store: s.Store, Solver: s.Config.SolverAddress().Hex(), Solvers: s.solvers(),
 		TTL: s.Config.QuoteTTL, Limits: s.Config.QuoteLimits, SwapCostBps: s.Config.SwapCostBps, Screening: s.Screening}
+}
+
+// solvers are the solver's addresses on the families where it has one of its own (svm:
+// SOLVER_SOLANA_ADDRESS or its key's); nil when none is configured.
+func (s *System) solvers() map[chains.VMType]string {
+	if a := s.Config.SolanaSolverAddress(); a != "" {
+		return map[chains.VMType]string{chains.VMTypeSVM: a}
+	}
+	return nil
 }
 
 // WorkerDeps builds the worker's dependencies.
@@ -206,7 +211,7 @@ func (s *System) WorkerDeps() worker.Deps {
 	return worker.Deps{Temporal: s.Temporal, Store: s.Store, Chains: s.Chains, Families: s.families(),
 		Oracle:        oracleapi.NewClient(s.Config.OracleURL, s.Config.OracleAPIKey, httpclient.New(20*time.Second)),
 		OracleSigners: s.Config.OracleSigners, OracleThreshold: s.Config.OracleSignersThreshold, Environment: s.Config.Environment,
-		SolverKey: s.Config.SolverKey(), Prices: s.PriceSource(), ScanInterval: s.Config.ScanInterval, NonceGapAfter: s.Config.NonceGapAfter,
+		SolverKey: s.Config.SolverKey(), Solvers: s.solvers(), Prices: s.PriceSource(), ScanInterval: s.Config.ScanInterval, NonceGapAfter: s.Config.NonceGapAfter,
 		MaxFill: s.Config.SolverMaxFill, InventoryFloor: s.Config.SolverInventoryFloor, Screening: s.Screening, ExposureCap: s.Config.ExposureCapUSD,
 		Intents: s.Intents(), Requotes: s.quoteEngine(), RefundGas: s.Config.RefundGas, RefundBudget: s.Config.OrphanRefundBudget,
 		Logger: s.Logger.With("component", "worker")}

@@ -12,10 +12,12 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	solanago "github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/intentd/intentd/chains/solana"
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/devnet/svm"
+	"github.com/intentd/intentd/internal/metrics"
 	"github.com/intentd/intentd/oracle/oracleapi"
 	"github.com/intentd/intentd/testkit"
 	"github.com/intentd/intentd/testkit/e2e"
@@ -31,6 +33,14 @@ import (
 func TestBridgeFromTheDevnetToTheLocalSolanaChainReachesSuccess(t *testing.T) {
 	s := testkit.Start(t, testkit.Options{Solana: true})
 	sol := rpc.New(s.Solana.RPCURL)
+	// The worker's inventory gauges read the Solana solver's balances, by its Solana address.
+	gauge := func() float64 { return testutil.ToFloat64(metrics.SolverBalance.WithLabelValues("792703809", "USDC")) }
+	for end := time.Now().Add(5 * time.Second); gauge() != svm.SolverUSDC/1e6 && time.Now().Before(end); {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if got := gauge(); got != svm.SolverUSDC/1e6 {
+		t.Errorf("the solver's USDC on the Solana chain reads %v in the inventory gauge, want %v", got, svm.SolverUSDC/1e6)
+	}
 	cases := []struct {
 		name           string
 		origin         common.Address // on 31337
