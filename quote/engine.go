@@ -136,8 +136,8 @@ func (e *Engine) leg(ctx context.Context, chainID uint64, field string, addr str
 	}
 	client, cerr := chains.Capability[legChain](e.Chains, chainID)
 	if errors.Is(cerr, chains.ErrUnsupported) {
-		// A listed chain whose family cannot quote here yet (the Solana family, until its
-		// funding, payout and steps exist: it has no client) is offered no route. That is the
+		// A listed chain whose family is not linked into this process (no client: the
+		// binaries link the EVM and Solana families) is offered no route. That is the
 		// request's answer, not a failure of the chain a client would retry.
 		return nil, failure(CodeUnsupportedChain, cerr, "%s routes are not offered yet: chain %d (vmType %s) is listed, but no route to or from it can be quoted",
 			chainLabel(ch), chainID, ch.VMType)
