@@ -41,6 +41,36 @@ func TestBridgeFromTheDevnetToTheLocalSolanaChainReachesSuccess(t *testing.T) {
 	if got := gauge(); got != svm.SolverUSDC/1e6 {
 		t.Errorf("the solver's USDC on the Solana chain reads %v in the inventory gauge, want %v", got, svm.SolverUSDC/1e6)
 	}
+	// GET /chains lists the Solana chain with the solver's Solana address and its vault.
+	var listed struct {
+		Chains []struct {
+			ID              uint64   `json:"id"`
+			VMType          string   `json:"vmType"`
+			SolverAddresses []string `json:"solverAddresses"`
+			Protocol        struct {
+				V2 struct {
+					Depository string `json:"depository"`
+				} `json:"v2"`
+			} `json:"protocol"`
+		} `json:"chains"`
+	}
+	if code, err := s.API.Do(context.Background(), http.MethodGet, "/chains", nil, &listed); err != nil || code != http.StatusOK {
+		t.Fatalf("/chains: %d %v", code, err)
+	}
+	found := false
+	for _, ch := range listed.Chains {
+		if ch.ID == solana.ChainID {
+			found = true
+			if ch.VMType != "svm" || len(ch.SolverAddresses) != 1 || ch.SolverAddresses[0] != svm.SolverAddress().String() ||
+				ch.Protocol.V2.Depository != svm.VaultAddress().String() {
+				t.Errorf("/chains lists the Solana chain as %+v", ch)
+			}
+		}
+	}
+	if !found {
+		t.Error("/chains does not list the Solana chain")
+	}
+
 	cases := []struct {
 		name           string
 		origin         common.Address // on 31337
