@@ -185,6 +185,20 @@ func TestBridgeFromTheDevnetToTheLocalSolanaChainReachesSuccess(t *testing.T) {
 			if !strings.Contains(string(statusJSON), fill) {
 				t.Errorf("the status does not carry the fill %s as written: %s", fill, statusJSON)
 			}
+			// So does the success event (webhooks, the websocket stream).
+			evs, err := s.Sys.Store.OutboxEventsSince(ctx, time.Now().Add(-time.Minute), 1000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sent := false
+			for _, e := range evs {
+				if e.RequestID == q.RequestID && e.Event.Status == "success" {
+					sent = len(e.Event.TxHashes) == 1 && e.Event.TxHashes[0] == fill
+				}
+			}
+			if !sent {
+				t.Errorf("no success event of %s carries the fill %s as written", q.RequestID, fill)
+			}
 		})
 	}
 }
