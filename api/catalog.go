@@ -95,7 +95,7 @@ func (s *Server) configV2(c *gin.Context) {
 		abort(c, &Error{Code: CodeUnsupportedCurrency, Message: "currency " + strconv.Quote(id) + " is not listed on both chains"})
 		return
 	}
-	answer := configV2JSON{Solver: configSolverJSON{Address: s.Quotes.Solver}}
+	answer := configV2JSON{Solver: configSolverJSON{Address: s.Quotes.SolverFor(dest)}}
 	answer.Enabled = !origin.Disabled && !dest.Disabled && origin.DepositEnabled
 	if !answer.Enabled {
 		c.JSON(http.StatusOK, answer)
@@ -107,7 +107,7 @@ func (s *Server) configV2(c *gin.Context) {
 		abort(c, fromQuote(qerr))
 		return
 	}
-	solverBalance, err := s.balance(c, dest.ID, out.Address, s.Quotes.Solver)
+	solverBalance, err := s.balance(c, dest.ID, out.Address, s.Quotes.SolverFor(dest))
 	if err != nil {
 		abort(c, err)
 		return

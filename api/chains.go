@@ -132,11 +132,12 @@ func (s *Server) listChains(c *gin.Context) {
 	}
 	out := chainsJSON{Chains: []chainJSON{}}
 	for _, ch := range s.Chains.Enabled() {
-		// The solver's address (an EVM one) is listed on the chains it is an address of: not on
-		// Solana, where the solver has no address yet.
+		// The solver's address on the chain's family (quote.Engine.SolverFor: the EVM one, or the
+		// family's own, e.g. its Solana key) is listed on the chains it is an address of: not on
+		// Solana while the solver has no Solana key.
 		solvers := []string{}
-		if s.Quotes != nil && s.Quotes.Solver != "" {
-			if a, ok := ch.Notation().CanonicalAddress(s.Quotes.Solver); ok {
+		if s.Quotes != nil && s.Quotes.SolverFor(ch) != "" {
+			if a, ok := ch.Notation().CanonicalAddress(s.Quotes.SolverFor(ch)); ok {
 				solvers = append(solvers, a)
 			}
 		}

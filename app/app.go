@@ -18,6 +18,7 @@ import (
 	"github.com/intentd/intentd/api"
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/chains/evm"
+	"github.com/intentd/intentd/chains/solana"
 	"github.com/intentd/intentd/deposits"
 	"github.com/intentd/intentd/door"
 	"github.com/intentd/intentd/events"
@@ -103,7 +104,7 @@ func Open(ctx context.Context, cfg Config, registry *chains.Registry, logger *sl
 	watch, stop := context.WithCancel(ctx)
 	go list.Watch(watch, cfg.ScreeningReloadInterval)
 	return &System{Config: cfg, Logger: logger, Pool: pool, signing: signing, Store: store.New(pool).SignOn(signing),
-		Chains: chains.NewClients(registry, evm.VM()), Temporal: tc, Screening: list, stopWatch: stop}, nil
+		Chains: chains.NewClients(registry, evm.VM(), solana.VM()), Temporal: tc, Screening: list, stopWatch: stop}, nil
 }
 
 // signingPoolConns is the size of a process's pool for the solver's signings: one group commit
@@ -192,8 +193,17 @@ func (s *System) Intents() *door.Door {
 // quoteEngine is the quote engine: the API's, and the worker's for the requotes of payments at
 // open deposit addresses (deposits.Requoter).
 func (s *System) quoteEngine() *quote.Engine {
-	return &quote.Engine{Chains: s.Chains, Prices: s.PriceSource(), Store: s.Store, Solver: s.Config.SolverAddress().Hex(),
+	return &quote.Engine{Chains: s.Chains, Prices: s.PriceSource(), Store: s.Store, Solver: s.Config.SolverAddress().Hex(), Solvers: s.solvers(),
 		TTL: s.Config.QuoteTTL, Limits: s.Config.QuoteLimits, SwapCostBps: s.Config.SwapCostBps, Screening: s.Screening}
+}
+
+// solvers are the solver's addresses on the families where it has one of its own (svm:
+// SOLVER_SOLANA_ADDRESS or its key's); nil when none is configured.
+func (s *System) solvers() map[chains.VMType]string {
+	if a := s.Config.SolanaSolverAddress(); a != "" {
+		return map[chains.VMType]string{chains.VMTypeSVM: a}
+	}
+	return nil
 }
 
 // WorkerDeps builds the worker's dependencies.
@@ -201,19 +211,25 @@ func (s *System) WorkerDeps() worker.Deps {
 	return worker.Deps{Temporal: s.Temporal, Store: s.Store, Chains: s.Chains, Families: s.families(),
 		Oracle:        oracleapi.NewClient(s.Config.OracleURL, s.Config.OracleAPIKey, httpclient.New(20*time.Second)),
 		OracleSigners: s.Config.OracleSigners, OracleThreshold: s.Config.OracleSignersThreshold, Environment: s.Config.Environment,
-		SolverKey: s.Config.SolverKey(), Prices: s.PriceSource(), ScanInterval: s.Config.ScanInterval, NonceGapAfter: s.Config.NonceGapAfter,
+		SolverKey: s.Config.SolverKey(), Solvers: s.solvers(), Prices: s.PriceSource(), ScanInterval: s.Config.ScanInterval, NonceGapAfter: s.Config.NonceGapAfter,
 		MaxFill: s.Config.SolverMaxFill, InventoryFloor: s.Config.SolverInventoryFloor, Screening: s.Screening, ExposureCap: s.Config.ExposureCapUSD,
 		Intents: s.Intents(), Requotes: s.quoteEngine(), RefundGas: s.Config.RefundGas, RefundBudget: s.Config.OrphanRefundBudget,
 		Logger: s.Logger.With("component", "worker")}
 }
 
 // families are the chain families the worker pays with: the EVM family, signing with the
-// solver's key and allocating its nonces in the store; none without a key (a role other than
-// the worker's). A new family is registered here, beside evm.VM() in Open.
+// solver's key and allocating its nonces in the store; the Solana family, signing fills with
+// the solver's Solana keypair (SOLVER_SOLANA_KEY) and refunds with the vault's
+// (SOLANA_VAULT_KEY), keeping what it signs in the store (solana_payments); none without a key
+// (a role other than the worker's). A new family is registered here, beside evm.VM() and
+// solana.VM() in Open.
 func (s *System) families() *chains.Families {
 	payouts := map[chains.VMType]chains.Payout{}
 	if key := s.Config.SolverKey(); key != nil {
 		payouts[chains.VMTypeEVM] = evm.NewPayout(s.Chains, s.Store, key)
+	}
+	if key := s.Config.SolanaSolverKey(); key != nil {
+		payouts[chains.VMTypeSVM] = solana.NewPayout(s.Chains, s.Store, key, s.Config.SolanaVaultKey())
 	}
 	return chains.NewFamilies(s.Chains, payouts)
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
+	solanago "github.com/gagliardetto/solana-go"
 	"github.com/shopspring/decimal"
 	"github.com/trustelem/zxcvbn"
 
@@ -188,7 +189,27 @@ type Config struct {
 	Dispatcher    events.Options
 	solverKey     *ecdsa.PrivateKey // SOLVER_PRIVATE_KEY (secret; never printed): the worker's only
 	solverAddress common.Address    // SOLVER_ADDRESS, or the key's
+
+	// The Solana family's keys (all optional: without them no route to a Solana chain is
+	// offered, as before the family was linked). solanaSolverKey (SOLVER_SOLANA_KEY, base58
+	// secret, the worker's only) pays fills; solanaVaultKey (SOLANA_VAULT_KEY, base58 secret, the
+	// worker's only) is the local chain's vault, which refunds out of a Solana chain pay from;
+	// solanaSolver (SOLVER_SOLANA_ADDRESS, or the key's public key) is what quotes name.
+	solanaSolverKey solanago.PrivateKey
+	solanaVaultKey  solanago.PrivateKey
+	solanaSolver    string
 }
+
+// SolanaSolverKey is the solver's Solana keypair (SOLVER_SOLANA_KEY); nil in a role other than
+// the worker's, or when none is configured.
+func (c Config) SolanaSolverKey() solanago.PrivateKey { return c.solanaSolverKey }
+
+// SolanaVaultKey is the Solana vault's keypair (SOLANA_VAULT_KEY); nil when none is configured.
+func (c Config) SolanaVaultKey() solanago.PrivateKey { return c.solanaVaultKey }
+
+// SolanaSolverAddress is the solver's Solana address, base58 (SOLVER_SOLANA_ADDRESS, or the
+// public key of SOLVER_SOLANA_KEY); "" when neither is set.
+func (c Config) SolanaSolverAddress() string { return c.solanaSolver }
 
 // SolverKey returns the solver's signing key; nil in a role other than the worker's.
 func (c Config) SolverKey() *ecdsa.PrivateKey { return c.solverKey }
@@ -214,6 +235,7 @@ func (c Config) ChainsFile() string {
 func (c Config) LogValue() slog.Value {
 	return slog.GroupValue(slog.String("role", string(c.Role)), slog.String("environment", c.Environment), slog.String("temporal", c.TemporalAddress),
 		slog.String("api", c.APIAddr), slog.String("admin", c.AdminAddr), slog.String("oracle", c.OracleURL), slog.String("solver", c.SolverAddress().Hex()),
+		slog.String("solanaSolver", c.solanaSolver),
 		slog.Bool("adminRefunds", len(c.AdminTokenSHA256) > 0), slog.Bool("sharedRateLimits", c.RedisURL != ""),
 		slog.String("screening", c.ScreeningFile))
 }
@@ -269,6 +291,11 @@ func LoadRole(role Role, lookup func(string) (string, bool), defaults Defaults) 
 	if !role.worker() {
 		if v.Set("SOLVER_PRIVATE_KEY") {
 			v.Bad("SOLVER_PRIVATE_KEY", "must not be set for %s: only the worker signs (give the api SOLVER_ADDRESS)", role)
+		}
+		for _, k := range []string{"SOLVER_SOLANA_KEY", "SOLANA_VAULT_KEY"} {
+			if v.Set(k) {
+				v.Bad(k, "must not be set for %s: only the worker signs (give the api SOLVER_SOLANA_ADDRESS)", role)
+			}
 		}
 	}
 	if role != RoleMigrate && role != RoleDispatcher {
@@ -408,6 +435,32 @@ func (c *Config) loadWorker(v *envconf.Vars) {
 	} else {
 		c.solverAddress = crypto.PubkeyToAddress(c.solverKey.PublicKey)
 	}
+	c.solanaSolverKey = solanaKey(v, "SOLVER_SOLANA_KEY")
+	c.solanaVaultKey = solanaKey(v, "SOLANA_VAULT_KEY")
+	if c.solanaSolverKey != nil {
+		c.solanaSolver = c.solanaSolverKey.PublicKey().String()
+	}
+}
+
+// validSolanaAddress reports whether a is a Solana public key in base58, as written.
+func validSolanaAddress(a string) bool {
+	k, err := solanago.PublicKeyFromBase58(a)
+	return err == nil && k.String() == a
+}
+
+// solanaKey reads a Solana keypair given as its base58 secret (64 bytes, as solana-keygen and
+// wallets export it); nil when the variable is unset. The value is never repeated in an error.
+func solanaKey(v *envconf.Vars, name string) solanago.PrivateKey {
+	s := strings.TrimSpace(v.Get(name, ""))
+	if s == "" {
+		return nil
+	}
+	k, err := solanago.PrivateKeyFromBase58(s)
+	if err != nil || len(k) != 64 {
+		v.Bad(name, "is not a base58 Solana keypair (64 bytes)")
+		return nil
+	}
+	return k
 }
 
 // loadAPI reads the API's own settings: its address, the solver's address quotes name, the
@@ -442,6 +495,16 @@ func (c *Config) loadAPI(v *envconf.Vars) {
 		v.Bad("SOLVER_ADDRESS", "is not the address of SOLVER_PRIVATE_KEY")
 	default:
 		c.solverAddress = common.HexToAddress(a)
+	}
+	switch a := strings.TrimSpace(v.Get("SOLVER_SOLANA_ADDRESS", "")); {
+	case a == "":
+		// The key's, when this process holds it (RoleAll); else no Solana routes.
+	case !validSolanaAddress(a):
+		v.Bad("SOLVER_SOLANA_ADDRESS", "is not a base58 Solana address")
+	case c.solanaSolver != "" && a != c.solanaSolver:
+		v.Bad("SOLVER_SOLANA_ADDRESS", "is not the public key of SOLVER_SOLANA_KEY")
+	default:
+		c.solanaSolver = a
 	}
 	if v.Get("ADMIN_TOKEN_SHA256", "") != "" {
 		// A hash cannot be checked for strength: a deployment that still sets it stops here

@@ -96,6 +96,15 @@ var (
 // the two feeds.
 const depositAddressFactoryNonce = feedNonce + 2
 
+// SOLUSDFeedAddress is the SOL/USD feed on every chain (the price of the local Solana chain's
+// native currency, which the engine reads where it reads ETH's); it starts at SOLUSDAnswer. It is
+// deployed last, after the deposit address factory, so adding it moved no address above.
+var SOLUSDFeedAddress = crypto.CreateAddress(DeployerAddress(), solFeedNonce)
+
+// solFeedNonce is the deployer's nonce of the SOL/USD feed's deployment: right after the
+// factory.
+const solFeedNonce = depositAddressFactoryNonce + 1
+
 // Price feed parameters. A feed's answer is the USD price of one whole unit in feed units,
 // i.e. scaled by 10^FeedDecimals, as Chainlink's USD feeds report it.
 const (
@@ -110,16 +119,23 @@ const (
 	ETHUSDAnswer = ETHUSDPrice * 100_000_000
 	// USDCUSDAnswer is the USDC/USD feed's initial answer: USDCUSDPrice in feed units.
 	USDCUSDAnswer = USDCUSDPrice * 100_000_000
+	// SOLUSDPrice is the SOL/USD feed's initial price in whole USD.
+	SOLUSDPrice = 150
+	// SOLUSDAnswer is the SOL/USD feed's initial answer: SOLUSDPrice in feed units.
+	SOLUSDAnswer = SOLUSDPrice * 100_000_000
 	// DefaultFeedHeartbeat is how often the devnet re-posts each feed's answer unless
 	// Options.FeedHeartbeat says otherwise.
 	DefaultFeedHeartbeat = time.Minute
 )
 
 // PriceFeedsConfig is the feed list of chain chainID in the PRICE_FEEDS format the service
-// reads (see docs/prices.md): "ETH=<chainID>:<ETHUSDFeedAddress>,USDC=<chainID>:<USDCUSDFeedAddress>".
+// reads (see docs/prices.md): "ETH=<chainID>:<ETHUSDFeedAddress>,USDC=<chainID>:<USDCUSDFeedAddress>,
+// SOL=<chainID>:<SOLUSDFeedAddress>" (SOL: the local Solana chain's native currency, priced on
+// the EVM chain as production prices it on one).
 func PriceFeedsConfig(chainID uint64) string {
 	id := strconv.FormatUint(chainID, 10)
-	return "ETH=" + id + ":" + ETHUSDFeedAddress.Hex() + ",USDC=" + id + ":" + USDCUSDFeedAddress.Hex()
+	return "ETH=" + id + ":" + ETHUSDFeedAddress.Hex() + ",USDC=" + id + ":" + USDCUSDFeedAddress.Hex() +
+		",SOL=" + id + ":" + SOLUSDFeedAddress.Hex()
 }
 
 // Genesis and setup amounts, exported so tests and docs can state expectations without
@@ -626,4 +642,38 @@ func newBackend(id uint64, host string, port int) (b *simulated.Backend, err err
 		ec.NetworkId = id
 	}
 	return simulated.NewBackend(alloc, simulated.WithBlockGasLimit(BlockGasLimit), configure), nil
+}
+
+// The local Solana chain's id and SOL, as chains/solana names them (ChainID, NativeAddress,
+// NativeDecimals). The package does not import chains/solana: a registry holding the entry
+// needs the family linked (its notation), which is its user's choice, not every devnet user's.
+const (
+	SolanaChainID        = 792703809
+	solanaNativeAddress  = "11111111111111111111111111111111"
+	solanaNativeDecimals = 9
+)
+
+// SolanaChainConfig is the registry entry of the local Solana chain (devnet/svm) at rpcURL, as
+// the engine lists it beside ChainConfigs' EVM chains when DEVNET_SOLANA runs it: chain id
+// SolanaChainID, vmType svm, SOL (the System Program's id, 9 decimals) and USDC at the local
+// mint (svm.USDCMint, 6 decimals), the vault's keypair (svm.VaultKey) as its depository. Its
+// addresses are base58 and case-sensitive, written as the chain writes them. A registry holding
+// it needs the Solana family linked (import chains/solana).
+func SolanaChainConfig(rpcURL string) chains.Chain {
+	return chains.Chain{
+		ID:          SolanaChainID,
+		Name:        "solana-local",
+		DisplayName: "Solana (local)",
+		VMType:      chains.VMTypeSVM,
+		HTTPRPCURL:  rpcURL,
+		// As for the EVM chains: the local endpoint holds no secret and is the wallets' one.
+		PublicRPCURL:   rpcURL,
+		DepositEnabled: true,
+		Confirmations:  1,
+		Depository:     svm.VaultAddress().String(),
+		Currency:       chains.Currency{ID: "sol", Symbol: "SOL", Name: "Solana", Address: solanaNativeAddress, Decimals: solanaNativeDecimals},
+		ERC20: []chains.Currency{{
+			ID: "usdc", Symbol: "USDC", Name: "USD Coin", Address: svm.USDCMint.String(), Decimals: svm.USDCDecimals,
+		}},
+	}
 }

@@ -445,8 +445,9 @@ func TestContractAddressesArePinned(t *testing.T) {
 	require.Equal(t, "0x8c19D0C06866bAB258AB6cf5480077FFc8f4E857", USDCUSDFeedAddress.Hex())
 	require.Equal(t, "0x5D82FbECe20F7A67540beFe0fB9DB5881E65E95f", DepositAddressFactoryAddress.Hex())
 	require.Equal(t, "0xbA9141AAD186f03Be8F9992f0e0Ec04AF83d1Ce6", DepositAddressImplementationAddress.Hex())
-	require.Equal(t, "ETH=31337:0xb5704cb42a6cFc04fb7F6eF09782f07338EB9AD6,USDC=31337:0x8c19D0C06866bAB258AB6cf5480077FFc8f4E857",
-		PriceFeedsConfig(31337))
+	require.Equal(t, "0xBb84D6AE43DFfd484742462cD8857B3f2ebAfD77", SOLUSDFeedAddress.Hex())
+	require.Equal(t, "ETH=31337:0xb5704cb42a6cFc04fb7F6eF09782f07338EB9AD6,USDC=31337:0x8c19D0C06866bAB258AB6cf5480077FFc8f4E857,"+
+		"SOL=31337:0xBb84D6AE43DFfd484742462cD8857B3f2ebAfD77", PriceFeedsConfig(31337))
 }
 
 func TestPriceFeeds(t *testing.T) {
@@ -481,7 +482,7 @@ func TestPriceFeeds(t *testing.T) {
 			addr   common.Address
 			desc   string
 			answer int64
-		}{{ETHUSDFeedAddress, "ETH / USD", ETHUSDAnswer}, {USDCUSDFeedAddress, "USDC / USD", USDCUSDAnswer}} {
+		}{{ETHUSDFeedAddress, "ETH / USD", ETHUSDAnswer}, {USDCUSDFeedAddress, "USDC / USD", USDCUSDAnswer}, {SOLUSDFeedAddress, "SOL / USD", SOLUSDAnswer}} {
 			dec, err := pf.UnpackDecimals(call(t, ctx, cl, f.addr, pf.PackDecimals()))
 			require.NoError(t, err)
 			require.Equal(t, uint8(FeedDecimals), dec)

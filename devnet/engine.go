@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/intentd/intentd/devnet/svm"
 )
 
 // EngineEnv is the engine's configuration for the devnet, as environment variables: the
@@ -14,8 +16,12 @@ import (
 // valid anywhere else.
 func EngineEnv(databaseURL, oracleAPIKey string) map[string]string {
 	return map[string]string{
-		"DATABASE_URL":             databaseURL,
-		"SOLVER_PRIVATE_KEY":       hex.EncodeToString(crypto.FromECDSA(SolverKey())),
+		"DATABASE_URL":       databaseURL,
+		"SOLVER_PRIVATE_KEY": hex.EncodeToString(crypto.FromECDSA(SolverKey())),
+		// The solver's and the vault's keypairs on the local Solana chain (devnet/svm), base58
+		// as wallets export them: the worker pays Solana fills and refunds with them.
+		"SOLVER_SOLANA_KEY":        svm.SolverKey().String(),
+		"SOLANA_VAULT_KEY":         svm.VaultKey().String(),
 		"ORACLE_SIGNERS":           oracleSigners(),
 		"ORACLE_SIGNERS_THRESHOLD": strconv.Itoa(OracleThreshold),
 		"ORACLE_API_KEY":           oracleAPIKey,

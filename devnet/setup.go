@@ -172,6 +172,30 @@ func (c *Chain) deployDepositAddressFactory(ctx context.Context) error {
 	if impl != DepositAddressImplementationAddress {
 		return fmt.Errorf("deposit address implementation: at %s, want %s", impl.Hex(), DepositAddressImplementationAddress.Hex())
 	}
+	return c.deploySOLFeed(ctx)
+}
+
+// deploySOLFeed deploys the SOL/USD feed from the deployer at solFeedNonce, after the factory.
+func (c *Chain) deploySOLFeed(ctx context.Context) error {
+	nonce, err := c.Client().PendingNonceAt(ctx, DeployerAddress())
+	if err != nil {
+		return err
+	}
+	if nonce != solFeedNonce {
+		return fmt.Errorf("SOL / USD feed would deploy at nonce %d, not %d: its address would differ", nonce, solFeedNonce)
+	}
+	code := creation(bindings.PriceFeedMetaData.Bin, bindings.NewPriceFeed().PackConstructor(DeployerAddress(), FeedDecimals, "SOL / USD", big.NewInt(SOLUSDAnswer)))
+	tx, err := c.send(ctx, DeployerKey(), nonce, nil, code)
+	if err != nil {
+		return fmt.Errorf("deploy SOL / USD feed: %w", err)
+	}
+	receipts, err := c.mineAndCheck(ctx, []*types.Transaction{tx})
+	if err != nil {
+		return fmt.Errorf("deploy SOL / USD feed: %w", err)
+	}
+	if got := receipts[0].ContractAddress; got != SOLUSDFeedAddress {
+		return fmt.Errorf("deploy SOL / USD feed: landed at %s, want %s", got.Hex(), SOLUSDFeedAddress.Hex())
+	}
 	return nil
 }
 
@@ -207,7 +231,7 @@ func (c *Chain) beat(ctx context.Context) error {
 	c.deployerMu.Lock()
 	defer c.deployerMu.Unlock()
 	var errs []error
-	for _, feed := range []common.Address{ETHUSDFeedAddress, USDCUSDFeedAddress} {
+	for _, feed := range []common.Address{ETHUSDFeedAddress, USDCUSDFeedAddress, SOLUSDFeedAddress} {
 		// Pending state: a re-post still waiting for its block is the answer to repeat.
 		out, err := c.Client().PendingCallContract(ctx, ethereum.CallMsg{To: &feed, Data: pf.PackLatestAnswer()})
 		if err == nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/intentd/intentd/auth"
 	"github.com/intentd/intentd/devnet"
+	"github.com/intentd/intentd/devnet/svm"
 	"github.com/intentd/intentd/store"
 	"github.com/intentd/intentd/testkit"
 	"github.com/intentd/intentd/testkit/e2e"
@@ -89,6 +90,8 @@ func TestKeysAndTokensNeverReachTheLogs(t *testing.T) {
 		"the solver's private key":    hex.EncodeToString(crypto.FromECDSA(devnet.SolverKey())),
 		"the oracle's signing key":    hex.EncodeToString(crypto.FromECDSA(devnet.OracleKey())),
 		"the worker's oracle API key": testkit.OracleAPIKey,
+		"the solver's Solana key":     svm.SolverKey().String(),
+		"the Solana vault's key":      svm.VaultKey().String(),
 	}
 	records := logs.snapshot()
 	var all strings.Builder

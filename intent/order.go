@@ -3,12 +3,14 @@ package intent
 import (
 	"fmt"
 	"math/big"
+	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/common/math"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/signer/core/apitypes"
+	"github.com/mr-tron/base58"
 )
 
 // OrderData is the protocol order a quote commits to (`protocol.v2.orderData`). Its EIP-712
@@ -142,19 +144,44 @@ func (e *orderEncoder) fail(format string, args ...any) {
 
 func (e *orderEncoder) str(s string) []byte { return crypto.Keccak256([]byte(s)) }
 
+// bytes encodes a bytes field: 0x-hex as written, or, for a Solana-type chain's address (a
+// base58 public key or mint, case-sensitive: never lower-cased), the 32 bytes it names. The
+// order's JSON keeps the base58 string; only the hash reads its bytes.
 func (e *orderEncoder) bytes(field, s string) []byte {
+	if b, ok := base58Key(s); ok {
+		return crypto.Keccak256(b)
+	}
 	b, err := hexutil.Decode(hexOrEmpty(s))
 	if err != nil {
-		e.fail("%s %q is not 0x-prefixed hex", field, s)
+		e.fail("%s %q is neither 0x-prefixed hex nor a base58 address", field, s)
 	}
 	return crypto.Keccak256(b)
 }
 
+// address encodes the solver: an EVM address left-padded to 32 bytes, or a Solana-type
+// chain's solver (base58, the order's solver when it fills on such a chain) as the 32 bytes of
+// its public key, which fill the word as an address does.
 func (e *orderEncoder) address(field, s string) []byte {
+	if b, ok := base58Key(s); ok {
+		return b
+	}
 	if !common.IsHexAddress(s) {
 		e.fail("%s %q is not an address", field, s)
 	}
 	return common.LeftPadBytes(common.HexToAddress(s).Bytes(), 32)
+}
+
+// base58Key returns the 32 bytes of s when s is a base58 public key as a Solana-type chain
+// writes one (32 to 44 characters of the base58 alphabet); a 0x-prefixed string never is one.
+func base58Key(s string) ([]byte, bool) {
+	if len(s) < 32 || len(s) > 44 || strings.HasPrefix(s, "0x") {
+		return nil, false
+	}
+	b, err := base58.Decode(s)
+	if err != nil || len(b) != 32 {
+		return nil, false
+	}
+	return b, true
 }
 
 func (e *orderEncoder) uint(field, s string, bits int) []byte {

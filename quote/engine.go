@@ -82,10 +82,14 @@ func CallerOf(k *auth.Key) Caller {
 
 // Engine prices quotes. Construct it once; it is safe for concurrent use.
 type Engine struct {
-	Chains      *chains.Clients
-	Prices      PriceSource
-	Store       Store
-	Solver      string           // the solver's address, canonical (EVM: checksummed): the order's solver
+	Chains *chains.Clients
+	Prices PriceSource
+	Store  Store
+	Solver string // the solver's address, canonical (EVM: checksummed): the order's solver
+	// Solvers are the solver's addresses on the chain families where it has one of another
+	// kind than Solver's (svm: its base58 public key), by family: a route to such a chain names
+	// it as the order's solver and simulates the fill from it (SolverFor).
+	Solvers     map[chains.VMType]string
 	TTL         time.Duration    // how long a quote can be executed; 0 means 10 minutes
 	Limits      PairLimits       // per-pair maximum input; none means no maximum
 	SwapCostBps int64            // swap cost of cross-asset routes; 0 means DefaultSwapCostBps
@@ -132,9 +136,9 @@ func (e *Engine) leg(ctx context.Context, chainID uint64, field string, addr str
 	}
 	client, cerr := chains.Capability[legChain](e.Chains, chainID)
 	if errors.Is(cerr, chains.ErrUnsupported) {
-		// A listed chain whose family is not linked into this engine (the Solana family, until
-		// the binaries link it: it has no client) is offered no route. That is the request's
-		// answer, not a failure of the chain a client would retry.
+		// A listed chain whose family is not linked into this process (no client: the
+		// binaries link the EVM and Solana families) is offered no route. That is the
+		// request's answer, not a failure of the chain a client would retry.
 		return nil, failure(CodeUnsupportedChain, cerr, "%s routes are not offered yet: chain %d (vmType %s) is listed, but no route to or from it can be quoted",
 			chainLabel(ch), chainID, ch.VMType)
 	}
@@ -200,7 +204,7 @@ func (e *Engine) Quote(ctx context.Context, req *Request, caller Caller, mode Mo
 	// The destination fill is simulated before anything is promised: a token that blocks the
 	// recipient, or a recipient contract that refuses the asset, fails here and not after the
 	// user has deposited.
-	if err := out.client.SimulateFill(ctx, e.Solver, v.DestCurrency, v.Recipient); err != nil {
+	if err := out.client.SimulateFill(ctx, e.SolverFor(out.chain), v.DestCurrency, v.Recipient); err != nil {
 		var rev *chains.RevertError
 		if errors.As(err, &rev) {
 			msg := fmt.Sprintf("the fill on chain %d would fail: %s", out.chain.ID, rev.Reason)
@@ -294,6 +298,14 @@ func (e *Engine) price(ctx context.Context, req *Request, caller Caller) (*quote
 	out, verr := e.leg(ctx, v.DestChainID, "destinationChainId", v.DestCurrency)
 	if verr != nil {
 		return nil, verr
+	}
+	if solver := e.SolverFor(out.chain); solver != "" {
+		if _, ok := out.chain.Notation().CanonicalAddress(solver); !ok {
+			// No solver of the destination's family is configured (the Solana solver's
+			// address): nobody could fill the order there.
+			return nil, invalid(CodeUnsupportedChain, "%s routes are not offered: the solver has no address on chain %d (vmType %s)",
+				chainLabel(out.chain), out.chain.ID, out.chain.VMType)
+		}
 	}
 	if qerr := e.screen(v, in.chain, out.chain); qerr != nil {
 		return nil, qerr
@@ -441,7 +453,7 @@ func (e *Engine) execution(q *quoted, requestID, orderID string, deadline time.T
 		RequestID: requestID, OrderID: orderID, User: v.User, Recipient: v.Recipient,
 		RefundTo: v.RefundTo, OriginChainID: q.in.chain.ID, DestinationChainID: out.chain.ID,
 		CurrencyIn: q.in.currency, CurrencyOut: out.currency, AmountIn: q.b.amountIn.String(), AmountOut: q.b.amountOut.String(),
-		MinAmountOut: q.minOut.String(), Deadline: deadline.Unix(), TimeEstimate: timeEstimate, Solver: e.Solver,
+		MinAmountOut: q.minOut.String(), Deadline: deadline.Unix(), TimeEstimate: timeEstimate, Solver: e.SolverFor(out.chain),
 		Sponsor: q.sponsor, Funding: intent.Funding{Family: string(q.in.chain.VMType), Strategy: strategy},
 		PayoutFamily: string(out.chain.VMType),
 	}
@@ -465,6 +477,14 @@ func isContractOf(ch *chains.Chain, a string) bool {
 func canonical(ch *chains.Chain, a string) string {
 	c, _ := ch.Notation().CanonicalAddress(a)
 	return c
+}
+
+// SolverFor is the solver's address on ch: its family's entry of Solvers, else Solver.
+func (e *Engine) SolverFor(ch *chains.Chain) string {
+	if a, ok := e.Solvers[ch.VMType]; ok && a != "" {
+		return a
+	}
+	return e.Solver
 }
 
 func (e *Engine) now() time.Time {
@@ -527,7 +547,7 @@ func (e *Engine) order(q *quoted, deadline time.Time) (intent.OrderData, string,
 			CurrencyChainID: inChain, Currency: inCurrency, Amount: q.b.appAmounts[i].String()})
 	}
 	o := intent.OrderData{
-		Version: "v1", SolverChainID: strconv.FormatUint(out.chain.ID, 10), Solver: e.Solver,
+		Version: "v1", SolverChainID: strconv.FormatUint(out.chain.ID, 10), Solver: e.SolverFor(out.chain),
 		Salt: "0x" + hex.EncodeToString(salt[:]),
 		Inputs: []intent.OrderInput{{
 			Payment: intent.InputPayment{ChainID: inChain, Currency: inCurrency, Amount: q.b.amountIn.String(), Weight: "1"},

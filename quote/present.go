@@ -152,7 +152,7 @@ func (e *Engine) record(q *quoted, resp *Response, requestID, orderID string, or
 				InputCurrency: q.in.amountObject(pow10(in.currency.Decimals), nil), OutputCurrency: q.out.amountObject(pow10(q.out.currency.Decimals), nil)},
 		},
 		Protocol: intent.Protocol{OrderID: orderID, HubType: "onchain", Solver: intent.ProtocolSolver{
-			Address: e.Solver, ProtocolChainID: order.SolverChainID, ChainID: q.out.chain.ID}},
+			Address: e.SolverFor(q.out.chain), ProtocolChainID: order.SolverChainID, ChainID: q.out.chain.ID}},
 	}
 }
 

@@ -58,7 +58,7 @@ func (e *Engine) requote(ctx context.Context, a intent.DepositAddress, apiKeyID,
 		return nil, qerr
 	}
 	v, out := q.v, q.out
-	if err := out.client.SimulateFill(ctx, e.Solver, v.DestCurrency, v.Recipient); err != nil {
+	if err := out.client.SimulateFill(ctx, e.SolverFor(out.chain), v.DestCurrency, v.Recipient); err != nil {
 		var rev *chains.RevertError
 		if errors.As(err, &rev) {
 			return nil, &Error{Code: CodeDestinationTxFailed, Message: fmt.Sprintf("the fill on chain %d would fail: %s", out.chain.ID, rev.Reason)}

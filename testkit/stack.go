@@ -30,7 +30,9 @@ import (
 
 	"github.com/intentd/intentd/app"
 	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/chains/solana"
 	"github.com/intentd/intentd/devnet"
+	"github.com/intentd/intentd/devnet/svm"
 	"github.com/intentd/intentd/devstack"
 	"github.com/intentd/intentd/internal/process"
 	"github.com/intentd/intentd/oracle"
@@ -89,6 +91,12 @@ type Options struct {
 	// exposureCapUsd), as an operator edits the shared file. The processes of WorkerBinary and
 	// OracleBinary read the devnet's file unedited.
 	Chain func(*chains.Chain)
+	// Solana runs the local Solana chain (devnet/svm, litesvm behind our JSON-RPC; `make
+	// solana-deps` installs it) beside the EVM chains, listed as devnet.SolanaChainConfig in the
+	// registry of the stack's in-process parts (engine and oracles): Stack.Solana is the chain,
+	// Stack.RPCs[solana.ChainID] its URL. The engine pays its fills with the devnet's Solana
+	// solver key (devnet.EngineEnv).
+	Solana bool
 }
 
 // BlockTime is how often the stack's devnet chains seal a block.
@@ -107,6 +115,8 @@ type Stack struct {
 	RPCs map[uint64]string
 	// DatabaseURL is the engine's database.
 	DatabaseURL string
+	// Solana is the local Solana chain of Options.Solana; nil without it.
+	Solana *svm.Chain
 	// Proxies are the fault proxies of Options.Faults, one per chain.
 	Proxies []*faultproxy.Server
 	// WorkerProcess supervises the worker process of Options.WorkerBinary; nil when the worker
@@ -173,6 +183,14 @@ func Start(t *testing.T, o Options) *Stack {
 	}
 	t.Cleanup(dn.Close)
 	s.Devnet = dn
+	if o.Solana {
+		sol, err := svm.Start(ctx, svm.Options{Logger: o.Logger})
+		if err != nil {
+			t.Fatalf("solana: %v", err)
+		}
+		t.Cleanup(func() { _ = sol.Close() })
+		s.Solana = sol
+	}
 	u := s.chainURLs(t, o)
 	s.RPCs = u.direct
 
@@ -260,12 +278,30 @@ func (s *Stack) chainURLs(t *testing.T, o Options) urls {
 			u.worker[c.ID] = o.RPC(c.ID, u.worker[c.ID])
 		}
 	}
+	if s.Solana != nil {
+		for _, m := range []map[uint64]string{u.direct, u.api, u.worker, u.oracle} {
+			m[solana.ChainID] = s.Solana.RPCURL
+		}
+	}
 	return u
+}
+
+// chainConfigs are the registry entries of the chains at rpcs: the local Solana chain's
+// (devnet.SolanaChainConfig) for solana.ChainID, the devnet's EVM chains' for the others.
+func chainConfigs(rpcs map[uint64]string) []chains.Chain {
+	evm := maps.Clone(rpcs)
+	sol, ok := evm[solana.ChainID]
+	delete(evm, solana.ChainID)
+	list := devnet.ChainConfigs(evm)
+	if ok {
+		list = append(list, devnet.SolanaChainConfig(sol))
+	}
+	return list
 }
 
 // registry is the devnet chains' registry at rpcs, each entry edited by edit when set.
 func registry(t *testing.T, rpcs map[uint64]string, edit func(*chains.Chain)) *chains.Registry {
-	list := devnet.ChainConfigs(rpcs)
+	list := chainConfigs(rpcs)
 	for i := range list {
 		if edit != nil {
 			edit(&list[i])

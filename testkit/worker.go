@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/intentd/intentd/devnet"
+	"github.com/intentd/intentd/devnet/svm"
 	"github.com/intentd/intentd/internal/process"
 	"github.com/intentd/intentd/worker"
 )
@@ -92,7 +93,10 @@ func (s *Stack) StartAPIProcess(t *testing.T, bin string, extra map[string]strin
 	port := freePort(t)
 	vars := maps.Clone(s.processEnv)
 	delete(vars, "SOLVER_PRIVATE_KEY")
+	delete(vars, "SOLVER_SOLANA_KEY")
+	delete(vars, "SOLANA_VAULT_KEY")
 	vars["SOLVER_ADDRESS"] = devnet.SolverAddress().Hex()
+	vars["SOLVER_SOLANA_ADDRESS"] = svm.SolverAddress().String()
 	vars["API_ADDR"] = fmt.Sprintf("127.0.0.1:%d", port)
 	// Its admin API on a free port of its own too: processes beside each other (and beside a
 	// `make run` on the machine) never share the default 127.0.0.1:8081.
@@ -129,7 +133,7 @@ func startProcess(t *testing.T, bin, role, logDir string, rpcs map[uint64]string
 	if err := os.MkdirAll(chainsDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	doc, err := json.MarshalIndent(map[string]any{"chains": devnet.ChainConfigs(rpcs)}, "", "  ")
+	doc, err := json.MarshalIndent(map[string]any{"chains": chainConfigs(rpcs)}, "", "  ")
 	if err != nil {
 		t.Fatal(err)
 	}

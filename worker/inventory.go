@@ -22,7 +22,8 @@ const inventoryEvery = 30 * time.Second
 // below its floor is what tells an operator to top the solver up before fills fail with
 // SOLVER_BALANCE_TOO_LOW. A chain that cannot be read keeps its last value and is logged at
 // DEBUG (the chain's own errors are the fill path's to report).
-func watchInventory(ctx context.Context, cs *chains.Clients, solver common.Address, floors map[string]decimal.Decimal, logger *slog.Logger) {
+func watchInventory(ctx context.Context, cs *chains.Clients, solver common.Address, solvers map[chains.VMType]string,
+	floors map[string]decimal.Decimal, logger *slog.Logger) {
 	t := time.NewTicker(inventoryEvery)
 	defer t.Stop()
 	for {
@@ -32,13 +33,19 @@ func watchInventory(ctx context.Context, cs *chains.Clients, solver common.Addre
 				continue
 			}
 			id := strconv.FormatUint(ch.ID, 10)
+			// The solver's address on the chain's family: its own (Solana's public key) where
+			// it has one, else the EVM address.
+			account := solver.Hex()
+			if a, ok := solvers[ch.VMType]; ok && a != "" {
+				account = a
+			}
 			for _, cur := range ch.Currencies() {
 				if f, ok := floors[cur.Symbol]; ok {
 					v, _ := f.Float64()
 					metrics.SolverBalanceFloor.WithLabelValues(id, cur.Symbol).Set(v)
 				}
 				rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-				bal, err := reader.BalanceNow(rctx, cur.Address, solver.Hex())
+				bal, err := reader.BalanceNow(rctx, cur.Address, account)
 				cancel()
 				if err != nil {
 					logger.Debug("solver balance not read for the metrics", "chain", ch.ID, "currency", cur.Symbol, "error", err)

@@ -43,8 +43,12 @@ type Deps struct {
 	// name.
 	Environment string
 	SolverKey   *ecdsa.PrivateKey
-	Prices      prices.Source              // values ERC-20 refunds against their gas; optional
-	MaxFill     map[string]decimal.Decimal // the solver's capacity per fill (SOLVER_MAX_FILL)
+	// Solvers are the solver's addresses on the chain families where it has one of another kind
+	// than SolverKey's (svm: its Solana public key), by family: the inventory gauges read its
+	// balances there.
+	Solvers map[chains.VMType]string
+	Prices  prices.Source              // values ERC-20 refunds against their gas; optional
+	MaxFill map[string]decimal.Decimal // the solver's capacity per fill (SOLVER_MAX_FILL)
 	// InventoryFloor is the balance per symbol below which the solver needs topping up
 	// (SOLVER_INVENTORY_FLOOR), exported beside its balances for the alert.
 	InventoryFloor map[string]decimal.Decimal
@@ -135,7 +139,7 @@ func Run(ctx context.Context, d Deps) error {
 	}
 	defer w.Stop()
 	if d.SolverKey != nil {
-		go watchInventory(ctx, d.Chains, crypto.PubkeyToAddress(d.SolverKey.PublicKey), d.InventoryFloor, d.Logger)
+		go watchInventory(ctx, d.Chains, crypto.PubkeyToAddress(d.SolverKey.PublicKey), d.Solvers, d.InventoryFloor, d.Logger)
 		after := d.NonceGapAfter
 		if after <= 0 {
 			after = 10 * time.Second

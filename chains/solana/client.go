@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"sync/atomic"
 	"time"
 
 	solanago "github.com/gagliardetto/solana-go"
@@ -45,12 +46,14 @@ type Client struct {
 	fees     *refresh.Cache[struct{}, *big.Int]
 	balances *refresh.Cache[balanceKey, *big.Int]
 	fillSims *refresh.Cache[fillSimKey, error]
+	seenHead atomic.Uint64 // the last head Head read (heads.go)
 }
 
 // The capabilities *Client has; callers ask chains.Capability for them.
 var _ interface {
 	chains.Client
 	chains.HeadReader
+	chains.HeadWatcher
 	chains.BalanceReader
 	chains.GasPricer
 	chains.Steps
@@ -82,6 +85,9 @@ func (c *Client) Close() error { return c.rpc.Close() }
 // the top of this file).
 func (c *Client) Head(ctx context.Context) (uint64, error) {
 	s, err := c.rpc.GetSlot(ctx, commitment)
+	if err == nil {
+		c.seenHead.Store(s)
+	}
 	return s, c.classify("get slot", err)
 }
 

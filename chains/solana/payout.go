@@ -8,7 +8,6 @@ import (
 	"math/big"
 
 	solanago "github.com/gagliardetto/solana-go"
-	"github.com/gagliardetto/solana-go/programs/memo"
 	"github.com/gagliardetto/solana-go/programs/system"
 	"github.com/gagliardetto/solana-go/programs/token"
 	"github.com/gagliardetto/solana-go/rpc"
@@ -249,7 +248,9 @@ func (p *Payout) instructions(ctx context.Context, ch *chains.Chain, cl *rpc.Cli
 			CreateATAIdempotent(payer, recipient, mint), // its account is dest
 			token.NewTransferCheckedInstruction(amount, cur.Decimals, source, mint, dest, from.PublicKey(), nil).Build())
 	}
-	ixs = append(ixs, memo.NewMemoInstruction([]byte(note), payer).Build())
+	// The memo is the note itself, signed by the payer: the oracle's fill attestation reads it
+	// as written (solana-go's memo builder would prefix the text with its length).
+	ixs = append(ixs, solanago.NewInstruction(solanago.MemoProgramID, solanago.AccountMetaSlice{solanago.Meta(payer).SIGNER()}, []byte(note)))
 	return ixs, rent, nil
 }
 

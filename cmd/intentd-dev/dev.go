@@ -23,7 +23,9 @@ import (
 	"github.com/intentd/intentd/app"
 	"github.com/intentd/intentd/auth"
 	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/chains/solana"
 	"github.com/intentd/intentd/devnet"
+	"github.com/intentd/intentd/devnet/svm"
 	"github.com/intentd/intentd/devstack"
 	"github.com/intentd/intentd/events"
 	"github.com/intentd/intentd/oracle"
@@ -52,8 +54,13 @@ type DevOptions struct {
 	// in-process worker; below zero, the worker runs in this process.
 	Workers    int
 	IntentdBin string
-	Out        io.Writer
-	Logger     *slog.Logger
+	// Solana lists the local Solana chain that `intentd-dev devnet` runs (DEVNET_SOLANA) beside
+	// the chain file's, at DEVNET_SOLANA_RPC_URL (default http://127.0.0.1:8899), unless the file
+	// lists its id already (devnet.SolanaChainConfig). Worker processes (Workers) read the chain
+	// file alone and do not see it.
+	Solana bool
+	Out    io.Writer
+	Logger *slog.Logger
 }
 
 // RunDev starts Postgres (DATABASE_URL or a private cluster), Temporal with its Web UI, the
@@ -106,6 +113,11 @@ func RunDev(ctx context.Context, o DevOptions) error {
 	registry, err := chains.LoadRegistry(filepath.Join(cfg.ChainsConfigDir, "chains.dev.json"))
 	if err != nil {
 		return err
+	}
+	if o.Solana {
+		if registry, err = withLocalSolana(registry, o.Lookup); err != nil {
+			return err
+		}
 	}
 	for _, ch := range registry.Enabled() {
 		say("chains: waiting for chain %d at %s (start it with `intentd-dev devnet`)", ch.ID, ch.HTTPRPCURL)
@@ -313,6 +325,15 @@ func waitChain(ctx context.Context, ch *chains.Chain) error {
 	b := backoff.NewExponentialBackOff()
 	b.InitialInterval, b.MaxInterval, b.MaxElapsedTime = 200*time.Millisecond, 2*time.Second, 2*time.Minute
 	err := backoff.Retry(func() error {
+		if ch.VMType == chains.VMTypeSVM {
+			c, err := solana.Dial(ch)
+			if err != nil {
+				return backoff.Permanent(err)
+			}
+			defer func() { _ = c.Close() }()
+			_, err = c.Head(ctx)
+			return err
+		}
 		c, err := ethclient.DialContext(ctx, ch.HTTPRPCURL)
 		if err != nil {
 			return err
@@ -331,6 +352,24 @@ func waitChain(ctx context.Context, ch *chains.Chain) error {
 		return fmt.Errorf("chain %d at %s is not reachable (is `intentd-dev devnet` running?): %w", ch.ID, ch.HTTPRPCURL, err)
 	}
 	return err
+}
+
+// withLocalSolana is reg with the local Solana chain of `intentd-dev devnet` added
+// (devnet.SolanaChainConfig at DEVNET_SOLANA_RPC_URL, default http://127.0.0.1:8899), unless reg
+// lists its id already.
+func withLocalSolana(reg *chains.Registry, lookup func(string) (string, bool)) (*chains.Registry, error) {
+	if _, err := reg.Get(solana.ChainID); err == nil {
+		return reg, nil
+	}
+	url := fmt.Sprintf("http://127.0.0.1:%d", svm.DefaultPort)
+	if u, ok := lookup("DEVNET_SOLANA_RPC_URL"); ok && u != "" {
+		url = u
+	}
+	list := make([]chains.Chain, 0, len(reg.All())+1)
+	for _, ch := range reg.All() {
+		list = append(list, *ch)
+	}
+	return chains.NewRegistry(append(list, devnet.SolanaChainConfig(url)))
 }
 
 // devAPIKey returns the dev API key, creating it (and its integrator "dev") on first start.

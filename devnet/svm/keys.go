@@ -75,6 +75,15 @@ func USDCMintKey() solana.PrivateKey { return roleKey("usdc-mint") }
 // USDCMint is the address of the local chain's USDC mint (SPL Token, USDCDecimals decimals).
 var USDCMint = USDCMintKey().PublicKey()
 
+// VaultKey is the dev-only keypair of the local chain's vault: the engine's Solana depository
+// (the chain entry's depository) until a depository program exists, which deposits pay to and
+// refunds out of a Solana chain pay from (chains/solana.NewPayout). Genesis does not fund it: it
+// holds what deposits bring.
+func VaultKey() solana.PrivateKey { return roleKey("vault") }
+
+// VaultAddress is the public key of VaultKey.
+func VaultAddress() solana.PublicKey { return VaultKey().PublicKey() }
+
 // SolverAddress is the public key of SolverKey.
 func SolverAddress() solana.PublicKey { return SolverKey().PublicKey() }
 

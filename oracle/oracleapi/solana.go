@@ -1,6 +1,7 @@
 package oracleapi
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -159,4 +160,25 @@ func (d SolanaSolverFillData) TypedMessage() (apitypes.TypedDataMessage, error) 
 		"orderId": d.OrderID.Bytes(), "solver": d.Solver.Bytes(), "recipient": d.Recipient.Bytes(),
 		"currency": d.Currency.Bytes(), "amount": amount,
 	}, nil
+}
+
+// AttestSolanaFill asks the oracle to attest a solver's fill on a solana-vm chain (POST
+// /attestations/solver-fills/v1 with req, with its peers' signatures): that transaction
+// req.TransactionID paid req.Recipient at least req.MinimumAmount of req.Currency, with a memo
+// naming req.OrderID. The returned attestation holds only messages about that chain and order
+// whose signatures recover to their claimed signers under the domain returned; whether that
+// domain is SolanaDomain and the signers are trusted, and enough of them, is the caller's
+// decision, as for AttestDeposit.
+func (c *Client) AttestSolanaFill(ctx context.Context, req SolanaSolverFillAttestationRequest) (*SolanaSolverFillAttestation, error) {
+	req.RequestPeerSignatures = true
+	att, err := Attest[SolanaSolverFillData](ctx, c, PathSolverFillAttestation, req)
+	if err != nil {
+		return nil, err
+	}
+	for i, m := range att.Messages {
+		if m.Data.ChainID != req.ChainID || m.Data.OrderID != req.OrderID {
+			return nil, invalidResponse("message %d is about chain %d order %s", i, m.Data.ChainID, m.Data.OrderID.Hex())
+		}
+	}
+	return att, nil
 }
