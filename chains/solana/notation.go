@@ -14,9 +14,9 @@
 //     each attempt signed once with a recent blockhash and kept (store.KeepSolanaPayment, table solana_payments) before
 //     it is broadcast, replaced only once its blockhash has expired without it landing.
 //
-// Not linked into the binaries yet: the engine lists a Solana chain but offers no route to or
-// from it (a quote that touches it is refused UNSUPPORTED_CHAIN) until the workflow, the quote
-// and the oracle are wired to the family.
+// The engine links the family (app: solana.VM(), the payout under svm): EVM → Solana routes
+// are quoted and filled; Solana-origin quotes answer their deposit transaction, whose deposits
+// the engine does not route yet (docs/chains.md, "Bridging to a Solana chain").
 package solana
 
 import (
