@@ -167,7 +167,7 @@ func newSolanaOriginRig(t *testing.T, hops int) *solanaOriginRig {
 	st := &memQuotes{}
 	engine := &quote.Engine{Chains: pool, Store: st, Solver: devnet.SolverAddress().Hex(),
 		Solvers: map[chains.VMType]string{chains.VMTypeSVM: svm.SolverAddress().String()},
-		Prices: prices.Table{"ETH": decimal.NewFromInt(3000), "USDC": decimal.NewFromInt(1), "SOL": decimal.NewFromInt(150)}}
+		Prices:  prices.Table{"ETH": decimal.NewFromInt(3000), "USDC": decimal.NewFromInt(1), "SOL": decimal.NewFromInt(150)}}
 	s := &Server{Chains: reg, Quotes: engine, Logger: slog.New(slog.DiscardHandler)}
 	return &solanaOriginRig{h: s.Handler(), store: st, vault: vault}
 }
