@@ -200,20 +200,9 @@ func (e *Engine) Quote(ctx context.Context, req *Request, caller Caller, mode Mo
 		}
 		return resp, nil
 	}
-	v, out := q.v, q.out
-	// The destination fill is simulated before anything is promised: a token that blocks the
-	// recipient, or a recipient contract that refuses the asset, fails here and not after the
-	// user has deposited.
-	if err := out.client.SimulateFill(ctx, e.SolverFor(out.chain), v.DestCurrency, v.Recipient); err != nil {
-		var rev *chains.RevertError
-		if errors.As(err, &rev) {
-			msg := fmt.Sprintf("the fill on chain %d would fail: %s", out.chain.ID, rev.Reason)
-			if rev.Blocked {
-				msg = fmt.Sprintf("the %s token contract on chain %d blocks the recipient %s", out.currency.Symbol, out.chain.ID, v.Recipient)
-			}
-			return nil, &Error{Code: CodeDestinationTxFailed, Message: msg}
-		}
-		return nil, unavailable(err, "chain %d is unavailable", out.chain.ID)
+	v := q.v
+	if qerr := e.simulateFill(ctx, q); qerr != nil {
+		return nil, qerr
 	}
 
 	requestID, err := NewRequestID()
@@ -264,7 +253,7 @@ func (e *Engine) Quote(ctx context.Context, req *Request, caller Caller, mode Mo
 		rec.Features = append(rec.Features, intent.FeatureDepositAddress)
 	}
 	nq := intent.NewQuote{Record: rec, OrderID: orderID, OrderData: order, Execution: exec,
-		APIKeyID: caller.APIKeyID, ExpiresAt: deadline, Origin: q.in.chain.ID, Dest: out.chain.ID,
+		APIKeyID: caller.APIKeyID, ExpiresAt: deadline, Origin: q.in.chain.ID, Dest: q.out.chain.ID,
 		VolumeUSD: q.in.usd(q.b.amountIn)}
 	if da != nil {
 		err = e.Store.InsertDepositAddressQuote(ctx, nq, *da)
@@ -576,4 +565,24 @@ func (e *Engine) fundingSteps(ctx context.Context, q *quoted, requestID, orderID
 		return nil, unknown(errors.New("no funding steps"), "chain %d gave no steps to fund the order", q.in.chain.ID)
 	}
 	return steps, nil
+}
+
+// simulateFill simulates q's destination fill before anything is promised (a quote, a
+// requote): a token that blocks the recipient, or a recipient contract that refuses the asset,
+// fails here and not after the user has paid.
+func (e *Engine) simulateFill(ctx context.Context, q *quoted) *Error {
+	v, out := q.v, q.out
+	err := out.client.SimulateFill(ctx, e.SolverFor(out.chain), v.DestCurrency, v.Recipient)
+	if err == nil {
+		return nil
+	}
+	var rev *chains.RevertError
+	if errors.As(err, &rev) {
+		msg := fmt.Sprintf("the fill on chain %d would fail: %s", out.chain.ID, rev.Reason)
+		if rev.Blocked {
+			msg = fmt.Sprintf("the %s token contract on chain %d blocks the recipient %s", out.currency.Symbol, out.chain.ID, v.Recipient)
+		}
+		return &Error{Code: CodeDestinationTxFailed, Message: msg}
+	}
+	return unavailable(err, "chain %d is unavailable", out.chain.ID)
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math/big"
 
-	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/intent"
 )
 
@@ -57,13 +56,8 @@ func (e *Engine) requote(ctx context.Context, a intent.DepositAddress, apiKeyID,
 	if qerr != nil {
 		return nil, qerr
 	}
-	v, out := q.v, q.out
-	if err := out.client.SimulateFill(ctx, e.SolverFor(out.chain), v.DestCurrency, v.Recipient); err != nil {
-		var rev *chains.RevertError
-		if errors.As(err, &rev) {
-			return nil, &Error{Code: CodeDestinationTxFailed, Message: fmt.Sprintf("the fill on chain %d would fail: %s", out.chain.ID, rev.Reason)}
-		}
-		return nil, unavailable(err, "chain %d is unavailable", out.chain.ID)
+	if qerr := e.simulateFill(ctx, q); qerr != nil {
+		return nil, qerr
 	}
 	requestID, err := NewRequestID()
 	if err != nil {
@@ -89,5 +83,5 @@ func (e *Engine) requote(ctx context.Context, a intent.DepositAddress, apiKeyID,
 	}
 	rec.Features = append(rec.Features, intent.FeatureDepositAddress)
 	return &intent.NewQuote{Record: rec, OrderID: orderID, OrderData: order, Execution: exec, APIKeyID: apiKeyID,
-		ExpiresAt: deadline, Origin: q.in.chain.ID, Dest: out.chain.ID, VolumeUSD: q.in.usd(q.b.amountIn)}, nil
+		ExpiresAt: deadline, Origin: q.in.chain.ID, Dest: q.out.chain.ID, VolumeUSD: q.in.usd(q.b.amountIn)}, nil
 }

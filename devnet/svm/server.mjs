@@ -933,7 +933,9 @@ function parsedAccountData(a) {
 // ---------------------------------------------------------------------------------------------
 // Parameters
 
-function pubkeyParam(v) {
+// base58Param reads a base58 parameter of size bytes, refused as the RPC does: "Invalid" for
+// what does not decode, sizeError for another length.
+function base58Param(v, size, sizeError) {
   if (typeof v !== "string") throw invalidParam("Invalid");
   let b;
   try {
@@ -941,21 +943,12 @@ function pubkeyParam(v) {
   } catch {
     throw invalidParam("Invalid");
   }
-  if (b.length !== 32) throw invalidParam("WrongSize");
+  if (b.length !== size) throw invalidParam(sizeError);
   return v;
 }
 
-function signatureParam(v) {
-  if (typeof v !== "string") throw invalidParam("Invalid");
-  let b;
-  try {
-    b = fromB58(v);
-  } catch {
-    throw invalidParam("Invalid");
-  }
-  if (b.length !== 64) throw invalidParam("Invalid");
-  return v;
-}
+const pubkeyParam = (v) => base58Param(v, 32, "WrongSize");
+const signatureParam = (v) => base58Param(v, 64, "Invalid");
 
 const config = (v) => (v !== null && typeof v === "object" && !Array.isArray(v) ? v : {});
 
