@@ -148,9 +148,10 @@ func TestAnOpenAddressWithoutRefundToIsNeverRefundedByItself(t *testing.T) {
 	}
 }
 
-// Issue 35, point 3, "more than quoted": until the excess is refunded as its own leg (strict)
-// or requoted (open), a deposit address paid more than quoted is refunded whole
-// (INCORRECT_PAYMENT) and nothing is filled, so no excess is ever kept.
+// A deposit above its order that reaches the lifecycle is refunded whole (INCORRECT_PAYMENT) and
+// nothing is filled, so no excess is ever kept. The scanner splits a strict address's excess off
+// before the workflow sees the payment (deposits.splitExcess, its own refund leg) and requotes an
+// open address's, so this is the lifecycle's guard, not the issue's "more than quoted" row.
 func TestADepositAddressPaidMoreThanQuotedIsRefundedWhole(t *testing.T) {
 	g := newRefundGuard(t)
 	ex := depositAddressExecution()
