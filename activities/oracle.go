@@ -159,7 +159,8 @@ func (a *OracleActivities) attestOnce(ctx context.Context, w *depositWait) (*Att
 	w.asked = time.Now()
 	// The oracle is asked about this deposit's order only, not every deposit of the
 	// transaction: one transaction may hold hundreds of deposits, each with a workflow asking.
-	att, err := a.Client.AttestDepositOf(ctx, in.ChainID, in.TxHash, in.OrderID)
+	family := a.familyOf(in.Deposit)
+	att, err := a.Client.AttestFunding(ctx, family, in.ChainID, in.TxHash, in.OrderID)
 	if err != nil {
 		switch outcome, reason := classifyOracleError(err); outcome {
 		case oracleRefused:
@@ -175,21 +176,22 @@ func (a *OracleActivities) attestOnce(ctx context.Context, w *depositWait) (*Att
 			return nil, "", needsOperator(err, "code", oracleCode(err))
 		}
 	}
-	m, err := pickMessage(att.Messages, in)
+	same := a.sameAddress(in.ChainID)
+	m, err := pickMessage(att.Facts, in, same)
 	if err != nil {
 		return nil, "", err
 	}
-	if err := a.checkDomain(att.Domain, m.Data); err != nil {
+	if err := a.checkDomain(family, att.Domain, *m, same); err != nil {
 		return nil, "", needsOperator(err, "code", "WRONG_DOMAIN")
 	}
-	head, deep, err := w.deepEnough(ctx, m.Data.BlockNumber)
+	head, deep, err := w.deepEnough(ctx, m.BlockNumber)
 	if err != nil {
 		return nil, "", err
 	}
 	if !deep {
 		return nil, "attested, but not deep enough by the engine's own rule", nil
 	}
-	res := &AttestResult{ChainID: m.Data.ChainID, Depository: m.Data.Depository.Hex()}
+	res := &AttestResult{ChainID: m.ChainID, Depository: m.Depository}
 	// The client has checked that every signature recovers to the signer it names
 	// (oracleapi.Attest): what is left is to keep the accepted signers, once each.
 	seen := map[string]bool{}
@@ -208,7 +210,7 @@ func (a *OracleActivities) attestOnce(ctx context.Context, w *depositWait) (*Att
 			in.TxHash, len(res.Signatures), need))
 	}
 	res.Signer, res.Signature = res.Signatures[0].Signer, res.Signatures[0].Signature
-	if res.Exposure, err = a.reserveExposure(ctx, w, m.Data.BlockNumber, head); err != nil {
+	if res.Exposure, err = a.reserveExposure(ctx, w, m.BlockNumber, head); err != nil {
 		return nil, "", err
 	}
 	return res, "", nil
@@ -222,21 +224,51 @@ type OracleSignature struct {
 
 // checkDomain checks that the attestation is signed under this deployment's domain for the
 // deposit's chain and depository: the salt of the engine's ENVIRONMENT, the chain, and the
-// depository of the engine's chain registry (when it has one) which the message must name too.
-func (a *OracleActivities) checkDomain(d oracleapi.Domain, data oracleapi.DepositData) error {
-	depository, ours := data.Depository.Hex(), true
+// depository of the engine's chain registry (when it has one) which the message must name too
+// (oracleapi.FundingDomain: an EVM domain names it as its verifying contract, a Solana domain
+// none).
+func (a *OracleActivities) checkDomain(family string, d oracleapi.Domain, m oracleapi.FundingFact, same func(a, b string) bool) error {
+	depository, ours := m.Depository, true
 	if a.Chains != nil {
-		if ch, err := a.Chains.Registry().Get(data.ChainID); err == nil && ch.Depository != "" {
-			depository, ours = ch.Depository, oracleapi.SameAddress(data.Depository, ch.Depository)
+		if ch, err := a.Chains.Registry().Get(m.ChainID); err == nil && ch.Depository != "" {
+			depository, ours = ch.Depository, same(m.Depository, ch.Depository)
 		}
 	}
 	// The message names the registry's depository (ours), so the domain is the message's.
-	want := oracleapi.NewDomain(a.Environment, data.ChainID, data.Depository)
+	want := oracleapi.FundingDomain(family, a.Environment, m.ChainID, m.Depository)
 	if !ours || !d.Equal(want) {
 		return fmt.Errorf("attestation signed under domain %+v for depository %s; this deployment expects version %s, chain %d, depository %s and the salt of environment %q",
-			d, data.Depository.Hex(), want.Version, data.ChainID, depository, a.Environment)
+			d, m.Depository, want.Version, m.ChainID, depository, a.Environment)
 	}
 	return nil
+}
+
+// familyOf is the family of the deposit's chain: the one its funding port stamped, else the
+// registry's, else EVM (a deposit recorded before deposits named their family).
+func (a *OracleActivities) familyOf(d intent.Deposit) string {
+	if d.Family != "" {
+		return d.Family
+	}
+	if a.Chains != nil {
+		if ch, err := a.Chains.Registry().Get(d.ChainID); err == nil && ch.VMType != "" {
+			return string(ch.VMType)
+		}
+	}
+	return string(chains.VMTypeEVM)
+}
+
+// sameAddress compares two addresses (or transaction ids) of chainID as its family does: EVM's
+// hex whatever its case, Solana's base58 exactly. Without a registry the strings are compared
+// as EVM's are.
+func (a *OracleActivities) sameAddress(chainID uint64) func(x, y string) bool {
+	if a.Chains != nil {
+		if ch, err := a.Chains.Registry().Get(chainID); err == nil {
+			if n := ch.Notation(); n != nil {
+				return n.SameAddress
+			}
+		}
+	}
+	return strings.EqualFold
 }
 
 // oracleOutcome is what AttestDeposit does with an error of the oracle (classifyOracleError).
@@ -319,19 +351,21 @@ func oracleCode(err error) string {
 // its log index. A deposit included again in another block after a reorg has another log index
 // there: its message is the one with the observed facts (the oracle signs the log index, so the
 // signature is about where the deposit is now). When the workflow did not pass the observed
-// block, the message at the log index is taken if its facts match, else the one with the facts.
-func pickMessage(msgs []oracleapi.DepositMessage, in AttestInput) (*oracleapi.DepositMessage, error) {
+// block (or the family names no block hash: Solana), the message at the index is taken if its
+// facts match, else the one with the facts. same compares addresses as the chain's family does.
+func pickMessage(msgs []oracleapi.FundingFact, in AttestInput, same func(a, b string) bool) (*oracleapi.FundingFact, error) {
 	differs := failure(intent.FailReasonUnknown, "attested deposit differs from the observed deposit", nil)
 	noLog := fmt.Errorf("oracle attestation of %s has no deposit at log %d", in.TxHash, in.LogIndex)
 	observed := in.BlockHash != ""
 	if len(msgs) == 0 {
 		return nil, noLog
 	}
+	facts := func(d oracleapi.FundingFact) bool { return sameFacts(d, in, same) }
 	// The messages are about one transaction, so they are all in one block.
-	if observed && oracleapi.SameHash(msgs[0].Data.BlockHash, in.BlockHash) {
+	if observed && strings.EqualFold(msgs[0].BlockHash, in.BlockHash) {
 		for i := range msgs {
-			if msgs[i].Data.LogIndex == uint64(in.LogIndex) {
-				if !sameFacts(msgs[i].Data, in) {
+			if msgs[i].Index == uint64(in.LogIndex) {
+				if !facts(msgs[i]) {
 					return nil, differs
 				}
 				return &msgs[i], nil
@@ -340,12 +374,12 @@ func pickMessage(msgs []oracleapi.DepositMessage, in AttestInput) (*oracleapi.De
 		return nil, noLog
 	}
 	for i := range msgs {
-		if msgs[i].Data.LogIndex == uint64(in.LogIndex) && sameFacts(msgs[i].Data, in) {
+		if msgs[i].Index == uint64(in.LogIndex) && facts(msgs[i]) {
 			return &msgs[i], nil
 		}
 	}
 	for i := range msgs {
-		if sameFacts(msgs[i].Data, in) {
+		if facts(msgs[i]) {
 			return &msgs[i], nil
 		}
 	}
@@ -354,16 +388,16 @@ func pickMessage(msgs []oracleapi.DepositMessage, in AttestInput) (*oracleapi.De
 		return nil, differs
 	}
 	for i := range msgs {
-		if msgs[i].Data.LogIndex == uint64(in.LogIndex) {
+		if msgs[i].Index == uint64(in.LogIndex) {
 			return nil, differs
 		}
 	}
 	return nil, noLog
 }
 
-func sameFacts(d oracleapi.DepositData, in AttestInput) bool {
-	return oracleapi.SameHash(d.OrderID, in.OrderID) && strings.EqualFold(d.Currency.Hex(), in.Currency) &&
-		d.Amount != nil && d.Amount.String() == in.Amount && strings.EqualFold(d.Depositor.Hex(), in.Depositor)
+func sameFacts(d oracleapi.FundingFact, in AttestInput, same func(a, b string) bool) bool {
+	return oracleapi.SameHash(d.OrderID, in.OrderID) && same(d.Currency, in.Currency) &&
+		d.Amount != nil && d.Amount.String() == in.Amount && same(d.Depositor, in.Depositor)
 }
 
 func (a *OracleActivities) accepted(s string) bool {

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -115,14 +116,15 @@ func TestPickMessage(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			m, err := pickMessage(tc.msgs, tc.in)
+			facts := oracleapi.EVMFundingFacts(tc.msgs)
+			m, err := pickMessage(facts, tc.in, strings.EqualFold)
 			if tc.want < 0 {
 				require.Error(t, err)
 				require.Equal(t, tc.differs, unknown(err), "error %v", err)
 				return
 			}
 			require.NoError(t, err)
-			require.Same(t, &tc.msgs[tc.want], m)
+			require.Same(t, &facts[tc.want], m)
 		})
 	}
 }
