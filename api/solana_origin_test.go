@@ -332,10 +332,11 @@ func TestASolanaOriginQuoteReturnsTheFamilysDepositTransaction(t *testing.T) {
 				t.Errorf("%s %s: memo %q, stored order %s from %d in %s by %s", path, c.name, memo, q.OrderID, q.Origin,
 					q.Execution.CurrencyIn.Address, q.Execution.User)
 			}
-			// The order writes the Solana origin's addresses as the hex of their 32 bytes.
+			// The order writes the Solana origin's addresses as written (base58), as it writes a
+			// Solana destination's: its id hashes the 32 bytes they name.
 			key := svm.TestAccounts()[0].PublicKey
-			if refund := q.OrderData.Inputs[0].Refunds[0].Recipient; refund != "0x"+hex.EncodeToString(key[:]) {
-				t.Errorf("%s %s: the order's refund recipient %s, want the user's key in hex", path, c.name, refund)
+			if in := q.OrderData.Inputs[0]; in.Refunds[0].Recipient != key.String() || in.Payment.Currency != c.currency {
+				t.Errorf("%s %s: the order's input %+v, want the user's key and the currency in base58", path, c.name, in)
 			}
 			if p, _ := body["protocol"].(map[string]any); (path == "/quote/v2") != (p != nil) {
 				t.Errorf("%s %s: protocol %v", path, c.name, body["protocol"])

@@ -53,3 +53,25 @@ func TestOrderIDReadsBase58AddressesAsTheirBytes(t *testing.T) {
 		t.Fatalf("the EVM order: %v", err)
 	}
 }
+
+// A Solana origin's addresses are written into the order as written (base58), as a Solana
+// destination's are: the id is the one of the hex of the same 32 bytes, so a client checking the
+// id offline computes the same whichever it writes.
+func TestASolanaOriginsBase58AddressesHashAsTheHexOfTheirBytes(t *testing.T) {
+	const user, mint = "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin", "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"
+	hexOf := func(s string) string { b, _ := base58.Decode(s); return "0x" + common.Bytes2Hex(b) }
+	o := sampleOrder()
+	o.Inputs = []OrderInput{{Payment: o.Inputs[0].Payment, Refunds: []InputRefund{o.Inputs[0].Refunds[0]}}}
+	o.Inputs[0].Payment.ChainID, o.Inputs[0].Refunds[0].ChainID = "792703809", "792703809"
+	o.Inputs[0].Payment.Currency, o.Inputs[0].Refunds[0].Currency, o.Inputs[0].Refunds[0].Recipient = mint, mint, user
+	id, err := o.ID()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := o
+	h.Inputs = []OrderInput{{Payment: o.Inputs[0].Payment, Refunds: []InputRefund{o.Inputs[0].Refunds[0]}}}
+	h.Inputs[0].Payment.Currency, h.Inputs[0].Refunds[0].Currency, h.Inputs[0].Refunds[0].Recipient = hexOf(mint), hexOf(mint), hexOf(user)
+	if other, err := h.ID(); err != nil || other != id {
+		t.Fatalf("the hex form's id %s (%v), the base58 form's %s", other.Hex(), err, id.Hex())
+	}
+}

@@ -516,23 +516,12 @@ func (e *Engine) order(q *quoted, deadline time.Time) (intent.OrderData, string,
 	v, in, out := q.v, q.in, q.out
 	dl := uint32(deadline.Unix())
 	inChain := strconv.FormatUint(in.chain.ID, 10)
-	// The origin's addresses as the order's bytes fields write them (orderAddress: a Solana
-	// origin's base58 keys as the hex of their 32 bytes).
-	inCurrency, err := orderAddress(in.chain, in.currency.Address)
-	if err != nil {
-		return intent.OrderData{}, "", err
-	}
-	refundTo, err := orderAddress(in.chain, v.RefundTo)
-	if err != nil {
-		return intent.OrderData{}, "", err
-	}
+	// The origin's addresses as written (a Solana origin's base58 keys too: the order's bytes
+	// fields hash the 32 bytes a base58 key names, intent.OrderData), as the output's are.
+	inCurrency, refundTo := in.currency.Address, v.RefundTo
 	orderFees := make([]intent.OrderFee, 0, len(v.AppFees))
 	for i, f := range v.AppFees {
-		recipient, err := orderAddress(in.chain, f.Recipient)
-		if err != nil {
-			return intent.OrderData{}, "", err
-		}
-		orderFees = append(orderFees, intent.OrderFee{RecipientChainID: inChain, Recipient: recipient,
+		orderFees = append(orderFees, intent.OrderFee{RecipientChainID: inChain, Recipient: f.Recipient,
 			CurrencyChainID: inChain, Currency: inCurrency, Amount: q.b.appAmounts[i].String()})
 	}
 	o := intent.OrderData{

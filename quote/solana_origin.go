@@ -64,25 +64,3 @@ func fundingError(ch *chains.Chain, err error) *Error {
 	}
 	return unavailable(err, "chain %d is unavailable", ch.ID)
 }
-
-// addressBytes is what a family's notation adds when its addresses are not 0x-hex: an address as
-// the bytes it stands for (Solana: the 32 bytes of a base58 public key). The protocol order's
-// address fields are bytes, written 0x-hex (intent.OrderData), so an address of such a family
-// is written there as the hex of its bytes.
-type addressBytes interface {
-	AddressBytes(a string) ([]byte, error)
-}
-
-// orderAddress is a, an address of ch (canonical), as the protocol order writes it: unchanged
-// on a chain whose addresses are 0x-hex already, else the 0x-hex of its bytes.
-func orderAddress(ch *chains.Chain, a string) (string, error) {
-	n, ok := ch.Notation().(addressBytes)
-	if !ok {
-		return a, nil
-	}
-	b, err := n.AddressBytes(a)
-	if err != nil {
-		return "", err
-	}
-	return "0x" + hex.EncodeToString(b), nil
-}

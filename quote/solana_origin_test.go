@@ -30,24 +30,3 @@ func TestFundingErrorMapsATransactionOverTheLimitToSolanaTxTooLarge(t *testing.T
 	}
 }
 
-// The order's bytes fields write a Solana origin's base58 keys as the hex of their 32 bytes, and
-// an EVM chain's addresses as they are.
-func TestOrderAddressWritesASolanaKeyAsTheHexOfItsBytes(t *testing.T) {
-	sol, _ := solanaChains.Get(solana.ChainID)
-	eth, _ := solanaChains.Get(31337)
-	for _, c := range []struct {
-		ch      *chains.Chain
-		in, out string
-	}{
-		{sol, solana.NativeAddress, "0x0000000000000000000000000000000000000000000000000000000000000000"},
-		{sol, solana.USDCAddress, "0xc6fa7af3bedbad3a3d65f36aabc97431b1bbe4c2d2f6e0e47ca60203452f5d61"},
-		{eth, "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"},
-	} {
-		if got, err := orderAddress(c.ch, c.in); err != nil || got != c.out {
-			t.Errorf("%s on chain %d: %s, %v, want %s", c.in, c.ch.ID, got, err, c.out)
-		}
-	}
-	if _, err := orderAddress(sol, "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"); err == nil {
-		t.Error("an EVM address on the Solana chain was written into the order")
-	}
-}
