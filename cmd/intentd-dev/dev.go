@@ -176,7 +176,7 @@ func RunDev(ctx context.Context, o DevOptions) error {
 	if o.Workers < 0 {
 		g.Go(func() error { return worker.Run(gctx, sys.WorkerDeps()) })
 	} else {
-		sups, err := workerSupervisors(o, cfg, oracleKey, dataDir)
+		sups, err := workerSupervisors(o, cfg, registry, oracleKey, dataDir)
 		if err != nil {
 			return err
 		}

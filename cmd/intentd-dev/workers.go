@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/intentd/intentd/app"
+	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/internal/process"
 )
@@ -25,7 +27,7 @@ const workerGrace = 20 * time.Second
 // their own each (127.0.0.1:9101 and up). Each runs under a process.Supervisor, as the
 // reliability suite runs its worker: started again a second after an exit nobody asked for, each
 // start's output in dataDir/worker-N-<start>.log.
-func workerSupervisors(o DevOptions, cfg app.Config, oracleKey, dataDir string) ([]*process.Supervisor, error) {
+func workerSupervisors(o DevOptions, cfg app.Config, registry *chains.Registry, oracleKey, dataDir string) ([]*process.Supervisor, error) {
 	bin := o.IntentdBin
 	if bin == "" {
 		exe, err := os.Executable()
@@ -37,7 +39,7 @@ func workerSupervisors(o DevOptions, cfg app.Config, oracleKey, dataDir string) 
 	if _, err := os.Stat(bin); err != nil {
 		return nil, fmt.Errorf("DEV_WORKERS: %w (make build builds bin/intentd; DEV_WORKER_BIN names another)", err)
 	}
-	chainsDir, err := filepath.Abs(cfg.ChainsConfigDir)
+	chainsDir, err := workerChainFile(cfg, registry, dataDir)
 	if err != nil {
 		return nil, err
 	}
@@ -65,4 +67,31 @@ func workerSupervisors(o DevOptions, cfg app.Config, oracleKey, dataDir string) 
 			Env: env, LogDir: dataDir, RestartDelay: time.Second})
 	}
 	return out, nil
+}
+
+// workerChainFile writes the chains dev runs on (the chain file's, and the local Solana chain
+// when DEVNET_SOLANA lists it: withLocalSolana) as the chain file of the workers' environment in
+// dataDir/configs, and returns that directory, so that a worker process sees every chain the
+// in-process parts do.
+func workerChainFile(cfg app.Config, registry *chains.Registry, dataDir string) (string, error) {
+	dir, err := filepath.Abs(filepath.Join(dataDir, "configs"))
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	list := make([]chains.Chain, 0, len(registry.All()))
+	for _, ch := range registry.All() {
+		list = append(list, *ch)
+	}
+	doc, err := json.MarshalIndent(map[string]any{"chains": list}, "", "  ")
+	if err != nil {
+		return "", err
+	}
+	env := cfg.Environment
+	if env == "" {
+		env = "dev"
+	}
+	return dir, os.WriteFile(filepath.Join(dir, "chains."+env+".json"), doc, 0o644)
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/intentd/intentd/app"
+	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/chains/solana"
 )
 
 // DEV_WORKERS: each worker process is configured from its environment only: dev's Postgres,
@@ -24,7 +26,15 @@ func TestWorkerProcessesAreConfiguredFromTheirEnvironment(t *testing.T) {
 	}
 	cfg := app.Config{DatabaseURL: "postgres://postgres@127.0.0.1:5433/intentd", TemporalAddress: "127.0.0.1:7233",
 		TemporalNamespace: "default", OracleURL: "http://127.0.0.1:3000", ChainsConfigDir: "configs", Environment: "dev"}
-	ws, err := workerSupervisors(DevOptions{Workers: 2, IntentdBin: bin}, cfg, "oracle-key", t.TempDir())
+	// The chains dev runs on, the local Solana chain among them (DEVNET_SOLANA).
+	reg, err := chains.LoadRegistry(filepath.Join("..", "..", "configs", "chains.dev.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reg, err = withLocalSolana(reg, func(string) (string, bool) { return "", false }); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := workerSupervisors(DevOptions{Workers: 2, IntentdBin: bin}, cfg, reg, "oracle-key", t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,8 +66,20 @@ func TestWorkerProcessesAreConfiguredFromTheirEnvironment(t *testing.T) {
 		if env["SOLVER_PRIVATE_KEY"] == "" || !filepath.IsAbs(env["CHAINS_CONFIG_DIR"]) || !slices.IsSorted(w.Env) {
 			t.Errorf("worker %d: solver key set %v, chains dir %q", i+1, env["SOLVER_PRIVATE_KEY"] != "", env["CHAINS_CONFIG_DIR"])
 		}
+		// The worker's chain file lists every chain dev runs on, the local Solana chain too, and
+		// the worker holds the Solana solver's and vault's dev keys.
+		wreg, err := chains.LoadRegistry(filepath.Join(env["CHAINS_CONFIG_DIR"], "chains.dev.json"))
+		if err != nil {
+			t.Fatalf("worker %d: its chain file: %v", i+1, err)
+		}
+		if _, err := wreg.Get(solana.ChainID); err != nil || len(wreg.All()) != len(reg.All()) {
+			t.Errorf("worker %d: its chain file lists %d chains (Solana: %v), dev runs on %d", i+1, len(wreg.All()), err, len(reg.All()))
+		}
+		if env["SOLVER_SOLANA_KEY"] == "" || env["SOLANA_VAULT_KEY"] == "" {
+			t.Errorf("worker %d: no Solana solver or vault key", i+1)
+		}
 	}
-	if _, err := workerSupervisors(DevOptions{Workers: 1, IntentdBin: filepath.Join(t.TempDir(), "missing")}, cfg, "k", t.TempDir()); err == nil ||
+	if _, err := workerSupervisors(DevOptions{Workers: 1, IntentdBin: filepath.Join(t.TempDir(), "missing")}, cfg, reg, "k", t.TempDir()); err == nil ||
 		!strings.Contains(err.Error(), "DEV_WORKERS") {
 		t.Errorf("a missing binary: %v", err)
 	}
