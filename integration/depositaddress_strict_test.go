@@ -161,9 +161,10 @@ func TestAStrictDepositAddressRefundsAPaymentAfterItsFirstWithDoubleSpend(t *tes
 }
 
 // Issue 35, point 3: "wrong currency (INCORRECT_DEPOSIT_CURRENCY), wrong chain
-// (DEPOSIT_CHAIN_MISMATCH)", each a test on the devnet. A strict address quoted for ETH on 31337
-// is paid in USDC (another listed currency), or in ETH on 31338 (the same address on the other
-// chain). Either payment is swept once on the chain it arrived on and refunded there to refundTo
+// (DEPOSIT_CHAIN_MISMATCH)" and "less (… strict: fail and refund)", each a test on the devnet. A
+// strict address quoted for 0.4 ETH on 31337 is paid in USDC (another listed currency), in ETH on
+// 31338 (the same address on the other chain), or 0.3 ETH (less than quoted:
+// DEPOSITED_AMOUNT_TOO_LOW_TO_FILL). Each payment is swept once on the chain it arrived on and refunded there to refundTo
 // with the failReason the lifecycle's checks name; nothing is filled.
 func TestAStrictDepositAddressPaidInTheWrongCurrencyOrOnTheWrongChainIsSweptAndRefunded(t *testing.T) {
 	s := startStack(t)
@@ -179,6 +180,9 @@ func TestAStrictDepositAddressPaidInTheWrongCurrencyOrOnTheWrongChainIsSweptAndR
 			"refund-deposit-address-INCORRECT_DEPOSIT_CURRENCY"},
 		{"ETH paid on 31338 for a 31337 quote", 31338, common.Address{}, "400000000000000000", intent.FailReasonDepositChainMismatch,
 			"refund-deposit-address-DEPOSIT_CHAIN_MISMATCH"},
+		// Point 3's "less (… strict: fail and refund)": 0.3 ETH to a 0.4 ETH strict quote.
+		{"less ETH than quoted", 31337, common.Address{}, "300000000000000000", intent.FailReasonDepositedAmountTooLowToFill,
+			"refund-deposit-address-DEPOSITED_AMOUNT_TOO_LOW_TO_FILL"},
 	}
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
