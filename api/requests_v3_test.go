@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	solanago "github.com/gagliardetto/solana-go"
 	"github.com/google/uuid"
 
 	"github.com/intentd/intentd/intent"
@@ -29,6 +31,7 @@ type seedReq struct {
 	symbolIn, symbolOut string
 	deposit, fill       string // transaction hashes
 	refund              string
+	currencyIn          string // the input currency's address; default the zero address
 	platformFee         bool
 }
 
@@ -70,6 +73,9 @@ func seedRequest(t testing.TB, st *store.Store, r seedReq) string {
 	if r.symbolIn == "" {
 		r.symbolIn, r.symbolOut = "ETH", "ETH"
 	}
+	if r.currencyIn == "" {
+		r.currencyIn = "0x0000000000000000000000000000000000000000"
+	}
 	name := "none"
 	var keyID any
 	if r.key != nil {
@@ -80,7 +86,7 @@ func seedRequest(t testing.TB, st *store.Store, r seedReq) string {
 		UpdatedAt: r.created.UTC().Format(time.RFC3339Nano),
 		Data: intent.RecordData{FailReason: r.fail, RefundFailReason: intent.RefundFailReasonNA, Referrer: r.referrer,
 			InTxs: []intent.TxItem{}, OutTxs: []intent.TxItem{}, APIKeyName: &name,
-			CurrencyIn:  &intent.AmountObject{Currency: intent.Currency{ChainID: r.origin, Symbol: r.symbolIn, Address: "0x0000000000000000000000000000000000000000"}},
+			CurrencyIn:  &intent.AmountObject{Currency: intent.Currency{ChainID: r.origin, Symbol: r.symbolIn, Address: r.currencyIn}},
 			CurrencyOut: &intent.AmountObject{Currency: intent.Currency{ChainID: r.dest, Symbol: r.symbolOut, Address: "0x0000000000000000000000000000000000000000"}}},
 		Protocol: intent.Protocol{OrderID: hashN(0x0d)}}
 	if r.platformFee {
@@ -399,4 +405,77 @@ func TestRequestsV3IncludeChildRequestsReturnsTheRefundRequestsOfDuplicateDeposi
 	sameIDs(t, "id alone", ids, parent)
 	_, ids, _ = search(t, rig, "id="+parent+"&includeChildRequests=true", rig.a1)
 	sameIDs(t, "id with includeChildRequests", ids, child, parent)
+}
+
+// Issue 36, point 2: "addresses base58 and case-sensitive everywhere (quotes, records, filters,
+// events: no lower-casing)". A Solana request's wallet, mint and transaction signatures are
+// found by GET /requests/v3 as written, by every key that takes them (user, recipient, term,
+// currencyInAddress, the transaction keys, the filters language), and only as written: a wallet
+// differing from another only in the case of one letter is another wallet, and a search for one
+// never returns the other's request.
+func TestRequestsV3FindsSolanaAddressesAndSignaturesExactlyAsWritten(t *testing.T) {
+	rig := newUsageRig(t)
+	st := rig.st
+	wallet := solanago.NewWallet().PublicKey().String()
+	twin := caseTwin(t, wallet)
+	sigOf := func() string { var s solanago.Signature; _, _ = rand.Read(s[:]); return s.String() }
+	dep, fill := sigOf(), sigOf()
+	const mint = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"
+	base := time.Now().Add(-time.Hour).Truncate(time.Second)
+	a := seedRequest(t, st, seedReq{user: wallet, recipient: addrN(9), origin: 792703809, dest: 1, key: &rig.a1, created: base,
+		deposit: dep, fill: hashN(0xf2), currencyIn: mint, symbolIn: "USDC", symbolOut: "USDC"})
+	b := seedRequest(t, st, seedReq{user: twin, recipient: twin, origin: 1, dest: 792703809, key: &rig.a1, created: base.Add(time.Minute),
+		deposit: hashN(0xd2), fill: fill})
+	for _, tc := range []struct {
+		name, query string
+		want        []string
+	}{
+		{"user as written", "user=" + wallet, []string{a}},
+		{"its case twin is another user", "user=" + twin, []string{b}},
+		{"recipient", "recipient=" + twin, []string{b}},
+		{"term: the wallet", "term=" + wallet, []string{a}},
+		{"term: a signature", "term=" + fill, []string{b}},
+		{"depositTxHash: a signature", "depositTxHash=" + dep, []string{a}},
+		{"fillTxHash: a signature", "fillTxHash=" + fill, []string{b}},
+		{"a signature lower-cased is not it", "depositTxHash=" + strings.ToLower(dep), nil},
+		{"currencyInAddress: a mint as written", "currencyInAddress=" + mint, []string{a}},
+		{"a mint lower-cased is not it", "currencyInAddress=" + strings.ToLower(mint), nil},
+		{"filters: a wallet", `filters=` + url.QueryEscape(`[{"user":"`+twin+`"}]`), []string{b}},
+		{"filters: both wallets", `filters=` + url.QueryEscape(`[{"user":["`+twin+`","`+wallet+`"]}]`), []string{b, a}},
+		{"filters: a wallet and an EVM address", `filters=` + url.QueryEscape(`[{"recipient":["`+twin+`","`+strings.ToLower(addrN(9))+`"]}]`), []string{b, a}},
+	} {
+		code, ids, body := search(t, rig, tc.query, rig.a1)
+		if code != 200 {
+			if tc.want == nil && code == 400 {
+				continue
+			}
+			t.Errorf("%s: %d %v", tc.name, code, body)
+			continue
+		}
+		sameIDs(t, tc.name, ids, tc.want...)
+	}
+}
+
+// caseTwin is another valid base58 public key that differs from k only in the case of one
+// letter.
+func caseTwin(t *testing.T, k string) string {
+	t.Helper()
+	for i := range k {
+		c := k[i]
+		var o byte
+		switch {
+		case 'a' <= c && c <= 'z':
+			o = c - 'a' + 'A'
+		case 'A' <= c && c <= 'Z':
+			o = c - 'A' + 'a'
+		default:
+			continue
+		}
+		twin := k[:i] + string(o) + k[i+1:]
+		if intent.IsBase58Key(twin) {
+			return twin
+		}
+	}
+	t.Skipf("%s has no case twin", k)
+	return ""
 }

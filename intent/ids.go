@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/mr-tron/base58"
 )
 
 // IsHash32 reports whether s is a 0x-prefixed 32-byte hex value: the form of requestIds, order
@@ -60,3 +61,20 @@ func SameAddress(a, b string) bool { return strings.EqualFold(a, b) }
 
 // ChecksumAddress returns s in its EIP-55 checksummed form.
 func ChecksumAddress(s string) string { return common.HexToAddress(s).Hex() }
+
+// IsBase58Key reports whether s is a base58 public key as a Solana-type chain writes one (32
+// bytes: a wallet, a mint, a program); IsBase58Signature whether it is a base58 transaction
+// signature (64 bytes, the family's transaction id). Both are case-sensitive: compared exactly,
+// never lower-cased.
+func IsBase58Key(s string) bool { return isBase58Of(s, 32, 32, 44) }
+
+// IsBase58Signature: see IsBase58Key.
+func IsBase58Signature(s string) bool { return isBase58Of(s, 64, 64, 90) }
+
+func isBase58Of(s string, n, minLen, maxLen int) bool {
+	if len(s) < minLen || len(s) > maxLen {
+		return false
+	}
+	b, err := base58.Decode(s)
+	return err == nil && len(b) == n
+}

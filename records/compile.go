@@ -187,24 +187,55 @@ func valueSQL(key Key, values []string, children bool, b *builder) string {
 		p = b.arg(values)
 	}
 	in := func(col string) string { return col + " " + fmt.Sprintf(eq, p) }
+	// folded tests a column whose EVM values match in any case, lower(col) against the values
+	// (NormalizeValue lower-cases hex). A base58 value (a Solana address or signature, which
+	// NormalizeValue keeps as written; never 0x-prefixed) must match exactly: lower(col), which
+	// the indexes hold, is compared with the values lower-cased, and a column that is not hex must
+	// then equal one of them as written.
+	folded := func(col string) string {
+		if !anyBase58(values) {
+			return in("lower(" + col + ")")
+		}
+		lowered := make([]string, len(values))
+		for i, v := range values {
+			lowered[i] = strings.ToLower(v)
+		}
+		return "(lower(" + col + ") = ANY(" + b.arg(lowered) + ") AND (left(" + col + ", 2) = '0x' OR " + in(col) + "))"
+	}
 	switch key {
 	case KeyChainID:
 		return "(" + in("r.origin_chain_id") + " OR " + in("r.destination_chain_id") + ")"
+	case KeyUser, KeyRecipient, KeyDepositAddress:
+		return folded(foldedColumns[key])
 	case KeyV2User:
-		return "(" + in(`lower(r."user")`) + " OR " + in("lower(r.recipient)") + ")"
+		return "(" + folded(`r."user"`) + " OR " + folded("r.recipient") + ")"
 	case KeyDepositTxHash, KeyFillTxHash, KeyRefundTxHash, KeyTxHash:
 		return "r.id IN (SELECT t.request_id FROM request_transactions t WHERE " + txKinds[key] + " AND " +
-			in("lower(t.tx_hash)") + ")"
+			folded("t.tx_hash") + ")"
 	case KeyTerm:
-		return "(" + in("r.id") + " OR " + in(`lower(r."user")`) + " OR " + in("lower(r.recipient)") + " OR " +
-			in("lower(r.deposit_address)") + " OR r.id IN (SELECT t.request_id FROM request_transactions t WHERE " +
-			in("lower(t.tx_hash)") + "))"
+		return "(" + in("r.id") + " OR " + folded(`r."user"`) + " OR " + folded("r.recipient") + " OR " +
+			folded("r.deposit_address") + " OR r.id IN (SELECT t.request_id FROM request_transactions t WHERE " +
+			folded("t.tx_hash") + "))"
 	case KeyID:
 		if children {
 			return "(" + in("r.id") + " OR " + in("r.parent_request_id") + ")"
 		}
 	}
 	return in(columns[key])
+}
+
+// foldedColumns are the columns of keys compared as folded does: the stored value as written,
+// its lower case the one an index holds.
+var foldedColumns = map[Key]string{KeyUser: `r."user"`, KeyRecipient: "r.recipient", KeyDepositAddress: "r.deposit_address"}
+
+// anyBase58 reports whether a normalized value is not 0x-hex: a base58 address or signature.
+func anyBase58(values []string) bool {
+	for _, v := range values {
+		if !strings.HasPrefix(v, "0x") {
+			return true
+		}
+	}
+	return false
 }
 
 // nullSQL tests that key is empty: no value, no transaction of the kind, or (fail reasons) N/A.

@@ -47,7 +47,8 @@ type kind int
 
 const (
 	kindHash    kind = iota // 0x + 64 hex, compared lower-case
-	kindAddress             // 0x + 40 hex, compared lower-case
+	kindTxHash              // a transaction id: 0x + 64 hex, compared lower-case, or a base58 signature, compared exactly
+	kindAddress             // 0x + 40 hex, compared lower-case, or a base58 key, compared exactly
 	kindChain               // a chain id
 	kindSymbol              // compared lower-case
 	kindText                // compared exactly
@@ -63,8 +64,8 @@ var keyKinds = map[Key]kind{
 	KeyChainID: kindChain, KeyStatus: kindStatus, KeyFailReason: kindText, KeyRefundFailReason: kindText,
 	KeyReferrer: kindText, KeyRequestType: kindText, KeyCurrencyInChainID: kindChain,
 	KeyCurrencyInAddress: kindAddress, KeyCurrencyInSymbol: kindSymbol, KeyCurrencyOutChainID: kindChain,
-	KeyCurrencyOutAddress: kindAddress, KeyCurrencyOutSymbol: kindSymbol, KeyDepositTxHash: kindHash,
-	KeyFillTxHash: kindHash, KeyRefundTxHash: kindHash, KeyTxHash: kindHash, KeyTerm: kindTerm,
+	KeyCurrencyOutAddress: kindAddress, KeyCurrencyOutSymbol: kindSymbol, KeyDepositTxHash: kindTxHash,
+	KeyFillTxHash: kindTxHash, KeyRefundTxHash: kindTxHash, KeyTxHash: kindTxHash, KeyTerm: kindTerm,
 	KeyV2User: kindAddress,
 }
 
@@ -108,9 +109,20 @@ func NormalizeValue(k Key, v string) (string, error) {
 			return "", fmt.Errorf("%s must be a 0x-prefixed 32-byte hex hash", k)
 		}
 		return strings.ToLower(v), nil
+	case kindTxHash:
+		if intent.IsBase58Signature(v) {
+			return v, nil // a Solana signature: case-sensitive
+		}
+		if !intent.IsHash32(v) {
+			return "", fmt.Errorf("%s must be a 0x-prefixed 32-byte hex hash or a base58 transaction signature", k)
+		}
+		return strings.ToLower(v), nil
 	case kindAddress:
+		if intent.IsBase58Key(v) {
+			return v, nil // a Solana address: case-sensitive
+		}
 		if !intent.IsAddress(v) {
-			return "", fmt.Errorf("%s must be a 0x-prefixed 20-byte hex address", k)
+			return "", fmt.Errorf("%s must be a 0x-prefixed 20-byte hex address or a base58 address", k)
 		}
 		if !intent.ChecksumValid(v) {
 			return "", fmt.Errorf("%s %s %s", k, v, intent.ErrAddressChecksum)
@@ -127,7 +139,12 @@ func NormalizeValue(k Key, v string) (string, error) {
 			return "", fmt.Errorf("status %q is not a request status", v)
 		}
 		return v, nil
-	case kindSymbol, kindTerm:
+	case kindTerm:
+		if intent.IsBase58Key(v) || intent.IsBase58Signature(v) {
+			return v, nil
+		}
+		return strings.ToLower(v), nil
+	case kindSymbol:
 		return strings.ToLower(v), nil
 	default:
 		return v, nil
