@@ -163,10 +163,7 @@ func TestRequestsV3SearchesEveryParameterInSQL(t *testing.T) {
 	d := seedRequest(t, st, seedReq{user: u3, origin: 1, dest: 8453, status: intent.StatusFailure, fail: "UNKNOWN",
 		key: &rig.a2, created: base.Add(3 * time.Minute), usd: "5000", symbolIn: "ETH", symbolOut: "USDC"})
 	k := rig.a1
-	for _, tc := range []struct {
-		name, query string
-		want        []string
-	}{
+	for _, tc := range []searchCase{
 		{"default: newest first", "", []string{d, c, b, a}},
 		{"id", "id=" + a, []string{a}},
 		{"orderId of none", "orderId=" + hashN(0), nil},
@@ -207,15 +204,7 @@ func TestRequestsV3SearchesEveryParameterInSQL(t *testing.T) {
 		{"filters: a failReason null check is N/A", `filters=` + url.QueryEscape(`{"failReason":null}`), []string{c, a}},
 		{"filters AND top-level", "originChainId=1&filters=" + url.QueryEscape(`[{"status":"failure"},{"status":"success"}]`), []string{d, a}},
 	} {
-		code, ids, body := search(t, rig, tc.query, k)
-		if code != 200 {
-			if tc.want == nil && code == 400 {
-				continue
-			}
-			t.Errorf("%s: %d %v", tc.name, code, body)
-			continue
-		}
-		sameIDs(t, tc.name, ids, tc.want...)
+		checkSearch(t, rig, k, tc)
 	}
 }
 
@@ -426,10 +415,7 @@ func TestRequestsV3FindsSolanaAddressesAndSignaturesExactlyAsWritten(t *testing.
 		deposit: dep, fill: hashN(0xf2), currencyIn: mint, symbolIn: "USDC", symbolOut: "USDC"})
 	b := seedRequest(t, st, seedReq{user: twin, recipient: twin, origin: 1, dest: 792703809, key: &rig.a1, created: base.Add(time.Minute),
 		deposit: hashN(0xd2), fill: fill})
-	for _, tc := range []struct {
-		name, query string
-		want        []string
-	}{
+	for _, tc := range []searchCase{
 		{"user as written", "user=" + wallet, []string{a}},
 		{"its case twin is another user", "user=" + twin, []string{b}},
 		{"recipient", "recipient=" + twin, []string{b}},
@@ -444,15 +430,7 @@ func TestRequestsV3FindsSolanaAddressesAndSignaturesExactlyAsWritten(t *testing.
 		{"filters: both wallets", `filters=` + url.QueryEscape(`[{"user":["`+twin+`","`+wallet+`"]}]`), []string{b, a}},
 		{"filters: a wallet and an EVM address", `filters=` + url.QueryEscape(`[{"recipient":["`+twin+`","`+strings.ToLower(addrN(9))+`"]}]`), []string{b, a}},
 	} {
-		code, ids, body := search(t, rig, tc.query, rig.a1)
-		if code != 200 {
-			if tc.want == nil && code == 400 {
-				continue
-			}
-			t.Errorf("%s: %d %v", tc.name, code, body)
-			continue
-		}
-		sameIDs(t, tc.name, ids, tc.want...)
+		checkSearch(t, rig, rig.a1, tc)
 	}
 }
 
@@ -478,4 +456,23 @@ func caseTwin(t *testing.T, k string) string {
 	}
 	t.Skipf("%s has no case twin", k)
 	return ""
+}
+
+// searchCase is a search and the ids it must return, newest first; nil: none, or a 400.
+type searchCase struct {
+	name, query string
+	want        []string
+}
+
+func checkSearch(t *testing.T, rig *usageRig, k usageKey, tc searchCase) {
+	t.Helper()
+	code, ids, body := search(t, rig, tc.query, k)
+	if code != 200 {
+		if tc.want == nil && code == 400 {
+			return
+		}
+		t.Errorf("%s: %d %v", tc.name, code, body)
+		return
+	}
+	sameIDs(t, tc.name, ids, tc.want...)
 }
