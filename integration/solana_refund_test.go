@@ -1,11 +1,17 @@
 package integration
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"math/big"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -17,6 +23,8 @@ import (
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/devnet/svm"
 	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/internal/process"
+	"github.com/intentd/intentd/store"
 	"github.com/intentd/intentd/testkit"
 	"github.com/intentd/intentd/testkit/e2e"
 )
@@ -172,4 +180,139 @@ func solanaMeta(ctx context.Context, t *testing.T, cl *rpc.Client, sig solanago.
 		t.Fatalf("transaction %s: %v", sig, err)
 	}
 	return res.Meta
+}
+
+// sendHold is a JSON-RPC proxy in front of the local Solana chain that, while held, answers
+// every sendTransaction with 503 and counts it, as a node that never took the transaction: the
+// engine signs and keeps its payment, and its broadcast does not reach the chain.
+type sendHold struct {
+	held    atomic.Bool
+	refused atomic.Int64
+	srv     *httptest.Server
+}
+
+func newSendHold(t *testing.T, target string) *sendHold {
+	u, err := url.Parse(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &sendHold{}
+	rp := httputil.NewSingleHostReverseProxy(u)
+	h.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		if h.held.Load() && bytes.Contains(body, []byte(`"sendTransaction"`)) {
+			h.refused.Add(1)
+			http.Error(w, "held", http.StatusServiceUnavailable)
+			return
+		}
+		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+		rp.ServeHTTP(w, r)
+	}))
+	t.Cleanup(h.srv.Close)
+	return h
+}
+
+// Issue 36, point 4 (a worker kill mid-fill of a Solana fill): an EVM → Solana request whose
+// worker process is killed (SIGKILL) after the Solana fill was signed and kept
+// (solana_payments) and before it was seen included (its broadcast never reached the chain) is
+// finished by the restarted worker with exactly one fill: the kept attempt, broadcast again from
+// its bytes and never signed anew; the recipient's account has that one transaction and holds
+// exactly the quoted output.
+func TestSolanaFillSurvivesAWorkerKillBetweenKeepingAndInclusion(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds intentd and runs the worker as a process")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	bin, err := process.BuildIntentd(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hold *sendHold
+	s := testkit.Start(t, testkit.Options{Solana: true, WorkerBinary: bin, RPC: func(chainID uint64, u string) string {
+		if chainID != solana.ChainID {
+			return u
+		}
+		if hold == nil {
+			hold = newSendHold(t, u)
+		}
+		return hold.srv.URL
+	}})
+	hold.held.Store(true)
+	sol := rpc.New(s.Solana.RPCURL)
+
+	acct := devnet.TestAccounts()[5]
+	recipient := solanago.NewWallet().PublicKey()
+	q, err := s.API.Quote(ctx, map[string]any{"user": acct.Address.Hex(), "recipient": recipient.String(),
+		"originChainId": 31337, "destinationChainId": solana.ChainID, "originCurrency": common.Address{}.Hex(),
+		"destinationCurrency": solana.NativeAddress, "amount": "10000000000000000" /* 0.01 ETH */, "tradeType": "EXACT_INPUT"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, ok := new(big.Int).SetString(q.Details.CurrencyOut.Amount, 10)
+	if !ok || want.Sign() <= 0 {
+		t.Fatalf("quoted output %q", q.Details.CurrencyOut.Amount)
+	}
+	if _, err := (&e2e.Wallet{Key: acct.Key, RPCs: s.RPCs}).ExecuteSteps(ctx, q); err != nil {
+		t.Fatal(err)
+	}
+
+	// The fill is signed and kept, and its broadcast refused: the worker dies now.
+	var kept *store.SolanaPayment
+	for kept == nil || hold.refused.Load() == 0 {
+		if p, err := s.Sys.Store.SolanaPayment(ctx, q.RequestID, intent.TxKindFill); err == nil {
+			kept = p
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("no kept and refused Solana fill (kept %v, %d sends refused)", kept != nil, hold.refused.Load())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	if err := s.WorkerProcess.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	keptSig := solanago.MustSignatureFromBase58(kept.Signature)
+	if st, err := sol.GetSignatureStatuses(ctx, true, keptSig); err != nil || len(st.Value) != 1 || st.Value[0] != nil {
+		t.Fatalf("the kept fill is on chain before the restart: %+v, %v", st, err)
+	}
+	if got := solanaBalance(ctx, t, sol, solana.NativeAddress, recipient); got.Sign() != 0 {
+		t.Fatalf("the recipient holds %s before the restart", got)
+	}
+	st, err := s.Sys.Store.Status(ctx, q.RequestID)
+	if err != nil || st.Status == intent.StatusSuccess {
+		t.Fatalf("status at the kill %+v, %v: want the fill not yet seen", st, err)
+	}
+
+	hold.held.Store(false)
+	if err := s.WorkerProcess.Start(); err != nil {
+		t.Fatal(err)
+	}
+	final, seen, err := s.API.WaitStatus(ctx, q.RequestID, "success", "failure", "refund")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if final.Status != "success" || len(final.TxHashes) != 1 || final.TxHashes[0] != kept.Signature {
+		t.Fatalf("final status %+v (seen %v), want success with the kept fill %s", final, seen, kept.Signature)
+	}
+	if got := solanaBalance(ctx, t, sol, solana.NativeAddress, recipient); got.Cmp(want) != 0 {
+		t.Fatalf("the recipient holds %s, quoted %s exactly", got, want)
+	}
+	sigs, err := sol.GetSignaturesForAddressWithOpts(ctx, recipient, &rpc.GetSignaturesForAddressOpts{Commitment: rpc.CommitmentConfirmed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sigs) != 1 || sigs[0].Signature != keptSig {
+		t.Fatalf("the recipient's account has %d transactions (%v), want the one kept fill %s", len(sigs), sigs, kept.Signature)
+	}
+	attempts, err := s.Sys.Store.SolanaPaymentAttempts(ctx, q.RequestID, intent.TxKindFill)
+	if err != nil || len(attempts) != 1 {
+		t.Fatalf("%d kept attempts of the fill (%v), want the one signed before the kill", len(attempts), err)
+	}
+	t.Logf("the fill %s: %d broadcasts refused before the kill, the recipient paid %s lamports once", kept.Signature,
+		hold.refused.Load(), want)
 }
