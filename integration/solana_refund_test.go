@@ -45,9 +45,13 @@ func TestSolanaOriginRequestThatCannotBeFilledIsRefundedOnSolana(t *testing.T) {
 		origin  string
 		amount  string
 		destCur common.Address
+		// refundTo, when set, is the quote's refundTo: a base58 key of the origin chain other
+		// than the depositor's, which the refund pays as written.
+		refundTo bool
 	}{
-		{"SOL to ETH", solana.NativeAddress, "1000000000" /* 1 SOL */, common.Address{}},
-		{"USDC on Solana to USDC", svm.USDCMint.String(), "30000000" /* 30 USDC */, devnet.USDCAddress},
+		{"SOL to ETH", solana.NativeAddress, "1000000000" /* 1 SOL */, common.Address{}, false},
+		{"USDC on Solana to USDC", svm.USDCMint.String(), "30000000" /* 30 USDC */, devnet.USDCAddress, false},
+		{"SOL to ETH, refunded to a refundTo of its own", solana.NativeAddress, "1000000000", common.Address{}, true},
 	}
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -55,9 +59,15 @@ func TestSolanaOriginRequestThatCannotBeFilledIsRefundedOnSolana(t *testing.T) {
 			defer cancel()
 			user := svm.TestAccounts()[1+i]
 			recipient := common.BigToAddress(big.NewInt(int64(0xdead00 + i)))
-			q, err := s.API.Quote(ctx, map[string]any{"user": user.PublicKey.String(), "recipient": recipient.Hex(),
+			req := map[string]any{"user": user.PublicKey.String(), "recipient": recipient.Hex(),
 				"originChainId": solana.ChainID, "destinationChainId": 31337, "originCurrency": tc.origin,
-				"destinationCurrency": tc.destCur.Hex(), "amount": tc.amount, "tradeType": "EXACT_INPUT", "includeProtocolData": true})
+				"destinationCurrency": tc.destCur.Hex(), "amount": tc.amount, "tradeType": "EXACT_INPUT", "includeProtocolData": true}
+			refundTo := user.PublicKey
+			if tc.refundTo {
+				refundTo = solanago.NewWallet().PublicKey() // mixed-case base58, never seen by the chain
+				req["refundTo"] = refundTo.String()
+			}
+			q, err := s.API.Quote(ctx, req)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -103,6 +113,13 @@ func TestSolanaOriginRequestThatCannotBeFilledIsRefundedOnSolana(t *testing.T) {
 			if tc.origin == solana.NativeAddress {
 				wantUser.Sub(wantUser, depositFee)
 			}
+			if tc.refundTo {
+				// The deposit is paid back to refundTo, not to the depositor.
+				wantUser.Sub(wantUser, amount)
+				if got := solanaBalance(ctx, t, sol, tc.origin, refundTo); got.Cmp(amount) != 0 {
+					t.Errorf("refundTo %s holds %s, want the deposited %s", refundTo, got, amount)
+				}
+			}
 			if got := solanaBalance(ctx, t, sol, tc.origin, user.PublicKey); got.Cmp(wantUser) != 0 {
 				t.Errorf("the depositor holds %s, want %s (%s before, the deposit of %s paid back, its fee %s lamports)", got, wantUser,
 					userBefore, amount, depositFee)
@@ -120,17 +137,20 @@ func TestSolanaOriginRequestThatCannotBeFilledIsRefundedOnSolana(t *testing.T) {
 			}
 			// Once: the depositor's account (its token account for USDC) has the deposit and one
 			// refund since, the refund in the status.
-			touched := user.PublicKey
+			touched := refundTo
 			if tc.origin != solana.NativeAddress {
-				touched = svm.USDCAccount(user.PublicKey)
+				touched = svm.USDCAccount(refundTo)
 			}
-			sigs, err := sol.GetSignaturesForAddressWithOpts(ctx, touched, &rpc.GetSignaturesForAddressOpts{Until: dep,
-				Commitment: rpc.CommitmentConfirmed})
+			opts := &rpc.GetSignaturesForAddressOpts{Commitment: rpc.CommitmentConfirmed}
+			if !tc.refundTo {
+				opts.Until = dep
+			}
+			sigs, err := sol.GetSignaturesForAddressWithOpts(ctx, touched, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if len(sigs) != 1 || sigs[0].Signature != refundSig {
-				t.Fatalf("the depositor's account has %d transactions since the deposit (%v), want the one refund %s", len(sigs), sigs, refund)
+				t.Fatalf("the refunded account has %d transactions since the deposit (%v), want the one refund %s", len(sigs), sigs, refund)
 			}
 			if got := s.Balance(t, 31337, tc.destCur, recipient); got.Cmp(destBefore) != 0 {
 				t.Fatalf("the recipient of a refunded order received %s on 31337", new(big.Int).Sub(got, destBefore))
@@ -147,7 +167,7 @@ func TestSolanaOriginRequestThatCannotBeFilledIsRefundedOnSolana(t *testing.T) {
 			}
 			recJSON, _ := json.Marshal(rec)
 			statusJSON, _ := json.Marshal(status)
-			for _, want := range []string{refund, dep.String(), user.PublicKey.String()} {
+			for _, want := range []string{refund, dep.String(), user.PublicKey.String(), refundTo.String()} {
 				if !strings.Contains(string(recJSON), want) {
 					t.Errorf("the record does not carry %s as written: %s", want, recJSON)
 				}
