@@ -3,6 +3,7 @@ package integration
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"io"
 	"math/big"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
 	solanago "github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
 
@@ -335,4 +337,69 @@ func TestSolanaFillSurvivesAWorkerKillBetweenKeepingAndInclusion(t *testing.T) {
 	}
 	t.Logf("the fill %s: %d broadcasts refused before the kill, the recipient paid %s lamports once", kept.Signature,
 		hold.refused.Load(), want)
+}
+
+// Issue 36, point 6 (a Solana deposit of an unknown order, ORPHANED_DEPOSIT_REFUND): SOL paid to
+// the vault with a memo naming an order id no quote made is refunded to its depositor on Solana
+// as EVM orphans are, as a request of its own (intent.DepositRefundRequestID of the base58
+// signature and the transfer's instruction index): status refund, the whole deposit back out
+// of the vault once, the refund's signature in the status as written.
+func TestSolanaDepositOfAnUnknownOrderIsRefundedOnSolana(t *testing.T) {
+	s := testkit.Start(t, testkit.Options{Solana: true})
+	sol := rpc.New(s.Solana.RPCURL)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	user := svm.TestAccounts()[4]
+	// A quote's deposit instructions, its memo rewritten to an order id nobody quoted.
+	q, err := s.API.Quote(ctx, map[string]any{"user": user.PublicKey.String(), "recipient": common.BigToAddress(big.NewInt(0xfeed)).Hex(),
+		"originChainId": solana.ChainID, "destinationChainId": 31337, "originCurrency": solana.NativeAddress,
+		"destinationCurrency": common.Address{}.Hex(), "amount": "500000000" /* 0.5 SOL */, "tradeType": "EXACT_INPUT"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	unknown := crypto.Keccak256Hash([]byte(t.Name())).Hex()
+	var ixs []intent.SVMInstruction
+	transfer := -1
+	for _, st := range q.Steps {
+		for _, it := range st.Items {
+			for _, ix := range it.Data.SVMTx.Instructions {
+				if ix.ProgramID == solanago.MemoProgramID.String() || ix.ProgramID == solana.MemoProgramV1.String() {
+					ix.Data = hex.EncodeToString([]byte(unknown))
+				} else if ix.ProgramID == solanago.SystemProgramID.String() {
+					transfer = len(ixs)
+				}
+				ixs = append(ixs, ix)
+			}
+		}
+	}
+	if transfer < 0 {
+		t.Fatalf("the quote's deposit has no system transfer: %+v", ixs)
+	}
+	userBefore := solanaBalance(ctx, t, sol, solana.NativeAddress, user.PublicKey)
+	vaultBefore := solanaBalance(ctx, t, sol, solana.NativeAddress, svm.VaultAddress())
+	dep, err := (&e2e.SolanaWallet{Key: user.PrivateKey, RPC: sol}).Send(ctx, ixs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := intent.DepositRefundRequestID(solana.ChainID, dep.String(), uint(transfer))
+	final, seen, err := s.API.WaitStatus(ctx, id, "refund", "failure", "success")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if final.Status != "refund" || final.FailReason != string(intent.FailReasonOrphanedDepositRefund) || len(final.TxHashes) != 1 {
+		t.Fatalf("the orphaned deposit's request %s ended %+v (seen %v), want refund with ORPHANED_DEPOSIT_REFUND", id, final, seen)
+	}
+	refund := solanago.MustSignatureFromBase58(final.TxHashes[0])
+	want := new(big.Int).Sub(userBefore, solanaFee(ctx, t, sol, dep))
+	if got := solanaBalance(ctx, t, sol, solana.NativeAddress, user.PublicKey); got.Cmp(want) != 0 {
+		t.Errorf("the depositor holds %s, want %s: the deposit back, only its fee spent", got, want)
+	}
+	if got := solanaBalance(ctx, t, sol, solana.NativeAddress, svm.VaultAddress()); got.Cmp(vaultBefore) != 0 {
+		t.Errorf("the vault holds %s, want %s as before the deposit", got, vaultBefore)
+	}
+	sigs, err := sol.GetSignaturesForAddressWithOpts(ctx, user.PublicKey, &rpc.GetSignaturesForAddressOpts{Until: dep,
+		Commitment: rpc.CommitmentConfirmed})
+	if err != nil || len(sigs) != 1 || sigs[0].Signature != refund {
+		t.Fatalf("the depositor's account has %d transactions since the deposit (%v, %v), want the one refund %s", len(sigs), sigs, err, refund)
+	}
 }
