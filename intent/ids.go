@@ -53,8 +53,35 @@ func ChecksumValid(s string) bool {
 const ErrAddressChecksum = "has mixed case that is not its EIP-55 checksum (a mistyped address?): send it all in lower case or exactly checksummed"
 
 // IsZeroAddress reports whether s is empty or the zero address (the native currency's address,
-// never a recipient).
-func IsZeroAddress(s string) bool { return s == "" || common.HexToAddress(s) == (common.Address{}) }
+// never a recipient) of its family: an EVM address (hex, 0x or not) that is all zero, or the
+// all-zero key of a base58 family (Solana's System Program id, 32 ones). Any other base58 key
+// is an address of its own (issue 36: a Solana refundTo is never read as hex, which made most
+// keys the zero address and sent their refund to the depositor instead).
+func IsZeroAddress(s string) bool {
+	if s == "" || s == base58ZeroKey {
+		return true
+	}
+	if !isHexShaped(s) {
+		return false
+	}
+	return common.HexToAddress(s) == (common.Address{})
+}
+
+// base58ZeroKey is the all-zero 32-byte key in base58 (Solana's System Program id).
+const base58ZeroKey = "11111111111111111111111111111111"
+
+// isHexShaped reports whether s is written in hex, with or without its 0x prefix.
+func isHexShaped(s string) bool {
+	if len(s) >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') {
+		s = s[2:]
+	}
+	for _, c := range s {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
 
 // SameAddress compares two EVM addresses whatever their case.
 func SameAddress(a, b string) bool { return strings.EqualFold(a, b) }

@@ -24,3 +24,22 @@ func TestChecksumValidRefusesMixedCaseThatIsNotTheEIP55Checksum(t *testing.T) {
 		}
 	}
 }
+
+// Issue 36, point 6: the zero address is recognised in each family's notation, and a base58 key
+// (a Solana refundTo, a depositor) is never read as hex: it is an address of its own, not the
+// zero address, so a refund to it is paid to it.
+func TestIsZeroAddressOfEachFamily(t *testing.T) {
+	for s, want := range map[string]bool{
+		"": true, "0x0000000000000000000000000000000000000000": true, "0x0": true,
+		"0000000000000000000000000000000000000000":     true,
+		"0x000000000000000000000000000000000000bEEF":   false,
+		"11111111111111111111111111111111":             true, // Solana's all-zero key
+		"GeGzeAKJwmiAxVaujX9NMaxKv2hRuR5d1beaHgNGfnYU": false,
+		"xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU":  false,
+		"EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v": false,
+	} {
+		if got := IsZeroAddress(s); got != want {
+			t.Errorf("IsZeroAddress(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

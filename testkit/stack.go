@@ -55,7 +55,8 @@ type Options struct {
 	// Env overrides or adds configuration variables (for example a short FILL_BUMP_AFTER).
 	Env map[string]string
 	// RPC, when set, gives the URL the engine (API and worker) reaches a chain at: a proxy in
-	// front of url. The oracle, the tests and their wallets keep using the chain directly.
+	// front of url, the local Solana chain's too (Solana). The oracle, the tests and their
+	// wallets keep using the chain directly.
 	RPC func(chainID uint64, url string) string
 	// Faults, when set, puts a fault proxy in front of each chain for the worker and the oracle
 	// (not the API, the tests or their wallets): Target is set per chain and Seed offset by the
@@ -281,6 +282,10 @@ func (s *Stack) chainURLs(t *testing.T, o Options) urls {
 	if s.Solana != nil {
 		for _, m := range []map[uint64]string{u.direct, u.api, u.worker, u.oracle} {
 			m[solana.ChainID] = s.Solana.RPCURL
+		}
+		if o.RPC != nil {
+			u.api[solana.ChainID] = o.RPC(solana.ChainID, s.Solana.RPCURL)
+			u.worker[solana.ChainID] = o.RPC(solana.ChainID, s.Solana.RPCURL)
 		}
 	}
 	return u
