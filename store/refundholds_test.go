@@ -71,6 +71,41 @@ func TestOrphanRefundsHaveABudgetPerDepositorAndChainAndUnlistedCurrenciesAreHel
 	require.Equal(t, "0xaaaa000000000000000000000000000000000001", holds[1].Depositor)
 }
 
+// Issue 36, point 2 ("base58 and case-sensitive everywhere"): a Solana depositor's budget is
+// its own, not shared with a wallet whose key differs only in case, and a hold keeps the
+// depositor and the mint as written.
+func TestASolanaDepositorsRefundBudgetIsKeyedAsWritten(t *testing.T) {
+	ctx := context.Background()
+	st := store.New(testenv.Pool(t))
+	at := time.Date(2026, 11, 27, 11, 0, 0, 0, time.UTC)
+	budget := intent.RefundBudget{PerDepositor: 1, Window: 24 * time.Hour}
+	// Two valid base58 keys that differ only in the case of one letter.
+	const wallet, twin, mint = "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin", "9XQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin",
+		"EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"
+	require.True(t, intent.IsBase58Key(twin))
+	n := 0
+	claim := func(depositor string) intent.RefundClaim {
+		n++
+		id := fmt.Sprintf("0x5%063x", n)
+		require.NoError(t, st.InsertRefundRequest(ctx, intent.RefundRequest{ID: id, Depositor: depositor, RefundTo: depositor,
+			ChainID: 792703809, At: at}))
+		return intent.RefundClaim{RequestID: id, ChainID: 792703809, Depositor: depositor, Currency: mint, Amount: "1", At: at, Budget: budget}
+	}
+	for _, c := range []struct {
+		depositor string
+		want      intent.RefundHold
+	}{{wallet, ""}, {twin, ""}, {wallet, intent.RefundHoldBudgetExceeded}} {
+		hold, _, err := st.ClaimRefund(ctx, claim(c.depositor))
+		require.NoError(t, err)
+		require.Equal(t, c.want, hold, "depositor %s", c.depositor)
+	}
+	holds, err := st.RefundHolds(ctx, 792703809, 10)
+	require.NoError(t, err)
+	require.Len(t, holds, 1)
+	require.Equal(t, wallet, holds[0].Depositor)
+	require.Equal(t, mint, holds[0].Currency)
+}
+
 // The held refunds have a gauge of their own, intentd_refunds_held{reason}, and are not counted by
 // intentd_refunds_awaiting_operator: anyone can make junk deposits, and they must page no one.
 func TestHeldRefundsAreCountedApartFromRefundsAwaitingAnOperator(t *testing.T) {

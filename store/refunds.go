@@ -65,7 +65,7 @@ func (s *Store) InsertRefundRequest(ctx context.Context, r intent.RefundRequest)
 // once they are all claimed. The claims of one depositor and chain are serialized by an
 // advisory lock, so two workers never both take the last one.
 func (s *Store) ClaimRefund(ctx context.Context, c intent.RefundClaim) (hold intent.RefundHold, created bool, err error) {
-	depositor := strings.ToLower(c.Depositor)
+	depositor := foldAddress(c.Depositor)
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`,
 			fmt.Sprintf("intentd.refund-budget:%d:%s", c.ChainID, depositor)); err != nil {
@@ -102,7 +102,7 @@ func (s *Store) ClaimRefund(ctx context.Context, c intent.RefundClaim) (hold int
 		created = true
 		_, err := tx.Exec(ctx, `INSERT INTO refund_holds (request_id, reason, chain_id, depositor, currency, amount, held_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7)`, c.RequestID, string(hold), int64(c.ChainID), depositor,
-			strings.ToLower(c.Currency), c.Amount, c.At)
+			foldAddress(c.Currency), c.Amount, c.At)
 		return err
 	})
 	if err != nil {
@@ -136,4 +136,14 @@ func (s *Store) RefundHolds(ctx context.Context, chainID uint64, limit int) ([]R
 		h.ChainID = uint64(chain)
 		return h, err
 	})
+}
+
+// foldAddress is an address as the store keys it: an EVM address (0x-hex) in lower case, so
+// that any spelling of it is one key; any other family's (a Solana base58 key, case-sensitive)
+// as written.
+func foldAddress(a string) string {
+	if strings.HasPrefix(a, "0x") || strings.HasPrefix(a, "0X") {
+		return strings.ToLower(a)
+	}
+	return a
 }
