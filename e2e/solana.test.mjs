@@ -3,12 +3,20 @@
 // `deposit` step itself (steps[].items[].data.instructions, data hex without 0x, and
 // addressLookupTableAddresses) into a v0 transaction with the user as fee payer and a recent
 // blockhash, signs it with a funded test keypair of the local chain, sends it, and polls
-// GET /intents/status/v3 to `success`. e2e/solana_test.go (TestSolanaKitClient) starts the
-// engine with the local Solana chain, passes the environment below and checks the EVM
-// recipient's balance against the quote written to INTENTD_RESULT_FILE.
+// GET /intents/status/v3 to `success`. The second case has the public SDK execute the same
+// route with its Solana wallet adapter (@relayprotocol/relay-svm-wallet-adapter over web3.js):
+// see e2e/README.md for what of it works against the local chain. e2e/solana_test.go
+// (TestSolanaKitClient) starts the engine with the local Solana chain, passes the environment
+// below and checks each EVM recipient's balance against the quote written to INTENTD_RESULT_DIR.
 import { it } from 'node:test'
 import assert from 'node:assert/strict'
 import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+
+import { LogLevel, createClient, getClient } from '@relayprotocol/relay-sdk'
+import { configureDynamicChains } from '@relayprotocol/relay-sdk/chain-utils'
+import { adaptSolanaWallet } from '@relayprotocol/relay-svm-wallet-adapter'
+import { Connection, Keypair } from '@solana/web3.js'
 
 import {
   AccountRole,
@@ -38,8 +46,11 @@ const SOLANA_RPC = env('INTENTD_SOLANA_RPC')
 // A funded test keypair of the local chain (devnet/svm/keys.go: the test mnemonic's key at
 // m/44'/501'/i'/0'), its 64-byte secret in base58: public, local only.
 const SECRET = env('INTENTD_SOLANA_SECRET')
+const SDK_SECRET = env('INTENTD_SOLANA_SDK_SECRET')
 const RECIPIENT = env('INTENTD_EVM_RECIPIENT')
-const RESULT_FILE = env('INTENTD_RESULT_FILE')
+const SDK_RECIPIENT = env('INTENTD_EVM_SDK_RECIPIENT')
+// Each case writes {requestId, signature, currencyOut} to <dir>/<case>.json for the Go side.
+const RESULT_DIR = env('INTENTD_RESULT_DIR')
 const SOLANA_CHAIN_ID = 792703809
 const SOL = '11111111111111111111111111111111' // the System Program's id names SOL
 const ETH = '0x0000000000000000000000000000000000000000'
@@ -137,5 +148,32 @@ it('SOL → ETH: a @solana/kit wallet compiles, signs and sends the quote\'s dep
   assert.equal(st.status, 'success', JSON.stringify(st))
   assert.deepEqual(st.inTxHashes, [signature], 'the deposit, base58 as the chain writes it')
   assert.equal(st.txHashes.length, 1, 'one fill')
-  writeFileSync(RESULT_FILE, JSON.stringify({ requestId, signature, currencyOut: quote.details.currencyOut.amount }))
+  writeFileSync(join(RESULT_DIR, 'kit.json'), JSON.stringify({ requestId, signature, currencyOut: quote.details.currencyOut.amount }))
+})
+
+it('SOL → ETH: the public SDK executes the quote with @relayprotocol/relay-svm-wallet-adapter', async () => {
+  const kp = Keypair.fromSecretKey(getBase58Encoder().encode(SDK_SECRET))
+  const user = kp.publicKey.toBase58()
+  const connection = new Connection(SOLANA_RPC, 'confirmed')
+  // The adapter compiles the step (web3.js, v0, the user the payer) and hands it here to sign
+  // and send, as a browser wallet's signAndSendTransaction would.
+  const wallet = adaptSolanaWallet(user, SOLANA_CHAIN_ID, connection, async (tx) => {
+    tx.sign([kp])
+    return { signature: await connection.sendTransaction(tx, { preflightCommitment: 'confirmed' }) }
+  })
+  createClient({ baseApiUrl: API, pollingInterval: 250, maxPollingAttemptsBeforeTimeout: 240, logLevel: LogLevel.None })
+  await configureDynamicChains()
+  const quote = await getClient().actions.getQuote({
+    chainId: SOLANA_CHAIN_ID, toChainId: 31337, currency: SOL, toCurrency: ETH, amount: '1000000000',
+    tradeType: 'EXACT_INPUT', wallet, user, recipient: SDK_RECIPIENT,
+  })
+  assert.deepEqual(quote.steps.map((s) => s.id), ['deposit'])
+  const { data } = await getClient().actions.execute({ quote, wallet, onProgress: () => {} })
+  const item = data.steps[0].items[0]
+  assert.equal(item.status, 'complete')
+  assert.equal(item.checkStatus, 'success', 'the SDK saw the request succeed')
+  const requestId = quote.steps[0].requestId
+  const st = await status(requestId)
+  assert.equal(st.status, 'success')
+  writeFileSync(join(RESULT_DIR, 'sdk.json'), JSON.stringify({ requestId, signature: st.inTxHashes[0], currencyOut: quote.details.currencyOut.amount }))
 })
