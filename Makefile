@@ -134,9 +134,11 @@ bench-webhooks:
 # bench-intents: whole intents through a fresh `intentd-dev dev` (bench/intentload): 10 wallets x 120
 # ETH bridges at 50 a second by default (INTENTS_WALLETS, INTENTS_PER_WALLET, INTENTS_RATE,
 # INTENTS_ROUTE, INTENTLOAD_ARGS), each outcome checked on chain and the run against the targets
-# (INTENTS_TARGETS: 50/s steady, success p99 5 s, engine share p99 300 ms). See BENCHMARKS.md.
+# (INTENTS_TARGETS: 50/s steady, success p99 5 s, engine share p99 300 ms). INTENTS_ROUTE=
+# solana-origin (SOL -> ETH) or solana-dest (ETH -> SOL) runs the local Solana chain too (hence
+# solana-deps). See BENCHMARKS.md.
 .PHONY: bench-intents
-bench-intents:
+bench-intents: solana-deps
 	@bench/run-intents.sh
 
 # bench-intents-scale: the same load against the production shape: Temporal as its own process on

@@ -2,8 +2,9 @@
 # make bench-intents: whole intents through a fresh `intentd-dev dev` on the devnet
 # (bench/intentload): INTENTS_WALLETS wallets (default 10) x INTENTS_PER_WALLET intents (default
 # 120) at INTENTS_RATE intents a second in all (default 50: the rate the engine is to sustain on
-# two cores), route INTENTS_ROUTE (bridge, usdc, swap or deposit-address; default bridge). INTENTLOAD_ARGS adds
-# flags. Every outcome is checked on chain; the run fails when an intent is lost, failed or paid
+# two cores), route INTENTS_ROUTE (bridge, usdc, swap, deposit-address, or the local Solana
+# chain's solana-origin, SOL -> ETH, and solana-dest, ETH -> SOL, for which the devnet runs the
+# Solana chain too; default bridge). INTENTLOAD_ARGS adds flags. Every outcome is checked on chain; the run fails when an intent is lost, failed or paid
 # wrongly. The run is also checked against INTENTS_TARGETS, flags of bench/intentload (default:
 # at least 50/s steady, or the offered rate when lower, deposit mined -> success p99 at most 5 s,
 # the engine's share p99 at most 300 ms; empty: none), and prints each target met or MISSED.
@@ -15,6 +16,8 @@ export INTENTS_WALLETS=${INTENTS_WALLETS:-10} INTENTS_PER_WALLET=${INTENTS_PER_W
   INTENTS_ROUTE=${INTENTS_ROUTE:-bridge} INTENTLOAD_ARGS=${INTENTLOAD_ARGS:-} \
   INTENTS_TARGETS=${INTENTS_TARGETS--want-steady $(r=${INTENTS_RATE:-50}; r=${r%.*}; [ "$r" -gt 0 ] && [ "$r" -lt 50 ] && echo "$r" || echo 50) -want-success-p99 5s -want-engine-p99 300ms}
 export DATA_DIR=${DATA_DIR:-.data/bench-intents}
+# The solana-* routes need the local Solana chain (bench/with-dev.sh starts it with the devnet).
+case "$INTENTS_ROUTE" in solana-*) export BENCH_SOLANA=true ;; esac
 # A fresh engine each run: the measurement starts from empty task queues and an empty history.
 rm -rf "$DATA_DIR"
 # shellcheck disable=SC2016 # expanded by the inner shell

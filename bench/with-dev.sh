@@ -48,9 +48,9 @@ if port_open 8545; then
   echo "==> chains: something already serves 127.0.0.1:8545; using it"
 else
   echo "==> chains: starting 'intentd-dev devnet' (log in $DATA_DIR/bench-devnet.log)"
-  # The EVM chains alone: no benchmark uses the Solana chain, and its process would share the
-  # two cores with what is measured.
-  DEVNET_SOLANA=false "$INTENTD_BIN" devnet > "$DATA_DIR/bench-devnet.log" 2>&1 &
+  # The EVM chains alone unless BENCH_SOLANA=true (make bench-intents' solana-* routes): the
+  # Solana chain's process would share the two cores with what is measured.
+  DEVNET_SOLANA=${BENCH_SOLANA:-false} "$INTENTD_BIN" devnet > "$DATA_DIR/bench-devnet.log" 2>&1 &
   devnet_pid=$!
   for _ in $(seq 1 300); do
     port_open 8546 && break
@@ -58,6 +58,14 @@ else
     sleep 0.2
   done
   port_open 8546 || { echo "devnet did not open 8546 in 60 s:" >&2; tail -n 50 "$DATA_DIR/bench-devnet.log" >&2; exit 1; }
+  if [ "${BENCH_SOLANA:-false}" = true ]; then
+    for _ in $(seq 1 300); do
+      port_open 8899 && break
+      kill -0 "$devnet_pid" 2>/dev/null || { echo "devnet failed to start:" >&2; cat "$DATA_DIR/bench-devnet.log" >&2; exit 1; }
+      sleep 0.2
+    done
+    port_open 8899 || { echo "devnet did not open the Solana chain's 8899 in 60 s:" >&2; tail -n 50 "$DATA_DIR/bench-devnet.log" >&2; exit 1; }
+  fi
 fi
 
 echo "==> engine: starting 'intentd-dev dev' (log in $DATA_DIR/bench-dev.log)"

@@ -24,7 +24,16 @@
 // approves the depository once before the run), swap (ETH -> USDC) and deposit-address (ETH ->
 // ETH through a strict deposit address, issue 35: each quote asks for useDepositAddress with the
 // wallet as refundTo, and the wallet pays the address by a plain transfer, no calldata; the
-// engine sees it, sweeps the address into the depository and fills on the sweep's deposit).
+// engine sees it, sweeps the address into the depository and fills on the sweep's deposit),
+// and the local Solana chain's (issue 36, point 6; `intentd-dev devnet` runs it, -solana-rpc):
+// solana-origin (SOL on 792703809 -> ETH on 31337: the wallets are the local chain's funded test
+// keypairs, each deposit compiled from the quote's instructions, signed and sent by a Go Solana
+// wallet without waiting for it) and solana-dest (ETH on 31337 -> SOL to a fresh base58
+// recipient, each checked by its lamports). The local Solana chain has no transaction pool (it
+// executes a transaction as it arrives) and no block's list of signatures: a Solana
+// transaction's block is its slot (getSignatureStatuses, after the run), a slot "seen" when the
+// chain first answers a later one (the slot closed), and a Solana fill's arrival is the engine's
+// submitted status (its broadcast).
 //
 // Usage:
 //
@@ -58,10 +67,13 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
+	solanago "github.com/gagliardetto/solana-go"
+	solrpc "github.com/gagliardetto/solana-go/rpc"
 	"github.com/gorilla/websocket"
 
 	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/devnet"
+	"github.com/intentd/intentd/devnet/svm"
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/internal/httpclient"
 	"github.com/intentd/intentd/quote"
@@ -82,7 +94,10 @@ type config struct {
 	trace             string
 	allowRefunds      bool
 	currencyIn, outCu common.Address
-	targets           targets
+	// inCurrency and outCurrency are the quote's currencies as written (base58 on Solana).
+	inCurrency, outCurrency string
+	solanaRPC               string
+	targets                 targets
 }
 
 func main() {
@@ -94,8 +109,10 @@ func main() {
 	flag.IntVar(&c.wallets, "wallets", 10, "wallets sending at once (the devnet's test accounts)")
 	flag.IntVar(&c.perWal, "intents", 20, "intents per wallet")
 	flag.Float64Var(&c.rate, "rate", 0, "intents a second in all (open loop); 0 sends each wallet's intents back to back")
-	flag.StringVar(&c.route, "route", "bridge", "bridge (ETH), usdc (USDC), swap (ETH -> USDC) or deposit-address (ETH, a strict deposit address paid by a plain transfer)")
-	flag.StringVar(&c.amount, "amount", "", "amount in per intent, smallest unit (default 0.01 ETH or 10 USDC)")
+	flag.StringVar(&c.route, "route", "bridge", "bridge (ETH), usdc (USDC), swap (ETH -> USDC), deposit-address (ETH, a strict deposit address paid by a plain transfer), "+
+		"solana-origin (SOL -> ETH) or solana-dest (ETH -> SOL)")
+	flag.StringVar(&c.solanaRPC, "solana-rpc", "http://127.0.0.1:8899", "the local Solana chain's JSON-RPC URL (the solana-* routes)")
+	flag.StringVar(&c.amount, "amount", "", "amount in per intent, smallest unit (default 0.01 ETH, 10 USDC or 0.1 SOL)")
 	flag.Uint64Var(&c.confirmations, "confirmations", 2, "confirmations the origin chain requires (configs/chains.dev.json)")
 	flag.DurationVar(&c.timeout, "timeout", 10*time.Minute, "give up on intents not ended after this long")
 	flag.BoolVar(&c.jsonOut, "json", false, "print the summary as JSON too")
@@ -136,8 +153,21 @@ func main() {
 	case routeDepositAddress:
 		c.currencyIn, c.outCu = common.Address{}, common.Address{}
 		c.amount = or(c.amount, "10000000000000000")
+	case routeSolanaOrigin:
+		c.origin, c.dest = devnet.SolanaChainID, 31337
+		c.inCurrency, c.outCu = solanaNative, common.Address{}
+		c.amount = or(c.amount, "100000000")
+		c.confirmations = 1 // devnet.SolanaChainConfig
+	case routeSolanaDest:
+		c.origin, c.dest = 31337, devnet.SolanaChainID
+		c.currencyIn, c.outCurrency = common.Address{}, solanaNative
+		c.amount = or(c.amount, "10000000000000000")
 	default:
-		fatalf("-route: bridge, usdc, swap or deposit-address")
+		fatalf("-route: bridge, usdc, swap, deposit-address, solana-origin or solana-dest")
+	}
+	c.inCurrency, c.outCurrency = or(c.inCurrency, c.currencyIn.Hex()), or(c.outCurrency, c.outCu.Hex())
+	if c.origin == devnet.SolanaChainID && c.wallets > svm.TestAccountCount {
+		fatalf("-wallets: 1 to %d (the local Solana chain's funded keypairs)", svm.TestAccountCount)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -148,6 +178,23 @@ func main() {
 
 // routeDepositAddress is the route paid by plain transfers to strict deposit addresses.
 const routeDepositAddress = "deposit-address"
+
+// The local Solana chain's routes: SOL -> ETH on 31337, and ETH on 31337 -> SOL.
+const (
+	routeSolanaOrigin = "solana-origin"
+	routeSolanaDest   = "solana-dest"
+	// solanaNative is SOL's address in a quote: the System Program's id.
+	solanaNative = "11111111111111111111111111111111"
+)
+
+// txID is a transaction's id on chain as the run keys it: a Solana signature as written
+// (base58, case-sensitive), an EVM hash in its canonical lower-case hex.
+func txID(chain uint64, h string) string {
+	if chain == devnet.SolanaChainID {
+		return h
+	}
+	return common.HexToHash(h).Hex()
+}
 
 func or(v, def string) string {
 	if v == "" {
@@ -168,19 +215,20 @@ type intentRun struct {
 	quoted    time.Time
 	sent      time.Time
 	requestID string
-	recipient common.Address
+	// recipient is the recipient as the quote has it: an EVM address, or base58 on Solana.
+	recipient string
 	amountOut *big.Int
-	deposit   common.Hash
+	deposit   string // txID
 	err       error
-	// inTxs are the request's incoming transactions as the stream named them: on the
+	// inTxs are the request's incoming transactions as the stream named them (txID): on the
 	// deposit-address route the plain transfer (deposit) and then the engine's sweep.
-	inTxs []common.Hash
+	inTxs []string
 
 	// From the stream: the engine's time of each status (updatedAt) and the final status.
 	status    map[string]time.Time
 	final     string
 	reason    string
-	fillHash  common.Hash
+	fillHash  string // txID
 	endedSeen time.Time
 }
 
@@ -188,7 +236,8 @@ type load struct {
 	cfg     config
 	api     *e2e.Client
 	clients map[uint64]*ethclient.Client
-	watch   map[uint64]*watcher
+	watch   map[uint64]chainWatch
+	sol     *solrpc.Client // the local Solana chain (the solana-* routes)
 
 	mu      sync.Mutex
 	runs    []*intentRun
@@ -209,7 +258,7 @@ type event struct {
 
 func run(ctx context.Context, c config) error {
 	l := &load{cfg: c, api: &e2e.Client{BaseURL: c.api, APIKey: c.apiKey, HTTP: httpclient.New(30 * time.Second)}, clients: map[uint64]*ethclient.Client{},
-		watch: map[uint64]*watcher{}, byID: map[string]*intentRun{}, pending: map[string][]event{}, done: make(chan struct{})}
+		watch: map[uint64]chainWatch{}, byID: map[string]*intentRun{}, pending: map[string][]event{}, done: make(chan struct{})}
 	for id, u := range c.rpcs {
 		rc, err := rpc.DialOptions(ctx, u, rpc.WithHTTPClient(httpclient.New(0)))
 		if err != nil {
@@ -223,11 +272,23 @@ func run(ctx context.Context, c config) error {
 		}
 		l.watch[id] = w
 	}
+	if c.origin == devnet.SolanaChainID || c.dest == devnet.SolanaChainID {
+		l.sol = solrpc.NewWithCustomRPCClient(solrpc.NewWithLimiter(c.solanaRPC, 1000, 1000))
+		w := &solWatcher{rpc: l.sol, slots: map[uint64]time.Time{}, sigs: map[string]uint64{}}
+		if err := w.start(ctx); err != nil {
+			return fmt.Errorf("the local Solana chain at %s: %w", c.solanaRPC, err)
+		}
+		l.watch[devnet.SolanaChainID] = w
+	}
 	if err := l.stream(ctx); err != nil {
 		return err
 	}
-	wallets := make([]*wallet, c.wallets)
+	wallets := make([]sender, c.wallets)
 	for i := range wallets {
+		if c.origin == devnet.SolanaChainID {
+			wallets[i] = &solWallet{w: &e2e.SolanaWallet{Key: svm.TestAccounts()[i].PrivateKey, RPC: l.sol}}
+			continue
+		}
 		w, err := newWallet(ctx, devnet.TestAccounts()[i].Key, l.clients[c.origin], c.origin)
 		if err != nil {
 			return err
@@ -297,6 +358,23 @@ wait:
 	load1 := loadavg()
 	// The fills' blocks: give the watcher a moment to see the last one.
 	time.Sleep(300 * time.Millisecond)
+	if w, ok := l.watch[devnet.SolanaChainID].(*solWatcher); ok {
+		// A Solana transaction's slot is asked for once the run is over (getSignatureStatuses,
+		// by the batch), not while the engine is measured.
+		time.Sleep(time.Second) // the last slot closes
+		l.mu.Lock()
+		var sigs []string
+		for _, r := range l.runs {
+			if c.origin == devnet.SolanaChainID && r.deposit != "" {
+				sigs = append(sigs, r.deposit)
+			}
+			if c.dest == devnet.SolanaChainID && r.fillHash != "" {
+				sigs = append(sigs, r.fillHash)
+			}
+		}
+		l.mu.Unlock()
+		w.resolve(ctx, sigs)
+	}
 	problems := l.verify(ctx)
 	s := l.summarise(cpu0, cpu1, load0, load1)
 	s.Problems = problems
@@ -319,17 +397,17 @@ wait:
 
 // sweep is the request's incoming transaction after its deposit: on the deposit-address route
 // the engine's sweep of the address. Called under l.mu.
-func (r *intentRun) sweep() (common.Hash, bool) {
+func (r *intentRun) sweep() (string, bool) {
 	for _, h := range r.inTxs {
 		if h != r.deposit {
 			return h, true
 		}
 	}
-	return common.Hash{}, false
+	return "", false
 }
 
 // send quotes one intent and broadcasts its steps from w.
-func (l *load) send(ctx context.Context, w *wallet, r *intentRun) {
+func (l *load) send(ctx context.Context, w sender, r *intentRun) {
 	if d := time.Until(r.due); d > 0 {
 		select {
 		case <-ctx.Done():
@@ -338,14 +416,18 @@ func (l *load) send(ctx context.Context, w *wallet, r *intentRun) {
 		case <-time.After(d):
 		}
 	}
-	key, _ := crypto.GenerateKey()
-	r.recipient = crypto.PubkeyToAddress(key.PublicKey)
-	body := map[string]any{"user": w.addr.Hex(), "recipient": r.recipient.Hex(),
+	if l.cfg.dest == devnet.SolanaChainID {
+		r.recipient = solanago.NewWallet().PublicKey().String()
+	} else {
+		key, _ := crypto.GenerateKey()
+		r.recipient = crypto.PubkeyToAddress(key.PublicKey).Hex()
+	}
+	body := map[string]any{"user": w.address(), "recipient": r.recipient,
 		"originChainId": l.cfg.origin, "destinationChainId": l.cfg.dest,
-		"originCurrency": l.cfg.currencyIn.Hex(), "destinationCurrency": l.cfg.outCu.Hex(),
+		"originCurrency": l.cfg.inCurrency, "destinationCurrency": l.cfg.outCurrency,
 		"amount": l.cfg.amount, "tradeType": "EXACT_INPUT"}
 	if l.cfg.route == routeDepositAddress {
-		body["useDepositAddress"], body["strict"], body["refundTo"] = true, true, w.addr.Hex()
+		body["useDepositAddress"], body["strict"], body["refundTo"] = true, true, w.address()
 	}
 	q, err := l.api.Quote(ctx, body)
 	if err != nil {
@@ -370,7 +452,7 @@ func (l *load) send(ctx context.Context, w *wallet, r *intentRun) {
 			return
 		}
 		for _, it := range s.Items {
-			h, err := w.send(ctx, it.Data)
+			h, err := w.sendStep(ctx, it.Data)
 			if err != nil {
 				r.err = fmt.Errorf("step %s: %w", s.ID, err)
 				return
@@ -454,7 +536,7 @@ func (l *load) record(e event) {
 		r.status[e.Status] = time.UnixMilli(e.UpdatedAt)
 	}
 	for _, h := range e.InTxHashes {
-		if x := common.HexToHash(h); !slices.Contains(r.inTxs, x) {
+		if x := txID(l.cfg.origin, h); !slices.Contains(r.inTxs, x) {
 			r.inTxs = append(r.inTxs, x)
 		}
 	}
@@ -466,7 +548,7 @@ func (l *load) record(e event) {
 	if intent.Status(e.Status).Terminal() && r.final == "" {
 		r.final, r.reason, r.endedSeen = e.Status, e.FailReason, time.Now()
 		if e.Status == "success" && len(e.TxHashes) > 0 {
-			r.fillHash = common.HexToHash(e.TxHashes[len(e.TxHashes)-1])
+			r.fillHash = txID(l.cfg.dest, e.TxHashes[len(e.TxHashes)-1])
 		}
 		l.ended++
 		select {
@@ -501,7 +583,6 @@ func (l *load) pollStragglers(ctx context.Context, sentAll time.Time) {
 // verify checks every intent on chain; it returns one line per wrong intent.
 func (l *load) verify(ctx context.Context) []string {
 	var problems []string
-	origin, dest := l.clients[l.cfg.origin], l.clients[l.cfg.dest]
 	for i, r := range l.runs {
 		fail := func(format string, args ...any) {
 			problems = append(problems, fmt.Sprintf("intent %d (%s): %s", i, r.requestID, fmt.Sprintf(format, args...)))
@@ -518,7 +599,7 @@ func (l *load) verify(ctx context.Context) []string {
 		}
 		if r.final == "refund" && l.cfg.allowRefunds {
 			// Refunded instead of filled: the recipient must have received nothing.
-			if got, err := balance(ctx, dest, l.cfg.outCu, r.recipient); err != nil || got.Sign() != 0 {
+			if got, err := l.received(ctx, r.recipient); err != nil || got.Sign() != 0 {
 				fail("refunded (%s), yet its recipient holds %v (error %v)", r.reason, got, err)
 			}
 			continue
@@ -527,12 +608,11 @@ func (l *load) verify(ctx context.Context) []string {
 			fail("ended %q %s", or(r.final, "never"), r.reason)
 			continue
 		}
-		rc, err := origin.TransactionReceipt(ctx, r.deposit)
-		if err != nil || rc.Status != types.ReceiptStatusSuccessful {
-			fail("deposit %s: receipt %v, error %v", r.deposit, rc != nil && rc.Status == 1, err)
+		if err := l.depositSucceeded(ctx, r.deposit); err != nil {
+			fail("deposit %s: %v", r.deposit, err)
 			continue
 		}
-		got, err := balance(ctx, dest, l.cfg.outCu, r.recipient)
+		got, err := l.received(ctx, r.recipient)
 		if err != nil {
 			fail("recipient balance: %v", err)
 			continue
@@ -542,6 +622,52 @@ func (l *load) verify(ctx context.Context) []string {
 		}
 	}
 	return problems
+}
+
+// depositSucceeded checks the deposit succeeded on the origin chain.
+func (l *load) depositSucceeded(ctx context.Context, id string) error {
+	if l.cfg.origin == devnet.SolanaChainID {
+		sig, err := solanago.SignatureFromBase58(id)
+		if err != nil {
+			return err
+		}
+		st, err := l.sol.GetSignatureStatuses(ctx, true, sig)
+		if err != nil {
+			return err
+		}
+		if len(st.Value) != 1 || st.Value[0] == nil {
+			return errors.New("not found on the chain")
+		}
+		if st.Value[0].Err != nil {
+			return fmt.Errorf("failed on chain: %v", st.Value[0].Err)
+		}
+		return nil
+	}
+	rc, err := l.clients[l.cfg.origin].TransactionReceipt(ctx, common.HexToHash(id))
+	if err != nil {
+		return err
+	}
+	if rc.Status != types.ReceiptStatusSuccessful {
+		return errors.New("reverted")
+	}
+	return nil
+}
+
+// received is what the recipient (used for nothing else) holds of the route's output: lamports
+// on Solana (solana-dest: SOL), else the EVM currency's balance.
+func (l *load) received(ctx context.Context, recipient string) (*big.Int, error) {
+	if l.cfg.dest == devnet.SolanaChainID {
+		pk, err := solanago.PublicKeyFromBase58(recipient)
+		if err != nil {
+			return nil, err
+		}
+		b, err := l.sol.GetBalance(ctx, pk, solrpc.CommitmentConfirmed)
+		if err != nil {
+			return nil, err
+		}
+		return new(big.Int).SetUint64(b.Value), nil
+	}
+	return balance(ctx, l.clients[l.cfg.dest], l.cfg.outCu, common.HexToAddress(recipient))
 }
 
 // balance is who's balance of currency (the zero address: the native coin).
@@ -586,6 +712,23 @@ func newWallet(ctx context.Context, key *ecdsa.PrivateKey, ec *ethclient.Client,
 	// Room for the base fee to rise while the run fills blocks.
 	w.feeCap = new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(4)), w.tip)
 	return w, nil
+}
+
+// sender is a wallet of the origin chain: it pays a quote's step item and returns the
+// transaction's txID, without waiting for it.
+type sender interface {
+	address() string
+	sendStep(ctx context.Context, d quote.TxData) (string, error)
+}
+
+func (w *wallet) address() string { return w.addr.Hex() }
+
+func (w *wallet) sendStep(ctx context.Context, d quote.TxData) (string, error) {
+	h, err := w.send(ctx, d)
+	if err != nil {
+		return "", err
+	}
+	return h.Hex(), nil
 }
 
 func (w *wallet) send(ctx context.Context, d quote.TxData) (common.Hash, error) {
@@ -815,11 +958,19 @@ func every(ctx context.Context, d time.Duration, fn func()) {
 	}
 }
 
+// chainWatch is what a run knows of a chain's blocks: which block mined a transaction (by
+// txID) and when each block was first seen, and when a transaction reached the node's pool.
+type chainWatch interface {
+	mined(id string) (uint64, time.Time, bool)
+	pooled(id string) (time.Time, bool)
+	seen(n uint64) (time.Time, bool)
+}
+
 // mined returns the block that mined h and when it was first seen.
-func (w *watcher) mined(h common.Hash) (uint64, time.Time, bool) {
+func (w *watcher) mined(id string) (uint64, time.Time, bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	n, ok := w.txs[h]
+	n, ok := w.txs[common.HexToHash(id)]
 	if !ok {
 		return 0, time.Time{}, false
 	}
@@ -827,10 +978,10 @@ func (w *watcher) mined(h common.Hash) (uint64, time.Time, bool) {
 }
 
 // pooled returns when h was first seen in the node's pool.
-func (w *watcher) pooled(h common.Hash) (time.Time, bool) {
+func (w *watcher) pooled(id string) (time.Time, bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	t, ok := w.pool[h]
+	t, ok := w.pool[common.HexToHash(id)]
 	return t, ok
 }
 

@@ -239,7 +239,7 @@ func (l *load) summarise(cpu0, cpu1 cpuTimes, load0, load1 string) *summary {
 						steadyEngine = append(steadyEngine, submitted.Sub(conf))
 					}
 				}
-				if pooled, ok := dest.pooled(r.fillHash); ok {
+				if pooled, ok := l.fillPooled(dest, r); ok {
 					share := pooled.Sub(conf)
 					byBlock[confBlock] = append(byBlock[confBlock], share)
 					if da {
@@ -318,6 +318,20 @@ func (l *load) summarise(cpu0, cpu1 cpuTimes, load0, load1 string) *summary {
 			newSpan("steady window: engine share, last confirmation's block -> fill in the destination node's pool", steadyEnginePool))
 	}
 	return s
+}
+
+// fillPooled is when the fill of r reached the destination node's pool; on the local Solana
+// chain, which has no pool (it executes a transaction as it arrives), the engine's submitted
+// status (its broadcast). Called under l.mu.
+func (l *load) fillPooled(dest chainWatch, r *intentRun) (time.Time, bool) {
+	if t, ok := dest.pooled(r.fillHash); ok {
+		return t, true
+	}
+	if _, ok := dest.(*solWatcher); ok {
+		t, ok := r.status["submitted"]
+		return t, ok
+	}
+	return time.Time{}, false
 }
 
 // steadyRate is the rate of the successes, sorted by time, from the 10th to the 90th percentile:
@@ -453,7 +467,7 @@ func (l *load) writeTrace(path string) error {
 		pending, pOK := r.status["pending"]
 		submitted, sOK := r.status["submitted"]
 		success, okS := r.status["success"]
-		pooled, poolOK := dest.pooled(r.fillHash)
+		pooled, poolOK := l.fillPooled(dest, r)
 		_ = w.Write([]string{r.requestID, strconv.FormatUint(dBlock, 10), strconv.FormatUint(confBlock, 10),
 			since(routed, rOK), since(pending, pOK), since(submitted, sOK), since(pooled, poolOK), since(success, okS)})
 	}

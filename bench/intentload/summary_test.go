@@ -35,10 +35,10 @@ func TestSummaryAnatomy(t *testing.T) {
 	origin := &watcher{blocks: map[uint64]time.Time{10: at(500), 11: at(1500)}, txs: map[common.Hash]uint64{dep: 10}}
 	dest := &watcher{blocks: map[uint64]time.Time{20: at(2600)}, txs: map[common.Hash]uint64{fill: 20},
 		pool: map[common.Hash]time.Time{fill: at(1850)}}
-	r := &intentRun{due: at(0), quoted: at(10), sent: at(20), deposit: dep, fillHash: fill, final: "success",
+	r := &intentRun{due: at(0), quoted: at(10), sent: at(20), deposit: dep.Hex(), fillHash: fill.Hex(), final: "success",
 		status: map[string]time.Time{"routed": at(700), "pending": at(1800), "submitted": at(1900), "success": at(2900)}}
 	l := &load{cfg: config{origin: 1, dest: 2, confirmations: 2, route: "bridge", wallets: 1},
-		watch: map[uint64]*watcher{1: origin, 2: dest}, runs: []*intentRun{r}}
+		watch: map[uint64]chainWatch{1: origin, 2: dest}, runs: []*intentRun{r}}
 	s := l.summarise(cpuTimes{}, cpuTimes{}, "", "")
 	want := map[string]float64{
 		"deposit sent -> deposit mined (block seen)":                                     480,
@@ -213,11 +213,11 @@ func oneIntentABlock(n, confirmAfter, successAfter int, share func(i int) int) *
 		origin.txs[dep] = b
 		pooled := at(base + confirmAfter + share(i))
 		dest.pool[fill] = pooled
-		runs = append(runs, &intentRun{due: at(base), quoted: at(base), sent: at(base), deposit: dep, fillHash: fill, final: "success",
+		runs = append(runs, &intentRun{due: at(base), quoted: at(base), sent: at(base), deposit: dep.Hex(), fillHash: fill.Hex(), final: "success",
 			status: map[string]time.Time{"submitted": pooled, "success": at(base + successAfter)}})
 	}
 	return &load{cfg: config{origin: 1, dest: 2, confirmations: 2, route: "bridge", wallets: 1},
-		watch: map[uint64]*watcher{1: origin, 2: dest}, runs: runs}
+		watch: map[uint64]chainWatch{1: origin, 2: dest}, runs: runs}
 }
 
 // Issue 35, point 7: "plain transfer mined → success within 2 blocks plus the engine's share".

@@ -49,6 +49,16 @@ func (w *SolanaWallet) ExecuteSteps(ctx context.Context, q *quote.Response) (sol
 // Send compiles instructions into a transaction paid by the wallet, signs, sends and waits
 // until it is confirmed; a transaction that fails on chain is an error.
 func (w *SolanaWallet) Send(ctx context.Context, ixs []intent.SVMInstruction) (solanago.Signature, error) {
+	sig, err := w.Broadcast(ctx, ixs)
+	if err != nil {
+		return sig, err
+	}
+	return sig, w.WaitConfirmed(ctx, sig)
+}
+
+// Broadcast compiles instructions into a transaction paid by the wallet (a recent blockhash),
+// signs and sends it, without waiting for it to be confirmed: a load tool keeps many in flight.
+func (w *SolanaWallet) Broadcast(ctx context.Context, ixs []intent.SVMInstruction) (solanago.Signature, error) {
 	var out []solanago.Instruction
 	for _, ix := range ixs {
 		prog, err := solanago.PublicKeyFromBase58(ix.ProgramID)
@@ -85,22 +95,23 @@ func (w *SolanaWallet) Send(ctx context.Context, ixs []intent.SVMInstruction) (s
 	}); err != nil {
 		return solanago.Signature{}, err
 	}
-	sig, err := w.RPC.SendTransactionWithOpts(ctx, tx, rpc.TransactionOpts{PreflightCommitment: rpc.CommitmentConfirmed})
-	if err != nil {
-		return solanago.Signature{}, err
-	}
+	return w.RPC.SendTransactionWithOpts(ctx, tx, rpc.TransactionOpts{PreflightCommitment: rpc.CommitmentConfirmed})
+}
+
+// WaitConfirmed waits until sig is confirmed; a transaction that failed on chain is an error.
+func (w *SolanaWallet) WaitConfirmed(ctx context.Context, sig solanago.Signature) error {
 	for {
 		st, err := w.RPC.GetSignatureStatuses(ctx, false, sig)
 		if err == nil && len(st.Value) == 1 && st.Value[0] != nil &&
 			(st.Value[0].ConfirmationStatus == rpc.ConfirmationStatusConfirmed || st.Value[0].ConfirmationStatus == rpc.ConfirmationStatusFinalized) {
 			if st.Value[0].Err != nil {
-				return sig, fmt.Errorf("transaction %s failed: %v", sig, st.Value[0].Err)
+				return fmt.Errorf("transaction %s failed: %v", sig, st.Value[0].Err)
 			}
-			return sig, nil
+			return nil
 		}
 		select {
 		case <-ctx.Done():
-			return sig, fmt.Errorf("transaction %s not confirmed: %w", sig, ctx.Err())
+			return fmt.Errorf("transaction %s not confirmed: %w", sig, ctx.Err())
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
