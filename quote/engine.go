@@ -332,8 +332,13 @@ func (e *Engine) price(ctx context.Context, req *Request, caller Caller) (*quote
 			return nil, verr
 		}
 	}
+	// A fill to a chain that charges rent may create the recipient's account (rent.go).
+	rent, rentMinOut, verr := e.destRent(ctx, in, out, v.DestCurrency, v.Recipient)
+	if verr != nil {
+		return nil, verr
+	}
 	p := &pricing{
-		in: in.side, out: out.side, class: class, execGas: execGas, execFlat: execFlat, originGas: originGas,
+		in: in.side, out: out.side, class: class, execGas: execGas, execFlat: execFlat, originGas: originGas, rent: rent,
 		swapCostBps: e.swapCostBps(), appFees: v.AppFees, sponsorship: v.Sponsorship,
 		integrator: e.integrator(ctx, caller),
 	}
@@ -345,6 +350,9 @@ func (e *Engine) price(ctx context.Context, req *Request, caller Caller) (*quote
 	}
 	if v.TradeType == TradeExpectedOutput && b.amountOut.Cmp(v.Amount) < 0 {
 		return nil, invalid(CodeAmountTooLow, "no input reaches an output of %s %s after fees", intent.FormatUnits(v.Amount, out.currency.Decimals), out.currency.Symbol)
+	}
+	if verr := rentError(b, in.side, out.side, rentMinOut); verr != nil {
+		return nil, verr
 	}
 	if b.net.Sign() <= 0 || b.amountOut.Sign() <= 0 {
 		return nil, invalid(CodeAmountTooLow, "amount %s %s does not cover the fees of %s %s", intent.FormatUnits(b.amountIn, in.currency.Decimals),
