@@ -1,8 +1,9 @@
 // Package quote turns a quote request into priced, executable steps: it validates the request
 // against the chain registry (each address by its chain's family, chains.Notation), prices the
-// fee model's components (execution, swap, platform, app fees and sponsorship), builds the
-// protocol order and its id, asks the destination chain's family whether the fill would succeed
-// and the origin's for the steps that fund the order (chains.Steps), and returns the spec's quote
+// fee model's components (execution, swap, platform, app fees, the rent of a recipient's new
+// account on a chain that charges rent, and sponsorship), builds the protocol order and its id,
+// asks the destination chain's family what the fill costs and whether it would succeed and the
+// origin's for the steps that fund the order (chains.Steps), and returns the spec's quote
 // response. It builds no transaction of any chain family, stores the quote through a narrow
 // interface and knows nothing about HTTP.
 package quote
