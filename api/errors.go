@@ -86,6 +86,9 @@ var statuses = map[string]int{
 	// SOLANA_TX_TOO_LARGE: the spec's row, a Solana-origin quote whose compiled deposit
 	// transaction exceeds 1232 bytes.
 	quote.CodeSolanaTxTooLarge: http.StatusBadRequest,
+	// INSUFFICIENT_FUNDS_FOR_RENT is the spec's failReason; as a quote answer (the output cannot
+	// cover the rent of the recipient's new account on a Solana chain) it is 400.
+	quote.CodeInsufficientFundsForRent: http.StatusBadRequest,
 }
 
 // Error is every failed answer of the API, rendered as {message, errorCode} with the status the

@@ -118,8 +118,8 @@ func (s *Server) routeTable() []route {
 			answers: []docAnswer{{status: 200, desc: "the quote", ref: "QuoteResponse"}},
 			errors: []string{quote.CodeInvalidAddress, quote.CodeInvalidRecipient, quote.CodeUnsupportedChain, quote.CodeUnsupportedCurr,
 				quote.CodeAmountTooLow, quote.CodeAmountTooHigh, quote.CodeDestinationTxFailed, quote.CodeSponsorBalanceTooLow,
-				quote.CodeSanctionedWalletAddress, quote.CodeSolanaTxTooLarge, quote.CodeUnauthorizedQuote, quote.CodeServiceUnavailable,
-				quote.CodePriceFetchFailed}}
+				quote.CodeSanctionedWalletAddress, quote.CodeSolanaTxTooLarge, quote.CodeInsufficientFundsForRent, quote.CodeUnauthorizedQuote,
+				quote.CodeServiceUnavailable, quote.CodePriceFetchFailed}}
 	}
 	status := func(path string, view statusView, summary string, body any, deprecated bool) route {
 		return route{method: "GET", path: path, handler: s.intentStatus(view), access: accessPublic, bucket: ratelimit.Status,

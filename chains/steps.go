@@ -23,6 +23,13 @@ type Steps interface {
 	// the smallest unit of the chain's native currency: the execution cost the quote charges
 	// (EVM: the fill's gas estimate at the chain's gas price, served from a refresh-ahead cache).
 	FillCost(ctx context.Context, currency string) (*big.Int, error)
+	// RecipientRent returns what paying recipient in currency on this chain needs beyond the
+	// fill's fee (FillCost), read fresh (RecipientRent): the rent of an account the fill must
+	// create for the recipient, which the quote charges as the spec's "rent" fee component, and
+	// the smallest payment the chain accepts to a recipient that does not hold its rent-exempt
+	// minimum yet. EVM chains charge no rent: zero and no minimum. ErrUnavailable when the
+	// chain could not be read.
+	RecipientRent(ctx context.Context, currency, recipient string) (RecipientRent, error)
 	// SimulateFill checks that solver could pay recipient in currency on this chain: a
 	// *RevertError when the fill would fail (a blocked recipient, a recipient contract refusing
 	// the asset), ErrUnavailable when the chain could not be asked. Outcomes are reused for a
@@ -41,6 +48,22 @@ type Steps interface {
 	// part of a deposit-address quote's execution cost that is paid on the origin (EVM: the
 	// sweep's gas, a constant per currency kind, at the chain's gas price).
 	SweepCost(ctx context.Context, currency string) (*big.Int, error)
+}
+
+// RecipientRent is what a chain that charges rent for its accounts (Solana) needs of a fill's
+// payment to one recipient in one currency, beyond the fill's fee (issue 36, point 4).
+type RecipientRent struct {
+	// Rent is what the fill puts into an account it creates for the recipient, in the smallest
+	// unit of the chain's native currency: on Solana the rent-exempt minimum of the recipient's
+	// associated token account of an SPL token when it has none yet (about 0.002 SOL); zero when
+	// the fill creates no account. The solver pays it and the quote charges it as "rent".
+	Rent *big.Int
+	// MinPayment is the smallest amount of the currency, in its smallest unit, a payment to the
+	// recipient may be: on Solana a SOL payment to an account holding less than the rent-exempt
+	// minimum of an empty account (one that does not exist holds nothing) must bring it to that
+	// minimum, or the chain refuses the transfer (InsufficientFundsForRent). Nil when any
+	// positive amount may be paid.
+	MinPayment *big.Int
 }
 
 // FundingOrder is what a request's funding steps pay: the order, who pays it, and how much of

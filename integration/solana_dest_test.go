@@ -17,6 +17,7 @@ import (
 	"github.com/intentd/intentd/chains/solana"
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/devnet/svm"
+	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/internal/metrics"
 	"github.com/intentd/intentd/oracle/oracleapi"
 	"github.com/intentd/intentd/testkit"
@@ -26,7 +27,8 @@ import (
 // Issue 36, point 4 and the first half of "Done when": a bridge from the devnet's 31337 to the
 // local Solana chain reaches success through the API. ETH → SOL to a fresh wallet (a system
 // transfer creates it), and USDC → USDC(Solana) to a wallet without a USDC account (the fill
-// creates its associated token account, the solver paying the rent): each recipient holds
+// creates its associated token account, the solver paying the rent, which the quote charged the
+// user as the rent component): each recipient holds
 // exactly the quoted output, the order is filled once (one fill signature, in the status and the
 // record), and the base58 recipient and currency keep their case through the quote, the order,
 // the status and the record.
@@ -133,6 +135,57 @@ func TestBridgeFromTheDevnetToTheLocalSolanaChainReachesSuccess(t *testing.T) {
 			if got.Cmp(want) != 0 {
 				t.Fatalf("recipient holds %s, quoted %s exactly", got, want)
 			}
+			// Issue 36, point 4: the quote's rent component is the rent the chain charged, the
+			// lamports the recipient's new token account holds, at the quote's prices in the
+			// input's smallest unit (rounded up), and the user paid it: the output is the input
+			// less what the user pays of every component, rent included. SOL creates no account:
+			// no rent.
+			rec, err := s.Sys.Store.Record(ctx, q.RequestID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fs := rec.Data.FeeSponsorship
+			if fs == nil || fs.Quoted == nil {
+				t.Fatal("the record has no feeSponsorship.quoted")
+			}
+			rent, ok := fs.Quoted.Components["rent"]
+			if !ok {
+				t.Fatalf("feeSponsorship.quoted.components has no rent: %+v", fs.Quoted.Components)
+			}
+			wantRent := "0"
+			if tc.destCurrency != solana.NativeAddress {
+				acct, err := sol.GetAccountInfoWithOpts(ctx, svm.USDCAccount(recipient), &rpc.GetAccountInfoOpts{Commitment: rpc.CommitmentConfirmed})
+				if err != nil {
+					t.Fatal(err)
+				}
+				lamports := acct.Value.Lamports
+				solPrice, err := s.Sys.PriceSource().USDPrice(ctx, "SOL")
+				if err != nil {
+					t.Fatal(err)
+				}
+				inPrice, err := s.Sys.PriceSource().USDPrice(ctx, q.Details.CurrencyIn.Currency.Symbol)
+				if err != nil {
+					t.Fatal(err)
+				}
+				wantRent = intent.FromUSD(intent.USDValue(new(big.Int).SetUint64(lamports), solana.NativeDecimals, solPrice),
+					q.Details.CurrencyIn.Currency.Decimals, inPrice).String()
+				t.Logf("the recipient's token account holds %d lamports of rent; the quote charged %s %s for it",
+					lamports, rent.Total.Amount, q.Details.CurrencyIn.Currency.Symbol)
+				if wantRent == "0" {
+					t.Fatalf("the recipient's token account holds %d lamports, priced 0", lamports)
+				}
+				// A USDC bridge is 1:1: the output is the input less every fee the user pays.
+				in, _ := new(big.Int).SetString(q.Details.CurrencyIn.Amount, 10)
+				userPays, _ := new(big.Int).SetString(fs.Quoted.UserPaysTotal.Amount, 10)
+				if in == nil || userPays == nil || new(big.Int).Sub(in, userPays).Cmp(want) != 0 {
+					t.Errorf("input %s less user-paid fees %s is not the output %s", q.Details.CurrencyIn.Amount,
+						fs.Quoted.UserPaysTotal.Amount, want)
+				}
+			}
+			if rent.Total.Amount != wantRent || rent.UserPays.Amount != wantRent || rent.Sponsored.Amount != "0" {
+				t.Errorf("rent component %+v, want %s paid by the user", rent, wantRent)
+			}
+
 			// One fill: the recipient's account was touched by one transaction, the fill.
 			touched := recipient
 			if tc.destCurrency != solana.NativeAddress {
@@ -167,8 +220,7 @@ func TestBridgeFromTheDevnetToTheLocalSolanaChainReachesSuccess(t *testing.T) {
 			}
 
 			// The record and the status keep the recipient, the currency and the fill as written.
-			rec, err := s.Sys.Store.Record(ctx, q.RequestID)
-			if err != nil {
+			if rec, err = s.Sys.Store.Record(ctx, q.RequestID); err != nil {
 				t.Fatal(err)
 			}
 			var status map[string]any

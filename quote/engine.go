@@ -1,8 +1,9 @@
 // Package quote turns a quote request into priced, executable steps: it validates the request
 // against the chain registry (each address by its chain's family, chains.Notation), prices the
-// fee model's components (execution, swap, platform, app fees and sponsorship), builds the
-// protocol order and its id, asks the destination chain's family whether the fill would succeed
-// and the origin's for the steps that fund the order (chains.Steps), and returns the spec's quote
+// fee model's components (execution, swap, platform, app fees, the rent of a recipient's new
+// account on a chain that charges rent, and sponsorship), builds the protocol order and its id,
+// asks the destination chain's family what the fill costs and whether it would succeed and the
+// origin's for the steps that fund the order (chains.Steps), and returns the spec's quote
 // response. It builds no transaction of any chain family, stores the quote through a narrow
 // interface and knows nothing about HTTP.
 package quote
@@ -332,8 +333,13 @@ func (e *Engine) price(ctx context.Context, req *Request, caller Caller) (*quote
 			return nil, verr
 		}
 	}
+	// A fill to a chain that charges rent may create the recipient's account (rent.go).
+	rent, rentMinOut, verr := e.destRent(ctx, in, out, v.DestCurrency, v.Recipient)
+	if verr != nil {
+		return nil, verr
+	}
 	p := &pricing{
-		in: in.side, out: out.side, class: class, execGas: execGas, execFlat: execFlat, originGas: originGas,
+		in: in.side, out: out.side, class: class, execGas: execGas, execFlat: execFlat, originGas: originGas, rent: rent,
 		swapCostBps: e.swapCostBps(), appFees: v.AppFees, sponsorship: v.Sponsorship,
 		integrator: e.integrator(ctx, caller),
 	}
@@ -345,6 +351,9 @@ func (e *Engine) price(ctx context.Context, req *Request, caller Caller) (*quote
 	}
 	if v.TradeType == TradeExpectedOutput && b.amountOut.Cmp(v.Amount) < 0 {
 		return nil, invalid(CodeAmountTooLow, "no input reaches an output of %s %s after fees", intent.FormatUnits(v.Amount, out.currency.Decimals), out.currency.Symbol)
+	}
+	if verr := rentError(b, in.side, out.side, rentMinOut); verr != nil {
+		return nil, verr
 	}
 	if b.net.Sign() <= 0 || b.amountOut.Sign() <= 0 {
 		return nil, invalid(CodeAmountTooLow, "amount %s %s does not cover the fees of %s %s", intent.FormatUnits(b.amountIn, in.currency.Decimals),

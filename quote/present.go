@@ -35,6 +35,13 @@ func (q *quoted) operation() string {
 
 func (q *quoted) userPays(c fees.Component) *big.Int { return q.b.sponsor.Components[c].UserPays }
 
+// userPaysExecution is what the user pays of the destination's execution: the execution
+// component and the rent component, which the spec's breakdowns without a rent key
+// (expandedPriceImpact, v3 fees) count as execution (rent.go).
+func (q *quoted) userPaysExecution() *big.Int {
+	return new(big.Int).Add(q.userPays(fees.ComponentExecution), q.userPays(fees.ComponentRent))
+}
+
 func negUSD(d decimal.Decimal) string { return d.Neg().StringFixed(6) }
 
 // response builds what every quote endpoint answers from the priced numbers.
@@ -44,7 +51,9 @@ func (e *Engine) response(ctx context.Context, q *quoted) *Response {
 	currencyOut := out.amountObject(b.amountOut, q.minOut)
 	inUSD, outUSD := in.usd(b.amountIn), out.usd(b.amountOut)
 	total := outUSD.Sub(inUSD)
-	relayerGas, originGas := q.p.execGas, new(big.Int)
+	// The rent of an account the fill creates for the recipient is a destination cost the solver
+	// pays, as its gas is: relayerGas carries both (rent.go).
+	relayerGas, originGas := new(big.Int).Add(q.p.execGas, q.p.rentCost()), new(big.Int)
 	if q.p.originGas != nil {
 		originGas = q.p.originGas
 	}
@@ -71,7 +80,7 @@ func (e *Engine) response(ctx context.Context, q *quoted) *Response {
 			SwapImpact:  Impact{USD: negUSD(in.usd(q.userPays(fees.ComponentSwap))), Percent: percent(in.usd(q.userPays(fees.ComponentSwap)).Neg(), inUSD)},
 			ExpandedPriceImpact: ExpandedPriceImpact{
 				Swap:      USD{negUSD(in.usd(q.userPays(fees.ComponentSwap)))},
-				Execution: USD{negUSD(in.usd(q.userPays(fees.ComponentExecution)))},
+				Execution: USD{negUSD(in.usd(q.userPaysExecution()))},
 				Service:   USD{negUSD(in.usd(q.userPays(fees.ComponentPlatform)))},
 				App:       USD{negUSD(in.usd(q.userPays(fees.ComponentApp)))},
 			},
@@ -141,7 +150,7 @@ func (e *Engine) record(q *quoted, resp *Response, requestID, orderID string, or
 			TimeEstimate: resp.Details.TimeEstimate, InTxs: []intent.TxItem{}, OutTxs: []intent.TxItem{},
 			Referrer: q.v.Referrer, CurrencyIn: &currencyIn, CurrencyOut: &currencyOut, RefundCurrency: &currencyIn,
 			Fees: &intent.QuotedFees{Currency: in.currency, Quoted: intent.FeeComponents{
-				Swap: feeAmount(comp(fees.ComponentSwap)), Execution: feeAmount(comp(fees.ComponentExecution)),
+				Swap: feeAmount(comp(fees.ComponentSwap)), Execution: feeAmount(new(big.Int).Add(comp(fees.ComponentExecution), comp(fees.ComponentRent))),
 				Platform: feeAmount(comp(fees.ComponentPlatform)), App: feeAmount(comp(fees.ComponentApp)),
 				Sponsored: feeAmount(b.sponsor.SponsoredTotal)}},
 			FeeSponsorship: &intent.FeeSponsorship{Quoted: q.sponsorshipPhase(), Currency: in.currency},

@@ -44,6 +44,7 @@ type pricing struct {
 	execGas     *big.Int // destination fill gas, in input units
 	execFlat    *big.Int // the flat execution fee, in input units
 	originGas   *big.Int // what the solver pays on the origin (a deposit address's sweep), in input units
+	rent        *big.Int // the rent of an account the fill creates for the recipient, in input units (rent.go); nil is none
 	swapCostBps int64
 	integrator  fees.Integrator
 	appFees     []fees.AppFee
@@ -78,7 +79,7 @@ func (p *pricing) at(amountIn *big.Int) *breakdown {
 		fees.ComponentSwap:      b.swap,
 		fees.ComponentPlatform:  b.platform.Total,
 		fees.ComponentApp:       b.app,
-		fees.ComponentRent:      new(big.Int),
+		fees.ComponentRent:      p.rentCost(),
 	})
 	b.net = new(big.Int).Sub(amountIn, b.userFees())
 	if b.net.Sign() > 0 {
@@ -97,6 +98,15 @@ func (p *pricing) executionCost() *big.Int {
 		c.Add(c, p.originGas)
 	}
 	return c
+}
+
+// rentCost is the fee model's rent component: the rent of the account the fill creates for the
+// recipient (a Solana token account), zero when it creates none.
+func (p *pricing) rentCost() *big.Int {
+	if p.rent == nil {
+		return new(big.Int)
+	}
+	return new(big.Int).Set(p.rent)
 }
 
 // forOutput finds the smallest input whose output is at least want (EXPECTED_OUTPUT). Fees grow

@@ -60,6 +60,12 @@ func (c *Client) FillCost(ctx context.Context, currency string) (*big.Int, error
 	return new(big.Int).Mul(gasPrice, new(big.Int).SetUint64(FillGasEstimate(common.HexToAddress(currency)))), nil
 }
 
+// RecipientRent (chains.Steps) is zero: an EVM chain charges no rent for the accounts a fill
+// pays, and any amount may be paid to any address.
+func (c *Client) RecipientRent(context.Context, string, string) (chains.RecipientRent, error) {
+	return chains.RecipientRent{Rent: new(big.Int)}, nil
+}
+
 // DepositAddressSteps returns the deposit address of o's order and depositor under the chain's
 // DepositAddressFactory (DepositAddress, computed offline) and the one step that pays o to it: a
 // plain transfer of the native value with empty calldata, or an ERC-20 transfer to it. No

@@ -212,13 +212,68 @@ const FillSignatures = 1
 // priority fee at the chain's current compute-unit price (GasPrice, the fee of one signature's
 // transaction). It is not all a fill of a token may cost the solver: paying a recipient that has
 // no token account of the mint yet creates it, and its rent (about 0.002 SOL, a deposit the
-// account holds rather than a fee) is the spec's separate "rent" component, not charged here.
+// account holds rather than a fee) is the spec's separate "rent" component (RecipientRent).
 func (c *Client) FillCost(ctx context.Context, currency string) (*big.Int, error) {
 	p, err := c.GasPrice(ctx)
 	if err != nil {
 		return nil, err
 	}
 	return new(big.Int).Add(p, big.NewInt((FillSignatures-1)*LamportsPerSignature)), nil
+}
+
+// EmptyAccountSize is the data size of a wallet (a System account): its rent-exempt minimum
+// (getMinimumBalanceForRentExemption(0), 890,880 lamports) is the least a new one may hold.
+const EmptyAccountSize = 0
+
+// RecipientRent (chains.Steps) is what paying recipient in currency needs beyond the fill's fee,
+// read fresh from the chain. An SPL token: when the recipient's associated token account of the
+// mint does not exist, the fill creates it (payout.go) and the solver pays its rent, the
+// rent-exempt minimum of TokenAccountSize bytes (TokenAccountRent): that is Rent. SOL: the fill
+// creates nothing (a System transfer to a new address makes the account of the lamports it
+// carries), but the chain refuses a transfer that leaves a recipient holding less than the
+// rent-exempt minimum of an empty account (InsufficientFundsForRent): MinPayment is what the
+// recipient lacks of it, nil when it holds it already. chains.ErrUnavailable when the chain
+// could not be read.
+func (c *Client) RecipientRent(ctx context.Context, currency, recipient string) (chains.RecipientRent, error) {
+	owner, err := solanago.PublicKeyFromBase58(recipient)
+	if err != nil {
+		return chains.RecipientRent{}, fmt.Errorf("recipient %q: %w", recipient, errNotAddress)
+	}
+	if currency == NativeAddress {
+		bal, err := c.rpc.GetBalance(ctx, owner, commitment)
+		if err != nil {
+			return chains.RecipientRent{}, c.classify("get balance", err)
+		}
+		min, err := c.rpc.GetMinimumBalanceForRentExemption(ctx, EmptyAccountSize, commitment)
+		if err != nil {
+			return chains.RecipientRent{}, c.classify("get minimum balance for rent exemption", err)
+		}
+		r := chains.RecipientRent{Rent: new(big.Int)}
+		if bal.Value < min {
+			r.MinPayment = new(big.Int).SetUint64(min - bal.Value)
+		}
+		return r, nil
+	}
+	mint, err := solanago.PublicKeyFromBase58(currency)
+	if err != nil {
+		return chains.RecipientRent{}, fmt.Errorf("currency %q: %w", currency, errNotAddress)
+	}
+	ata, err := associatedTokenAddress(owner, mint)
+	if err != nil {
+		return chains.RecipientRent{}, err
+	}
+	exists, err := c.accountExists(ctx, ata)
+	if err != nil {
+		return chains.RecipientRent{}, err
+	}
+	if exists {
+		return chains.RecipientRent{Rent: new(big.Int)}, nil
+	}
+	rent, err := TokenAccountRent(ctx, c.rpc, c.chain.ID)
+	if err != nil {
+		return chains.RecipientRent{}, err
+	}
+	return chains.RecipientRent{Rent: new(big.Int).SetUint64(rent)}, nil
 }
 
 // A fill simulation's outcome is reused as the EVM family's is (evm.fillSimFresh).

@@ -222,3 +222,45 @@ func addTokenAccount(t *testing.T, owner svm.Account, amount uint64) solanago.Pu
 	sendAndConfirm(t, tx, owner.PrivateKey, acct)
 	return acct.PublicKey()
 }
+
+// Issue 36, point 4: RecipientRent is the rent a fill to the recipient needs beyond its fee. An
+// SPL token to a wallet without an associated token account of the mint: the account's
+// rent-exempt minimum (165 bytes), nothing when it has one. SOL: no account is created, but a
+// new address must be paid at least an empty account's rent-exempt minimum; a funded wallet
+// has no minimum.
+func TestRecipientRent(t *testing.T) {
+	c := dial(t, newKey(t).PublicKey())
+	cl := rpcClient(t)
+	tokenRent, err := cl.GetMinimumBalanceForRentExemption(t.Context(), solana.TokenAccountSize, rpc.CommitmentConfirmed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	emptyRent, err := cl.GetMinimumBalanceForRentExemption(t.Context(), solana.EmptyAccountSize, rpc.CommitmentConfirmed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh := newKey(t).PublicKey().String()
+	holder := svm.TestAccounts()[2].PublicKey.String()
+	for _, tc := range []struct {
+		name, currency, recipient string
+		rent                      uint64
+		min                       *big.Int
+	}{
+		{"USDC to a wallet without a token account", svm.USDCMint.String(), fresh, tokenRent, nil},
+		{"USDC to a wallet with one", svm.USDCMint.String(), holder, 0, nil},
+		{"SOL to a new address", solana.NativeAddress, fresh, 0, new(big.Int).SetUint64(emptyRent)},
+		{"SOL to a funded wallet", solana.NativeAddress, holder, 0, nil},
+	} {
+		r, err := c.RecipientRent(t.Context(), tc.currency, tc.recipient)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if r.Rent == nil || r.Rent.Uint64() != tc.rent || (r.MinPayment == nil) != (tc.min == nil) ||
+			(tc.min != nil && r.MinPayment.Cmp(tc.min) != 0) {
+			t.Errorf("%s: rent %v, minimum payment %v; want %d and %v", tc.name, r.Rent, r.MinPayment, tc.rent, tc.min)
+		}
+	}
+	if tokenRent != 2039280 || emptyRent != 890880 {
+		t.Logf("the chain's rent-exempt minima: token account %d, empty account %d lamports", tokenRent, emptyRent)
+	}
+}
