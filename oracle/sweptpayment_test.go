@@ -53,6 +53,14 @@ func TestASweepsDepositIsAttestedAtItsPaymentsDepth(t *testing.T) {
 		assert.Contains(t, e.Message, why)
 	}
 
+	// Peers are asked with the field (the aggregation forwards the route's fields).
+	for _, e := range srv.endpoints {
+		if e.path == oracleapi.PathDepositAttestation {
+			body := sweptBody(testChainID, common.HexToHash("0x01"), common.HexToHash("0x02"), common.HexToHash("0x03"))
+			assert.Contains(t, string(e.peerRequest([]byte(body))), `"sweptPaymentTransactionId":"`+common.HexToHash("0x03").Hex()+`"`)
+		}
+	}
+
 	t.Run("native", func(t *testing.T) {
 		order := crypto.Keccak256Hash([]byte("swept-native"))
 		da := address(order)
