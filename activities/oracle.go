@@ -66,6 +66,20 @@ type AttestInput struct {
 	// relies on the deposit only at the chain's full confirmations.
 	Tiered    bool   `json:",omitempty"`
 	RequestID string `json:",omitempty"`
+	// SweptPayment is, for the deposit a deposit address's sweep made (the workflows' version
+	// sweptPaymentDepth on), the plain transfer that sweep moved: the deposit's depth is counted
+	// from the payment's block once the sweep itself is mined (docs/deposit-addresses.md,
+	// "Confirmations of a sweep's deposit"), and the oracle is asked to count it so too
+	// (sweptPaymentTransactionId). Nil for every other deposit.
+	SweptPayment *SweptPayment `json:",omitempty"`
+}
+
+// SweptPayment is the payment a sweep's deposit moved: its transaction and the block it was
+// seen in (the scanner's).
+type SweptPayment struct {
+	TxHash      string
+	BlockNumber uint64
+	BlockHash   string `json:",omitempty"`
 }
 
 // AttestResult is the oracle's signed statement about the deposit.
@@ -160,7 +174,11 @@ func (a *OracleActivities) attestOnce(ctx context.Context, w *depositWait) (*Att
 	// The oracle is asked about this deposit's order only, not every deposit of the
 	// transaction: one transaction may hold hundreds of deposits, each with a workflow asking.
 	family := a.familyOf(in.Deposit)
-	att, err := a.Client.AttestFunding(ctx, family, in.ChainID, in.TxHash, in.OrderID)
+	var payment string
+	if in.SweptPayment != nil {
+		payment = in.SweptPayment.TxHash
+	}
+	att, err := a.Client.AttestFunding(ctx, family, in.ChainID, in.TxHash, in.OrderID, payment)
 	if err != nil {
 		switch outcome, reason := classifyOracleError(err); outcome {
 		case oracleRefused:
@@ -210,7 +228,7 @@ func (a *OracleActivities) attestOnce(ctx context.Context, w *depositWait) (*Att
 			in.TxHash, len(res.Signatures), need))
 	}
 	res.Signer, res.Signature = res.Signatures[0].Signer, res.Signatures[0].Signature
-	if res.Exposure, err = a.reserveExposure(ctx, w, m.BlockNumber, head); err != nil {
+	if res.Exposure, err = a.reserveExposure(ctx, w, w.countFrom(m.BlockNumber), head); err != nil {
 		return nil, "", err
 	}
 	return res, "", nil
@@ -492,15 +510,27 @@ func (w *depositWait) deepEnough(ctx context.Context, block uint64) (uint64, boo
 	if w.chain == nil || w.need == 0 {
 		return 0, true, nil
 	}
+	deep := func(head uint64) bool { return head >= block && head+1 >= w.countFrom(block)+w.need }
 	head := w.chain.SeenHead()
-	if head+1 < block+w.need {
+	if !deep(head) {
 		h, err := w.chain.Head(ctx)
 		if err != nil {
 			return 0, false, unavailable(fmt.Errorf("deposit's chain not readable for the engine's depth: %w", err))
 		}
 		head = max(head, h)
 	}
-	return head, head+1 >= block+w.need, nil
+	return head, deep(head), nil
+}
+
+// countFrom is the block the deposit's confirmations are counted from, the deposit being in
+// block: its swept payment's block for a sweep's deposit whose payment was seen before it
+// (SweptPayment; the sweep's own block must still be mined, which the callers check), else
+// block.
+func (w *depositWait) countFrom(block uint64) uint64 {
+	if p := w.in.SweptPayment; p != nil && p.BlockNumber != 0 && p.BlockNumber < block {
+		return p.BlockNumber
+	}
+	return block
 }
 
 // early reports whether the deposit cannot be deep enough yet by the engine's own view of its
@@ -517,7 +547,7 @@ func (w *depositWait) early() bool {
 		return false
 	}
 	head := w.chain.SeenHead()
-	return head != 0 && head+1 < w.in.BlockNumber+max(w.need, 1)
+	return head != 0 && (head < w.in.BlockNumber || head+1 < w.countFrom(w.in.BlockNumber)+max(w.need, 1))
 }
 
 // seen is the block the deposit was last seen in: found, else the workflow's.
@@ -552,14 +582,36 @@ func (w *depositWait) checkReorged(ctx context.Context) error {
 	}
 	if v.Mined != nil {
 		w.found = Sighting{Number: v.Mined.Number, Hash: v.Mined.Hash}
+		return w.checkPaymentReorged(ctx)
+	}
+	if !depositReorged(seen, v, w.chain.Confirmations()) {
+		return w.checkPaymentReorged(ctx)
+	}
+	return failure(intent.FailReasonDepositReorged, fmt.Sprintf(
+		"deposit %s (log %d) disappeared in a reorg: block %d is now %s instead of %s, the head is %d and the transaction is unknown",
+		in.TxHash, in.LogIndex, seen.Number, v.CanonicalHash, seen.Hash, v.Head), nil)
+}
+
+// checkPaymentReorged is checkReorged for a sweep's deposit's payment (SweptPayment): the
+// deposit's depth is counted from the payment's block, so a payment a reorg removed (by
+// depositReorged's evidence) is the deposit's reorg, whatever became of the sweep (reverted,
+// gone, or still mined by other funds at the address): DEPOSIT_REORGED.
+func (w *depositWait) checkPaymentReorged(ctx context.Context) error {
+	p := w.in.SweptPayment
+	if p == nil || p.BlockHash == "" {
 		return nil
+	}
+	seen := Sighting{Number: p.BlockNumber, Hash: p.BlockHash}
+	v, err := readChainView(ctx, w.chain, p.TxHash, seen.Number)
+	if err != nil {
+		return unavailable(fmt.Errorf("deposit's chain not readable for the payment's reorg check: %w", err))
 	}
 	if !depositReorged(seen, v, w.chain.Confirmations()) {
 		return nil
 	}
 	return failure(intent.FailReasonDepositReorged, fmt.Sprintf(
-		"deposit %s (log %d) disappeared in a reorg: block %d is now %s instead of %s, the head is %d and the transaction is unknown",
-		in.TxHash, in.LogIndex, seen.Number, v.CanonicalHash, seen.Hash, v.Head), nil)
+		"the payment %s that sweep %s moved disappeared in a reorg: block %d is now %s instead of %s, the head is %d and the transaction is unknown",
+		p.TxHash, w.in.TxHash, seen.Number, v.CanonicalHash, seen.Hash, v.Head), nil)
 }
 
 // readChainView reads, in ChainView's order, what the chain shows about tx and block number.

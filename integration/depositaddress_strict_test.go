@@ -468,3 +468,76 @@ func TestAStrictDepositAddressPaidMoreFillsTheQuoteAndRefundsTheExcessAsItsOwnLe
 		t.Errorf("the excess's duplicateDeposits %+v, want the parent %s", d, q.RequestID)
 	}
 }
+
+// Issue 35, point 7's target, "plain transfer mined → success within 2 blocks plus the engine's
+// share" (docs/deposit-addresses.md, "Confirmations of a sweep's deposit"), proved by the block
+// the fill waits for, not by time. The origin chain seals a block only when the test does: the
+// payment to a strict address is mined in block P, the solver's sweep in P+1 (sealed once the
+// sweep is in the node's pool), and then no further origin block is sealed. The sweep's deposit
+// is attested with its own one confirmation because its payment has the chain's two, and the
+// request reaches success with the origin's head still at P+1: the fill is mined before the
+// origin's block P+2 is, so with the two chains sealing in step (the bench's one block a second)
+// it is in the destination's block P+2 at the latest. Before, the sweep's deposit waited for its
+// own two confirmations (head P+2) and the fill landed in P+3.
+func TestAStrictDepositAddressIsFilledTwoBlocksAfterItsPayment(t *testing.T) {
+	s := startStack(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	origin := s.Devnet.Chain(31337)
+	t.Cleanup(origin.Resume)
+	cl, err := origin.Dial(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	acct, recipient, refundTo := devnet.TestAccounts()[7], freshAddress(t), freshAddress(t)
+	wallet := &e2e.Wallet{Key: acct.Key, RPCs: s.RPCs}
+	q, _ := s.strictDepositAddress(t, ctx, acct.Address, recipient, refundTo, common.Address{}, "400000000000000000")
+	orderID := common.HexToHash(q.Protocol.V2.OrderID)
+
+	origin.Pause()
+	solver := devnet.SolverAddress()
+	swept, err := cl.NonceAt(ctx, solver, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	payment := depositInOneBlock(t, ctx, origin, cl, wallet, q)
+	p := payment.BlockNumber.Uint64()
+	for { // the sweep in the pool: seal P+1
+		pending, err := cl.PendingNonceAt(ctx, solver)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pending > swept {
+			break
+		}
+		sleep(t, ctx, 10*time.Millisecond)
+	}
+	origin.Mine()
+
+	final, seen, err := s.API.WaitStatus(ctx, q.RequestID, "success", "failure", "refund")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if final.Status != "success" {
+		t.Fatalf("final %+v (seen %v), want success", final, seen)
+	}
+	if got := head(t, ctx, cl); got != p+1 {
+		t.Fatalf("filled with the origin's head at %d, want P+1 = %d (the payment's block %d and the chain's 2 confirmations)", got, p+1, p)
+	}
+	var sweep string
+	if err := s.Sys.Pool.QueryRow(ctx, `SELECT tx_hash FROM solver_transactions WHERE request_id = $1 AND kind = 'sweep'`,
+		q.RequestID).Scan(&sweep); err != nil {
+		t.Fatal(err)
+	}
+	r, err := cl.TransactionReceipt(ctx, common.HexToHash(sweep))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.BlockNumber.Uint64() != p+1 {
+		t.Fatalf("the sweep is in block %d, want P+1 = %d", r.BlockNumber.Uint64(), p+1)
+	}
+	if n := s.fills(t, 31338, orderID); n != 1 {
+		t.Fatalf("fills of the order: %d, want 1", n)
+	}
+}

@@ -194,11 +194,25 @@ func (p *clientPool) close() {
 // returns the Deposit events the chain's depository emitted in it that the request names (its
 // logIndex, its orderId, both, or neither: every one), in log order. Only those are decoded and
 // signed: a transaction of hundreds of deposits costs each caller one signature.
+//
+// With sweptPaymentTransactionId the transaction is read once it is mined in a canonical block
+// (one confirmation), and its deposits are attested before their own depth only when the named
+// payment carries them (sweptPayment: each is a sweep's, the payment paid the swept address and
+// its block has the depth); otherwise the answer is as without the field.
 func attestDeposit(ctx context.Context, s *Server, req oracleapi.DepositAttestationRequest, _ bool) ([]oracleapi.DepositData, oracleapi.Domain, *oracleapi.Error) {
-	tx, e := s.readTransactionAt(ctx, req.ChainID, req.TransactionID, contractDepository, s.depositDepth)
+	need := s.depositDepth
+	var full uint64 // the depth the deposits need, counted from the payment's block
+	if req.SweptPaymentTransactionID != nil {
+		need = func(ctx context.Context, r *chainRead, receipt *types.Receipt) uint64 {
+			full = s.depositDepth(ctx, r, receipt)
+			return 1
+		}
+	}
+	tx, e := s.readTransactionAt(ctx, req.ChainID, req.TransactionID, contractDepository, need)
 	if e != nil {
 		return nil, oracleapi.Domain{}, e
 	}
+	early := req.SweptPaymentTransactionID != nil && tx.confirmations < max(full, 1)
 	var messages []oracleapi.DepositData
 	for _, l := range tx.logs(depositEventID) {
 		// Deposit(bytes32 indexed orderId, …): the order id is the first topic.
@@ -223,6 +237,16 @@ func attestDeposit(ctx context.Context, s *Server, req oracleapi.DepositAttestat
 	}
 	if len(messages) > oracleapi.MaxMessagesPerAnswer {
 		return nil, oracleapi.Domain{}, tooManyEvents(len(messages), "Deposit events"+depositSelection(req), "name the deposit with logIndex or orderId")
+	}
+	if early {
+		if why, e := s.sweptPayment(ctx, tx, *req.SweptPaymentTransactionID, messages, full); e != nil {
+			return nil, oracleapi.Domain{}, e
+		} else if why != "" {
+			return nil, oracleapi.Domain{}, oracleapi.Errorf(oracleapi.CodeNotConfirmed,
+				"transaction %s has %d of %d confirmations, and payment %s does not count for it: %s; retry later",
+				req.TransactionID.Hex(), tx.confirmations, full, req.SweptPaymentTransactionID.Hex(), why)
+		}
+		tx.log.Info("sweep's deposit attested at its payment's depth", slog.String("payment", req.SweptPaymentTransactionID.Hex()))
 	}
 	tx.log.Info("deposit attested", slog.Int("deposits", len(messages)), slog.Uint64("block", tx.block), slog.Uint64("confirmations", tx.confirmations))
 	return messages, tx.domain(s), nil

@@ -52,6 +52,7 @@ func (r *intentRun) awaitAttestation(ctx workflow.Context, d *intent.Deposit) er
 	if r.tiered {
 		in.Tiered, in.RequestID = true, r.in.Execution.RequestID
 	}
+	in.SweptPayment = r.sweptPayment(d)
 	err := r.wait(ctx, total, oracleActs.AttestDeposit, in, &res)
 	if err != nil {
 		return err

@@ -157,6 +157,18 @@ func (r *intentRun) awaitSweep(ctx workflow.Context, in activities.SweepInput, s
 	}
 }
 
+// sweptPayment is, for d the deposit the run's sweep made (version sweptPaymentDepth on), the
+// payment it moved, which its attestation counts the deposit's confirmations from
+// (docs/deposit-addresses.md, "Confirmations of a sweep's deposit"); nil for any other deposit.
+func (r *intentRun) sweptPayment(d *intent.Deposit) *activities.SweptPayment {
+	a := r.state.Arrival
+	if !r.hasMinVersion(sweptPaymentDepth) || a == nil || d == nil || d != r.state.Deposit || d.SameEvent(*a) ||
+		a.ChainID != d.ChainID || a.TxHash == "" {
+		return nil
+	}
+	return &activities.SweptPayment{TxHash: a.TxHash, BlockNumber: a.BlockNumber, BlockHash: a.BlockHash}
+}
+
 // sweepTx is the mined sweep as an incoming transaction of the request: the transaction whose
 // Deposit event (at logIndex) is the request's deposit.
 func sweepTx(chainID uint64, inc activities.TxIncluded, status intent.TxStatus, logIndex int) intent.Tx {

@@ -34,8 +34,16 @@ const (
 	// watcher left it unrouted).
 	strictReuse intentVersion = 3
 
+	// sweptPaymentDepth attests a sweep's deposit at its payment's depth (issue 35, point 7:
+	// docs/deposit-addresses.md, "Confirmations of a sweep's deposit"): the attestation of the
+	// deposit a deposit address's sweep made names the payment the sweep moved
+	// (activities.AttestInput.SweptPayment), so the engine and the oracle count its confirmations
+	// from the payment's block once the sweep is mined. Runs before it attest the sweep's deposit
+	// at its own depth, one block later.
+	sweptPaymentDepth intentVersion = 4
+
 	// newestVersion is the version a new run takes: the last one named above.
-	newestVersion = strictReuse
+	newestVersion = sweptPaymentDepth
 )
 
 // versionChangeID is the change id of the package's one workflow.GetVersion call (readVersion).

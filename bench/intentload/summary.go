@@ -210,7 +210,10 @@ func (l *load) summarise(cpu0, cpu1 cpuTimes, load0, load1 string) *summary {
 		// route the engine's sweep's (the plain transfer deposits nothing into the depository).
 		// There the engine's share is two: the transfer's block -> the sweep in the origin
 		// node's pool, and the sweep's last confirmation's block -> the fill in the destination
-		// node's pool; the share the targets check is their sum.
+		// node's pool; the share the targets check is their sum. A sweep's deposit counts its
+		// confirmations from the transfer's block once the sweep is mined
+		// (docs/deposit-addresses.md, "Confirmations of a sweep's deposit"): its last
+		// confirmation's block is the later of the sweep's and the transfer's last.
 		fillOK, fillBlock, sweepShare := dOK, dBlock, time.Duration(0)
 		if da && dOK {
 			fillOK = false
@@ -232,6 +235,9 @@ func (l *load) summarise(cpu0, cpu1 cpuTimes, load0, load1 string) *summary {
 		}
 		if fillOK {
 			confBlock := fillBlock + max(l.cfg.confirmations, 1) - 1
+			if da {
+				confBlock = max(fillBlock, dBlock+max(l.cfg.confirmations, 1)-1)
+			}
 			if conf, ok := origin.seen(confBlock); ok {
 				if sOK {
 					engine = append(engine, submitted.Sub(conf))

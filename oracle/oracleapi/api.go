@@ -46,7 +46,15 @@ type DepositAttestationRequest struct {
 	TransactionID         common.Hash  `json:"transactionId"`
 	LogIndex              *uint64      `json:"logIndex,omitempty" doc:"Attest only the Deposit event at this log index (optional)."`
 	OrderID               *common.Hash `json:"orderId,omitempty" doc:"Attest only the Deposit events for this order id: 32 bytes, 0x-hex (optional)."`
-	RequestPeerSignatures bool         `json:"requestPeerSignatures,omitempty"`
+	// SweptPaymentTransactionID (optional, ours: docs/oracle.md, "A sweep's deposit") names
+	// the plain transfer to a deposit address that the attested deposit's sweep moved into the
+	// depository. When every deposit attested is a sweep of the chain's deposit-address factory
+	// and this transaction paid the swept address at least the swept amount of the swept
+	// currency, the deposits are attested once the sweep is mined in a canonical block and the
+	// payment's block has the confirmations the deposits need; otherwise the field changes
+	// nothing. The signed message is the same.
+	SweptPaymentTransactionID *common.Hash `json:"sweptPaymentTransactionId,omitempty" doc:"The plain transfer to a deposit address that this transaction's sweep moved into the depository: count the deposit's confirmations from its block (optional; 32 bytes, 0x-hex)."`
+	RequestPeerSignatures     bool         `json:"requestPeerSignatures,omitempty"`
 }
 
 // MaxMessagesPerAnswer caps the messages of one attestation answer: a request whose facts

@@ -69,8 +69,23 @@ func (c *Client) AttestDeposit(ctx context.Context, chainID uint64, txHash commo
 // An oracle that does not know the field answers with every deposit of the transaction; the
 // returned attestation holds only orderID's.
 func (c *Client) AttestDepositFor(ctx context.Context, chainID uint64, txHash, orderID common.Hash) (*DepositAttestation, error) {
-	att, err := Attest[DepositData](ctx, c, PathDepositAttestation,
-		DepositAttestationRequest{ChainID: chainID, TransactionID: txHash, OrderID: &orderID, RequestPeerSignatures: true})
+	return c.attestDepositFor(ctx, DepositAttestationRequest{ChainID: chainID, TransactionID: txHash, OrderID: &orderID,
+		RequestPeerSignatures: true})
+}
+
+// AttestSweepDepositFor is AttestDepositFor for the deposit a deposit address's sweep made,
+// naming payment, the plain transfer the sweep moved (sweptPaymentTransactionId): the oracle
+// then counts the deposit's confirmations from the payment's block once the sweep is mined
+// (docs/oracle.md, "A sweep's deposit"). An oracle that does not know the field answers at the
+// sweep's own depth.
+func (c *Client) AttestSweepDepositFor(ctx context.Context, chainID uint64, txHash, orderID, payment common.Hash) (*DepositAttestation, error) {
+	return c.attestDepositFor(ctx, DepositAttestationRequest{ChainID: chainID, TransactionID: txHash, OrderID: &orderID,
+		SweptPaymentTransactionID: &payment, RequestPeerSignatures: true})
+}
+
+func (c *Client) attestDepositFor(ctx context.Context, req DepositAttestationRequest) (*DepositAttestation, error) {
+	chainID, txHash, orderID := req.ChainID, req.TransactionID, *req.OrderID
+	att, err := Attest[DepositData](ctx, c, PathDepositAttestation, req)
 	if err != nil {
 		return nil, err
 	}

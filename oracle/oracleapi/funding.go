@@ -59,11 +59,19 @@ func FundingDomain(family, environment string, chainID uint64, depository string
 
 // AttestFunding asks for the deposits of transaction txID on chainID, a chain of family, that pay
 // for orderID (both as the engine writes them), with the peers' signatures: AttestDepositFor's
-// EVM body, or for a Solana chain the Solana body (txID a base58 signature).
-func (c *Client) AttestFunding(ctx context.Context, family string, chainID uint64, txID, orderID string) (*FundingAttestation, error) {
+// EVM body, or for a Solana chain the Solana body (txID a base58 signature). sweptPayment, when
+// not empty, is the plain transfer to a deposit address that txID's sweep moved into the
+// depository (EVM only: AttestSweepDepositFor; the Solana body has no such field and ignores it).
+func (c *Client) AttestFunding(ctx context.Context, family string, chainID uint64, txID, orderID, sweptPayment string) (*FundingAttestation, error) {
 	order := common.HexToHash(orderID)
 	if !IsSolanaFamily(family) {
-		att, err := c.AttestDepositFor(ctx, chainID, common.HexToHash(txID), order)
+		var att *DepositAttestation
+		var err error
+		if sweptPayment != "" {
+			att, err = c.AttestSweepDepositFor(ctx, chainID, common.HexToHash(txID), order, common.HexToHash(sweptPayment))
+		} else {
+			att, err = c.AttestDepositFor(ctx, chainID, common.HexToHash(txID), order)
+		}
 		if err != nil {
 			return nil, err
 		}
