@@ -69,7 +69,7 @@ else
 fi
 
 echo "==> engine: starting 'intentd-dev dev' (log in $DATA_DIR/bench-dev.log)"
-LOG_LEVEL=${LOG_LEVEL:-info} "$INTENTD_BIN" dev > "$DATA_DIR/bench-dev.log" 2>&1 &
+DEVNET_SOLANA=${BENCH_SOLANA:-false} LOG_LEVEL=${LOG_LEVEL:-info} "$INTENTD_BIN" dev > "$DATA_DIR/bench-dev.log" 2>&1 &
 dev_pid=$!
 
 echo "==> waiting for $API/lives (up to ${READY_TIMEOUT}s)"
