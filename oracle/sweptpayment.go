@@ -24,10 +24,7 @@ import (
 // itself is mined in a canonical block. A reorg of S alone leaves the payment at the address for
 // the solver's kept sweep; a reorg of P reverts or removes the sweep with it.
 
-var (
-	sweptEventID    = evm.DepositAddressFactoryABI.GetABI().Events["Swept"].ID
-	transferEventID = evm.ERC20ABI.GetABI().Events["Transfer"].ID
-)
+var transferEventID = evm.ERC20ABI.GetABI().Events["Transfer"].ID
 
 // sweptPayment checks, on the oracle's own reads, that payment carries every deposit of
 // messages (read in tx, mined and canonical) to the depth need: each deposit is a sweep's (the

@@ -68,8 +68,10 @@ func TestASweepsDepositIsAttestedAtItsPaymentsDepth(t *testing.T) {
 		tc.commit(1) // the payment in block P
 		less := tc.transfer(t, da, big.NewInt(1))
 		other := tc.transfer(t, common.HexToAddress("0x00000000000000000000000000000000000000aa"), eth)
-		tc.commit(1) // P+1: a payment of less to the address, one of as much elsewhere
-		sweep := tc.solverCall(t, devnet.DepositAddressFactoryAddress, factory, evm.PackSweep(order, user, common.Address{}, eth), nil) // P+2
+		// P+1: a payment of less to the address, one of as much elsewhere.
+		tc.commit(1)
+		// The sweep, mined in P+2.
+		sweep := tc.solverCall(t, devnet.DepositAddressFactoryAddress, factory, evm.PackSweep(order, user, common.Address{}, eth), nil)
 
 		// The head is P+2: the payment has 3 of 3 confirmations, the sweep 1.
 		r := do(t, http.MethodPost, url, sweptBody(testChainID, sweep, order, payment), key)
@@ -101,7 +103,7 @@ func TestASweepsDepositIsAttestedAtItsPaymentsDepth(t *testing.T) {
 	t.Run("payment not deep enough", func(t *testing.T) {
 		order := crypto.Keccak256Hash([]byte("swept-shallow"))
 		payment := tc.transfer(t, address(order), eth)
-		tc.commit(1) // P
+		tc.commit(1)                                                                                                                    // P
 		sweep := tc.solverCall(t, devnet.DepositAddressFactoryAddress, factory, evm.PackSweep(order, user, common.Address{}, eth), nil) // P+1
 		refused(t, sweptBody(testChainID, sweep, order, payment), "does not have 3 confirmations")
 		tc.commit(1) // P+2: the payment has its 3 confirmations, the sweep 2

@@ -29,4 +29,3 @@ func TestFundingErrorMapsATransactionOverTheLimitToSolanaTxTooLarge(t *testing.T
 		t.Errorf("a chain that could not be read: %v, want %s", qerr, CodeServiceUnavailable)
 	}
 }
-

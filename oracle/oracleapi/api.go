@@ -42,10 +42,10 @@ const HeaderAPIKey = "x-api-key"
 // messages. One transaction may hold hundreds of deposits, and each deposit's caller asking for
 // all of them made the signing work grow with the square of their number.
 type DepositAttestationRequest struct {
-	ChainID               uint64       `json:"chainId" minimum:"1"`
-	TransactionID         common.Hash  `json:"transactionId"`
-	LogIndex              *uint64      `json:"logIndex,omitempty" doc:"Attest only the Deposit event at this log index (optional)."`
-	OrderID               *common.Hash `json:"orderId,omitempty" doc:"Attest only the Deposit events for this order id: 32 bytes, 0x-hex (optional)."`
+	ChainID       uint64       `json:"chainId" minimum:"1"`
+	TransactionID common.Hash  `json:"transactionId"`
+	LogIndex      *uint64      `json:"logIndex,omitempty" doc:"Attest only the Deposit event at this log index (optional)."`
+	OrderID       *common.Hash `json:"orderId,omitempty" doc:"Attest only the Deposit events for this order id: 32 bytes, 0x-hex (optional)."`
 	// SweptPaymentTransactionID (optional, ours: docs/oracle.md, "A sweep's deposit") names
 	// the plain transfer to a deposit address that the attested deposit's sweep moved into the
 	// depository. When every deposit attested is a sweep of the chain's deposit-address factory
