@@ -16,7 +16,7 @@ func TestReliabilityShort(t *testing.T) {
 	}
 	runScenario(t, scenario{
 		Name: "short", Seed: seedFor(t, 1), Intents: 8, Bad: 2, Accounts: 4,
-		Pace: [2]time.Duration{500 * time.Millisecond, 2 * time.Second}, HintShare: 0.5,
+		Pace: [2]time.Duration{500 * time.Millisecond, 2 * time.Second}, HintShare: 0.5, SolanaShare: 0.5,
 		Kills: 1, PostgresRestarts: 1, DispatcherKills: 1,
 		Gap:          [2]time.Duration{time.Second, 4 * time.Second},
 		WorkerDown:   [2]time.Duration{500 * time.Millisecond, 2 * time.Second},
