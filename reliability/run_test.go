@@ -24,8 +24,8 @@ type eventRecord struct {
 	// SweptUnfilled is, for a worker kill, the deposit-address requests whose sweep was stored
 	// and whose fill was not when it struck (the kill between sweep and fill of issue 35).
 	SweptUnfilled int
-	// SolanaInFlight is, for a worker kill, the sol-dest and sol-origin intents deposited and
-	// not yet ended when it struck (their fills in flight, issue 36).
+	// SolanaInFlight is the sol-dest and sol-origin intents deposited and not yet ended when it
+	// struck (issue 36: a worker kill then strikes their deposits' attestation or fills).
 	SolanaInFlight int
 	Err            error
 }
@@ -112,10 +112,10 @@ func (r *rig) runChaos(ctx context.Context, plan []Event, began time.Time, cases
 			}
 		}
 		rec := eventRecord{Event: e, At: time.Since(began), InFlight: inFlight}
+		_, rec.SolanaInFlight = r.inFlightOf(ctx, cases, mu)
 		switch e.Kind {
 		case KillWorker:
 			rec.SweptUnfilled = r.sweptUnfilled(ctx)
-			_, rec.SolanaInFlight = r.inFlightOf(ctx, cases, mu)
 			if rec.Err = r.WorkerProcess.Kill(); rec.Err == nil {
 				sleep(ctx, e.Down)
 				rec.Err = r.WorkerProcess.Start()
