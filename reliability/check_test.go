@@ -334,6 +334,10 @@ func (r *rig) check(ctx context.Context, cases []*intentCase) figures {
 			problems = append(problems, bad{c, "the workflow closed as " + status.String()})
 		}
 	}
+	for _, why := range r.checkVault(ctx, live, rows) {
+		f.WrongBalances++
+		t.Errorf("Solana vault: %s", why)
+	}
 	if f.DoubleFills != 0 || f.DoubleRefunds != 0 {
 		t.Errorf("double payouts on chain: %d fills, %d refunds", f.DoubleFills, f.DoubleRefunds)
 	}

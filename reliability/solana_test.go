@@ -189,3 +189,34 @@ func (r *rig) checkSolana(ctx context.Context, c *intentCase, row readRow, f *fi
 	}
 	return why
 }
+
+// checkVault checks that nothing paid to the Solana vault was lost (issue 36, "nothing lost"):
+// genesis does not fund the vault (devnet/svm), so after the run it holds exactly the sol-origin
+// deposits, SOL in lamports and USDC in its associated token account, less those refunded (a
+// refund pays out of the vault, its fee paid by the solver). It returns the differences.
+func (r *rig) checkVault(ctx context.Context, live []*intentCase, rows map[string]readRow) []string {
+	want := map[string]*big.Int{solana.NativeAddress: new(big.Int), svm.USDCMint.String(): new(big.Int)}
+	n := 0
+	for _, c := range live {
+		if c.Kind != "sol-origin" || c.SolDeposit == "" {
+			continue
+		}
+		n++
+		if rows[c.RequestID].Status != "refund" {
+			want[c.solCurrency()].Add(want[c.solCurrency()], c.Deposited)
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	var out []string
+	for cur, w := range want {
+		got, err := r.solBalance(ctx, cur, svm.VaultAddress())
+		if err != nil {
+			out = append(out, fmt.Sprintf("the vault's %s: %v", cur, err))
+		} else if got.Cmp(w) != 0 {
+			out = append(out, fmt.Sprintf("the vault holds %s of %s, the %d sol-origin deposits not refunded %s", got, cur, n, w))
+		}
+	}
+	return out
+}
