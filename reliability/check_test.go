@@ -96,9 +96,15 @@ func (r *rig) check(ctx context.Context, cases []*intentCase) figures {
 	// depository on 31337, by id.
 	fills := r.Events(t, 31338, devnet.OutputSettlerAddress, evm.OutputSettlerABI.GetABI().Events["Fill"].ID)
 	refunds := r.Events(t, 31337, devnet.DepositoryAddress, evm.DepositoryABI.GetABI().Events["Withdrawal"].ID)
+	// A sol-origin intent is filled on 31337 (the EVM intents fill on 31338 only).
+	originFills := r.Events(t, 31337, devnet.OutputSettlerAddress, evm.OutputSettlerABI.GetABI().Events["Fill"].ID)
 	for _, n := range fills {
 		f.DoubleFills += max(0, n-1)
 	}
+	for _, n := range originFills {
+		f.DoubleFills += max(0, n-1)
+	}
+	solPays := r.solanaPayments(ctx)
 	for _, n := range refunds {
 		f.DoubleRefunds += max(0, n-1)
 	}
@@ -225,6 +231,9 @@ func (r *rig) check(ctx context.Context, cases []*intentCase) figures {
 		for _, id := range ids {
 			nRefund += refunds[id]
 		}
+		if c.Kind == "sol-origin" {
+			nFill = originFills[c.OrderID]
+		}
 		switch {
 		case row.Status == c.wantStatus():
 			if row.Status == "refund" && row.FailReason != string(intent.FailReasonDepositedAmountTooLowToFill) {
@@ -239,8 +248,29 @@ func (r *rig) check(ctx context.Context, cases []*intentCase) figures {
 			f.WrongOutcomes++
 			problems = append(problems, bad{c, fmt.Sprintf("status %s (%s/%s), want %s", row.Status, row.FailReason, row.RefundFailReason, c.wantStatus())})
 		}
-		switch row.Status {
-		case "success":
+		if c.solana() {
+			f.Solana++
+			for _, why := range r.checkSolana(ctx, c, row, &f, nFill, nRefund, solPays[c.RequestID]) {
+				problems = append(problems, bad{c, why})
+			}
+			// What the EVM family signed for it (solver_transactions): a sol-origin's fill on
+			// 31337 or a sol-dest's refund on 31337, nothing else; its Solana payments are kept
+			// in solana_payments (checked above).
+			evmKind := ""
+			switch {
+			case c.Kind == "sol-origin" && row.Status == "success":
+				evmKind = "fill"
+			case c.Kind == "sol-dest" && row.Status == "refund":
+				evmKind = "refund"
+			}
+			if got := solverTxs[c.RequestID]; (evmKind == "" && len(got) != 0) || (evmKind != "" && (got[evmKind] == nil || len(got) != 1)) {
+				problems = append(problems, bad{c, fmt.Sprintf("stored EVM solver transactions %s, want %q only", kindsOf(c.RequestID), evmKind)})
+			}
+		}
+		switch {
+		case c.solana():
+			// checked above
+		case row.Status == "success":
 			if nFill != 1 || nRefund != 0 {
 				problems = append(problems, bad{c, fmt.Sprintf("%d fills and %d refunds on chain, want 1 fill and no refund", nFill, nRefund)})
 			}
@@ -262,7 +292,7 @@ func (r *rig) check(ctx context.Context, cases []*intentCase) figures {
 			if _, ok := solverTxs[c.RequestID]["fill"]; !ok || len(solverTxs[c.RequestID]) != want {
 				problems = append(problems, bad{c, "stored solver transactions " + kindsOf(c.RequestID) + ", want its fill only (and its sweep)"})
 			}
-		case "refund":
+		case row.Status == "refund":
 			if nFill != 0 || nRefund != 1 {
 				problems = append(problems, bad{c, fmt.Sprintf("%d fills and %d refunds on chain, want no fill and 1 refund", nFill, nRefund)})
 			}
@@ -304,6 +334,10 @@ func (r *rig) check(ctx context.Context, cases []*intentCase) figures {
 			problems = append(problems, bad{c, "the workflow closed as " + status.String()})
 		}
 	}
+	for _, why := range r.checkVault(ctx, live, rows) {
+		f.WrongBalances++
+		t.Errorf("Solana vault: %s", why)
+	}
 	if f.DoubleFills != 0 || f.DoubleRefunds != 0 {
 		t.Errorf("double payouts on chain: %d fills, %d refunds", f.DoubleFills, f.DoubleRefunds)
 	}
@@ -320,7 +354,7 @@ func (r *rig) check(ctx context.Context, cases []*intentCase) figures {
 	reported := map[string]bool{}
 	for _, p := range problems {
 		t.Errorf("intent %d (%s, account %d, request %s, order %s, deposit %s): %s", p.c.Index, p.c.Kind, p.c.Account,
-			p.c.RequestID, p.c.OrderID.Hex(), p.c.DepositTx.Hex(), p.why)
+			p.c.RequestID, p.c.OrderID.Hex(), p.c.deposit(), p.why)
 		if !reported[p.c.RequestID] {
 			reported[p.c.RequestID] = true
 			r.explain(ctx, p.c)

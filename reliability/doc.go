@@ -11,8 +11,10 @@
 // the invariants and the figures measured.
 //
 // The test files are split by concern: harness_test.go (scenarios, the binary, the rig),
-// intents_test.go (planning and paying for intents), run_test.go (running a scenario, its faults
-// and figures), check_test.go (the invariants on chain and in the read model) and
+// intents_test.go (planning and paying for intents, the Solana kinds among them), run_test.go
+// (running a scenario, its faults and figures), check_test.go (the invariants on chain and in
+// the read model), solana_test.go (the invariants of the intents to and from the local Solana
+// chain) and
 // workflow_test.go (the workflows' own state, histories and explanations). This file's package
 // holds the seeded plan of faults, which needs no testing.T.
 package reliability

@@ -40,6 +40,12 @@ type scenario struct {
 	// deposit address (issue 35) and paid by a plain transfer to it; the engine sweeps each
 	// into the depository before it fills.
 	DepositAddressShare float64
+	// SolanaShare is the fraction of the correctly paid intents that cross to or from the local
+	// Solana chain (issue 36): half sol-dest (31337 → Solana, paid by the EVM account), half
+	// sol-origin (Solana → 31337, paid by the Solana test account of the same index). Drawn
+	// only when > 0, so that the plans of the other scenarios are what they were; > 0 also
+	// starts the local Solana chain (testkit.Options.Solana).
+	SolanaShare float64
 
 	Kills            int // SIGKILLs of the worker process
 	PostgresRestarts int // Postgres crashes (then clean restarts, alternating)
@@ -178,8 +184,12 @@ func startRig(t *testing.T, sc scenario) *rig {
 	}
 	t.Cleanup(func() { _ = logFile.Close() })
 	o := testkit.Options{Logger: slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: slog.LevelWarn})),
-		PrivatePostgres: true, WorkerBinary: bin, LogDir: r.logDir,
+		PrivatePostgres: true, WorkerBinary: bin, LogDir: r.logDir, Solana: sc.SolanaShare > 0,
 		Env: map[string]string{"PRICE_SOURCE": "table", "QUOTE_TTL": "30m", "SCAN_INTERVAL": "250ms"}}
+	if sc.SolanaShare > 0 {
+		// The price table prices ETH and USDC only by default: SOL too, or no Solana route is quoted.
+		o.Env["PRICES_USD"] = "ETH=3000,USDC=1,SOL=150"
+	}
 	if sc.FailRate+sc.DelayRate > 0 {
 		o.Faults = &faultproxy.Config{Seed: sc.Seed, FailRate: sc.FailRate, DelayRate: sc.DelayRate,
 			MinDelay: 100 * time.Millisecond, MaxDelay: 2 * time.Second,

@@ -2,6 +2,8 @@ package reliability
 
 import (
 	"context"
+	"crypto/ed25519"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"math/big"
@@ -11,9 +13,13 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
+	solanago "github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
 
+	"github.com/intentd/intentd/chains/solana"
 	"github.com/intentd/intentd/deposits"
 	"github.com/intentd/intentd/devnet"
+	"github.com/intentd/intentd/devnet/svm"
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/quote"
 	"github.com/intentd/intentd/testkit/e2e"
@@ -21,9 +27,12 @@ import (
 
 // intentCase is one intent of a scenario: what the client asks for and pays, and what happened.
 type intentCase struct {
-	Index     int
-	Account   int
-	Kind      string   // eth, usdc, eth-underpaid, or eth-da (a strict deposit address paid by a plain transfer)
+	Index   int
+	Account int
+	Kind    string // eth, usdc, eth-underpaid, eth-da (a strict deposit address paid by a plain transfer), sol-dest or sol-origin
+	// USDC is, for sol-dest and sol-origin, USDC → USDC rather than the chains' native coins
+	// (ETH → SOL, SOL → ETH).
+	USDC      bool
 	Amount    *big.Int // quoted input
 	Recipient common.Address
 	RefundTo  common.Address
@@ -33,6 +42,9 @@ type intentCase struct {
 	// Excess, for some eth-da intents, is paid beyond the quote: the quote is filled and the
 	// excess refunded to refundTo as a leg of its own (INCORRECT_PAYMENT, ExcessLegID).
 	Excess *big.Int
+	// SolRecipient (sol-dest) and SolRefundTo (sol-origin) are fresh Solana wallets derived from
+	// the seed: their balances after the run are exactly what the engine paid them.
+	SolRecipient, SolRefundTo solanago.PublicKey
 
 	RequestID   string
 	OrderID     common.Hash
@@ -40,6 +52,7 @@ type intentCase struct {
 	AmountOut   *big.Int
 	Deposited   *big.Int
 	DepositTx   common.Hash
+	SolDeposit  string // sol-origin: the deposit's Solana signature, base58
 	DepositedAt time.Time
 	EndedAt     time.Time
 	// Closed is set when the workflow closed while the read model still showed the request in
@@ -57,8 +70,30 @@ func (c *intentCase) ExcessLegID() string {
 	return intent.DepositRefundRequestID(31337, deposits.ExcessTxHash(31337, c.DepositTx.Hex(), intent.NativeTransferLogIndex), 0)
 }
 
+// solana says whether the intent crosses to or from the local Solana chain.
+func (c *intentCase) solana() bool { return c.Kind == "sol-dest" || c.Kind == "sol-origin" }
+
+// deposit names the intent's deposit transaction: the EVM hash, or the Solana signature.
+func (c *intentCase) deposit() string {
+	if c.SolDeposit != "" {
+		return c.SolDeposit
+	}
+	return c.DepositTx.Hex()
+}
+
+// solCurrency is the intent's currency on the Solana chain (sol-dest, sol-origin): SOL's System
+// Program id or the local USDC mint, base58.
+func (c *intentCase) solCurrency() string {
+	if c.USDC {
+		return svm.USDCMint.String()
+	}
+	return solana.NativeAddress
+}
+
+// currency is the intent's currency on its EVM chain (31337 and 31338; for the Solana kinds,
+// 31337's side).
 func (c *intentCase) currency() common.Address {
-	if c.Kind == "usdc" {
+	if c.Kind == "usdc" || (c.solana() && c.USDC) {
 		return devnet.USDCAddress
 	}
 	return common.Address{}
@@ -76,6 +111,13 @@ func (c *intentCase) wantStatus() string {
 // exactly what the engine paid it.
 func freshAddress(seed int64, i int, role string) common.Address {
 	return common.BytesToAddress(crypto.Keccak256([]byte(fmt.Sprintf("reliability/%d/%d/%s", seed, i, role)))[12:])
+}
+
+// freshSolana is a Solana wallet no one uses, derived from the seed (an ed25519 key from a hash
+// of seed, index and role): its balance after the run is exactly what the engine paid it.
+func freshSolana(seed int64, i int, role string) solanago.PublicKey {
+	k := sha256.Sum256([]byte(fmt.Sprintf("reliability/solana/%d/%d/%s", seed, i, role)))
+	return solanago.PrivateKey(ed25519.NewKeyFromSeed(k[:])).PublicKey()
 }
 
 // planIntents draws the scenario's intents from its seed.
@@ -100,6 +142,22 @@ func planIntents(sc scenario) []*intentCase {
 			c.Amount = new(big.Int).Mul(big.NewInt(50+r.Int64N(450)), big.NewInt(1e15))
 			if r.IntN(3) == 0 { // a third pay more than quoted: 0.005-0.05 ETH, worth its leg
 				c.Excess = new(big.Int).Mul(big.NewInt(5+r.Int64N(46)), big.NewInt(1e15))
+			}
+		case sc.SolanaShare > 0 && r.Float64() < sc.SolanaShare:
+			// Issue 36, "Done when": Solana intents in the reliability suite. Drawn only when the
+			// scenario has them, as deposit addresses are.
+			c.Kind, c.USDC = "sol-dest", r.IntN(2) == 0
+			if r.IntN(2) == 0 {
+				c.Kind, c.Hint = "sol-origin", false // the scanner finds it by the vault's signatures
+			}
+			c.SolRecipient, c.SolRefundTo = freshSolana(sc.Seed, i, "recipient"), freshSolana(sc.Seed, i, "refundTo")
+			switch {
+			case c.USDC:
+				c.Amount = new(big.Int).Mul(big.NewInt(20+r.Int64N(280)), big.NewInt(1e6)) // 20-300 USDC
+			case c.Kind == "sol-dest":
+				c.Amount = new(big.Int).Mul(big.NewInt(50+r.Int64N(450)), big.NewInt(1e15)) // 0.05-0.5 ETH
+			default:
+				c.Amount = new(big.Int).Mul(big.NewInt(50+r.Int64N(450)), big.NewInt(1e7)) // 0.5-5 SOL
 			}
 		case r.IntN(2) == 0:
 			c.Kind = "eth"
@@ -131,6 +189,9 @@ func (r *rig) quoteWithRetry(ctx context.Context, body map[string]any) (*quote.R
 // deposit quotes one intent and pays for it from its account: the quote's steps, or half the
 // quoted ETH for an underpaid one.
 func (r *rig) deposit(ctx context.Context, c *intentCase) error {
+	if c.solana() {
+		return r.depositSolana(ctx, c)
+	}
 	acct := devnet.TestAccounts()[c.Account]
 	cur := c.currency()
 	body := map[string]any{"user": acct.Address.Hex(), "recipient": c.Recipient.Hex(),
@@ -198,6 +259,56 @@ func (r *rig) deposit(ctx context.Context, c *intentCase) error {
 	if c.Hint {
 		// The API's router signals the workflow too; it may fail while Postgres is down, and the
 		// scanner finds the deposit anyway.
+		_, _ = r.API.Do(ctx, http.MethodPost, "/transactions/index", map[string]any{"chainId": 31337, "txHash": c.DepositTx.Hex()}, nil)
+	}
+	return nil
+}
+
+// depositSolana quotes a sol-dest or sol-origin intent and pays it as a wallet does: sol-dest
+// from the EVM test account (the quote's steps on 31337), sol-origin from the Solana test
+// account of the same index (the quote's Solana steps, e2e.SolanaWallet). Each account pays its
+// intents one after another.
+func (r *rig) depositSolana(ctx context.Context, c *intentCase) error {
+	var body map[string]any
+	if c.Kind == "sol-dest" {
+		body = map[string]any{"user": devnet.TestAccounts()[c.Account].Address.Hex(), "recipient": c.SolRecipient.String(),
+			"refundTo": c.RefundTo.Hex(), "originChainId": 31337, "destinationChainId": solana.ChainID,
+			"originCurrency": c.currency().Hex(), "destinationCurrency": c.solCurrency()}
+	} else {
+		body = map[string]any{"user": svm.TestAccounts()[c.Account].PublicKey.String(), "recipient": c.Recipient.Hex(),
+			"refundTo": c.SolRefundTo.String(), "originChainId": solana.ChainID, "destinationChainId": 31337,
+			"originCurrency": c.solCurrency(), "destinationCurrency": c.currency().Hex()}
+	}
+	body["amount"], body["tradeType"], body["includeProtocolData"] = c.Amount.String(), "EXACT_INPUT", true
+	q, err := r.quoteWithRetry(ctx, body)
+	if err != nil {
+		return fmt.Errorf("quote: %w", err)
+	}
+	c.RequestID = q.RequestID
+	if err := r.stream.follow(ctx, c.RequestID); err != nil {
+		return fmt.Errorf("websocket subscribe: %w", err)
+	}
+	c.OrderID = common.HexToHash(q.Protocol.V2.OrderID)
+	c.CurrencyOut = c.currency()
+	c.AmountOut, _ = new(big.Int).SetString(q.Details.CurrencyOut.Amount, 10)
+	if c.Kind == "sol-dest" {
+		wallet := &e2e.Wallet{Key: devnet.TestAccounts()[c.Account].Key, RPCs: r.RPCs}
+		rc, err := wallet.ExecuteSteps(ctx, q)
+		if err != nil {
+			return fmt.Errorf("steps: %w", err)
+		}
+		c.DepositTx = rc.TxHash
+	} else {
+		wallet := &e2e.SolanaWallet{Key: svm.TestAccounts()[c.Account].PrivateKey, RPC: rpc.New(r.Solana.RPCURL)}
+		sig, err := wallet.ExecuteSteps(ctx, q)
+		if err != nil {
+			return fmt.Errorf("Solana steps: %w", err)
+		}
+		c.SolDeposit = sig.String()
+	}
+	c.Deposited = new(big.Int).Set(c.Amount)
+	c.DepositedAt = time.Now()
+	if c.Hint {
 		_, _ = r.API.Do(ctx, http.MethodPost, "/transactions/index", map[string]any{"chainId": 31337, "txHash": c.DepositTx.Hex()}, nil)
 	}
 	return nil

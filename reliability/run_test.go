@@ -24,7 +24,10 @@ type eventRecord struct {
 	// SweptUnfilled is, for a worker kill, the deposit-address requests whose sweep was stored
 	// and whose fill was not when it struck (the kill between sweep and fill of issue 35).
 	SweptUnfilled int
-	Err           error
+	// SolanaInFlight is the sol-dest and sol-origin intents deposited and not yet ended when it
+	// struck (issue 36: a worker kill then strikes their deposits' attestation or fills).
+	SolanaInFlight int
+	Err            error
 }
 
 // sweptUnfilled counts the requests in flight whose sweep is stored (signed, maybe broadcast or
@@ -46,22 +49,44 @@ var terminal = map[string]bool{"success": true, "refund": true, "failure": true}
 
 // inFlight counts deposited intents whose read-model status is not terminal.
 func (r *rig) inFlight(ctx context.Context, cases []*intentCase, mu *sync.Mutex) int {
+	n, _ := r.inFlightOf(ctx, cases, mu)
+	return n
+}
+
+// inFlightOf counts deposited intents whose read-model status is not terminal, and of them the
+// Solana ones (sol-dest, sol-origin); -1 when Postgres does not answer.
+func (r *rig) inFlightOf(ctx context.Context, cases []*intentCase, mu *sync.Mutex) (all, sol int) {
 	mu.Lock()
 	var ids []string
+	isSol := map[string]bool{}
 	for _, c := range cases {
 		if !c.DepositedAt.IsZero() {
 			ids = append(ids, c.RequestID)
+			isSol[c.RequestID] = c.solana()
 		}
 	}
 	mu.Unlock()
 	qctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	var n int
-	if err := r.pool.QueryRow(qctx, `SELECT count(*) FROM requests WHERE id = ANY($1) AND status NOT IN ('success','refund','failure')`,
-		ids).Scan(&n); err != nil {
-		return -1
+	rows, err := r.pool.Query(qctx, `SELECT id FROM requests WHERE id = ANY($1) AND status NOT IN ('success','refund','failure')`, ids)
+	if err != nil {
+		return -1, -1
 	}
-	return n
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return -1, -1
+		}
+		all++
+		if isSol[id] {
+			sol++
+		}
+	}
+	if rows.Err() != nil {
+		return -1, -1
+	}
+	return all, sol
 }
 
 // runChaos plays the plan once the first deposit is made.
@@ -87,6 +112,7 @@ func (r *rig) runChaos(ctx context.Context, plan []Event, began time.Time, cases
 			}
 		}
 		rec := eventRecord{Event: e, At: time.Since(began), InFlight: inFlight}
+		_, rec.SolanaInFlight = r.inFlightOf(ctx, cases, mu)
 		switch e.Kind {
 		case KillWorker:
 			rec.SweptUnfilled = r.sweptUnfilled(ctx)
@@ -102,8 +128,8 @@ func (r *rig) runChaos(ctx context.Context, plan []Event, began time.Time, cases
 				rec.Err = r.dispatcher.Start()
 			}
 		}
-		r.t.Logf("fault at +%v: %s, %d intents in flight, %d swept and not filled, err=%v", rec.At.Round(time.Millisecond), e, rec.InFlight,
-			rec.SweptUnfilled, rec.Err)
+		r.t.Logf("fault at +%v: %s, %d intents in flight (%d Solana), %d swept and not filled, err=%v", rec.At.Round(time.Millisecond), e,
+			rec.InFlight, rec.SolanaInFlight, rec.SweptUnfilled, rec.Err)
 		out = append(out, rec)
 	}
 	return out
@@ -121,7 +147,9 @@ type figures struct {
 	DoubleRefunds, StrayRefunds  int
 	DepositAddresses, Unswept    int // eth-da intents, of which not swept as many times as paid
 	ExcessLegs                   int // eth-da intents paid more than quoted: filled, the excess refunded as a leg
+	Solana                       int // sol-dest and sol-origin intents (issue 36), checked as the others are
 	KillsBetweenSweepAndFill     int // worker kills that struck with a request swept and not filled
+	KillsSolanaInFlight          int // worker kills that struck with a Solana intent in flight
 	NonceReuse, NonceGaps        int
 	SolverTxs, Replacements      int // stored solver transactions, of which replacements
 	RefundedFillable             int // correctly paid intents refunded because their fill was not sent or included
@@ -139,12 +167,12 @@ type figures struct {
 func (f figures) String() string {
 	return fmt.Sprintf("RELIABILITY scenario=%s commit=%s seed=%d intents=%d success=%d refund=%d failure=%d stuck=%d deposit_errors=%d "+
 		"worker_kills=%d worker_unexpected_exits=%d postgres_restarts=%d rpc_requests=%d rpc_faults=%d rpc_failed=%d rpc_failed_503=%d "+
-		"rpc_failed_jsonrpc=%d rpc_lost_responses=%d rpc_delayed=%d double_fills=%d stray_fills=%d double_refunds=%d stray_refunds=%d deposit_addresses=%d excess_legs=%d unswept=%d kills_between_sweep_and_fill=%d "+
+		"rpc_failed_jsonrpc=%d rpc_lost_responses=%d rpc_delayed=%d double_fills=%d stray_fills=%d double_refunds=%d stray_refunds=%d deposit_addresses=%d excess_legs=%d solana=%d unswept=%d kills_between_sweep_and_fill=%d kills_solana_in_flight=%d "+
 		"solver_txs=%d replacements=%d refunded_fillable=%d nonce_reuse=%d nonce_gaps=%d readmodel_mismatches=%d open_workflows=%d failed_workflows=%d wrong_outcomes=%d wrong_balances=%d "+
 		"dispatcher_kills=%d %s latency_p50=%.1fs latency_max=%.1fs drain=%.1fs duration=%.1fs",
 		f.Scenario, builtFrom, f.Seed, f.Intents, f.Success, f.Refund, f.Failure, f.Stuck, f.DepositErrs,
 		f.Kills, f.Unexpected, f.PGRestart, f.Proxy.Requests, f.Proxy.Faults(), f.Proxy.Failed(), f.Proxy.Failed503,
-		f.Proxy.FailedRPC, f.Proxy.LostResponses, f.Proxy.Delayed, f.DoubleFills, f.StrayFills, f.DoubleRefunds, f.StrayRefunds, f.DepositAddresses, f.ExcessLegs, f.Unswept, f.KillsBetweenSweepAndFill,
+		f.Proxy.FailedRPC, f.Proxy.LostResponses, f.Proxy.Delayed, f.DoubleFills, f.StrayFills, f.DoubleRefunds, f.StrayRefunds, f.DepositAddresses, f.ExcessLegs, f.Solana, f.Unswept, f.KillsBetweenSweepAndFill, f.KillsSolanaInFlight,
 		f.SolverTxs, f.Replacements, f.RefundedFillable, f.NonceReuse, f.NonceGaps, f.ReadModelMismatches, f.OpenWorkflows, f.FailedWorkflows, f.WrongOutcomes, f.WrongBalances,
 		f.DispatcherKills, f.Webhooks, f.LatencyP50.Seconds(), f.LatencyMax.Seconds(), f.Drain.Seconds(), f.Duration.Seconds())
 }
@@ -299,6 +327,9 @@ func runScenario(t *testing.T, sc scenario) figures {
 		}
 		if e.Kind == KillWorker && e.Err == nil && e.SweptUnfilled > 0 {
 			f.KillsBetweenSweepAndFill++
+		}
+		if e.Kind == KillWorker && e.Err == nil && e.SolanaInFlight > 0 {
+			f.KillsSolanaInFlight++
 		}
 	}
 	if sc.Kills > 0 && sc.DepositAddressShare > 0 && f.KillsBetweenSweepAndFill == 0 {

@@ -58,8 +58,8 @@ type Options struct {
 	// front of url, the local Solana chain's too (Solana). The oracle, the tests and their
 	// wallets keep using the chain directly.
 	RPC func(chainID uint64, url string) string
-	// Faults, when set, puts a fault proxy in front of each chain for the worker and the oracle
-	// (not the API, the tests or their wallets): Target is set per chain and Seed offset by the
+	// Faults, when set, puts a fault proxy in front of each chain (the local Solana chain's too)
+	// for the worker and the oracle (not the API, the tests or their wallets): Target is set per chain and Seed offset by the
 	// chain id. Stack.Proxies are the proxies.
 	Faults *faultproxy.Config
 	// Logger receives the logs of the stack's parts in the test process (devnet, oracle, API,
@@ -283,9 +283,22 @@ func (s *Stack) chainURLs(t *testing.T, o Options) urls {
 		for _, m := range []map[uint64]string{u.direct, u.api, u.worker, u.oracle} {
 			m[solana.ChainID] = s.Solana.RPCURL
 		}
+		// The local Solana chain speaks JSON-RPC over HTTP as the EVM nodes do (no websocket):
+		// the same proxy sits in front of it for the worker and the oracle.
+		if o.Faults != nil {
+			fc := *o.Faults
+			fc.Target, fc.Seed = s.Solana.RPCURL, o.Faults.Seed+int64(solana.ChainID)
+			p, err := faultproxy.Start("127.0.0.1:0", fc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = p.Close() })
+			s.Proxies = append(s.Proxies, p)
+			u.worker[solana.ChainID], u.oracle[solana.ChainID] = p.URL, p.URL
+		}
 		if o.RPC != nil {
-			u.api[solana.ChainID] = o.RPC(solana.ChainID, s.Solana.RPCURL)
-			u.worker[solana.ChainID] = o.RPC(solana.ChainID, s.Solana.RPCURL)
+			u.api[solana.ChainID] = o.RPC(solana.ChainID, u.api[solana.ChainID])
+			u.worker[solana.ChainID] = o.RPC(solana.ChainID, u.worker[solana.ChainID])
 		}
 	}
 	return u
