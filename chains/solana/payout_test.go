@@ -436,3 +436,31 @@ func (e *payoutEnv) waitExpired(t *testing.T, a *store.SolanaPayment) {
 		time.Sleep(5 * payoutSlotTime)
 	}
 }
+
+// Issue 36 point 4 (TRANSACTION_TOO_LARGE): a payment whose signed transaction is over Solana's
+// 1232-byte wire limit (here a fill whose memo, the order id, is 1,300 bytes) is refused with a
+// *chains.TxTooLargeError carrying its size, before it is signed into solana_payments: nothing is
+// kept, so no attempt can ever be broadcast.
+func TestSolanaPayoutRefusesATransactionOverTheWireLimit(t *testing.T) {
+	e := newPayoutEnv(t)
+	id := e.request(t)
+	p := fill(id, solana.NativeAddress, freshWallet(t), 1_000_000)
+	p.OrderID = strings.Repeat("a", 1_300)
+	_, err := e.payout.Pay(t.Context(), p)
+	var large *chains.TxTooLargeError
+	if !errors.As(err, &large) || large.Limit != solana.MaxTransactionSize || large.Size <= solana.MaxTransactionSize {
+		t.Fatalf("an oversized fill: %v, want a *chains.TxTooLargeError over %d bytes", err, solana.MaxTransactionSize)
+	}
+	if _, err := e.store.SolanaPayment(t.Context(), id, intent.TxKindFill); !errors.Is(err, intent.ErrNotFound) {
+		t.Fatalf("the refused fill is kept: %v", err)
+	}
+	var n int
+	if err := e.pool.QueryRow(t.Context(), `SELECT count(*) FROM solana_payments WHERE request_id = $1`, id).Scan(&n); err != nil || n != 0 {
+		t.Fatalf("solana_payments holds %d rows of the request (%v), want none", n, err)
+	}
+	// The same payment with an order id of the usual size is paid.
+	p.OrderID = id
+	if _, err := e.payout.Pay(t.Context(), p); err != nil {
+		t.Fatalf("the fill of the usual size: %v", err)
+	}
+}
