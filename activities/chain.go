@@ -114,10 +114,13 @@ func fillFailure(err error) error {
 		app   *temporal.ApplicationError
 		short *intent.InventoryShortfall
 		r     *chains.RevertError
+		large *chains.TxTooLargeError
 	)
 	switch {
 	case errors.As(err, &app):
 		return err // the checks before signing decided
+	case errors.As(err, &large):
+		return failure(intent.FailReasonTransactionTooLarge, "the fill's transaction cannot be sent: "+large.Error(), large)
 	case errors.As(err, &r):
 		if r.Blocked {
 			return failure(intent.FailReasonDestinationTokenTransferRejected, "the token refuses the recipient: "+r.Reason, r)

@@ -148,13 +148,16 @@ func (a *ChainActivities) SubmitRefund(ctx context.Context, in RefundInput) (*Re
 // refund failure; anything else is retried.
 func refundFailureOf(err error) error {
 	var (
-		app  *temporal.ApplicationError
-		r    *chains.RevertError
-		over *chains.OverCeilingError
+		app   *temporal.ApplicationError
+		r     *chains.RevertError
+		over  *chains.OverCeilingError
+		large *chains.TxTooLargeError
 	)
 	switch {
 	case errors.As(err, &app):
 		return err // the checks before signing decided
+	case errors.As(err, &large):
+		return failure(intent.FailReasonTransactionTooLarge, "the refund's transaction cannot be sent: "+large.Error(), large)
 	case errors.As(err, &over):
 		return refundFailure(intent.RefundFailReasonManualRefundRequired, fmt.Sprintf(
 			"the refund needs %d gas, more than its ceiling of %d (REFUND_GAS_LIMITS)", over.Estimate, over.Ceiling), nil)

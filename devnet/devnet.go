@@ -130,12 +130,13 @@ const (
 
 // PriceFeedsConfig is the feed list of chain chainID in the PRICE_FEEDS format the service
 // reads (see docs/prices.md): "ETH=<chainID>:<ETHUSDFeedAddress>,USDC=<chainID>:<USDCUSDFeedAddress>,
-// SOL=<chainID>:<SOLUSDFeedAddress>" (SOL: the local Solana chain's native currency, priced on
-// the EVM chain as production prices it on one).
+// SOL=<chainID>:<SOLUSDFeedAddress>,WSOL=<chainID>:<SOLUSDFeedAddress>" (SOL: the local Solana
+// chain's native currency, priced on the EVM chain as production prices it on one; wSOL is
+// priced as SOL, by the same feed).
 func PriceFeedsConfig(chainID uint64) string {
 	id := strconv.FormatUint(chainID, 10)
 	return "ETH=" + id + ":" + ETHUSDFeedAddress.Hex() + ",USDC=" + id + ":" + USDCUSDFeedAddress.Hex() +
-		",SOL=" + id + ":" + SOLUSDFeedAddress.Hex()
+		",SOL=" + id + ":" + SOLUSDFeedAddress.Hex() + ",WSOL=" + id + ":" + SOLUSDFeedAddress.Hex()
 }
 
 // Genesis and setup amounts, exported so tests and docs can state expectations without
@@ -655,8 +656,8 @@ const (
 
 // SolanaChainConfig is the registry entry of the local Solana chain (devnet/svm) at rpcURL, as
 // the engine lists it beside ChainConfigs' EVM chains when DEVNET_SOLANA runs it: chain id
-// SolanaChainID, vmType svm, SOL (the System Program's id, 9 decimals) and USDC at the local
-// mint (svm.USDCMint, 6 decimals), the vault's keypair (svm.VaultKey) as its depository. Its
+// SolanaChainID, vmType svm, SOL (the System Program's id, 9 decimals), USDC at the local
+// mint (svm.USDCMint, 6 decimals) and wSOL (the native mint, svm.WSOLMint, 9 decimals), the vault's keypair (svm.VaultKey) as its depository. Its
 // addresses are base58 and case-sensitive, written as the chain writes them. A registry holding
 // it needs the Solana family linked (import chains/solana).
 func SolanaChainConfig(rpcURL string) chains.Chain {
@@ -674,6 +675,8 @@ func SolanaChainConfig(rpcURL string) chains.Chain {
 		Currency:       chains.Currency{ID: "sol", Symbol: "SOL", Name: "Solana", Address: solanaNativeAddress, Decimals: solanaNativeDecimals},
 		ERC20: []chains.Currency{{
 			ID: "usdc", Symbol: "USDC", Name: "USD Coin", Address: svm.USDCMint.String(), Decimals: svm.USDCDecimals,
+		}, {
+			ID: "wsol", Symbol: "WSOL", Name: "Wrapped SOL", Address: svm.WSOLMint.String(), Decimals: svm.WSOLDecimals,
 		}},
 	}
 }

@@ -447,7 +447,7 @@ func TestContractAddressesArePinned(t *testing.T) {
 	require.Equal(t, "0xbA9141AAD186f03Be8F9992f0e0Ec04AF83d1Ce6", DepositAddressImplementationAddress.Hex())
 	require.Equal(t, "0xBb84D6AE43DFfd484742462cD8857B3f2ebAfD77", SOLUSDFeedAddress.Hex())
 	require.Equal(t, "ETH=31337:0xb5704cb42a6cFc04fb7F6eF09782f07338EB9AD6,USDC=31337:0x8c19D0C06866bAB258AB6cf5480077FFc8f4E857,"+
-		"SOL=31337:0xBb84D6AE43DFfd484742462cD8857B3f2ebAfD77", PriceFeedsConfig(31337))
+		"SOL=31337:0xBb84D6AE43DFfd484742462cD8857B3f2ebAfD77,WSOL=31337:0xBb84D6AE43DFfd484742462cD8857B3f2ebAfD77", PriceFeedsConfig(31337))
 }
 
 func TestPriceFeeds(t *testing.T) {

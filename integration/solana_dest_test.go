@@ -49,7 +49,11 @@ func TestBridgeFromTheDevnetToTheLocalSolanaChainReachesSuccess(t *testing.T) {
 			ID              uint64   `json:"id"`
 			VMType          string   `json:"vmType"`
 			SolverAddresses []string `json:"solverAddresses"`
-			Protocol        struct {
+			ERC20           []struct {
+				Address  string `json:"address"`
+				Decimals int    `json:"decimals"`
+			} `json:"erc20Currencies"`
+			Protocol struct {
 				V2 struct {
 					Depository string `json:"depository"`
 				} `json:"v2"`
@@ -67,10 +71,28 @@ func TestBridgeFromTheDevnetToTheLocalSolanaChainReachesSuccess(t *testing.T) {
 				ch.Protocol.V2.Depository != svm.VaultAddress().String() {
 				t.Errorf("/chains lists the Solana chain as %+v", ch)
 			}
+			// Issue 36 point 2: wSOL, the native mint, 9 decimals.
+			wsol := false
+			for _, c := range ch.ERC20 {
+				wsol = wsol || c.Address == svm.WSOLMint.String() && c.Decimals == 9
+			}
+			if !wsol {
+				t.Errorf("/chains lists the Solana chain's currencies as %+v, without wSOL", ch.ERC20)
+			}
 		}
 	}
 	if !found {
 		t.Error("/chains does not list the Solana chain")
+	}
+	// The catalog lists wSOL on the Solana chain too (issue 36 point 2).
+	var catalog []struct {
+		Symbol   string `json:"symbol"`
+		Address  string `json:"address"`
+		Decimals int    `json:"decimals"`
+	}
+	if code := getJSON(t, s.API, "/currencies/v2?chainIds=792703809&term=WSOL", &catalog); code != http.StatusOK ||
+		len(catalog) != 1 || catalog[0].Address != svm.WSOLMint.String() || catalog[0].Decimals != 9 {
+		t.Errorf("GET /currencies/v2 of the Solana chain: %d %+v, want wSOL", code, catalog)
 	}
 
 	cases := []struct {
@@ -83,6 +105,9 @@ func TestBridgeFromTheDevnetToTheLocalSolanaChainReachesSuccess(t *testing.T) {
 	}{
 		{"ETH to SOL", common.Address{}, "10000000000000000" /* 0.01 ETH */, solana.NativeAddress, 9, 0},
 		{"USDC to USDC on Solana", devnet.USDCAddress, "25000000" /* 25 USDC */, svm.USDCMint.String(), 6, 1},
+		// Issue 36 point 2: wSOL (the native mint, 9 decimals) fills by the SPL path, the
+		// recipient's token account of the native mint created.
+		{"ETH to wSOL", common.Address{}, "10000000000000000" /* 0.01 ETH */, svm.WSOLMint.String(), 9, 1},
 	}
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -154,11 +179,14 @@ func TestBridgeFromTheDevnetToTheLocalSolanaChainReachesSuccess(t *testing.T) {
 			}
 			wantRent := "0"
 			if tc.destCurrency != solana.NativeAddress {
-				acct, err := sol.GetAccountInfoWithOpts(ctx, svm.USDCAccount(recipient), &rpc.GetAccountInfoOpts{Commitment: rpc.CommitmentConfirmed})
+				acct, err := sol.GetAccountInfoWithOpts(ctx, tokenAccount(recipient, tc.destCurrency), &rpc.GetAccountInfoOpts{Commitment: rpc.CommitmentConfirmed})
 				if err != nil {
 					t.Fatal(err)
 				}
 				lamports := acct.Value.Lamports
+				if tc.destCurrency == svm.WSOLMint.String() {
+					lamports -= want.Uint64() // a native account holds its rent and its wSOL
+				}
 				solPrice, err := s.Sys.PriceSource().USDPrice(ctx, "SOL")
 				if err != nil {
 					t.Fatal(err)
@@ -177,7 +205,7 @@ func TestBridgeFromTheDevnetToTheLocalSolanaChainReachesSuccess(t *testing.T) {
 				// A USDC bridge is 1:1: the output is the input less every fee the user pays.
 				in, _ := new(big.Int).SetString(q.Details.CurrencyIn.Amount, 10)
 				userPays, _ := new(big.Int).SetString(fs.Quoted.UserPaysTotal.Amount, 10)
-				if in == nil || userPays == nil || new(big.Int).Sub(in, userPays).Cmp(want) != 0 {
+				if tc.destCurrency == svm.USDCMint.String() && (in == nil || userPays == nil || new(big.Int).Sub(in, userPays).Cmp(want) != 0) {
 					t.Errorf("input %s less user-paid fees %s is not the output %s", q.Details.CurrencyIn.Amount,
 						fs.Quoted.UserPaysTotal.Amount, want)
 				}
@@ -189,7 +217,7 @@ func TestBridgeFromTheDevnetToTheLocalSolanaChainReachesSuccess(t *testing.T) {
 			// One fill: the recipient's account was touched by one transaction, the fill.
 			touched := recipient
 			if tc.destCurrency != solana.NativeAddress {
-				touched = svm.USDCAccount(recipient)
+				touched = tokenAccount(recipient, tc.destCurrency)
 			}
 			sigs, err := sol.GetSignaturesForAddressWithOpts(ctx, touched, &rpc.GetSignaturesForAddressOpts{Commitment: rpc.CommitmentConfirmed})
 			if err != nil {
@@ -257,6 +285,15 @@ func TestBridgeFromTheDevnetToTheLocalSolanaChainReachesSuccess(t *testing.T) {
 
 // solanaBalance is account's balance of currency on the local Solana chain: lamports for SOL, the
 // base units of its associated token account for a mint (0 when it has none).
+// tokenAccount is owner's associated token account of the mint currency.
+func tokenAccount(owner solanago.PublicKey, currency string) solanago.PublicKey {
+	ata, _, err := solanago.FindAssociatedTokenAddress(owner, solanago.MustPublicKeyFromBase58(currency))
+	if err != nil {
+		panic(err)
+	}
+	return ata
+}
+
 func solanaBalance(ctx context.Context, t *testing.T, cl *rpc.Client, currency string, account solanago.PublicKey) *big.Int {
 	t.Helper()
 	if currency == solana.NativeAddress {

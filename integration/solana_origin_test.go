@@ -32,6 +32,9 @@ func TestBridgeFromTheLocalSolanaChainToTheDevnetReachesSuccess(t *testing.T) {
 	}{
 		{"SOL to ETH", solana.NativeAddress, "1000000000" /* 1 SOL */, common.Address{}},
 		{"USDC on Solana to USDC", svm.USDCMint.String(), "30000000" /* 30 USDC */, devnet.USDCAddress},
+		// Issue 36 point 2: a wSOL deposit (9 decimals, out of the user's token account of the
+		// native mint) is found by the funding port like USDC's.
+		{"wSOL on Solana to ETH", svm.WSOLMint.String(), "2000000000" /* 2 wSOL */, common.Address{}},
 	}
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

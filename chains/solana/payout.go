@@ -90,7 +90,8 @@ func unavailable(chainID uint64, op string, err error) error {
 // when it was replaced; so the engine never pays a request twice. Before the first signing the
 // transaction is simulated: a payment the solver (or the vault) cannot make is refused with
 // chains.ErrInsufficientFunds, one that fails otherwise with a *chains.RevertError, and nothing
-// is kept. Check, when set, gets the most the payment costs in lamports: the fee and, when the
+// is kept; a transaction over Solana's wire limit (MaxTransactionSize, measured signed) is
+// refused with a *chains.TxTooLargeError before it is simulated or kept. Check, when set, gets the most the payment costs in lamports: the fee and, when the
 // recipient's token account is created, its rent.
 func (p *Payout) Pay(ctx context.Context, pay chains.Payment) (*chains.PayoutSent, error) {
 	ch, cl, err := p.rpcOf(pay.ChainID)
@@ -173,12 +174,17 @@ func (p *Payout) signAndKeep(ctx context.Context, ch *chains.Chain, cl *rpc.Clie
 	if err := p.sign(tx); err != nil {
 		return nil, err
 	}
-	if err := simulate(ctx, cl, ch.ID, tx, pay.Ceiling); err != nil {
-		return nil, err
-	}
 	raw, err := tx.MarshalBinary()
 	if err != nil {
 		return nil, fmt.Errorf("%w: encode the transaction: %v", chains.ErrPayoutRefused, err)
+	}
+	// Measured as sent, signatures included: a transaction over one packet never lands, so it
+	// is refused before anything is kept (issue 36 point 4: TRANSACTION_TOO_LARGE).
+	if len(raw) > MaxTransactionSize {
+		return nil, &chains.TxTooLargeError{Size: len(raw), Limit: MaxTransactionSize}
+	}
+	if err := simulate(ctx, cl, ch.ID, tx, pay.Ceiling); err != nil {
+		return nil, err
 	}
 	kept, fresh, err := p.store.KeepSolanaPayment(ctx, store.SolanaPayment{RequestID: pay.RequestID, Kind: pay.Kind, Attempt: 0,
 		ChainID: ch.ID, Signature: tx.Signatures[0].String(), Raw: raw, Blockhash: bh.Value.Blockhash.String(),

@@ -51,7 +51,8 @@ func newPayoutEnv(t *testing.T) *payoutEnv {
 	t.Cleanup(func() { _ = cl.Close() })
 	reg, err := chains.NewRegistry([]chains.Chain{{ID: solana.ChainID, Name: "solana-local", VMType: chains.VMTypeSVM,
 		HTTPRPCURL: c.RPCURL, Currency: chains.Currency{Symbol: "SOL", Name: "Solana", Decimals: solana.NativeDecimals},
-		ERC20: []chains.Currency{{Symbol: "USDC", Name: "USD Coin", Address: svm.USDCMint.String(), Decimals: svm.USDCDecimals}}}})
+		ERC20: []chains.Currency{{Symbol: "USDC", Name: "USD Coin", Address: svm.USDCMint.String(), Decimals: svm.USDCDecimals},
+			{Symbol: "WSOL", Name: "Wrapped SOL", Address: svm.WSOLMint.String(), Decimals: svm.WSOLDecimals}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -434,5 +435,78 @@ func (e *payoutEnv) waitExpired(t *testing.T, a *store.SolanaPayment) {
 			t.Fatalf("block height %d, still not past %d", h, a.LastValidBlockHeight)
 		}
 		time.Sleep(5 * payoutSlotTime)
+	}
+}
+
+// Issue 36 point 4 (TRANSACTION_TOO_LARGE): a payment whose signed transaction is over Solana's
+// 1232-byte wire limit (here a fill whose memo, the order id, is 1,300 bytes) is refused with a
+// *chains.TxTooLargeError carrying its size, before it is signed into solana_payments: nothing is
+// kept, so no attempt can ever be broadcast.
+func TestSolanaPayoutRefusesATransactionOverTheWireLimit(t *testing.T) {
+	e := newPayoutEnv(t)
+	id := e.request(t)
+	p := fill(id, solana.NativeAddress, freshWallet(t), 1_000_000)
+	p.OrderID = strings.Repeat("a", 1_300)
+	_, err := e.payout.Pay(t.Context(), p)
+	var large *chains.TxTooLargeError
+	if !errors.As(err, &large) || large.Limit != solana.MaxTransactionSize || large.Size <= solana.MaxTransactionSize {
+		t.Fatalf("an oversized fill: %v, want a *chains.TxTooLargeError over %d bytes", err, solana.MaxTransactionSize)
+	}
+	if _, err := e.store.SolanaPayment(t.Context(), id, intent.TxKindFill); !errors.Is(err, intent.ErrNotFound) {
+		t.Fatalf("the refused fill is kept: %v", err)
+	}
+	var n int
+	if err := e.pool.QueryRow(t.Context(), `SELECT count(*) FROM solana_payments WHERE request_id = $1`, id).Scan(&n); err != nil || n != 0 {
+		t.Fatalf("solana_payments holds %d rows of the request (%v), want none", n, err)
+	}
+	// The same payment with an order id of the usual size is paid.
+	p.OrderID = id
+	if _, err := e.payout.Pay(t.Context(), p); err != nil {
+		t.Fatalf("the fill of the usual size: %v", err)
+	}
+}
+
+// Issue 36 point 2 (SOL and wSOL 9 decimals): the local chain's genesis gives the solver wSOL in
+// its associated token account of the native mint (rent + amount lamports), and a wSOL fill to a
+// fresh recipient takes the family's SPL path: the recipient's token account of the native mint
+// created (its rent in Check's cost), transferChecked with 9 decimals, the recipient holding the
+// wSOL and the solver that much less.
+func TestSolanaPayoutPaysAWSOLFillToAFreshRecipient(t *testing.T) {
+	e := newPayoutEnv(t)
+	ctx := t.Context()
+	balance := func(owner solanago.PublicKey) (string, uint8) {
+		t.Helper()
+		b, err := e.rpc.GetTokenAccountBalance(ctx, svm.WSOLAccount(owner), rpc.CommitmentConfirmed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b.Value.Amount, b.Value.Decimals
+	}
+	if got, dec := balance(svm.SolverAddress()); got != fmt.Sprint(svm.SolverWSOL) || dec != svm.WSOLDecimals {
+		t.Fatalf("the solver's genesis wSOL is %s (%d decimals), want %d (9)", got, dec, svm.SolverWSOL)
+	}
+	rent, err := e.rpc.GetMinimumBalanceForRentExemption(ctx, solana.TokenAccountSize, rpc.CommitmentConfirmed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := e.lamports(t, svm.WSOLAccount(svm.SolverAddress())); got != rent+svm.SolverWSOL {
+		t.Errorf("the solver's wSOL account holds %d lamports, want rent + amount = %d", got, rent+svm.SolverWSOL)
+	}
+	to, id := freshWallet(t), e.request(t)
+	p := fill(id, svm.WSOLMint.String(), to, 1_234_567_890)
+	var maxFee *big.Int
+	p.Check = func(_ context.Context, fee *big.Int) error { maxFee = fee; return nil }
+	sig := e.payThrice(t, p)
+	if want := int64(solana.LamportsPerSignature) + int64(rent); maxFee == nil || maxFee.Int64() != want {
+		t.Errorf("Check was given %v, want the fee and the token account's rent (%d)", maxFee, want)
+	}
+	if inc := e.await(t, e.payout, id, intent.TxKindFill, sig); !inc.Success || inc.Hash != sig {
+		t.Fatalf("included: %+v", inc)
+	}
+	if got, dec := balance(to); got != "1234567890" || dec != svm.WSOLDecimals {
+		t.Errorf("the recipient holds %s wSOL base units (%d decimals), want 1234567890 (9)", got, dec)
+	}
+	if got, _ := balance(svm.SolverAddress()); got != fmt.Sprint(svm.SolverWSOL-1_234_567_890) {
+		t.Errorf("the solver holds %s wSOL base units, want %d", got, svm.SolverWSOL-1_234_567_890)
 	}
 }

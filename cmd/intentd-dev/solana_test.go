@@ -32,7 +32,8 @@ func TestDevListsTheLocalSolanaChain(t *testing.T) {
 		t.Fatalf("the Solana chain is not listed: %v", err)
 	}
 	if ch.VMType != chains.VMTypeSVM || ch.HTTPRPCURL != "http://127.0.0.1:18899" || ch.Depository != svm.VaultAddress().String() ||
-		len(ch.ERC20) != 1 || ch.ERC20[0].Address != svm.USDCMint.String() || ch.Currency.Address != solana.NativeAddress {
+		len(ch.ERC20) != 2 || ch.ERC20[0].Address != svm.USDCMint.String() || ch.Currency.Address != solana.NativeAddress ||
+		ch.ERC20[1].Address != svm.WSOLMint.String() || ch.ERC20[1].Decimals != 9 { // issue 36 point 2: SOL and wSOL 9 decimals
 		t.Fatalf("the Solana chain: %+v", ch)
 	}
 	again, err := withLocalSolana(with, lookup)

@@ -33,6 +33,13 @@ const (
 	SolverSOL = 10_000
 	// SolverUSDC is the solver's USDC float at genesis, in base units: 10,000,000 USDC.
 	SolverUSDC = 10_000_000 * 1_000_000
+	// WSOLDecimals is wSOL's number of decimals (the native mint's, SOL's).
+	WSOLDecimals = 9
+	// SolverWSOL is the solver's wSOL at genesis (in its associated token account of the native
+	// mint, which holds its rent on top), in lamports: 1,000 wSOL.
+	SolverWSOL = 1_000 * LamportsPerSOL
+	// TestAccountWSOL is each test keypair's wSOL at genesis, in lamports: 100 wSOL.
+	TestAccountWSOL = 100 * LamportsPerSOL
 	// DeployerSOL is the deployer's balance at genesis, in whole SOL.
 	DeployerSOL = 1_000
 	// LamportsPerSOL is the number of lamports in one SOL.
@@ -97,6 +104,19 @@ func FaucetAddress() solana.PublicKey { return FaucetKey().PublicKey() }
 // USDC of the solver and of every test keypair.
 func USDCAccount(owner solana.PublicKey) solana.PublicKey {
 	ata, _, err := solana.FindAssociatedTokenAddress(owner, USDCMint)
+	if err != nil {
+		panic(fmt.Sprintf("svm: associated token address of %s: %v", owner, err))
+	}
+	return ata
+}
+
+// WSOLMint is the native mint (SPL Token): wSOL, SOL held in a token account.
+var WSOLMint = solana.SolMint
+
+// WSOLAccount is owner's associated token account of the native mint: where the chain keeps the
+// wSOL of the solver and of every test keypair.
+func WSOLAccount(owner solana.PublicKey) solana.PublicKey {
+	ata, _, err := solana.FindAssociatedTokenAddress(owner, WSOLMint)
 	if err != nil {
 		panic(fmt.Sprintf("svm: associated token address of %s: %v", owner, err))
 	}

@@ -169,6 +169,11 @@ const SOLVER_SOL = 10_000n;
 const TEST_ACCOUNT_SOL = 1_000n;
 const SOLVER_USDC = 10_000_000n * 1_000_000n;
 const TEST_ACCOUNT_USDC = 1_000_000n * 1_000_000n;
+// wSOL: SOL in an SPL Token account of the native mint (9 decimals), in lamports.
+const NATIVE_MINT = "So11111111111111111111111111111111111111112";
+const WSOL_DECIMALS = 9;
+const SOLVER_WSOL = 1_000n * LAMPORTS_PER_SOL;
+const TEST_ACCOUNT_WSOL = 100n * LAMPORTS_PER_SOL;
 
 // ---------------------------------------------------------------------------------------------
 // The runtime
@@ -314,12 +319,19 @@ function mintAccountData({ mintAuthority, supply, decimals, freezeAuthority }) {
   return new Uint8Array(d);
 }
 
-function tokenAccountData(mint, owner, amount) {
+// tokenAccountData is an SPL Token account's 165 bytes; a native (wSOL) account gives
+// rentReserve, its is_native field (COption<u64> at byte 109), and holds rentReserve + amount
+// lamports.
+function tokenAccountData(mint, owner, amount, rentReserve = null) {
   const d = Buffer.alloc(165);
   Buffer.from(fromB58(mint)).copy(d, 0);
   Buffer.from(fromB58(owner)).copy(d, 32);
   d.writeBigUInt64LE(amount, 64);
   d[108] = 1; // initialized
+  if (rentReserve !== null) {
+    d.writeUInt32LE(1, 109);
+    d.writeBigUInt64LE(rentReserve, 113);
+  }
   return new Uint8Array(d);
 }
 
@@ -1415,6 +1427,17 @@ async function genesis() {
     atas[owner] = ata;
     setAccount(ata, ataRent, TOKEN_PROGRAM, tokenAccountData(USDC_MINT.address, owner, amount));
   }
+  // wSOL: the native mint (as on every cluster: no authority, 9 decimals; created when the
+  // runtime does not have it) and each holder's associated token account of it, a native
+  // account holding its rent plus its wSOL, as syncNative would leave it.
+  if (account(NATIVE_MINT) === null) {
+    const nativeMint = mintAccountData({ mintAuthority: null, supply: 0n, decimals: WSOL_DECIMALS, freezeAuthority: null });
+    setAccount(NATIVE_MINT, svm.minimumBalanceForRentExemption(BigInt(nativeMint.length)), TOKEN_PROGRAM, nativeMint);
+  }
+  for (const [owner, amount] of [[SOLVER.address, SOLVER_WSOL], ...TESTS.map((t) => [t.address, TEST_ACCOUNT_WSOL])]) {
+    const ata = await associatedTokenAddress(owner, NATIVE_MINT);
+    setAccount(ata, ataRent + amount, TOKEN_PROGRAM, tokenAccountData(NATIVE_MINT, owner, amount, ataRent));
+  }
   enterSlot(0);
   return atas;
 }
@@ -1429,10 +1452,11 @@ function summary(url) {
     `  RPC       ${url}`,
     `  genesis   ${toB58(genesisHash)}`,
     `  USDC      ${USDC_MINT.address}  (SPL Token mint, ${USDC_DECIMALS} decimals; mint and freeze authority: deployer)`,
+    `  wSOL      ${NATIVE_MINT}  (the native mint, ${WSOL_DECIMALS} decimals)`,
     `  deployer  ${DEPLOYER.address}`,
-    `  solver    ${SOLVER.address}  (${SOLVER_SOL} SOL, ${SOLVER_USDC / 1_000_000n} USDC)`,
+    `  solver    ${SOLVER.address}  (${SOLVER_SOL} SOL, ${SOLVER_USDC / 1_000_000n} USDC, ${SOLVER_WSOL / LAMPORTS_PER_SOL} wSOL)`,
     `  faucet    ${FAUCET.address}  (requestAirdrop)`,
-    `Test keypairs, ${TEST_ACCOUNT_SOL} SOL and ${TEST_ACCOUNT_USDC / 1_000_000n} USDC each; their keys are the test mnemonic's`,
+    `Test keypairs, ${TEST_ACCOUNT_SOL} SOL, ${TEST_ACCOUNT_USDC / 1_000_000n} USDC and ${TEST_ACCOUNT_WSOL / LAMPORTS_PER_SOL} wSOL each; their keys are the test mnemonic's`,
     `("test test ... junk", m/44'/501'/i'/0', the path of Phantom and Solflare):`,
     ...TESTS.map((t, i) => `  (${i}) ${t.address}`),
   ];
