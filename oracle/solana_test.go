@@ -196,10 +196,12 @@ func TestSolanaDepositsAndFillsAttestedAtTwoOfThree(t *testing.T) {
 			body := solanaDepositBody(sig, `,"orderId":"`+order.Hex()+`","requestPeerSignatures":true`)
 			var r response
 			var att *oracleapi.SolanaDepositAttestation
-			// The chain's 3 confirmations take three slots.
+			// The chain's 3 confirmations take three slots; a peer that reads the chain a slot
+			// behind the asked oracle refuses that one answer: asked until two have signed, as the
+			// engine asks.
 			require.Eventually(t, func() bool {
 				r, att = attestSolana[oracleapi.SolanaDepositData](t, nodes[0], oracleapi.PathDepositAttestation, body)
-				return r.status != http.StatusConflict
+				return r.status != http.StatusConflict && (r.status != http.StatusOK || len(oracleapi.Quorum(att, allow)) >= 2)
 			}, 10*time.Second, svmSlotTime)
 			require.Equal(t, http.StatusOK, r.status, string(r.body))
 			assert.True(t, att.Domain.Equal(domain), "domain %+v", att.Domain)
@@ -302,7 +304,7 @@ func TestSolanaDepositsAndFillsAttestedAtTwoOfThree(t *testing.T) {
 		require.Eventually(t, func() bool {
 			r, att = attestSolana[oracleapi.SolanaSolverFillData](t, nodes[2], oracleapi.PathSolverFillAttestation,
 				fillBody(recipient, amount, `,"requestPeerSignatures":true`))
-			return r.status != http.StatusConflict
+			return r.status != http.StatusConflict && (r.status != http.StatusOK || len(oracleapi.Quorum(att, allow)) >= 2)
 		}, 10*time.Second, svmSlotTime)
 		require.Equal(t, http.StatusOK, r.status, string(r.body))
 		require.Len(t, att.Messages, 1)
