@@ -261,31 +261,44 @@ type urls struct{ direct, api, worker, oracle map[uint64]string }
 // chainURLs starts the fault proxies and applies Options.RPC.
 func (s *Stack) chainURLs(t *testing.T, o Options) urls {
 	u := urls{direct: map[uint64]string{}, api: map[uint64]string{}, worker: map[uint64]string{}, oracle: map[uint64]string{}}
-	nodes := map[uint64]string{}
 	for _, c := range s.Devnet.Chains() {
-		nodes[c.ID] = c.RPCURL
-	}
-	// The local Solana chain speaks JSON-RPC over HTTP as the EVM nodes do (no websocket): the
-	// same proxy sits in front of it for the worker and the oracle.
-	if s.Solana != nil {
-		nodes[solana.ChainID] = s.Solana.RPCURL
-	}
-	for id, rpc := range nodes {
-		u.direct[id], u.api[id], u.worker[id], u.oracle[id] = rpc, rpc, rpc, rpc
+		u.direct[c.ID], u.api[c.ID], u.worker[c.ID], u.oracle[c.ID] = c.RPCURL, c.RPCURL, c.RPCURL, c.RPCURL
 		if o.Faults != nil {
 			fc := *o.Faults
-			fc.Target, fc.Seed = rpc, o.Faults.Seed+int64(id)
+			fc.Target, fc.Seed = c.RPCURL, o.Faults.Seed+int64(c.ID)
 			p, err := faultproxy.Start("127.0.0.1:0", fc)
 			if err != nil {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { _ = p.Close() })
 			s.Proxies = append(s.Proxies, p)
-			u.worker[id], u.oracle[id] = p.URL, p.URL
+			u.worker[c.ID], u.oracle[c.ID] = p.URL, p.URL
 		}
 		if o.RPC != nil {
-			u.api[id] = o.RPC(id, u.api[id])
-			u.worker[id] = o.RPC(id, u.worker[id])
+			u.api[c.ID] = o.RPC(c.ID, u.api[c.ID])
+			u.worker[c.ID] = o.RPC(c.ID, u.worker[c.ID])
+		}
+	}
+	if s.Solana != nil {
+		for _, m := range []map[uint64]string{u.direct, u.api, u.worker, u.oracle} {
+			m[solana.ChainID] = s.Solana.RPCURL
+		}
+		// The local Solana chain speaks JSON-RPC over HTTP as the EVM nodes do (no websocket):
+		// the same proxy sits in front of it for the worker and the oracle.
+		if o.Faults != nil {
+			fc := *o.Faults
+			fc.Target, fc.Seed = s.Solana.RPCURL, o.Faults.Seed+int64(solana.ChainID)
+			p, err := faultproxy.Start("127.0.0.1:0", fc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = p.Close() })
+			s.Proxies = append(s.Proxies, p)
+			u.worker[solana.ChainID], u.oracle[solana.ChainID] = p.URL, p.URL
+		}
+		if o.RPC != nil {
+			u.api[solana.ChainID] = o.RPC(solana.ChainID, u.api[solana.ChainID])
+			u.worker[solana.ChainID] = o.RPC(solana.ChainID, u.worker[solana.ChainID])
 		}
 	}
 	return u
