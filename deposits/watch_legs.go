@@ -30,17 +30,20 @@ import (
 // DepositAddressRefunder starts the refund request of a payment at a deposit address that no
 // request can fill (door.Door). A Router without it leaves such payments recorded and unrouted.
 type DepositAddressRefunder interface {
-	RefundDepositAddressPayment(ctx context.Context, arrival intent.Deposit, a intent.DepositAddress, reason intent.FailReason) error
+	// fee is the leg's own cost (LegPricer): its refund pays the payment less it; nil: none.
+	RefundDepositAddressPayment(ctx context.Context, arrival intent.Deposit, a intent.DepositAddress, reason intent.FailReason, fee *big.Int) error
 }
 
-// LegPricer judges whether a payment is worth refunding as a leg (quote.Engine.RefundLegWorthIt):
-// worth more than its sweep and its refund (refundGas) cost the solver.
+// LegPricer prices a refund leg (quote.Engine.RefundLegFee): what its sweep and its refund
+// (refundGas) cost the solver, in the payment's currency. A leg pays for itself: its refund is the
+// payment less the fee, and a payment worth no more than the fee is not swept.
 type LegPricer interface {
-	RefundLegWorthIt(ctx context.Context, chainID uint64, currency string, amount *big.Int, refundGas uint64) (bool, error)
+	RefundLegFee(ctx context.Context, chainID uint64, currency string, refundGas uint64) (*big.Int, error)
 }
 
 // routeRefundLeg routes t, a payment at the address a that no request fills, to its refund
-// request with reason, and reports whether it was delivered. A payment not worth its sweep and
+// request with reason, and reports whether it was delivered. The leg pays for itself: its refund
+// is the payment less the leg's fee (LegPricer). A payment worth no more than its sweep and
 // refund (Scanner.Legs) is left at the address, recorded and unrouted: judged again each time it
 // is seen (a rescan, a reindex), routed once gas costs less than it is worth.
 func (s *Scanner) routeRefundLeg(ctx context.Context, t intent.DepositAddressTransfer, a intent.DepositAddress, family string,
@@ -49,9 +52,12 @@ func (s *Scanner) routeRefundLeg(ctx context.Context, t intent.DepositAddressTra
 	if !ok {
 		return false, nil
 	}
+	var fee *big.Int
 	if pricer, ok := s.Requotes.(LegPricer); ok && s.RefundGas != nil {
 		amount, _ := new(big.Int).SetString(t.Amount, 10)
-		worth, err := pricer.RefundLegWorthIt(ctx, t.ChainID, t.Currency, amount, s.RefundGas(t.ChainID, t.Currency))
+		var err error
+		fee, err = pricer.RefundLegFee(ctx, t.ChainID, t.Currency, s.RefundGas(t.ChainID, t.Currency))
+		worth := err == nil && amount != nil && amount.Cmp(fee) > 0
 		if err != nil && !errors.Is(err, intent.ErrUnavailable) {
 			s.Logger.Warn("a payment at a deposit address that no request fills cannot be valued: left at the address", "chainId", t.ChainID,
 				"address", a.Address, "tx", t.TxHash, "currency", t.Currency, "amount", t.Amount, "reason", reason, "error", err)
@@ -63,7 +69,7 @@ func (s *Scanner) routeRefundLeg(ctx context.Context, t intent.DepositAddressTra
 		if !worth {
 			if created {
 				s.Logger.Warn("a payment at a deposit address that no request fills is worth less than its sweep and refund: left at the address",
-					"chainId", t.ChainID, "address", a.Address, "tx", t.TxHash, "currency", t.Currency, "amount", t.Amount, "reason", reason)
+					"chainId", t.ChainID, "address", a.Address, "tx", t.TxHash, "currency", t.Currency, "amount", t.Amount, "fee", fee, "reason", reason)
 			}
 			return false, nil
 		}
@@ -78,9 +84,9 @@ func (s *Scanner) routeRefundLeg(ctx context.Context, t intent.DepositAddressTra
 	}
 	if created {
 		s.Logger.Warn("a payment at a deposit address no request fills: refunding it", "chainId", t.ChainID, "address", a.Address,
-			"refundRequestId", refundID, "reason", reason, "tx", t.TxHash, "currency", t.Currency, "amount", t.Amount)
+			"refundRequestId", refundID, "reason", reason, "tx", t.TxHash, "currency", t.Currency, "amount", t.Amount, "fee", fee)
 	}
-	if err := refunder.RefundDepositAddressPayment(ctx, t.ArrivalDeposit(a, refundID, family), a, reason); err != nil {
+	if err := refunder.RefundDepositAddressPayment(ctx, t.ArrivalDeposit(a, refundID, family), a, reason, fee); err != nil {
 		return false, err
 	}
 	return true, nil

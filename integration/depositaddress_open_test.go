@@ -341,7 +341,7 @@ func TestAnOpenDepositAddressIsReusedEachPaymentItsOwnRequest(t *testing.T) {
 // worth less than its sweep and refund would cost the solver: it is left at the address,
 // recorded and routed to no request, and nothing is swept for it. A later payment below the fees
 // (here with a flat fee of USD 5) that is worth its sweep and refund is refunded as a leg of its
-// own with DEPOSITED_AMOUNT_TOO_LOW_TO_FILL, in full, to refundTo.
+// own with DEPOSITED_AMOUNT_TOO_LOW_TO_FILL, to refundTo, less the leg's fee (legFee).
 func TestAnOpenDepositAddressRequotesAnotherCurrencyAndRefundsALaterPaymentItCannotQuote(t *testing.T) {
 	s := startStack(t)
 	c, _ := newKey(t, s, auth.Integrator{Name: "open deposit addresses"})
@@ -420,9 +420,7 @@ func TestAnOpenDepositAddressRequotesAnotherCurrencyAndRefundsALaterPaymentItCan
 	if final.Status != "refund" || final.FailReason != string(intent.FailReasonDepositedAmountTooLowToFill) {
 		t.Fatalf("the refund leg: %+v (seen %v), want refund with DEPOSITED_AMOUNT_TOO_LOW_TO_FILL", final, seen)
 	}
-	if got := s.balance(t, 31337, common.Address{}, refundTo); got.Cmp(low) != 0 {
-		t.Fatalf("refundTo received %s, want %s", got, low)
-	}
+	s.legFee(t, ctx, legID, 31337, common.Address{}, refundTo, low)
 	if n := s.sweeps(t, a); n != 2 {
 		t.Fatalf("sweeps of the address: %d, want 2 (the USDC and the refunded payment; the 1 wei none)", n)
 	}

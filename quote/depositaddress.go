@@ -135,36 +135,38 @@ func (e *Engine) sweepFee(ctx context.Context, in *leg, currency string) (*big.I
 	return intent.FromUSD(nativeIn.usd(cost), in.currency.Decimals, in.price), nil
 }
 
-// RefundLegWorthIt reports whether a payment of amount of currency at a deposit address on
-// chainID is worth more than what refunding it as a leg of its own costs the solver: its sweep
-// (the quote's sweep gas) and its refund (refundGas, the refund's gas ceiling), both at the
-// chain's gas price, in the chain's native currency at the two prices. A payment worth less is
-// not swept (deposits.Scanner leaves it at the address): the solver pays for nothing it does not
-// owe. An error wraps intent.ErrUnavailable when the chain or a price cannot be read now.
-func (e *Engine) RefundLegWorthIt(ctx context.Context, chainID uint64, currency string, amount *big.Int, refundGas uint64) (bool, error) {
+// RefundLegFee is what refunding a payment of currency at a deposit address on chainID as a leg
+// of its own costs the solver, in the currency's smallest unit (rounded up): its sweep (the
+// quote's sweep gas) and its refund (refundGas, the refund's gas ceiling), both at the chain's gas
+// price, in the chain's native currency converted at the two prices. No quote's fee pays for a
+// leg, so the leg pays for itself: its refund is the payment less this fee (the public service
+// refunds "minus gas"), and a payment worth no more than it is not swept at all
+// (deposits.Scanner leaves it at the address): the solver pays for nothing it does not owe. An
+// error wraps intent.ErrUnavailable when the chain or a price cannot be read now.
+func (e *Engine) RefundLegFee(ctx context.Context, chainID uint64, currency string, refundGas uint64) (*big.Int, error) {
 	in, qerr := e.leg(ctx, chainID, "chainId", currency)
 	if qerr != nil {
 		if qerr.Code == CodeServiceUnavailable || qerr.Code == CodePriceFetchFailed {
-			return false, fmt.Errorf("%w: %w", intent.ErrUnavailable, qerr)
+			return nil, fmt.Errorf("%w: %w", intent.ErrUnavailable, qerr)
 		}
-		return false, qerr
+		return nil, qerr
 	}
 	sweep, err := in.client.SweepCost(ctx, currency)
 	if err != nil {
-		return false, fmt.Errorf("%w: sweep cost on chain %d: %w", intent.ErrUnavailable, chainID, err)
+		return nil, fmt.Errorf("%w: sweep cost on chain %d: %w", intent.ErrUnavailable, chainID, err)
 	}
 	pricer, err := chains.Capability[chains.GasPricer](e.Chains, chainID)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
 	gasPrice, err := pricer.GasPrice(ctx)
 	if err != nil {
-		return false, fmt.Errorf("%w: gas price on chain %d: %w", intent.ErrUnavailable, chainID, err)
+		return nil, fmt.Errorf("%w: gas price on chain %d: %w", intent.ErrUnavailable, chainID, err)
 	}
 	cost := new(big.Int).Add(sweep, new(big.Int).Mul(gasPrice, new(big.Int).SetUint64(refundGas)))
 	native, qerr := e.leg(ctx, chainID, "chainId", in.chain.Currency.Address)
 	if qerr != nil {
-		return false, fmt.Errorf("%w: %w", intent.ErrUnavailable, qerr)
+		return nil, fmt.Errorf("%w: %w", intent.ErrUnavailable, qerr)
 	}
-	return in.usd(amount).GreaterThan(native.usd(cost)), nil
+	return intent.FromUSD(native.usd(cost), in.currency.Decimals, in.price), nil
 }

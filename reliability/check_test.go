@@ -276,9 +276,11 @@ func (r *rig) check(ctx context.Context, cases []*intentCase) figures {
 			}
 			f.StrayRefunds += nRefund
 			if c.Excess != nil {
-				if got := r.Balance(t, 31337, common.Address{}, c.RefundTo); got.Cmp(c.Excess) != 0 {
+				// The excess's leg refunds it less the leg's own fee (its sweep and refund gas).
+				want, err := r.excessRefund(ctx, c)
+				if got := r.Balance(t, 31337, common.Address{}, c.RefundTo); err != nil || got.Cmp(want) != 0 {
 					f.WrongBalances++
-					problems = append(problems, bad{c, fmt.Sprintf("refundTo holds %s, the excess paid %s", got, c.Excess)})
+					problems = append(problems, bad{c, fmt.Sprintf("refundTo holds %s, want the excess paid %s less the leg's fee: %s (%v)", got, c.Excess, want, err)})
 				}
 			}
 			if got := r.Balance(t, 31338, c.CurrencyOut, c.Recipient); got.Cmp(c.AmountOut) != 0 {
@@ -299,7 +301,11 @@ func (r *rig) check(ctx context.Context, cases []*intentCase) figures {
 			f.StrayFills += nFill
 			paidBack := new(big.Int).Set(c.Deposited)
 			if c.Excess != nil {
-				paidBack.Add(paidBack, c.Excess) // the excess's leg too
+				leg, err := r.excessRefund(ctx, c) // the excess's leg too
+				if err != nil {
+					problems = append(problems, bad{c, err.Error()})
+				}
+				paidBack.Add(paidBack, leg)
 			}
 			if got := r.Balance(t, 31337, c.currency(), c.RefundTo); got.Cmp(paidBack) != 0 {
 				f.WrongBalances++
@@ -426,4 +432,14 @@ func (r *rig) checkNonces(ctx context.Context) (reuse, gaps int) {
 		}
 	}
 	return reuse, gaps
+}
+
+// excessRefund is what the leg of c's excess refunds: the excess less the leg's fee
+// (testkit.LegFee), the excess itself for a leg without one.
+func (r *rig) excessRefund(ctx context.Context, c *intentCase) (*big.Int, error) {
+	fee, err := testkit.LegFee(ctx, r.Sys.Temporal, c.ExcessLegID())
+	if err != nil || fee == nil {
+		return new(big.Int).Set(c.Excess), err
+	}
+	return new(big.Int).Sub(c.Excess, fee), nil
 }

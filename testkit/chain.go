@@ -2,17 +2,21 @@ package testkit
 
 import (
 	"context"
+	"fmt"
 	"math/big"
 	"testing"
 
 	ethereum "github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
 
 	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/oracle/oracleapi"
+	"github.com/intentd/intentd/workflows"
 )
 
 // Balance reads a native or ERC-20 balance on a devnet chain.
@@ -108,4 +112,30 @@ func (s *Stack) Refunds(t testing.TB, chainID uint64, requestID string) int {
 		n += events[id]
 	}
 	return n
+}
+
+// LegFee is the fee a refund leg of a deposit address keeps out of its refund
+// (workflows.DepositRefundInput.LegFee), read from its workflow's start input: nil when it has
+// none (a run started before legs were priced refunds in full).
+func LegFee(ctx context.Context, tc client.Client, legID string) (*big.Int, error) {
+	it := tc.GetWorkflowHistory(ctx, workflows.IntentWorkflowID(legID), "", false, 0)
+	if !it.HasNext() {
+		return nil, fmt.Errorf("no history for %s", legID)
+	}
+	first, err := it.Next()
+	if err != nil {
+		return nil, err
+	}
+	var in workflows.DepositRefundInput
+	if err := converter.GetDefaultDataConverter().FromPayloads(first.GetWorkflowExecutionStartedEventAttributes().GetInput(), &in); err != nil {
+		return nil, err
+	}
+	if in.LegFee == "" {
+		return nil, nil
+	}
+	fee, ok := new(big.Int).SetString(in.LegFee, 10)
+	if !ok {
+		return nil, fmt.Errorf("the leg fee %q of %s", in.LegFee, legID)
+	}
+	return fee, nil
 }

@@ -27,6 +27,11 @@ type DepositRefundInput struct {
 	Record *intent.RecordDepositAddress `json:",omitempty"`
 	// FailReason is the refund's failReason; empty: ORPHANED_DEPOSIT_REFUND.
 	FailReason intent.FailReason `json:",omitempty"`
+	// LegFee is, for a refund leg (DepositAddress set), what its sweep and refund cost the
+	// solver in the payment's smallest unit, priced when the payment was routed
+	// (quote.Engine.RefundLegFee): the refund is the payment less it, as the public service
+	// refunds "minus gas". Empty: refunded in full (a run started before legs were priced).
+	LegFee string `json:",omitempty"`
 }
 
 // DepositRefund refunds one deposit that no order can take, as a request of its own (status
@@ -51,6 +56,7 @@ func DepositRefund(ctx workflow.Context, in DepositRefundInput) (*State, error) 
 		return nil, err
 	}
 	r.depositSeenAt = workflow.Now(ctx)
+	r.legFee = in.LegFee
 	r.state.Deposit = &dep
 	if err := r.write(ctx, intent.StatusWaiting, "", depositTx(dep)); err != nil {
 		return nil, err

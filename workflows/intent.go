@@ -72,6 +72,8 @@ type intentRun struct {
 	attrs, wantAttrs [2]string
 
 	depositSeenAt time.Time
+	// legFee is a refund leg's own cost (DepositRefundInput.LegFee), kept out of its refund.
+	legFee string
 	// filling is set before the fill is first signed: from then on nothing may be refunded by
 	// hand, because the fill could still land.
 	filling bool

@@ -1,6 +1,9 @@
 package workflows
 
 import (
+	"fmt"
+	"math/big"
+
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
@@ -55,14 +58,18 @@ func (r *intentRun) refund(ctx workflow.Context, reason intent.FailReason) error
 func (r *intentRun) payRefund(ctx workflow.Context, kind intent.TxKind, recipient string) (intent.Tx, error) {
 	dep, ex := r.state.Deposit, r.in.Execution
 	var sub activities.RefundSubmitted
+	amount, err := r.refundAmount()
+	if err != nil {
+		return intent.Tx{}, err
+	}
 	if err := r.publishAttrs(ctx); err != nil {
 		return intent.Tx{}, err
 	}
 	in := activities.RefundInput{
-		RequestID: ex.RequestID, Kind: kind, ChainID: dep.ChainID, Family: chains.VMType(dep.Family), Currency: dep.Currency, Recipient: recipient, Amount: dep.Amount,
+		RequestID: ex.RequestID, Kind: kind, ChainID: dep.ChainID, Family: chains.VMType(dep.Family), Currency: dep.Currency, Recipient: recipient, Amount: amount,
 		DepositTx: dep.TxHash, DepositLogIndex: dep.LogIndex,
 	}
-	err := workflow.ExecuteActivity(r.sendingActivity(ctx), chainActs.SubmitRefund, in).Get(ctx, &sub)
+	err = workflow.ExecuteActivity(r.sendingActivity(ctx), chainActs.SubmitRefund, in).Get(ctx, &sub)
 	if err != nil {
 		return intent.Tx{}, err
 	}
@@ -84,6 +91,25 @@ func (r *intentRun) payRefund(ctx workflow.Context, kind intent.TxKind, recipien
 	}
 	return intent.Tx{Direction: intent.TxOut, Kind: kind, ChainID: dep.ChainID, Hash: sub.TxHash, LogIndex: -1, Block: inc.Block,
 		Timestamp: inc.Timestamp, Fee: inc.Fee}, nil
+}
+
+// refundAmount is what a refund of the deposit pays: all of it, or for a refund leg the payment
+// less the leg's fee (its sweep and refund gas, priced when it was routed: DepositRefundInput.LegFee),
+// automatic or an operator's alike, since the sweep's gas is spent either way. A fee that leaves
+// nothing is NEGATIVE_NEW_AMOUNT_AFTER_FEES (the scanner routes no such payment, so it is a
+// fee that cannot be read).
+func (r *intentRun) refundAmount() (string, error) {
+	amount := r.state.Deposit.Amount
+	if r.legFee == "" {
+		return amount, nil
+	}
+	paid, ok1 := new(big.Int).SetString(amount, 10)
+	fee, ok2 := new(big.Int).SetString(r.legFee, 10)
+	if !ok1 || !ok2 || fee.Sign() < 0 || paid.Cmp(fee) <= 0 {
+		return "", temporal.NewNonRetryableApplicationError(fmt.Sprintf("the refund leg's fee %s leaves nothing of %s", r.legFee, amount),
+			string(intent.RefundFailReasonNegativeNewAmountAfterFees), nil)
+	}
+	return paid.Sub(paid, fee).String(), nil
 }
 
 // blockedWallet ends a run whose depositor, recipient or both screening found on the blocklist
