@@ -19,7 +19,9 @@ pragma solidity 0.8.28;
 ///     consumed before any call is made, so a call re-entering with the same signature fails),
 ///     and a batch past its deadline is refused, so a relayer cannot hold a signed batch back
 ///     indefinitely. The relayer is not part of the signed data: whoever submits the batch, the
-///     calls made are exactly the signed ones.
+///     calls made are exactly the signed ones. The relayer does choose the gas: a call starved
+///     of it fails, and a failing call reverts the whole batch, nonce included, so a batch runs
+///     entirely or not at all (and its signature stays usable until the deadline).
 /// The contract has no constructor state and no immutables: they would belong to this
 /// deployment, not to the EOAs that delegate to it. Its own storage lives at an ERC-7201
 /// namespaced slot so that it cannot collide with storage an earlier or later delegate of the
