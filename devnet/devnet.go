@@ -6,7 +6,8 @@
 // they would to a real node. On start every chain gets the same genesis funding, the same
 // contracts at the same addresses (deployed by DeployerKey at its nonces 0, 1 and 2), the same
 // USDC balances, two Chainlink-style USD price feeds (ETH/USD and USDC/USD, deployed after
-// the funding) and the factory of counterfactual deposit addresses (after the feeds), so
+// the funding), the factory of counterfactual deposit addresses (after the feeds) and the
+// EIP-7702 batch executor (last), so
 // configuration written once (configs/chains.dev.json) fits every run and a deposit address is
 // the same on every chain. A heartbeat re-posts the feeds' answers every Options.FeedHeartbeat
 // so that they stay fresh.
@@ -105,6 +106,19 @@ var SOLUSDFeedAddress = crypto.CreateAddress(DeployerAddress(), solFeedNonce)
 // factory.
 const solFeedNonce = depositAddressFactoryNonce + 1
 
+// batchExecutorAddress is where BatchExecutor lives on every chain (BatchExecutorAddress).
+var batchExecutorAddress = crypto.CreateAddress(DeployerAddress(), batchExecutorNonce)
+
+// batchExecutorNonce is the deployer's nonce of BatchExecutor's deployment: right after the
+// SOL/USD feed, so adding it moved no address above.
+const batchExecutorNonce = solFeedNonce + 1
+
+// BatchExecutorAddress is the BatchExecutor (contracts/src/BatchExecutor.sol) on every chain:
+// the EIP-7702 delegate a user's EOA authorizes so that a relayer (RelayerKey) can run the
+// user's signed batch of calls (say USDC.approve and Depository.depositErc20) as the user, in a
+// type-4 transaction the relayer pays for. See package chains/evm/eip7702.
+func BatchExecutorAddress() common.Address { return batchExecutorAddress }
+
 // Price feed parameters. A feed's answer is the USD price of one whole unit in feed units,
 // i.e. scaled by 10^FeedDecimals, as Chainlink's USD feeds report it.
 const (
@@ -143,7 +157,7 @@ func PriceFeedsConfig(chainID uint64) string {
 // repeating magic numbers.
 const (
 	// GenesisETH is the native balance, in whole ETH, that genesis gives the deployer, the
-	// solver, the oracle and every test account.
+	// solver, the relayer, the oracle and every test account.
 	GenesisETH = 10_000
 	// USDCDecimals is TestUSDC's number of decimals, as on real USDC.
 	USDCDecimals = 6
@@ -483,9 +497,11 @@ func printSummary(out io.Writer, d *Devnet, sol *svm.Chain) {
 	fmt.Fprintf(&b, "  USDC/USD feed  %s  (PriceFeed, %d decimals, starts at %d USD)\n", USDCUSDFeedAddress.Hex(), FeedDecimals, USDCUSDPrice)
 	fmt.Fprintf(&b, "  DA factory     %s  (DepositAddressFactory: a deposit address per order and depositor)\n", DepositAddressFactoryAddress.Hex())
 	fmt.Fprintf(&b, "  DA code        %s  (DepositAddress, which every deposit address is a clone of)\n", DepositAddressImplementationAddress.Hex())
+	fmt.Fprintf(&b, "  BatchExecutor  %s  (EIP-7702 delegate: a relayer runs an EOA's signed batch)\n", BatchExecutorAddress().Hex())
 	b.WriteString("\nService accounts:\n")
 	fmt.Fprintf(&b, "  solver    %s  (%d USDC, OutputSettler approved)\n", SolverAddress().Hex(), SolverUSDC/1_000_000)
 	fmt.Fprintf(&b, "  deployer  %s  (USDC and feed owner)\n", DeployerAddress().Hex())
+	fmt.Fprintf(&b, "  relayer   %s  (sends and pays for gasless type-4 transactions)\n", RelayerAddress().Hex())
 	fmt.Fprintf(&b, "  oracle    %s\n", OracleAddress().Hex())
 	fmt.Fprintf(&b, "\nTest accounts, %d ETH and %d USDC each on every chain; their keys are the\n", GenesisETH, TestAccountUSDC/1_000_000)
 	b.WriteString("standard Hardhat/Anvil test mnemonic's (\"test test ... junk\", m/44'/60'/0'/0/i):\n")
@@ -616,7 +632,7 @@ func newBackend(id uint64, host string, port int) (b *simulated.Backend, err err
 	}()
 	alloc := types.GenesisAlloc{}
 	balance := new(big.Int).Mul(big.NewInt(GenesisETH), big.NewInt(params.Ether))
-	for _, a := range append([]common.Address{DeployerAddress(), SolverAddress(), OracleAddress()}, TestAddresses()...) {
+	for _, a := range append([]common.Address{DeployerAddress(), SolverAddress(), RelayerAddress(), OracleAddress()}, TestAddresses()...) {
 		alloc[a] = types.Account{Balance: new(big.Int).Set(balance)}
 	}
 	configure := func(nc *node.Config, ec *ethconfig.Config) {

@@ -281,13 +281,14 @@ func TestRunPrintsSummary(t *testing.T) {
 	}
 	s := out.String()
 	for _, want := range []string{"31337", DepositoryAddress.Hex(), OutputSettlerAddress.Hex(), USDCAddress.Hex(), ETHUSDFeedAddress.Hex(), USDCUSDFeedAddress.Hex(),
-		DepositAddressFactoryAddress.Hex(), DepositAddressImplementationAddress.Hex(), SolverAddress().Hex(), hardhatAccounts[0], hardhatAccounts[9], "mnemonic"} {
+		DepositAddressFactoryAddress.Hex(), DepositAddressImplementationAddress.Hex(), SolverAddress().Hex(), hardhatAccounts[0], hardhatAccounts[9], "mnemonic",
+		BatchExecutorAddress().Hex(), RelayerAddress().Hex()} {
 		require.Contains(t, s, want)
 	}
 	for _, a := range TestAccounts() {
 		require.NotContains(t, strings.ToLower(s), hex.EncodeToString(crypto.FromECDSA(a.Key)))
 	}
-	for _, k := range []*ecdsa.PrivateKey{DeployerKey(), SolverKey(), OracleKey()} {
+	for _, k := range []*ecdsa.PrivateKey{DeployerKey(), SolverKey(), OracleKey(), RelayerKey()} {
 		require.NotContains(t, strings.ToLower(s), hex.EncodeToString(crypto.FromECDSA(k)))
 	}
 	t.Log("\n" + s)
@@ -446,6 +447,7 @@ func TestContractAddressesArePinned(t *testing.T) {
 	require.Equal(t, "0x5D82FbECe20F7A67540beFe0fB9DB5881E65E95f", DepositAddressFactoryAddress.Hex())
 	require.Equal(t, "0xbA9141AAD186f03Be8F9992f0e0Ec04AF83d1Ce6", DepositAddressImplementationAddress.Hex())
 	require.Equal(t, "0xBb84D6AE43DFfd484742462cD8857B3f2ebAfD77", SOLUSDFeedAddress.Hex())
+	require.Equal(t, "0xDa0cB69Dd38869FEB55598D39ebc5d905b27553A", BatchExecutorAddress().Hex())
 	require.Equal(t, "ETH=31337:0xb5704cb42a6cFc04fb7F6eF09782f07338EB9AD6,USDC=31337:0x8c19D0C06866bAB258AB6cf5480077FFc8f4E857,"+
 		"SOL=31337:0xBb84D6AE43DFfd484742462cD8857B3f2ebAfD77,WSOL=31337:0xBb84D6AE43DFfd484742462cD8857B3f2ebAfD77", PriceFeedsConfig(31337))
 }

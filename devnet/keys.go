@@ -21,8 +21,8 @@ import (
 
 // DeployerKey is the dev-only key that deploys the project's contracts on every devnet chain.
 // Its first three nonces produce DepositoryAddress, OutputSettlerAddress and USDCAddress, and
-// later fixed nonces the price feeds and DepositAddressFactoryAddress, so those addresses are
-// fixed; it also owns TestUSDC (the only account that can mint or block with it) and the price
+// later fixed nonces the price feeds, DepositAddressFactoryAddress and BatchExecutorAddress, so
+// those addresses are fixed; it also owns TestUSDC (the only account that can mint or block with it) and the price
 // feeds (the only account that can post prices).
 func DeployerKey() *ecdsa.PrivateKey { return roleKey("deployer") }
 
@@ -30,6 +30,12 @@ func DeployerKey() *ecdsa.PrivateKey { return roleKey("deployer") }
 // holds the devnet's USDC float and has approved the OutputSettler to fill from it. Dev mode
 // configures the solver with it.
 func SolverKey() *ecdsa.PrivateKey { return roleKey("solver") }
+
+// RelayerKey is the dev-only key of the gasless relayer: it sends (and pays the gas of) the
+// EIP-7702 type-4 transactions that run a user's signed batch through BatchExecutorAddress, so
+// that a user holding no native gas can act. It is not the solver's key: the relayer holds only
+// gas (GenesisETH in genesis), never the solver's float.
+func RelayerKey() *ecdsa.PrivateKey { return roleKey("relayer") }
 
 // OracleKey is the dev-only key that signs attestations in dev mode, so that verifiers can be
 // configured with OracleAddress without generating and distributing a key.
@@ -65,6 +71,9 @@ func DeployerAddress() common.Address { return crypto.PubkeyToAddress(DeployerKe
 
 // SolverAddress is the address of SolverKey: the Depository's owner and the USDC float holder.
 func SolverAddress() common.Address { return crypto.PubkeyToAddress(SolverKey().PublicKey) }
+
+// RelayerAddress is the address of RelayerKey, the sender of relayed type-4 transactions.
+func RelayerAddress() common.Address { return crypto.PubkeyToAddress(RelayerKey().PublicKey) }
 
 // OracleAddress is the address of OracleKey, the signer attestations are checked against in
 // dev mode.

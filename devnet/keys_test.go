@@ -61,7 +61,7 @@ func TestBIP32Vector1(t *testing.T) {
 
 func TestRoleKeys(t *testing.T) {
 	for role, key := range map[string]func() common.Address{
-		"deployer": DeployerAddress, "solver": SolverAddress, "oracle": OracleAddress,
+		"deployer": DeployerAddress, "solver": SolverAddress, "oracle": OracleAddress, "relayer": RelayerAddress,
 	} {
 		want, err := crypto.ToECDSA(crypto.Keccak256([]byte("intentd/devnet/" + role)))
 		require.NoError(t, err)
@@ -69,6 +69,9 @@ func TestRoleKeys(t *testing.T) {
 	}
 	require.NotEqual(t, DeployerAddress(), SolverAddress())
 	require.NotEqual(t, SolverAddress(), OracleAddress())
+	for _, other := range []common.Address{DeployerAddress(), SolverAddress(), OracleAddress()} {
+		require.NotEqual(t, other, RelayerAddress(), "the relayer's key is its own")
+	}
 	// A caller changing its copy must not change the key.
 	k := SolverKey()
 	*k = ecdsa.PrivateKey{}
@@ -77,4 +80,5 @@ func TestRoleKeys(t *testing.T) {
 	require.Equal(t, crypto.CreateAddress(DeployerAddress(), 0), DepositoryAddress)
 	require.Equal(t, crypto.CreateAddress(DeployerAddress(), 1), OutputSettlerAddress)
 	require.Equal(t, crypto.CreateAddress(DeployerAddress(), 2), USDCAddress)
+	require.Equal(t, crypto.CreateAddress(DeployerAddress(), solFeedNonce+1), BatchExecutorAddress())
 }

@@ -24,8 +24,9 @@ var setupTip = big.NewInt(params.GWei)
 
 // setup deploys the contracts from the deployer at its nonces 0..2, mints the USDC balances,
 // has the solver approve the OutputSettler, then deploys the price feeds at the deployer's next
-// nonces (feedNonce, feedNonce+1) and the deposit address factory after them
-// (depositAddressFactoryNonce), checking every receipt.
+// nonces (feedNonce, feedNonce+1), the deposit address factory after them
+// (depositAddressFactoryNonce), the SOL/USD feed and the BatchExecutor (batchExecutorNonce),
+// checking every receipt.
 func (c *Chain) setup(ctx context.Context) error {
 	cl := c.Client()
 	deployer := DeployerKey()
@@ -195,6 +196,30 @@ func (c *Chain) deploySOLFeed(ctx context.Context) error {
 	}
 	if got := receipts[0].ContractAddress; got != SOLUSDFeedAddress {
 		return fmt.Errorf("deploy SOL / USD feed: landed at %s, want %s", got.Hex(), SOLUSDFeedAddress.Hex())
+	}
+	return c.deployBatchExecutor(ctx)
+}
+
+// deployBatchExecutor deploys the EIP-7702 BatchExecutor from the deployer at
+// batchExecutorNonce, after the SOL/USD feed, and checks it landed at BatchExecutorAddress.
+func (c *Chain) deployBatchExecutor(ctx context.Context) error {
+	nonce, err := c.Client().PendingNonceAt(ctx, DeployerAddress())
+	if err != nil {
+		return err
+	}
+	if nonce != batchExecutorNonce {
+		return fmt.Errorf("BatchExecutor would deploy at nonce %d, not %d: its address would differ", nonce, batchExecutorNonce)
+	}
+	tx, err := c.send(ctx, DeployerKey(), nonce, nil, creation(bindings.BatchExecutorMetaData.Bin, nil))
+	if err != nil {
+		return fmt.Errorf("deploy BatchExecutor: %w", err)
+	}
+	receipts, err := c.mineAndCheck(ctx, []*types.Transaction{tx})
+	if err != nil {
+		return fmt.Errorf("deploy BatchExecutor: %w", err)
+	}
+	if got := receipts[0].ContractAddress; got != BatchExecutorAddress() {
+		return fmt.Errorf("deploy BatchExecutor: landed at %s, want %s", got.Hex(), BatchExecutorAddress().Hex())
 	}
 	return nil
 }
