@@ -250,7 +250,7 @@ type Chain struct {
 	paused  atomic.Bool // no automatic blocks while set (Pause, Resume)
 	head    common.Hash // head after the last Mine, to notice a block that was not sealed
 	onBlock func(chainID, number uint64, at time.Time)
-	backend *simulated.Backend
+	backend *backend
 	log     *slog.Logger
 
 	// deployerMu serialises the deployer's transactions after setup (the heartbeat and
@@ -567,7 +567,7 @@ func startChain(host string, co ChainOptions, log *slog.Logger) (*Chain, error) 
 				return nil, fmt.Errorf("devnet: chain %d: %w", co.ID, err)
 			}
 		}
-		var b *simulated.Backend
+		var b *backend
 		b, err = newBackend(co.ID, host, port)
 		if err == nil {
 			url := "http://" + net.JoinHostPort(dialHost(host), strconv.Itoa(port))
@@ -606,9 +606,9 @@ func freePort(host string) (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
-// newBackend creates the simulated backend; NewBackend panics when the node cannot start (for
-// example when the port is taken), which is turned into an error here.
-func newBackend(id uint64, host string, port int) (b *simulated.Backend, err error) {
+// newBackend creates the simulated backend (backend.go: go-ethereum's, with the tracers API). A
+// panic while the node starts is turned into an error too.
+func newBackend(id uint64, host string, port int) (b *backend, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("start node on %s: %v", net.JoinHostPort(host, strconv.Itoa(port)), r)
@@ -622,7 +622,9 @@ func newBackend(id uint64, host string, port int) (b *simulated.Backend, err err
 	configure := func(nc *node.Config, ec *ethconfig.Config) {
 		nc.HTTPHost = host
 		nc.HTTPPort = port
-		nc.HTTPModules = []string{"eth", "net", "web3"}
+		// debug: debug_traceCall with the built-in tracers (callTracer), which the engine
+		// simulates a relayed call with (chains/evm/trace.go).
+		nc.HTTPModules = []string{"eth", "net", "web3", "debug"}
 		nc.HTTPCors = []string{"*"}
 		nc.HTTPVirtualHosts = []string{"*"}
 		// Websocket subscriptions (eth_subscribe) on the same port, for clients that follow heads
@@ -642,7 +644,7 @@ func newBackend(id uint64, host string, port int) (b *simulated.Backend, err err
 		ec.Genesis.ExtraData = binary.BigEndian.AppendUint64(nil, uint64(time.Now().UnixNano()))
 		ec.NetworkId = id
 	}
-	return simulated.NewBackend(alloc, simulated.WithBlockGasLimit(BlockGasLimit), configure), nil
+	return newSimulated(alloc, simulated.WithBlockGasLimit(BlockGasLimit), configure)
 }
 
 // The local Solana chain's id and SOL, as chains/solana names them (ChainID, NativeAddress,
