@@ -3,7 +3,9 @@
 //
 // Each chain is a go-ethereum simulated backend (an in-process geth with a simulated beacon
 // client) serving JSON-RPC over HTTP, so the service, wallets and scripts talk to it exactly as
-// they would to a real node. On start every chain gets the same genesis funding, the same
+// they would to a real node; its node also serves the debug namespace with go-ethereum's
+// built-in tracers (debug_traceCall with callTracer, backend.go), which the simulated backend
+// alone leaves out. On start every chain gets the same genesis funding, the same
 // contracts at the same addresses (deployed by DeployerKey at its nonces 0, 1 and 2), the same
 // USDC balances, two Chainlink-style USD price feeds (ETH/USD and USDC/USD, deployed after
 // the funding) and the factory of counterfactual deposit addresses (after the feeds), so
