@@ -3,7 +3,9 @@
 //
 // Each chain is a go-ethereum simulated backend (an in-process geth with a simulated beacon
 // client) serving JSON-RPC over HTTP, so the service, wallets and scripts talk to it exactly as
-// they would to a real node. On start every chain gets the same genesis funding, the same
+// they would to a real node; its node also serves the debug namespace with go-ethereum's
+// built-in tracers (debug_traceCall with callTracer, backend.go), which the simulated backend
+// alone leaves out. On start every chain gets the same genesis funding, the same
 // contracts at the same addresses (deployed by DeployerKey at its nonces 0, 1 and 2), the same
 // USDC balances, two Chainlink-style USD price feeds (ETH/USD and USDC/USD, deployed after
 // the funding), the factory of counterfactual deposit addresses (after the feeds) and the
@@ -264,7 +266,7 @@ type Chain struct {
 	paused  atomic.Bool // no automatic blocks while set (Pause, Resume)
 	head    common.Hash // head after the last Mine, to notice a block that was not sealed
 	onBlock func(chainID, number uint64, at time.Time)
-	backend *simulated.Backend
+	backend *backend
 	log     *slog.Logger
 
 	// deployerMu serialises the deployer's transactions after setup (the heartbeat and
@@ -583,7 +585,7 @@ func startChain(host string, co ChainOptions, log *slog.Logger) (*Chain, error) 
 				return nil, fmt.Errorf("devnet: chain %d: %w", co.ID, err)
 			}
 		}
-		var b *simulated.Backend
+		var b *backend
 		b, err = newBackend(co.ID, host, port)
 		if err == nil {
 			url := "http://" + net.JoinHostPort(dialHost(host), strconv.Itoa(port))
@@ -622,9 +624,9 @@ func freePort(host string) (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
-// newBackend creates the simulated backend; NewBackend panics when the node cannot start (for
-// example when the port is taken), which is turned into an error here.
-func newBackend(id uint64, host string, port int) (b *simulated.Backend, err error) {
+// newBackend creates the simulated backend (backend.go: go-ethereum's, with the tracers API). A
+// panic while the node starts is turned into an error too.
+func newBackend(id uint64, host string, port int) (b *backend, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("start node on %s: %v", net.JoinHostPort(host, strconv.Itoa(port)), r)
@@ -638,7 +640,9 @@ func newBackend(id uint64, host string, port int) (b *simulated.Backend, err err
 	configure := func(nc *node.Config, ec *ethconfig.Config) {
 		nc.HTTPHost = host
 		nc.HTTPPort = port
-		nc.HTTPModules = []string{"eth", "net", "web3"}
+		// debug: debug_traceCall with the built-in tracers (callTracer), which the engine
+		// simulates a relayed call with (chains/evm/trace.go).
+		nc.HTTPModules = []string{"eth", "net", "web3", "debug"}
 		nc.HTTPCors = []string{"*"}
 		nc.HTTPVirtualHosts = []string{"*"}
 		// Websocket subscriptions (eth_subscribe) on the same port, for clients that follow heads
@@ -658,7 +662,7 @@ func newBackend(id uint64, host string, port int) (b *simulated.Backend, err err
 		ec.Genesis.ExtraData = binary.BigEndian.AppendUint64(nil, uint64(time.Now().UnixNano()))
 		ec.NetworkId = id
 	}
-	return simulated.NewBackend(alloc, simulated.WithBlockGasLimit(BlockGasLimit), configure), nil
+	return newSimulated(alloc, simulated.WithBlockGasLimit(BlockGasLimit), configure)
 }
 
 // The local Solana chain's id and SOL, as chains/solana names them (ChainID, NativeAddress,

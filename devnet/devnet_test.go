@@ -18,6 +18,7 @@ import (
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/common/math"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -620,4 +621,31 @@ func TestTheRPCPortServesSubscriptions(t *testing.T) {
 			t.Fatalf("no head notification of block %v", r.BlockNumber)
 		}
 	}
+}
+
+// The RPC port serves debug_traceCall with the built-in callTracer, which the simulated backend
+// alone does not (devnet/backend.go): a call that reverts comes back as its call frame.
+func TestTheRPCPortServesTraceCallWithTheCallTracer(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	c, _ := startPaused(t, ctx)
+	rc, err := rpc.DialContext(ctx, c.RPCURL)
+	require.NoError(t, err)
+	defer rc.Close()
+	// A transfer of more USDC than the caller holds: TestUSDC reverts.
+	var frame struct {
+		Type  string `json:"type"`
+		To    string `json:"to"`
+		Error string `json:"error"`
+	}
+	call := map[string]any{
+		"from": TestAccounts()[1].Address,
+		"to":   USDCAddress,
+		"data": hexutil.Encode(append(crypto.Keccak256([]byte("transfer(address,uint256)"))[:4],
+			append(common.LeftPadBytes(TestAccounts()[2].Address.Bytes(), 32), common.LeftPadBytes(new(big.Int).Lsh(big.NewInt(1), 200).Bytes(), 32)...)...)),
+	}
+	require.NoError(t, rc.CallContext(ctx, &frame, "debug_traceCall", call, "latest", map[string]any{"tracer": "callTracer"}))
+	require.Equal(t, "CALL", frame.Type)
+	require.True(t, strings.EqualFold(USDCAddress.Hex(), frame.To), frame.To)
+	require.Equal(t, "execution reverted", frame.Error)
 }

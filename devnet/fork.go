@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -15,7 +14,6 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
-	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
 )
 
@@ -303,19 +301,9 @@ func (c *Chain) reorgLocked(ctx context.Context, plan func(head uint64) (ReorgOp
 }
 
 // rawRPC is the in-process RPC client behind the backend's client, which serves every API of
-// the node (the HTTP endpoint serves eth, net and web3 only). The simulated backend does not
-// hand it out: its client is a struct embedding the *ethclient.Client, whose field is reached by
-// reflection (the embedded field's name shadows ethclient's own Client method).
+// the node (the HTTP endpoint serves eth, net, web3 and debug only).
 func (c *Chain) rawRPC() (*rpc.Client, error) {
-	v := reflect.ValueOf(c.backend.Client())
-	if v.Kind() == reflect.Struct {
-		if f := v.FieldByName("Client"); f.IsValid() && f.CanInterface() {
-			if ec, ok := f.Interface().(*ethclient.Client); ok && ec != nil {
-				return ec.Client(), nil
-			}
-		}
-	}
-	return nil, errors.New("the simulated backend's client gives no RPC access (go-ethereum changed?)")
+	return c.backend.rpc(), nil
 }
 
 // poolContent returns every transaction in the pool, pending and queued, ordered by sender and
