@@ -140,3 +140,49 @@ func (f *Families) Sweeper(family VMType, chainID uint64) (Sweeper, error) {
 	}
 	return s, nil
 }
+
+// The relayed strategy (intent.FundingRelayed, docs/gasless.md): the engine sends the user's
+// own signed call, the relayer paying its gas; the call deposits into the depository with the
+// order id, and that deposit funds the request as any other.
+
+// Relayer sends a gasless request's call. It is a capability of a family's payout, signed with
+// the relayer's key (never the solver's) like a fill: once per request (kind
+// intent.TxKindRelay), kept before it is broadcast, so a retry or a restarted worker sends the
+// kept transaction again and never signs a second one; Payout.Watch waits for its inclusion and
+// Payout.Replace replaces it (same nonce, higher fees, then a cancellation). Families.Relayer
+// finds it.
+type Relayer interface {
+	// Relay signs the request's call once, keeps it and broadcasts it; a retry finds it kept and
+	// broadcasts it again. A call that would revert is refused before anything is kept
+	// (*RevertError); Check's error stops it before the signing.
+	Relay(ctx context.Context, r Relay) (*PayoutSent, error)
+	// RelayerAddress is the account that signs and pays for relayed calls on a chain.
+	RelayerAddress(chainID uint64) (string, error)
+}
+
+// Relay is one gasless request's call.
+type Relay struct {
+	RequestID string
+	Call      intent.RelayCall
+	// Ceiling, when set, is the most gas the transaction may use, and what it is signed with; an
+	// estimate above it is an *OverCeilingError. Unset: the estimate with the family's margin.
+	Ceiling uint64
+	// Check, when set, runs once before the first signing with the most the transaction may
+	// cost in the chain's native currency's smallest unit (gas × fee cap): the sponsor's
+	// reservation.
+	Check func(ctx context.Context, maxFee *big.Int) error
+}
+
+// Relayer returns the relayer of a chain's family (ErrUnsupported when its payout relays
+// nothing in this process).
+func (f *Families) Relayer(chainID uint64) (Relayer, error) {
+	p, err := f.Payout("", chainID)
+	if err != nil {
+		return nil, err
+	}
+	r, ok := p.(Relayer)
+	if !ok {
+		return nil, fmt.Errorf("%w: chain %d relays no calls", ErrUnsupported, chainID)
+	}
+	return r, nil
+}
