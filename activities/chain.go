@@ -35,6 +35,8 @@ type ChainActivities struct {
 	Screening *screening.List
 	// RefundGas is the gas ceiling refunds are signed with, per currency (REFUND_GAS_LIMITS).
 	RefundGas RefundGas
+	// Relays is the ledger of relayed gas (relay.go); nil relays nothing.
+	Relays RelaySponsorships
 }
 
 // payout returns the payout of the family the payment names, for one of its chains, and the

@@ -80,6 +80,8 @@ type Server struct {
 	// Stream is the websocket stream of status events (GET /ws); its listener runs apart
 	// (events.Hub.Run, started with the process). Nil: no /ws.
 	Stream *events.Hub
+	// Gasless starts the gasless requests of POST /execute (door.Door); nil answers 503.
+	Gasless GaslessExecutor
 
 	initOnce      sync.Once
 	adminFailures *adminFailures

@@ -48,6 +48,9 @@ type badCall struct {
 	header             map[string]string
 	code               string
 	err                error
+	// status, when set, is a route that answers in its own shape (POST /execute: {error}): the
+	// answer's status, with an error string, instead of the table's code.
+	status int
 }
 
 // Every route of the router, the unknown path and a panicking handler answer a bad request with
@@ -180,6 +183,11 @@ func TestEveryRouteAnswersABadRequestWithMessageAndErrorCodeAndTheTablesStatus(t
 		"POST /execute/swap":                    {{method: "POST", path: "/execute/swap", body: "{}", code: CodeRemoved}},
 		"GET /requests/:requestId/signature":    {{method: "GET", path: "/requests/0x01/signature", code: CodeRemoved}},
 		"GET /requests/:requestId/signature/v2": {{method: "GET", path: "/requests/0x01/signature/v2", code: CodeRemoved}},
+		"POST /execute": {
+			{method: "POST", path: "/execute", body: `{}`, status: http.StatusUnauthorized},
+			{method: "POST", path: "/execute", body: `{}`, header: map[string]string{"x-api-key": "ik_" + strings.Repeat("0", 64)},
+				status: http.StatusServiceUnavailable},
+		},
 		"POST /transactions/index": {
 			{method: "POST", path: "/transactions/index", body: "nope", code: CodeInvalidInput},
 			{method: "POST", path: "/transactions/index", body: `{"chainId": 1, "txHash": "` + hintTx + `"}`, code: CodeUnsupportedChain},
@@ -299,7 +307,13 @@ func TestEveryRouteAnswersABadRequestWithMessageAndErrorCodeAndTheTablesStatus(t
 				t.Errorf("%s %s %s: %d %q is not JSON", c.method, c.path, c.body, w.Code, w.Body)
 				continue
 			}
-			checkError(t, c.method+" "+c.path+" "+c.body, w.Code, body, c.code)
+			if c.status != 0 {
+				if e, _ := body["error"].(string); w.Code != c.status || e == "" {
+					t.Errorf("%s %s %s: %d %v, want %d {error}", c.method, c.path, c.body, w.Code, body, c.status)
+				}
+			} else {
+				checkError(t, c.method+" "+c.path+" "+c.body, w.Code, body, c.code)
+			}
 			// The answer is one the OpenAPI document describes (the route's own method only: the
 			// others are the router's 404).
 			if method, path, _ := strings.Cut(key, " "); method == c.method && path != "/test/panic" {

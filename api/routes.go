@@ -248,6 +248,14 @@ func (s *Server) routeTable() []route {
 			answers:   []docAnswer{{status: 200, desc: "the currencies checked, and those whose balance was routed", body: reindexedJSON{}}},
 			errors:    []string{CodeUnsupportedChain, quote.CodeInvalidAddress, CodeForbidden, CodeDepositAddressNotFound, CodeServiceUnavailable},
 			errorBody: map[int]any{http.StatusTooManyRequests: reindexRateLimitedJSON{}}},
+		{method: "POST", path: "/execute", handler: s.execute, access: accessPublic, bucket: ratelimit.Other, bodyLimit: executeBodyLimit,
+			tag: "execution", summary: "Execute a gasless transaction",
+			desc: "Relays the user's signed call (EIP-7702 authorizations and a batch through the delegated account) for a quote's deposit; " +
+				"the relayer pays the gas, backed by the integrator's sponsorship balance (docs/gasless.md). Requires x-api-key. " +
+				"Errors answer {error} (a failed simulation {error, message, requestId, details}), never {message, errorCode}.",
+			body: executeBody{}, bodyRequired: true,
+			answers:   []docAnswer{{status: 200, desc: "relaying", body: executeAnswer{}}},
+			errorBody: map[int]any{400: executeError{}, 401: executeError{}, 404: executeError{}, 409: executeError{}, 500: executeError{}, 503: executeError{}}},
 		removed("POST", "/execute/swap", "use the quote's steps", "POST /quote/v2 (then execute its steps)"),
 		removed("GET", "/requests/:requestId/signature", "use the quote's protocol data (includeProtocolData)", signature),
 		removed("GET", "/requests/:requestId/signature/v2", "use the quote's protocol data (includeProtocolData)", signature),

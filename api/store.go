@@ -41,6 +41,10 @@ type Store interface {
 	Usage(ctx context.Context, q store.UsageQuery) ([]usage.Count, error)
 	UsageKeys(ctx context.Context, ids []string, hashes [][]byte) ([]store.UsageKey, error)
 
+	// POST /execute: the quote a gasless request executes, and its record's feature.
+	QuoteByRequestID(ctx context.Context, requestID string) (*store.StoredQuote, error)
+	AddRequestFeature(ctx context.Context, requestID, feature string) error
+
 	// GET /integrators/quote-data.
 	SponsorAccount(ctx context.Context, integratorID string) (intent.SponsorAccount, error)
 	IntegratorVolume30d(ctx context.Context, integratorID string) (decimal.Decimal, error)

@@ -9,6 +9,7 @@ import (
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 
+	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/store"
 	"github.com/intentd/intentd/workflows"
 )
@@ -48,5 +49,42 @@ func (d *Door) Open(ctx context.Context, requestID string) error {
 		return fmt.Errorf("open %s: %w", q.RequestID, err)
 	}
 	d.logger().Info("request opened before its deposit", "requestId", q.RequestID)
+	return nil
+}
+
+// ErrAlreadyExecuting is returned by OpenRelayed for a request whose workflow exists already:
+// its deposit was found first, or it was executed before. Nothing is relayed a second time.
+var ErrAlreadyExecuting = errors.New("the request is already executing")
+
+// OpenRelayed starts a gasless request's workflow with the call it relays (POST /execute,
+// workflows.RelayFunding): the workflow relays it, then waits for the deposit it makes as any
+// other. A request whose workflow exists, open or closed, is ErrAlreadyExecuting; a requestId
+// without a quote ErrUnknownRequest.
+func (d *Door) OpenRelayed(ctx context.Context, requestID string, call intent.RelayCall, integratorID string, subsidize bool) error {
+	relay := workflows.RelayFunding{Call: call, IntegratorID: integratorID, Subsidize: subsidize}
+	q, err := d.Requests.QuoteByRequestID(ctx, requestID)
+	if errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("%w: %s", ErrUnknownRequest, requestID)
+	}
+	if err != nil {
+		return err
+	}
+	exec := q.Execution
+	_, err = d.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+		ID:                                       workflows.IntentWorkflowID(q.RequestID),
+		TaskQueue:                                workflows.TaskQueue,
+		WorkflowIDReusePolicy:                    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+		WorkflowExecutionErrorWhenAlreadyStarted: true,
+		EnableEagerStart:                         d.EagerStart,
+		TypedSearchAttributes:                    workflows.InitialSearchAttributes(exec, q.APIKeyID),
+	}, workflows.Intent, workflows.IntentInput{Execution: exec, APIKeyID: q.APIKeyID, Policy: d.Policy, Relay: &relay})
+	var already *serviceerror.WorkflowExecutionAlreadyStarted
+	if errors.As(err, &already) {
+		return fmt.Errorf("%w: %s", ErrAlreadyExecuting, q.RequestID)
+	}
+	if err != nil {
+		return fmt.Errorf("open %s: %w", q.RequestID, err)
+	}
+	d.logger().Info("gasless request opened: relaying its call", "requestId", q.RequestID, "chainId", relay.Call.ChainID)
 	return nil
 }

@@ -64,6 +64,10 @@ func (r *Record) Settle(payment *SponsorPayment) []AppFeeOwed {
 		actual.SelectedComponents = append([]string{}, actual.SelectedComponents...)
 		actual.Components = maps.Clone(actual.Components)
 		p := *payment
+		if prev := d.FeeSponsorship.Actual; prev != nil && prev.SponsorPayment != nil {
+			// a gasless request's relayed gas, charged before its fill landed (RelayCharged)
+			p.Amount = addDecimalStrings(prev.SponsorPayment.Amount, p.Amount)
+		}
 		actual.SponsorPayment = &p
 		d.FeeSponsorship.Actual = &actual
 	}

@@ -79,8 +79,12 @@ func Register(r worker.Registry, d Deps) {
 	r.RegisterWorkflow(workflows.Intent)
 	r.RegisterWorkflow(workflows.DepositRefund)
 	r.RegisterActivity(&activities.StoreActivities{Store: d.Store, Chains: d.Chains, Prices: d.Prices, RefundBudget: d.RefundBudget})
+	var relays activities.RelaySponsorships
+	if d.Store != nil {
+		relays = d.Store
+	}
 	r.RegisterActivity(&activities.ChainActivities{Families: d.Families, Prices: d.Prices,
-		MaxFill: d.MaxFill, Screening: d.Screening, RefundGas: d.RefundGas})
+		MaxFill: d.MaxFill, Screening: d.Screening, RefundGas: d.RefundGas, Relays: relays})
 	// The exposure ledger is the store; without one (a replayer) no deposit is relied on before
 	// it is final.
 	var ledger activities.ExposureLedger

@@ -22,6 +22,7 @@ func (r *intentRun) attest(ctx workflow.Context) (done bool, err error) {
 	if reason := r.checkDeposit(); reason != "" {
 		return true, r.refund(ctx, reason)
 	}
+	r.relayDeposited(ctx)
 	return false, nil
 }
 

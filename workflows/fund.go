@@ -16,6 +16,11 @@ import (
 // the request's deposit address is swept into the depository first (sweep.go): the sweep's
 // deposit is the request's from then on.
 func (r *intentRun) fund(ctx workflow.Context) (done bool, err error) {
+	if r.in.Relay != nil && r.in.Deposit == nil {
+		if done, err := r.relayFunding(ctx); done || err != nil {
+			return true, err
+		}
+	}
 	dep, ok := r.receiveDeposit(ctx)
 	if !ok {
 		return true, r.fail(ctx, intent.FailReasonOrderExpired)

@@ -28,6 +28,9 @@ type IntentInput struct {
 	// through matching. Nil in the inputs of runs started by signal-with-start; a deposit for
 	// a workflow already open is still a signal.
 	Deposit *intent.Deposit `json:",omitempty"`
+	// Relay, for a gasless request (POST /execute), is the user's call the engine relays before
+	// any deposit exists (relay.go).
+	Relay *RelayFunding `json:",omitempty"`
 }
 
 // State is the live state the QueryState query returns to operators.
@@ -72,6 +75,10 @@ type intentRun struct {
 	attrs, wantAttrs [2]string
 
 	depositSeenAt time.Time
+	// relayHeld is set while a gasless request holds a reservation of its relayed gas; relayFee
+	// is the mined transaction's fee (wei) while its settlement waits for the deposit (relay.go).
+	relayHeld bool
+	relayFee  string
 	// legFee is a refund leg's own cost (DepositRefundInput.LegFee), kept out of its refund.
 	legFee string
 	// filling is set before the fill is first signed: from then on nothing may be refunded by
@@ -165,6 +172,7 @@ func (r *intentRun) run(ctx workflow.Context) error {
 // sponsorship, its share of the exposure) is given back.
 func (r *intentRun) fail(ctx workflow.Context, reason intent.FailReason) error {
 	r.releaseSponsorship(ctx)
+	r.relayEnded(ctx)
 	r.releaseExposure(ctx)
 	return r.write(ctx, intent.StatusFailure, reason.ForStatus(intent.StatusFailure))
 }

@@ -21,6 +21,7 @@ func (r *intentRun) refund(ctx workflow.Context, reason intent.FailReason) error
 	r.refunding = true
 	r.state.FailReason = reason
 	r.releaseSponsorship(ctx)
+	r.relayEnded(ctx)
 	if noAutomaticRefund(r.in.Execution) {
 		// An open deposit address quoted without refundTo: no refund is made by itself (not to
 		// the payer either); the deposit waits in the depository for an operator's adminRefund.

@@ -146,6 +146,7 @@ func KnownABIs() []NamedABI {
 		{"PriceFeed", bindings.NewPriceFeed().GetABI()},
 		{"TestUSDC", bindings.NewTestUSDC().GetABI()},
 		{"Reverter", bindings.NewReverter().GetABI()},
+		{"BatchExecutor", bindings.NewBatchExecutor().GetABI()},
 		{"ERC20", std},
 	}
 }

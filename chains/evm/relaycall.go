@@ -1,0 +1,83 @@
+package evm
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/holiman/uint256"
+
+	"github.com/intentd/intentd/intent"
+)
+
+// A gasless request's call in the EVM family's terms (intent.RelayCall, POST /execute): its
+// authorizations as go-ethereum's, and its simulation before the API accepts it.
+
+// AuthorizationsOf converts a relayed call's EIP-7702 authorizations, refusing one whose
+// address, r or s is not what the wire allows.
+func AuthorizationsOf(list []intent.Authorization) ([]types.SetCodeAuthorization, error) {
+	out := make([]types.SetCodeAuthorization, 0, len(list))
+	for i, a := range list {
+		if !common.IsHexAddress(a.Address) {
+			return nil, fmt.Errorf("authorizationList[%d].address %q is not an address", i, a.Address)
+		}
+		r, err := word(a.R)
+		if err != nil {
+			return nil, fmt.Errorf("authorizationList[%d].r: %w", i, err)
+		}
+		s, err := word(a.S)
+		if err != nil {
+			return nil, fmt.Errorf("authorizationList[%d].s: %w", i, err)
+		}
+		if a.YParity > 1 {
+			return nil, fmt.Errorf("authorizationList[%d].yParity %d is neither 0 nor 1", i, a.YParity)
+		}
+		out = append(out, types.SetCodeAuthorization{ChainID: *uint256.NewInt(a.ChainID), Address: common.HexToAddress(a.Address),
+			Nonce: a.Nonce, V: a.YParity, R: *r, S: *s})
+	}
+	return out, nil
+}
+
+// word reads a 0x-hex integer of at most 32 bytes.
+func word(h string) (*uint256.Int, error) {
+	b, err := hexutil.Decode(h)
+	if err != nil || len(b) > 32 {
+		return nil, fmt.Errorf("%q is not a 32-byte hex value", h)
+	}
+	return new(uint256.Int).SetBytes(b), nil
+}
+
+// SimCallOf is the simulation of a relayed call as the relayer would send it: from is the
+// relayer (any account: a simulation pays no gas).
+func SimCallOf(from common.Address, call intent.RelayCall) (SimCall, error) {
+	if !common.IsHexAddress(call.To) {
+		return SimCall{}, fmt.Errorf("to %q is not an address", call.To)
+	}
+	data, err := hexutil.Decode(call.Data)
+	if err != nil {
+		return SimCall{}, fmt.Errorf("data: %w", err)
+	}
+	value, ok := new(big.Int).SetString(call.Value, 10)
+	if !ok || value.Sign() < 0 {
+		return SimCall{}, fmt.Errorf("value %q is not a non-negative integer (wei)", call.Value)
+	}
+	auths, err := AuthorizationsOf(call.AuthorizationList)
+	if err != nil {
+		return SimCall{}, err
+	}
+	return SimCall{From: from, To: common.HexToAddress(call.To), Data: data, Value: value, AuthorizationList: auths}, nil
+}
+
+// SimulateRelay simulates a relayed call (from the zero address: the relayer's key is the
+// worker's, and a simulation pays no gas) and returns the decoded details of its failure, nil
+// when it would succeed. The call must be valid (SimCallOf).
+func (c *Client) SimulateRelay(ctx context.Context, call intent.RelayCall) (*RevertDetails, error) {
+	sim, err := SimCallOf(common.Address{}, call)
+	if err != nil {
+		return nil, err
+	}
+	return c.SimulateCall(ctx, sim)
+}
