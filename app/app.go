@@ -211,7 +211,7 @@ func (s *System) WorkerDeps() worker.Deps {
 	return worker.Deps{Temporal: s.Temporal, Store: s.Store, Chains: s.Chains, Families: s.families(),
 		Oracle:        oracleapi.NewClient(s.Config.OracleURL, s.Config.OracleAPIKey, httpclient.New(20*time.Second)),
 		OracleSigners: s.Config.OracleSigners, OracleThreshold: s.Config.OracleSignersThreshold, Environment: s.Config.Environment,
-		SolverKey: s.Config.SolverKey(), Solvers: s.solvers(), Prices: s.PriceSource(), ScanInterval: s.Config.ScanInterval, NonceGapAfter: s.Config.NonceGapAfter,
+		SolverKey: s.Config.SolverKey(), RelayerKey: s.Config.RelayerKey(), Solvers: s.solvers(), Prices: s.PriceSource(), ScanInterval: s.Config.ScanInterval, NonceGapAfter: s.Config.NonceGapAfter,
 		MaxFill: s.Config.SolverMaxFill, InventoryFloor: s.Config.SolverInventoryFloor, Screening: s.Screening, ExposureCap: s.Config.ExposureCapUSD,
 		Intents: s.Intents(), Requotes: s.quoteEngine(), RefundGas: s.Config.RefundGas, RefundBudget: s.Config.OrphanRefundBudget,
 		Logger: s.Logger.With("component", "worker")}
