@@ -3,6 +3,7 @@ package evm
 import (
 	"context"
 	"crypto/ecdsa"
+	"errors"
 	"fmt"
 	"math/big"
 
@@ -70,6 +71,19 @@ func (p *Payout) Relay(ctx context.Context, r chains.Relay) (*chains.PayoutSent,
 		return nil, err
 	}
 	call.signer = p.relayer
+	// A relay kept already (a retry, a restarted worker) is sent again as it is: neither
+	// estimated nor checked again, so Check runs before the first signing only (two first
+	// attempts at once may both run it; one signs). Its latest attempt, a replacement's too.
+	kept, err := p.store.SolverTx(ctx, r.RequestID, intent.TxKindRelay)
+	switch {
+	case err == nil:
+		if err := p.firstBroadcast(ctx, c, kept); err != nil {
+			return nil, err
+		}
+		return &chains.PayoutSent{TxHash: kept.Hash}, nil
+	case !errors.Is(err, intent.ErrNotFound):
+		return nil, err // unknown whether one is kept: retried, never signed again
+	}
 	stored, err := p.send(ctx, c, call)
 	if err != nil {
 		return nil, err

@@ -227,8 +227,9 @@ func TestTheRelayerSendsAGaslessUsersCall(t *testing.T) {
 		require.NotNil(t, checked)
 		require.Positive(t, checked.Sign(), "the check is given the most the relay may cost")
 
-		again, err := e.payout.Relay(ctx, chains.Relay{RequestID: id, Call: e.depositCall(u, order, amount)})
-		require.NoError(t, err)
+		again, err := e.payout.Relay(ctx, chains.Relay{RequestID: id, Call: e.depositCall(u, order, amount),
+			Check: func(context.Context, *big.Int) error { return errors.New("checked again") }})
+		require.NoError(t, err, "a retry is not checked again")
 		require.Equal(t, sent.TxHash, again.TxHash, "a retry sends the kept transaction")
 		require.Len(t, e.attempts(id), 1, "one transaction signed")
 
