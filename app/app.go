@@ -211,14 +211,15 @@ func (s *System) WorkerDeps() worker.Deps {
 	return worker.Deps{Temporal: s.Temporal, Store: s.Store, Chains: s.Chains, Families: s.families(),
 		Oracle:        oracleapi.NewClient(s.Config.OracleURL, s.Config.OracleAPIKey, httpclient.New(20*time.Second)),
 		OracleSigners: s.Config.OracleSigners, OracleThreshold: s.Config.OracleSignersThreshold, Environment: s.Config.Environment,
-		SolverKey: s.Config.SolverKey(), Solvers: s.solvers(), Prices: s.PriceSource(), ScanInterval: s.Config.ScanInterval, NonceGapAfter: s.Config.NonceGapAfter,
+		SolverKey: s.Config.SolverKey(), RelayerKey: s.Config.RelayerKey(), Solvers: s.solvers(), Prices: s.PriceSource(), ScanInterval: s.Config.ScanInterval, NonceGapAfter: s.Config.NonceGapAfter,
 		MaxFill: s.Config.SolverMaxFill, InventoryFloor: s.Config.SolverInventoryFloor, Screening: s.Screening, ExposureCap: s.Config.ExposureCapUSD,
 		Intents: s.Intents(), Requotes: s.quoteEngine(), RefundGas: s.Config.RefundGas, RefundBudget: s.Config.OrphanRefundBudget,
 		Logger: s.Logger.With("component", "worker")}
 }
 
 // families are the chain families the worker pays with: the EVM family, signing with the
-// solver's key and allocating its nonces in the store; the Solana family, signing fills with
+// solver's key and allocating its nonces in the store, and relaying gasless calls with the
+// relayer's (RELAYER_PRIVATE_KEY; none without it); the Solana family, signing fills with
 // the solver's Solana keypair (SOLVER_SOLANA_KEY) and refunds with the vault's
 // (SOLANA_VAULT_KEY), keeping what it signs in the store (solana_payments); none without a key
 // (a role other than the worker's). A new family is registered here, beside evm.VM() and
@@ -226,7 +227,11 @@ func (s *System) WorkerDeps() worker.Deps {
 func (s *System) families() *chains.Families {
 	payouts := map[chains.VMType]chains.Payout{}
 	if key := s.Config.SolverKey(); key != nil {
-		payouts[chains.VMTypeEVM] = evm.NewPayout(s.Chains, s.Store, key)
+		p := evm.NewPayout(s.Chains, s.Store, key)
+		if relayer := s.Config.RelayerKey(); relayer != nil {
+			p.WithRelayer(relayer)
+		}
+		payouts[chains.VMTypeEVM] = p
 	}
 	if key := s.Config.SolanaSolverKey(); key != nil {
 		payouts[chains.VMTypeSVM] = solana.NewPayout(s.Chains, s.Store, key, s.Config.SolanaVaultKey())

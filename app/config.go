@@ -189,6 +189,10 @@ type Config struct {
 	Dispatcher    events.Options
 	solverKey     *ecdsa.PrivateKey // SOLVER_PRIVATE_KEY (secret; never printed): the worker's only
 	solverAddress common.Address    // SOLVER_ADDRESS, or the key's
+	// relayerKey (RELAYER_PRIVATE_KEY, secret; never printed; the worker's only, optional) signs
+	// and pays for the calls of gasless requests (issue 37, docs/gasless.md); it is not the
+	// solver's key. Without it the worker relays nothing.
+	relayerKey *ecdsa.PrivateKey
 
 	// The Solana family's keys (all optional: without them no route to a Solana chain is
 	// offered, as before the family was linked). solanaSolverKey (SOLVER_SOLANA_KEY, base58
@@ -214,6 +218,18 @@ func (c Config) SolanaSolverAddress() string { return c.solanaSolver }
 // SolverKey returns the solver's signing key; nil in a role other than the worker's.
 func (c Config) SolverKey() *ecdsa.PrivateKey { return c.solverKey }
 
+// relayerAddress is the relayer's public address, "" without a relayer key.
+func (c Config) relayerAddress() string {
+	if c.relayerKey == nil {
+		return ""
+	}
+	return crypto.PubkeyToAddress(c.relayerKey.PublicKey).Hex()
+}
+
+// RelayerKey returns the relayer's signing key (RELAYER_PRIVATE_KEY); nil in a role other than
+// the worker's, or when none is configured.
+func (c Config) RelayerKey() *ecdsa.PrivateKey { return c.relayerKey }
+
 // SolverAddress is the solver's public address: SOLVER_ADDRESS, or the address of
 // SOLVER_PRIVATE_KEY.
 func (c Config) SolverAddress() common.Address { return c.solverAddress }
@@ -235,7 +251,7 @@ func (c Config) ChainsFile() string {
 func (c Config) LogValue() slog.Value {
 	return slog.GroupValue(slog.String("role", string(c.Role)), slog.String("environment", c.Environment), slog.String("temporal", c.TemporalAddress),
 		slog.String("api", c.APIAddr), slog.String("admin", c.AdminAddr), slog.String("oracle", c.OracleURL), slog.String("solver", c.SolverAddress().Hex()),
-		slog.String("solanaSolver", c.solanaSolver),
+		slog.String("solanaSolver", c.solanaSolver), slog.String("relayer", c.relayerAddress()),
 		slog.Bool("adminRefunds", len(c.AdminTokenSHA256) > 0), slog.Bool("sharedRateLimits", c.RedisURL != ""),
 		slog.String("screening", c.ScreeningFile))
 }
@@ -292,7 +308,7 @@ func LoadRole(role Role, lookup func(string) (string, bool), defaults Defaults) 
 		if v.Set("SOLVER_PRIVATE_KEY") {
 			v.Bad("SOLVER_PRIVATE_KEY", "must not be set for %s: only the worker signs (give the api SOLVER_ADDRESS)", role)
 		}
-		for _, k := range []string{"SOLVER_SOLANA_KEY", "SOLANA_VAULT_KEY"} {
+		for _, k := range []string{"SOLVER_SOLANA_KEY", "SOLANA_VAULT_KEY", "RELAYER_PRIVATE_KEY"} {
 			if v.Set(k) {
 				v.Bad(k, "must not be set for %s: only the worker signs (give the api SOLVER_SOLANA_ADDRESS)", role)
 			}
@@ -434,6 +450,13 @@ func (c *Config) loadWorker(v *envconf.Vars) {
 		v.Bad("SOLVER_PRIVATE_KEY", "is not a valid secp256k1 private key")
 	} else {
 		c.solverAddress = crypto.PubkeyToAddress(c.solverKey.PublicKey)
+	}
+	if rk := strings.TrimPrefix(v.Get("RELAYER_PRIVATE_KEY", ""), "0x"); rk != "" {
+		if c.relayerKey, err = crypto.HexToECDSA(rk); err != nil {
+			v.Bad("RELAYER_PRIVATE_KEY", "is not a valid secp256k1 private key")
+		} else if c.solverKey != nil && crypto.PubkeyToAddress(c.relayerKey.PublicKey) == c.solverAddress {
+			v.Bad("RELAYER_PRIVATE_KEY", "must not be the solver's key: the relayer has its own address and nonces")
+		}
 	}
 	c.solanaSolverKey = solanaKey(v, "SOLVER_SOLANA_KEY")
 	c.solanaVaultKey = solanaKey(v, "SOLANA_VAULT_KEY")

@@ -52,7 +52,7 @@ func readCompose(t *testing.T) compose {
 
 // secretVars are the variables that carry a secret: in the topology each is given as a file
 // (NAME_FILE, or the oracle's /vault/secrets), never as a value.
-var secretVars = regexp.MustCompile(`^(DATABASE_URL|ADMIN_TOKEN|WEBHOOK_SECRETS_KEY|SOLVER_PRIVATE_KEY|ORACLE_API_KEY|ECDSA_PRIVATE_KEY|API_KEYS|PEERS|POSTGRES_PASSWORD|POSTGRES_PWD|TEMPORAL_AUTH_CLIENT_SECRET|GF_SECURITY_ADMIN_PASSWORD)$`)
+var secretVars = regexp.MustCompile(`^(DATABASE_URL|ADMIN_TOKEN|WEBHOOK_SECRETS_KEY|SOLVER_PRIVATE_KEY|RELAYER_PRIVATE_KEY|ORACLE_API_KEY|ECDSA_PRIVATE_KEY|API_KEYS|PEERS|POSTGRES_PASSWORD|POSTGRES_PWD|TEMPORAL_AUTH_CLIENT_SECRET|GF_SECURITY_ADMIN_PASSWORD)$`)
 
 // Issue 17, "a production topology that scales out": the Temporal server from its release
 // images with Postgres persistence and a schema job (not auto-setup); the frontend and the Web

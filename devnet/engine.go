@@ -18,6 +18,8 @@ func EngineEnv(databaseURL, oracleAPIKey string) map[string]string {
 	return map[string]string{
 		"DATABASE_URL":       databaseURL,
 		"SOLVER_PRIVATE_KEY": hex.EncodeToString(crypto.FromECDSA(SolverKey())),
+		// The relayer's key, which sends and pays for gasless requests' calls (docs/gasless.md).
+		"RELAYER_PRIVATE_KEY": hex.EncodeToString(crypto.FromECDSA(RelayerKey())),
 		// The solver's and the vault's keypairs on the local Solana chain (devnet/svm), base58
 		// as wallets export them: the worker pays Solana fills and refunds with them.
 		"SOLVER_SOLANA_KEY":        svm.SolverKey().String(),

@@ -94,6 +94,7 @@ func (s *Stack) StartAPIProcess(t *testing.T, bin string, extra map[string]strin
 	vars := maps.Clone(s.processEnv)
 	delete(vars, "SOLVER_PRIVATE_KEY")
 	delete(vars, "SOLVER_SOLANA_KEY")
+	delete(vars, "RELAYER_PRIVATE_KEY")
 	delete(vars, "SOLANA_VAULT_KEY")
 	vars["SOLVER_ADDRESS"] = devnet.SolverAddress().Hex()
 	vars["SOLVER_SOLANA_ADDRESS"] = svm.SolverAddress().String()

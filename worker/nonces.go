@@ -33,7 +33,9 @@ import (
 // a nonce with nothing stored is one nothing else will ever be signed at, so the cancellation
 // competes with nothing that pays, and a nonce with a live transaction is never signed again
 // here. One worker heals a chain and address at a time (store.TryHealLock); the check is two
-// reads every quarter of NONCE_GAP_AFTER per chain, beside the fills, never in their way.
+// reads every quarter of NONCE_GAP_AFTER per chain, beside the fills, never in their way. The
+// relayer's nonces (the relayed calls of gasless requests, RELAYER_PRIVATE_KEY) are a sequence
+// of their own, healed the same way by a healer of the relayer's key.
 
 // maxHealPerRound bounds the nonces one round fills (a node's queue per sender is 64 in
 // go-ethereum's pool); a longer gap is filled round after round, without waiting again.

@@ -43,6 +43,9 @@ type Deps struct {
 	// name.
 	Environment string
 	SolverKey   *ecdsa.PrivateKey
+	// RelayerKey is the relayer's key (RELAYER_PRIVATE_KEY; nil: none), whose relayed calls
+	// have a nonce sequence of their own: its gaps are filled like the solver's (nonces.go).
+	RelayerKey *ecdsa.PrivateKey
 	// Solvers are the solver's addresses on the chain families where it has one of another kind
 	// than SolverKey's (svm: its Solana public key), by family: the inventory gauges read its
 	// balances there.
@@ -150,6 +153,10 @@ func Run(ctx context.Context, d Deps) error {
 		}
 		healer := &nonceHealer{chains: d.Chains, store: d.Store, key: d.SolverKey, after: after, logger: d.Logger}
 		go healer.run(ctx)
+		if d.RelayerKey != nil {
+			relayer := &nonceHealer{chains: d.Chains, store: d.Store, key: d.RelayerKey, after: after, logger: d.Logger.With("account", "relayer")}
+			go relayer.run(ctx)
+		}
 	}
 	go watchExposure(ctx, d.Chains, d.Store, d.ExposureCap, d.Logger)
 	scanner := &deposits.Scanner{Chains: d.Chains, Store: d.Store, Router: d.Intents, Interval: d.ScanInterval,

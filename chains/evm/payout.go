@@ -52,6 +52,9 @@ type Payout struct {
 	clients *chains.Clients
 	store   NonceStore
 	key     *ecdsa.PrivateKey
+	// relayer signs the relayed calls of gasless requests (kind relay, relay.go); nil when this
+	// process relays nothing.
+	relayer *ecdsa.PrivateKey
 
 	// reads are the reads the signings share (solverreads.go).
 	reads sharedread.Group

@@ -2,6 +2,7 @@ package evm
 
 import (
 	"context"
+	"crypto/ecdsa"
 	"errors"
 	"fmt"
 	"math/big"
@@ -13,6 +14,8 @@ import (
 	ethereum "github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/holiman/uint256"
 
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/intent"
@@ -44,6 +47,20 @@ type solverCall struct {
 	// transactions not yet mined commit, cover its commitment (checked in the store, atomically
 	// with the nonce allocation; *intent.InventoryShortfall otherwise).
 	inventory bool
+	// signer, when set, signs the call instead of the solver (the relayer's key: kind relay),
+	// from its own address and nonce sequence.
+	signer *ecdsa.PrivateKey
+	// auths, when any, are the EIP-7702 authorizations the call carries: it is signed as a
+	// set-code (type-4) transaction, and estimated with them applied.
+	auths []types.SetCodeAuthorization
+}
+
+// keyOf is the key that signs call: its own signer, else the solver's.
+func (p *Payout) keyOf(call solverCall) *ecdsa.PrivateKey {
+	if call.signer != nil {
+		return call.signer
+	}
+	return p.key
 }
 
 // send returns the request's stored transaction of that kind, or estimates, signs and stores
@@ -107,11 +124,13 @@ type signingReads struct {
 // the holdings with the nonce they were read at (otherwise the nonce alone).
 func (p *Payout) readForSigning(ctx context.Context, c patientReads, call solverCall) *signingReads {
 	r := &signingReads{}
+	from := crypto.PubkeyToAddress(p.keyOf(call).PublicKey)
 	var wg sync.WaitGroup
 	wg.Add(3)
 	go func() {
 		defer wg.Done()
-		r.gas, r.gasErr = c.EstimateGas(ctx, ethereum.CallMsg{From: p.solverAddress(), To: &call.to, Data: call.data, Value: call.value})
+		r.gas, r.gasErr = c.EstimateGas(ctx, ethereum.CallMsg{From: from, To: &call.to, Data: call.data, Value: call.value,
+			AuthorizationList: call.auths})
 	}()
 	go func() {
 		defer wg.Done()
@@ -122,7 +141,7 @@ func (p *Payout) readForSigning(ctx context.Context, c patientReads, call solver
 		if call.inventory {
 			r.chainNonce, r.held, r.nonceErr = p.holdings(ctx, c, call.payCurrency)
 		} else {
-			r.chainNonce, r.nonceErr = c.NonceAt(ctx, p.solverAddress())
+			r.chainNonce, r.nonceErr = c.NonceAt(ctx, from)
 		}
 	}()
 	wg.Wait()
@@ -174,7 +193,8 @@ func (p *Payout) sign(ctx context.Context, chain solverChain, call solverCall, r
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	from := p.solverAddress()
+	key := p.keyOf(call)
+	from := crypto.PubkeyToAddress(key.PublicKey)
 	gas, err := r.gas, r.gasErr
 	if err != nil {
 		return nil, err // a revert or a shortfall for the caller to map; anything else retried
@@ -209,8 +229,14 @@ func (p *Payout) sign(ctx context.Context, chain solverChain, call solverCall, r
 	signer := types.LatestSignerForChainID(chainID)
 	stored, err := p.store.PrepareSolverTx(ctx, call.requestID, call.kind, chain.Chain().ID, from.Hex(), chainNonce, pays, held,
 		func(nonce uint64) (string, []byte, error) {
-			tx, err := types.SignNewTx(p.key, signer, &types.DynamicFeeTx{ChainID: chainID, Nonce: nonce,
-				GasTipCap: tip, GasFeeCap: feeCap, Gas: gas, To: &call.to, Value: call.value, Data: call.data})
+			var inner types.TxData = &types.DynamicFeeTx{ChainID: chainID, Nonce: nonce,
+				GasTipCap: tip, GasFeeCap: feeCap, Gas: gas, To: &call.to, Value: call.value, Data: call.data}
+			if len(call.auths) > 0 {
+				inner = &types.SetCodeTx{ChainID: uint256.MustFromBig(chainID), Nonce: nonce, GasTipCap: uint256.MustFromBig(tip),
+					GasFeeCap: uint256.MustFromBig(feeCap), Gas: gas, To: call.to, Value: uint256.MustFromBig(call.value),
+					Data: call.data, AuthList: call.auths}
+			}
+			tx, err := types.SignNewTx(key, signer, inner)
 			if err != nil {
 				return "", nil, err
 			}

@@ -5,8 +5,11 @@ import (
 	"math/big"
 
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/holiman/uint256"
 
 	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/store"
 )
 
@@ -16,10 +19,11 @@ const bumpPercent = 125
 
 // Replace replaces a transaction that is not being included, by the EVM family's policy: the
 // first MaxBumps replacements are the same call with the same nonce and fees raised by at least
-// bumpPercent; the one after them is a cancellation (a zero-value transfer from the solver to
-// itself with the same nonce, which uses the nonce without paying anything) and the last
-// (Final): whichever attempt is mined, the nonce allows only one. Each is signed once and
-// stored before broadcast like the first attempt. A transaction voided by a chain's reset is
+// bumpPercent (a relayed set-code transaction stays one, with its authorizations); the one after
+// them is a cancellation (a plain zero-value transfer from the signer, the solver or for a relay
+// the relayer, to itself with the same nonce, which uses the nonce without paying anything) and
+// the last (Final): whichever attempt is mined, the nonce allows only one. Each is signed once
+// and stored before broadcast like the first attempt. A transaction voided by a chain's reset is
 // never replaced (intent.ErrVoided).
 func (p *Payout) Replace(ctx context.Context, in chains.Replacement) (*chains.Replaced, error) {
 	c, err := p.chain(in.ChainID)
@@ -31,7 +35,16 @@ func (p *Payout) Replace(ctx context.Context, in chains.Replacement) (*chains.Re
 		return nil, err
 	}
 	cancel := in.After >= in.MaxBumps
-	solver := p.solverAddress()
+	// A relay is the relayer's transaction: its replacements and its cancellation are the
+	// relayer's too, at its nonce.
+	key := p.key
+	if in.Kind == intent.TxKindRelay {
+		if p.relayer == nil {
+			return nil, errNoRelayer(in.ChainID)
+		}
+		key = p.relayer
+	}
+	self := crypto.PubkeyToAddress(key.PublicKey)
 	stored, err := p.store.ReplaceSolverTx(ctx, in.RequestID, in.Kind, in.After, cancel,
 		func(prev store.SolverTx) (string, []byte, *big.Int, error) {
 			var old types.Transaction
@@ -40,17 +53,30 @@ func (p *Payout) Replace(ctx context.Context, in chains.Replacement) (*chains.Re
 			}
 			newTip := maxBig(bump(old.GasTipCap()), fees.Tip)
 			newCap := maxBig(bump(old.GasFeeCap()), fees.FeeCap(newTip))
-			next := &types.DynamicFeeTx{ChainID: old.ChainId(), Nonce: old.Nonce(), GasTipCap: newTip, GasFeeCap: newCap,
-				Gas: old.Gas(), To: old.To(), Value: old.Value(), Data: old.Data()}
-			if cancel {
-				next.To, next.Value, next.Data, next.Gas = &solver, new(big.Int), nil, 21_000
+			var next types.TxData
+			gas := old.Gas()
+			switch {
+			case cancel:
+				// A cancellation is a plain self-send, whatever it replaces: it uses the nonce
+				// and carries nothing (no call, no authorization).
+				gas = 21_000
+				next = &types.DynamicFeeTx{ChainID: old.ChainId(), Nonce: old.Nonce(), GasTipCap: newTip, GasFeeCap: newCap,
+					Gas: gas, To: &self, Value: new(big.Int)}
+			case old.Type() == types.SetCodeTxType:
+				// A relayed set-code transaction keeps its shape and its authorizations.
+				next = &types.SetCodeTx{ChainID: uint256.MustFromBig(old.ChainId()), Nonce: old.Nonce(),
+					GasTipCap: uint256.MustFromBig(newTip), GasFeeCap: uint256.MustFromBig(newCap), Gas: gas, To: *old.To(),
+					Value: uint256.MustFromBig(old.Value()), Data: old.Data(), AuthList: old.SetCodeAuthorizations()}
+			default:
+				next = &types.DynamicFeeTx{ChainID: old.ChainId(), Nonce: old.Nonce(), GasTipCap: newTip, GasFeeCap: newCap,
+					Gas: gas, To: old.To(), Value: old.Value(), Data: old.Data()}
 			}
-			tx, err := types.SignNewTx(p.key, types.LatestSignerForChainID(old.ChainId()), next)
+			tx, err := types.SignNewTx(key, types.LatestSignerForChainID(old.ChainId()), next)
 			if err != nil {
 				return "", nil, nil, err
 			}
 			raw, err := tx.MarshalBinary()
-			return tx.Hash().Hex(), raw, maxGasCost(next.Gas, next.GasFeeCap), err
+			return tx.Hash().Hex(), raw, maxGasCost(gas, newCap), err
 		})
 	if err != nil {
 		return nil, err
