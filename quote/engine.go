@@ -336,6 +336,10 @@ func (e *Engine) price(ctx context.Context, req *Request, caller Caller) (*quote
 	// A gasless execution's relayed origin transaction is paid by the relayer: its gas is the
 	// quote's too, as a sweep's is (a request has one or the other, never both: Validate).
 	if v.OriginGasOverhead > 0 {
+		if in.chain.VMType != chains.VMTypeEVM { // Validate refuses it already, given the registry
+			return nil, invalid(CodeInvalidInput, "originGasOverhead is only for EVM origin chains: chain %d (vmType %s) has no gasless execution",
+				in.chain.ID, in.chain.VMType)
+		}
 		relayGas, verr := e.originGasFee(ctx, in, v.OriginGasOverhead)
 		if verr != nil {
 			return nil, verr
