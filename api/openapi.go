@@ -154,6 +154,13 @@ func OpenAPI() (*openapi3.T, error) {
 	if err != nil {
 		return nil, err
 	}
+	// originGasOverhead is decoded raw, to be refused by name when it is not a whole number;
+	// on the wire it is an integer (or null, read as absent) within its bounds.
+	if p, ok := req.Properties["originGasOverhead"]; ok && p.Value != nil {
+		p.Value.Type = &openapi3.Types{openapi3.TypeInteger, openapi3.TypeNull}
+	} else {
+		return nil, fmt.Errorf("QuoteRequest has no originGasOverhead property")
+	}
 	doc.Components.Schemas["QuoteRequest"] = openapi3.NewSchemaRef("", req)
 	v3, err := recordV3Schema()
 	if err != nil {

@@ -36,6 +36,11 @@ type Execution struct {
 	// the request is refunded or fails. Nil when nothing is sponsored, and in every execution
 	// stored before integrators paid for sponsorship, which therefore decode as unsponsored.
 	Sponsor *Sponsor `json:"sponsor,omitempty"`
+	// OriginGasOverhead is the gas of the relayed origin transaction the quote was priced for
+	// (the request's originGasOverhead: a gasless execution, POST /execute), which its fee
+	// charges at the origin's gas price. 0 (absent) when the quote charged none: the user
+	// sends the origin transaction and pays its gas.
+	OriginGasOverhead uint64 `json:"originGasOverhead,omitempty"`
 }
 
 // Sponsor is the part of one request's fees an integrator pays, fixed at quote time: the fill

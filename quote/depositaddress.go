@@ -135,6 +135,26 @@ func (e *Engine) sweepFee(ctx context.Context, in *leg, currency string) (*big.I
 	return intent.FromUSD(nativeIn.usd(cost), in.currency.Decimals, in.price), nil
 }
 
+// originGasFee is what a gasless quote charges for its relayed origin transaction, in the input
+// currency's smallest unit (rounded up): gas (the request's originGasOverhead) at the origin's
+// gas price, in the origin's native currency converted at the two prices, as sweepFee does.
+func (e *Engine) originGasFee(ctx context.Context, in *leg, gas uint64) (*big.Int, *Error) {
+	pricer, err := chains.Capability[chains.GasPricer](e.Chains, in.chain.ID)
+	if err != nil {
+		return nil, invalid(CodeUnsupportedChain, "chain %d has no gas price, so it offers no gasless execution", in.chain.ID)
+	}
+	gasPrice, err := pricer.GasPrice(ctx)
+	if err != nil {
+		return nil, unavailable(err, "chain %d is unavailable", in.chain.ID)
+	}
+	nativeIn, qerr := e.leg(ctx, in.chain.ID, "originChainId", in.chain.Currency.Address)
+	if qerr != nil {
+		return nil, qerr
+	}
+	cost := new(big.Int).Mul(gasPrice, new(big.Int).SetUint64(gas))
+	return intent.FromUSD(nativeIn.usd(cost), in.currency.Decimals, in.price), nil
+}
+
 // RefundLegFee is what refunding a payment of currency at a deposit address on chainID as a leg
 // of its own costs the solver, in the currency's smallest unit (rounded up): its sweep (the
 // quote's sweep gas) and its refund (refundGas, the refund's gas ceiling), both at the chain's gas

@@ -333,6 +333,19 @@ func (e *Engine) price(ctx context.Context, req *Request, caller Caller) (*quote
 			return nil, verr
 		}
 	}
+	// A gasless execution's relayed origin transaction is paid by the relayer: its gas is the
+	// quote's too, as a sweep's is (a request has one or the other, never both: Validate).
+	if v.OriginGasOverhead > 0 {
+		if in.chain.VMType != chains.VMTypeEVM { // Validate refuses it already, given the registry
+			return nil, invalid(CodeInvalidInput, "originGasOverhead is only for EVM origin chains: chain %d (vmType %s) has no gasless execution",
+				in.chain.ID, in.chain.VMType)
+		}
+		relayGas, verr := e.originGasFee(ctx, in, v.OriginGasOverhead)
+		if verr != nil {
+			return nil, verr
+		}
+		originGas = new(big.Int).Add(originGas, relayGas)
+	}
 	// A fill to a chain that charges rent may create the recipient's account (rent.go).
 	rent, rentMinOut, verr := e.destRent(ctx, in, out, v.DestCurrency, v.Recipient)
 	if verr != nil {
@@ -453,7 +466,7 @@ func (e *Engine) execution(q *quoted, requestID, orderID string, deadline time.T
 		CurrencyIn: q.in.currency, CurrencyOut: out.currency, AmountIn: q.b.amountIn.String(), AmountOut: q.b.amountOut.String(),
 		MinAmountOut: q.minOut.String(), Deadline: deadline.Unix(), TimeEstimate: timeEstimate, Solver: e.SolverFor(out.chain),
 		Sponsor: q.sponsor, Funding: intent.Funding{Family: string(q.in.chain.VMType), Strategy: strategy},
-		PayoutFamily: string(out.chain.VMType),
+		PayoutFamily: string(out.chain.VMType), OriginGasOverhead: v.OriginGasOverhead,
 	}
 }
 

@@ -38,6 +38,9 @@ var moneyFields = []string{
 	// A deposit address's: a misspelling would give calldata steps instead of an address, an
 	// open address instead of a strict one, or no recovery address.
 	"useDepositAddress", "strict", "recoveryAddress",
+	// A gasless quote's: a misspelling would price the quote without the relayed origin
+	// transaction's gas, which the relayer would then pay.
+	"originGasOverhead",
 }
 
 // fieldSet is what the rule knows of one object: its fields and which of them carry money.

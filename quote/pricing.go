@@ -43,7 +43,7 @@ type pricing struct {
 	class       fees.Class
 	execGas     *big.Int // destination fill gas, in input units
 	execFlat    *big.Int // the flat execution fee, in input units
-	originGas   *big.Int // what the solver pays on the origin (a deposit address's sweep), in input units
+	originGas   *big.Int // what the engine pays on the origin (a sweep, a gasless relay), in input units
 	rent        *big.Int // the rent of an account the fill creates for the recipient, in input units (rent.go); nil is none
 	swapCostBps int64
 	integrator  fees.Integrator
@@ -91,7 +91,8 @@ func (p *pricing) at(amountIn *big.Int) *breakdown {
 }
 
 // executionCost is the fee model's execution component: the destination fill's gas, the flat
-// fee and, for a deposit address, the sweep's gas on the origin.
+// fee and the gas the engine pays on the origin: a deposit address's sweep, a gasless quote's
+// relayed origin transaction (originGasOverhead).
 func (p *pricing) executionCost() *big.Int {
 	c := new(big.Int).Add(p.execGas, p.execFlat)
 	if p.originGas != nil {

@@ -59,6 +59,11 @@ type Request struct {
 	// Txs are calls to make on the destination; no route of this engine makes them, so they are
 	// ignored, except with a deposit address, which refuses them (docs/deposit-addresses.md).
 	Txs json.RawMessage `json:"txs"`
+	// OriginGasOverhead is the gas the relayed origin transaction of a gasless execution uses
+	// (issue 37; docs/api.md): with it the quote charges that gas at the origin's gas price.
+	// A JSON number, an integer from 1 to MaxOriginGasOverhead; absent or null: none. The
+	// document types it an integer (api/openapi.go); kept raw to refuse anything else by name.
+	OriginGasOverhead json.RawMessage `json:"originGasOverhead" minimum:"1" maximum:"1000000" doc:"Gas units the relayed origin transaction of a gasless execution (POST /execute) uses: the quote adds them, at the origin chain's gas price, to the execution fee (fees.gas). Clients send 80000 for a 7702 batch executor (approve and deposit), 300000 for an ERC-4337 smart account; absent or null: no origin gas. EVM origins only; not with useDepositAddress."`
 }
 
 // AppFeeRequest is one integrator fee of the request's appFees: recipient and fee in basis
@@ -74,6 +79,9 @@ const (
 	maxReferrerLen   = 64
 	defaultSwapSlipp = 50 // bps; a fixed-rate bridge defaults to 0
 )
+
+// MaxOriginGasOverhead bounds originGasOverhead: more gas than any relayed deposit uses.
+const MaxOriginGasOverhead = 1_000_000
 
 // Trade types; the older exact-output value is accepted as an alias of EXPECTED_OUTPUT.
 const (
@@ -102,6 +110,9 @@ type Validated struct {
 	UseDepositAddress   bool
 	// DepositAddress is what useDepositAddress asks of the address; nil without it.
 	DepositAddress *DepositAddressOptions
+	// OriginGasOverhead is the gas of the relayed origin transaction the quote charges for
+	// (originGasOverhead: a gasless execution); 0 without it.
+	OriginGasOverhead uint64
 }
 
 // Decode reads and validates a quote body. A key that is not a field is ignored, so clients
@@ -258,7 +269,44 @@ func (r *Request) Validate(reg *chains.Registry) (*Validated, *Error) {
 	} else if r.RecoveryAddress != "" {
 		return nil, invalid(CodeInvalidInput, "recoveryAddress is only for deposit addresses: it requires useDepositAddress: true")
 	}
+	if v.OriginGasOverhead, err = originGasOverhead(r.OriginGasOverhead); err != nil {
+		return nil, err
+	}
+	if v.OriginGasOverhead > 0 {
+		if r.UseDepositAddress {
+			return nil, invalid(CodeInvalidInput, "originGasOverhead is for a quote executed gaslessly; a deposit-address payment is a plain transfer, not relayed, so it takes no originGasOverhead (drop one of originGasOverhead and useDepositAddress)")
+		}
+		if reg != nil {
+			if ch, gerr := reg.Get(v.OriginChainID); gerr == nil && ch.VMType != chains.VMTypeEVM {
+				return nil, invalid(CodeInvalidInput, "originGasOverhead is only for EVM origin chains: chain %d (vmType %s) has no gasless execution", ch.ID, ch.VMType)
+			}
+		}
+	}
 	return &v, nil
+}
+
+// originGasOverhead reads originGasOverhead: absent or null is none (0); else a JSON number
+// that is a whole number from 1 to MaxOriginGasOverhead, written without fraction or exponent.
+func originGasOverhead(raw json.RawMessage) (uint64, *Error) {
+	if isNull(raw) {
+		return 0, nil
+	}
+	t := bytes.TrimSpace(raw)
+	ok := len(t) > 0 && len(t) <= 7
+	for _, c := range t {
+		ok = ok && '0' <= c && c <= '9'
+	}
+	var n uint64
+	if ok {
+		var err error
+		n, err = strconv.ParseUint(string(t), 10, 64)
+		ok = err == nil && n > 0 && n <= MaxOriginGasOverhead
+	}
+	if !ok {
+		return 0, invalid(CodeInvalidInput, "originGasOverhead %s: it must be a whole number of gas units from 1 to %d, as a JSON number "+
+			"(80000 for a 7702 batch executor, 300000 for an ERC-4337 smart account)", truncate(string(t)), MaxOriginGasOverhead)
+	}
+	return n, nil
 }
 
 // slippage parses slippageTolerance: basis points as a decimal string, 0 to 10000.

@@ -30,9 +30,10 @@ type (
 // Fees is the deprecated fee breakdown of quote responses, in amount objects of the input
 // currency. relayerGas is the destination fill's gas, relayerService the rest of what the
 // service charges (the flat execution fee, swap cost and platform fee), relayer their sum, app
-// the integrator's fees and subsidized the part a sponsor covers. gas is origin gas the solver
-// pays for the user: a deposit address's sweep (it would be the origin transaction of gasless
-// execution, which is not offered); zero otherwise. The user pays gas + relayer + app - subsidized.
+// the integrator's fees and subsidized the part a sponsor covers. gas is origin gas the engine
+// pays for the user: a deposit address's sweep, or the relayed origin transaction of a gasless
+// execution (the request's originGasOverhead at the origin's gas price); zero otherwise. The
+// user pays gas + relayer + app - subsidized.
 type Fees struct {
 	Gas            intent.AmountObject `json:"gas"`
 	Relayer        intent.AmountObject `json:"relayer"`
