@@ -3,8 +3,8 @@
 // talks to; solana.test.mjs (solana_test.go) is a @solana/kit client and the SDK with its Solana
 // adapter bridging from the local Solana chain; gasless.test.mjs (gasless_test.go) is a viem
 // client, and the SDK's executeGaslessBatch, bridging USDC without ETH through POST /execute.
-// The Node packages are pinned in
-// package-lock.json and installed by `make test` (npm ci); see e2e/README.md.
+// The Node packages are pinned in package-lock.json and installed by `make test` (npm ci); see
+// e2e/README.md.
 package e2e
 
 import (
