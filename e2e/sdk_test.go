@@ -1,8 +1,10 @@
 // Package e2e runs the public TypeScript SDK (@relayprotocol/relay-sdk, with a viem wallet)
 // against the engine on the devnet: sdk.test.mjs is the client, this test starts the stack it
 // talks to; solana.test.mjs (solana_test.go) is a @solana/kit client and the SDK with its Solana
-// adapter bridging from the local Solana chain. The Node packages are pinned in
-// package-lock.json and installed by `make test` (npm ci); see e2e/README.md.
+// adapter bridging from the local Solana chain; gasless.test.mjs (gasless_test.go) is a viem
+// client, and the SDK's executeGaslessBatch, bridging USDC without ETH through POST /execute.
+// The Node packages are pinned in package-lock.json and installed by `make test` (npm ci); see
+// e2e/README.md.
 package e2e
 
 import (
