@@ -34,6 +34,8 @@ import (
 // GaslessExecutor starts a gasless request's workflow with its call (door.Door.OpenRelayed).
 type GaslessExecutor interface {
 	OpenRelayed(ctx context.Context, requestID string, call intent.RelayCall, integratorID string, subsidize bool) error
+	// Started reports whether the request's workflow exists (its deposit found, or executed).
+	Started(ctx context.Context, requestID string) (bool, error)
 }
 
 // RelaySimulator simulates a relayed call on its chain: the decoded failure, nil when it
@@ -140,6 +142,18 @@ func (s *Server) execute(c *gin.Context) {
 		executeFail(c, http.StatusBadRequest, executeError{Error: "the quote has expired: ask for a new one", RequestID: b.RequestID})
 		return
 	}
+	if s.Gasless == nil {
+		executeFail(c, http.StatusServiceUnavailable, executeError{Error: "gasless execution is not available"})
+		return
+	}
+	// Before the simulation: once relayed, the batch's nonce is spent and it would revert.
+	if started, err := s.Gasless.Started(ctx, b.RequestID); err != nil {
+		s.executeInternal(c, "look up the request's workflow", err)
+		return
+	} else if started {
+		executeFail(c, http.StatusConflict, executeError{Error: errAlreadyExecuting, RequestID: b.RequestID})
+		return
+	}
 	sim, err := s.relaySimulator(call.ChainID)
 	if err != nil {
 		executeFail(c, http.StatusBadRequest, executeError{Error: fmt.Sprintf("chain %d relays no calls", call.ChainID)})
@@ -158,10 +172,6 @@ func (s *Server) execute(c *gin.Context) {
 			RequestID: b.RequestID, Details: details})
 		return
 	}
-	if s.Gasless == nil {
-		executeFail(c, http.StatusServiceUnavailable, executeError{Error: "gasless execution is not available"})
-		return
-	}
 	if err := s.Store.AddRequestFeature(ctx, b.RequestID, intent.FeatureGaslessExecution); err != nil {
 		s.executeInternal(c, "mark the request", err)
 		return
@@ -170,8 +180,7 @@ func (s *Server) execute(c *gin.Context) {
 	err = s.Gasless.OpenRelayed(ctx, b.RequestID, call, key.Integrator.ID, subsidize)
 	switch {
 	case errors.Is(err, door.ErrAlreadyExecuting):
-		executeFail(c, http.StatusConflict, executeError{Error: "the request is already executing: its deposit was found or it was executed before",
-			RequestID: b.RequestID})
+		executeFail(c, http.StatusConflict, executeError{Error: errAlreadyExecuting, RequestID: b.RequestID})
 		return
 	case err != nil:
 		s.executeInternal(c, "start the request", err)
@@ -242,3 +251,6 @@ func (s *Server) relaySimulator(chainID uint64) (RelaySimulator, error) {
 
 // executeBodyLimit bounds POST /execute's body: a batch's calldata and a few authorizations.
 const executeBodyLimit = 256 << 10
+
+// errAlreadyExecuting is the 409's error.
+const errAlreadyExecuting = "the request is already executing: its deposit was found or it was executed before"

@@ -32,15 +32,7 @@ func (d *Door) Open(ctx context.Context, requestID string) error {
 	if err != nil {
 		return err
 	}
-	exec := q.Execution
-	_, err = d.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-		ID:                                       workflows.IntentWorkflowID(q.RequestID),
-		TaskQueue:                                workflows.TaskQueue,
-		WorkflowIDReusePolicy:                    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
-		WorkflowExecutionErrorWhenAlreadyStarted: true,
-		EnableEagerStart:                         d.EagerStart,
-		TypedSearchAttributes:                    workflows.InitialSearchAttributes(exec, q.APIKeyID),
-	}, workflows.Intent, workflows.IntentInput{Execution: exec, APIKeyID: q.APIKeyID, Policy: d.Policy})
+	err = d.startBeforeDeposit(ctx, q, nil)
 	var already *serviceerror.WorkflowExecutionAlreadyStarted
 	if errors.As(err, &already) {
 		return nil
@@ -69,15 +61,7 @@ func (d *Door) OpenRelayed(ctx context.Context, requestID string, call intent.Re
 	if err != nil {
 		return err
 	}
-	exec := q.Execution
-	_, err = d.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-		ID:                                       workflows.IntentWorkflowID(q.RequestID),
-		TaskQueue:                                workflows.TaskQueue,
-		WorkflowIDReusePolicy:                    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
-		WorkflowExecutionErrorWhenAlreadyStarted: true,
-		EnableEagerStart:                         d.EagerStart,
-		TypedSearchAttributes:                    workflows.InitialSearchAttributes(exec, q.APIKeyID),
-	}, workflows.Intent, workflows.IntentInput{Execution: exec, APIKeyID: q.APIKeyID, Policy: d.Policy, Relay: &relay})
+	err = d.startBeforeDeposit(ctx, q, &relay)
 	var already *serviceerror.WorkflowExecutionAlreadyStarted
 	if errors.As(err, &already) {
 		return fmt.Errorf("%w: %s", ErrAlreadyExecuting, q.RequestID)
@@ -87,4 +71,33 @@ func (d *Door) OpenRelayed(ctx context.Context, requestID string, call intent.Re
 	}
 	d.logger().Info("gasless request opened: relaying its call", "requestId", q.RequestID, "chainId", relay.Call.ChainID)
 	return nil
+}
+
+// Started reports whether the request's workflow exists, open or closed: its deposit was found,
+// or it was executed before.
+func (d *Door) Started(ctx context.Context, requestID string) (bool, error) {
+	_, err := d.Temporal.DescribeWorkflowExecution(ctx, workflows.IntentWorkflowID(requestID), "")
+	var missing *serviceerror.NotFound
+	switch {
+	case errors.As(err, &missing):
+		return false, nil
+	case err != nil:
+		return false, err
+	}
+	return true, nil
+}
+
+// startBeforeDeposit starts the request's Intent workflow before any deposit exists, with the
+// call it relays when relay is set; a workflow already there is
+// *serviceerror.WorkflowExecutionAlreadyStarted.
+func (d *Door) startBeforeDeposit(ctx context.Context, q *store.StoredQuote, relay *workflows.RelayFunding) error {
+	_, err := d.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+		ID:                                       workflows.IntentWorkflowID(q.RequestID),
+		TaskQueue:                                workflows.TaskQueue,
+		WorkflowIDReusePolicy:                    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+		WorkflowExecutionErrorWhenAlreadyStarted: true,
+		EnableEagerStart:                         d.EagerStart,
+		TypedSearchAttributes:                    workflows.InitialSearchAttributes(q.Execution, q.APIKeyID),
+	}, workflows.Intent, workflows.IntentInput{Execution: q.Execution, APIKeyID: q.APIKeyID, Policy: d.Policy, Relay: relay})
+	return err
 }

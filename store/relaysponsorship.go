@@ -136,6 +136,32 @@ func (s *Store) SettleRelaySponsorship(ctx context.Context, requestID string, ch
 // recordRelayCharge writes the relay's charge on the request's record, in the settling
 // transaction (feeSponsorship.actual.sponsorPayment: intent.Record.RelayCharged).
 func recordRelayCharge(ctx context.Context, tx pgx.Tx, requestID string, p intent.SponsorPayment) error {
+	return updateRecord(ctx, tx, requestID, func(rec *intent.Record) bool {
+		rec.RelayCharged(p)
+		return true
+	})
+}
+
+// AddRequestFeature adds feature to a request's record (features), once.
+func (s *Store) AddRequestFeature(ctx context.Context, requestID, feature string) error {
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		return updateRecord(ctx, tx, requestID, func(rec *intent.Record) bool {
+			if slices.Contains(rec.Features, feature) {
+				return false
+			}
+			rec.Features = append(rec.Features, feature)
+			return true
+		})
+	})
+	if errors.Is(err, ErrNotFound) {
+		return err
+	}
+	return unavailable(err)
+}
+
+// updateRecord reads a request's record under a row lock in tx, has change edit it, and writes
+// it back when change reports that it changed; ErrNotFound when there is no such request.
+func updateRecord(ctx context.Context, tx pgx.Tx, requestID string, change func(*intent.Record) bool) error {
 	var raw []byte
 	if err := tx.QueryRow(ctx, `SELECT record FROM requests WHERE id = $1 FOR NO KEY UPDATE`, requestID).Scan(&raw); err != nil {
 		return notFound(err)
@@ -144,39 +170,13 @@ func recordRelayCharge(ctx context.Context, tx pgx.Tx, requestID string, p inten
 	if err := decodeRecord(raw, &rec); err != nil {
 		return err
 	}
-	rec.RelayCharged(p)
+	if !change(&rec) {
+		return nil
+	}
 	body, err := encodeRecord(&rec)
 	if err != nil {
 		return err
 	}
 	_, err = tx.Exec(ctx, `UPDATE requests SET record = $2 WHERE id = $1`, requestID, body)
 	return err
-}
-
-// AddRequestFeature adds feature to a request's record (features), once.
-func (s *Store) AddRequestFeature(ctx context.Context, requestID, feature string) error {
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		var raw []byte
-		if err := tx.QueryRow(ctx, `SELECT record FROM requests WHERE id = $1 FOR NO KEY UPDATE`, requestID).Scan(&raw); err != nil {
-			return notFound(err)
-		}
-		var rec intent.Record
-		if err := decodeRecord(raw, &rec); err != nil {
-			return err
-		}
-		if slices.Contains(rec.Features, feature) {
-			return nil
-		}
-		rec.Features = append(rec.Features, feature)
-		body, err := encodeRecord(&rec)
-		if err != nil {
-			return err
-		}
-		_, err = tx.Exec(ctx, `UPDATE requests SET record = $2 WHERE id = $1`, requestID, body)
-		return err
-	})
-	if errors.Is(err, ErrNotFound) {
-		return err
-	}
-	return unavailable(err)
 }

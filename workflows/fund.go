@@ -29,7 +29,12 @@ func (r *intentRun) fund(ctx workflow.Context) (done bool, err error) {
 	r.state.Deposit = &dep
 	r.watchingDuplicates = true
 	workflow.Go(ctx, r.watchDuplicates)
-	if err := r.write(ctx, intent.StatusWaiting, "", depositTx(dep)); err != nil {
+	// A relayed request's deposit is its call, which the engine sent (relay.go): depositing.
+	status := intent.StatusWaiting
+	if r.in.Relay != nil {
+		status = intent.StatusDepositing
+	}
+	if err := r.write(ctx, status, "", depositTx(dep)); err != nil {
 		return true, err
 	}
 	if r.arrived(dep) {

@@ -14,9 +14,9 @@ import (
 // The fund phase has the origin's family relay it first (chains.Relayer): signed once by the
 // relayer, never the solver, and kept before it is broadcast, after the integrator's
 // sponsorship balance has reserved the most it can cost (SPONSOR_BALANCE_TOO_LOW otherwise,
-// nothing sent), then waited for and replaced like a fill. Once mined the request is
-// depositing, and its depository deposit, which the scanner finds like any other, funds it
-// through the ordinary lifecycle. The relayer's gas is settled on the reservation: charged as
+// nothing sent), then waited for and replaced like a fill. Once mined, its depository deposit,
+// which the scanner finds like any other, makes the request depositing and funds it through the
+// ordinary lifecycle. The relayer's gas is settled on the reservation: charged as
 // mined when the integrator sponsors the fees (subsidizeFees), else given back once the deposit
 // is found as quoted (the user pays origin gas in the quote's fee, originGasOverhead) and
 // charged when the request ends without one: a call that deposits nothing costs the integrator
@@ -36,7 +36,8 @@ type RelayFunding struct {
 // the request ended on the way: TRANSACTION_SUBMISSION_FAILED when nothing was broadcast,
 // SPONSOR_BALANCE_TOO_LOW when the integrator's balance did not cover it, TRANSACTION_NOT_INCLUDED
 // when the relayer's cancellation took its nonce, TRANSACTION_REVERTED when it was mined and
-// reverted. Mined, the request is depositing with the relayed transaction as its incoming one.
+// reverted. Broadcast, the request is waiting; mined, it waits for the deposit the call made,
+// which makes it depositing (fund.go).
 func (r *intentRun) relayFunding(ctx workflow.Context) (done bool, err error) {
 	rl, ex := r.in.Relay, r.in.Execution
 	in := activities.RelayInput{RequestID: ex.RequestID, Call: rl.Call, IntegratorID: rl.IntegratorID}
@@ -64,6 +65,11 @@ func (r *intentRun) relayFunding(ctx workflow.Context) (done bool, err error) {
 		sent = activities.RelaySent{TxHash: stored.Hash}
 	}
 	r.relayHeld = true
+	// Broadcast: the request waits for its deposit (the read model, the stream and webhooks say
+	// waiting; depositing once the deposit the call made is found, fund.go).
+	if err := r.write(ctx, intent.StatusWaiting, ""); err != nil {
+		return true, err
+	}
 	inc, err := r.awaitPayment(ctx, intent.TxKindRelay, rl.Call.ChainID, sent.TxHash)
 	if err != nil {
 		return true, err
@@ -85,9 +91,7 @@ func (r *intentRun) relayFunding(ctx workflow.Context) (done bool, err error) {
 	} else {
 		r.relayFee = inc.Fee
 	}
-	tx := intent.Tx{Direction: intent.TxIn, ChainID: rl.Call.ChainID, Hash: inc.Hash, LogIndex: -1, Block: inc.Block,
-		Timestamp: inc.Timestamp, Fee: inc.Fee}
-	return false, r.write(ctx, intent.StatusDepositing, "", tx)
+	return false, nil
 }
 
 // awaitPayment waits for one attempt of the request's transaction of kind on chainID to be

@@ -110,13 +110,9 @@ func relayCall(r chains.Relay) (solverCall, error) {
 			return solverCall{}, refused("value is not a wei amount:", rc.Value)
 		}
 	}
-	auths := make([]types.SetCodeAuthorization, 0, len(rc.AuthorizationList))
-	for i, a := range rc.AuthorizationList {
-		auth, err := setCodeAuthorization(a)
-		if err != nil {
-			return solverCall{}, refused(fmt.Sprintf("authorization %d:", i), err)
-		}
-		auths = append(auths, auth)
+	auths, err := AuthorizationsOf(rc.AuthorizationList)
+	if err != nil {
+		return solverCall{}, refused("authorization:", err)
 	}
 	return solverCall{requestID: r.RequestID, kind: intent.TxKindRelay, to: common.HexToAddress(rc.To), data: data,
 		value: value, gasLimit: r.Ceiling, check: r.Check, auths: auths}, nil

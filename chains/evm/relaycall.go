@@ -8,7 +8,6 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
-	"github.com/holiman/uint256"
 
 	"github.com/intentd/intentd/intent"
 )
@@ -16,38 +15,18 @@ import (
 // A gasless request's call in the EVM family's terms (intent.RelayCall, POST /execute): its
 // authorizations as go-ethereum's, and its simulation before the API accepts it.
 
-// AuthorizationsOf converts a relayed call's EIP-7702 authorizations, refusing one whose
-// address, r or s is not what the wire allows.
+// AuthorizationsOf converts a relayed call's EIP-7702 authorizations (setCodeAuthorization),
+// refusing one whose address, yParity, r or s is not what the wire allows.
 func AuthorizationsOf(list []intent.Authorization) ([]types.SetCodeAuthorization, error) {
 	out := make([]types.SetCodeAuthorization, 0, len(list))
 	for i, a := range list {
-		if !common.IsHexAddress(a.Address) {
-			return nil, fmt.Errorf("authorizationList[%d].address %q is not an address", i, a.Address)
-		}
-		r, err := word(a.R)
+		auth, err := setCodeAuthorization(a)
 		if err != nil {
-			return nil, fmt.Errorf("authorizationList[%d].r: %w", i, err)
+			return nil, fmt.Errorf("authorizationList[%d]: %w", i, err)
 		}
-		s, err := word(a.S)
-		if err != nil {
-			return nil, fmt.Errorf("authorizationList[%d].s: %w", i, err)
-		}
-		if a.YParity > 1 {
-			return nil, fmt.Errorf("authorizationList[%d].yParity %d is neither 0 nor 1", i, a.YParity)
-		}
-		out = append(out, types.SetCodeAuthorization{ChainID: *uint256.NewInt(a.ChainID), Address: common.HexToAddress(a.Address),
-			Nonce: a.Nonce, V: a.YParity, R: *r, S: *s})
+		out = append(out, auth)
 	}
 	return out, nil
-}
-
-// word reads a 0x-hex integer of at most 32 bytes.
-func word(h string) (*uint256.Int, error) {
-	b, err := hexutil.Decode(h)
-	if err != nil || len(b) > 32 {
-		return nil, fmt.Errorf("%q is not a 32-byte hex value", h)
-	}
-	return new(uint256.Int).SetBytes(b), nil
 }
 
 // SimCallOf is the simulation of a relayed call as the relayer would send it: from is the
