@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
@@ -283,4 +284,19 @@ func (r *rig) relayedUnfilled(ctx context.Context) int {
 		return 0
 	}
 	return n
+}
+
+// gaslessPending says whether a gasless intent may yet be relayed: one not yet executed (nor
+// failed to be), or executed and not yet ended in the read model.
+func (r *rig) gaslessPending(ctx context.Context, cases []*intentCase, mu *sync.Mutex) bool {
+	mu.Lock()
+	for _, c := range cases {
+		if c.Kind == "gasless" && c.DepositedAt.IsZero() && c.Err == nil {
+			mu.Unlock()
+			return true
+		}
+	}
+	mu.Unlock()
+	_, _, n := r.inFlightOf(ctx, cases, mu)
+	return n != 0
 }

@@ -127,8 +127,10 @@ func (r *rig) runChaos(ctx context.Context, plan []Event, began time.Time, cases
 			}
 			if aimRelay {
 				// Issue 37: a kill while a relay is in flight must not relay twice. Wait up to 15 s
-				// for a request whose relay is stored and fill is not, and kill then.
-				for wait := time.Now().Add(15 * time.Second); r.relayedUnfilled(ctx) == 0 && time.Now().Before(wait) && ctx.Err() == nil; {
+				// for a request whose relay is stored and fill is not, and kill then; not at all
+				// once every gasless intent has ended (or failed to start).
+				for wait := time.Now().Add(15 * time.Second); r.relayedUnfilled(ctx) == 0 && r.gaslessPending(ctx, cases, mu) &&
+					time.Now().Before(wait) && ctx.Err() == nil; {
 					sleep(ctx, 50*time.Millisecond)
 				}
 			}
