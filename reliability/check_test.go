@@ -11,6 +11,8 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/shopspring/decimal"
 
 	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/devnet"
@@ -168,6 +170,18 @@ func (r *rig) check(ctx context.Context, cases []*intentCase) figures {
 		why string
 	}
 	var problems []bad
+	// The gasless intents' relays are looked up on 31337 directly; the integrator must have paid
+	// exactly their gas, summed in charged.
+	var chain31337 *ethclient.Client
+	charged := decimal.Zero
+	for _, c := range live {
+		if c.Kind == "gasless" && chain31337 == nil {
+			if chain31337, err = r.Devnet.Chain(31337).Dial(ctx); err != nil {
+				t.Fatal(err)
+			}
+			defer chain31337.Close()
+		}
+	}
 	for _, c := range live {
 		row, ok := rows[c.RequestID]
 		if !ok {
@@ -226,6 +240,15 @@ func (r *rig) check(ctx context.Context, cases []*intentCase) figures {
 			if st := solverTxs[c.RequestID]["sweep"]; st == nil || len(st.nonces) != 1 {
 				problems = append(problems, bad{c, "stored solver transactions " + kindsOf(c.RequestID) + ", want one sweep"})
 			}
+		}
+		if c.Kind == "gasless" {
+			f.Gasless++
+			whys, usd := r.checkGasless(ctx, chain31337, c, row.Status)
+			for _, why := range whys {
+				f.WrongGasless++
+				problems = append(problems, bad{c, why})
+			}
+			charged = charged.Add(usd)
 		}
 		nFill, nRefund := fills[c.OrderID], 0
 		for _, id := range ids {
@@ -287,12 +310,15 @@ func (r *rig) check(ctx context.Context, cases []*intentCase) figures {
 				f.WrongBalances++
 				problems = append(problems, bad{c, fmt.Sprintf("recipient holds %s, quoted output %s", got, c.AmountOut)})
 			}
-			want := 1 // the fill; a deposit address's request also its sweep (checked above)
-			if c.Kind == "eth-da" {
+			want := 1 // the fill; a deposit address's request also its sweep (checked above), a gasless one its relay
+			if c.Kind == "eth-da" || c.Kind == "gasless" {
 				want = 2
 			}
 			if _, ok := solverTxs[c.RequestID]["fill"]; !ok || len(solverTxs[c.RequestID]) != want {
-				problems = append(problems, bad{c, "stored solver transactions " + kindsOf(c.RequestID) + ", want its fill only (and its sweep)"})
+				problems = append(problems, bad{c, "stored solver transactions " + kindsOf(c.RequestID) + ", want its fill only (and its sweep or relay)"})
+			}
+			if _, ok := solverTxs[c.RequestID]["relay"]; c.Kind == "gasless" && !ok {
+				problems = append(problems, bad{c, "stored solver transactions " + kindsOf(c.RequestID) + ", want its relay"})
 			}
 		case row.Status == "refund":
 			if nFill != 0 || nRefund != 1 {
@@ -338,6 +364,12 @@ func (r *rig) check(ctx context.Context, cases []*intentCase) figures {
 		default:
 			f.FailedWorkflows++
 			problems = append(problems, bad{c, "the workflow closed as " + status.String()})
+		}
+	}
+	if r.sponsorID != "" {
+		for _, why := range r.checkSponsor(ctx, charged) {
+			f.WrongGasless++
+			t.Errorf("sponsorship: %s", why)
 		}
 	}
 	for _, why := range r.checkVault(ctx, live, rows) {

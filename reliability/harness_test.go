@@ -46,6 +46,12 @@ type scenario struct {
 	// only when > 0, so that the plans of the other scenarios are what they were; > 0 also
 	// starts the local Solana chain (testkit.Options.Solana).
 	SolanaShare float64
+	// GaslessShare is the fraction of the plain eth and usdc intents made gasless instead (issue
+	// 37): USDC 31337 → 31338 from a fresh key without ETH, executed through POST /execute with
+	// subsidizeFees and relayed by the engine, the rig's integrator paying the gas
+	// (gasless_test.go). Drawn from a generator of its own, so the other intents of the plan stay
+	// what they were.
+	GaslessShare float64
 
 	Kills            int // SIGKILLs of the worker process
 	PostgresRestarts int // Postgres crashes (then clean restarts, alternating)
@@ -165,6 +171,9 @@ type rig struct {
 	receiver   *testkit.WebhookReceiver
 	dispatcher *process.Supervisor
 	stream     *streamWatch // the intents' websocket subscribers (stream_test.go)
+	// sponsorID is the integrator of the rig's key, which sponsors the gasless intents' relays
+	// (setupSponsor); "" when the scenario has none.
+	sponsorID string
 }
 
 // startRig starts the scenario's stack (testkit.Start) with its logs in the log directory.
@@ -214,6 +223,9 @@ func startRig(t *testing.T, sc scenario) *rig {
 		return time.Duration(answers.Int64N(int64(200 * time.Millisecond)))
 	}
 	r.API.APIKey = r.WebhookKey(t, "reliability", r.receiver)
+	if sc.GaslessShare > 0 {
+		r.setupSponsor()
+	}
 	r.dispatcher = r.StartDispatcherProcess(t, bin, map[string]string{"WEBHOOK_TIMEOUT": "2s", "WEBHOOK_LEASE_MARGIN": "1s",
 		"WEBHOOK_RETRY_INITIAL": "200ms", "WEBHOOK_RETRY_MAX": "2s", "WEBHOOK_MAX_RETRIES": "50"})
 	r.pool, err = pgxpool.New(context.Background(), r.DatabaseURL)

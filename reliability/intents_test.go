@@ -15,6 +15,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	solanago "github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/shopspring/decimal"
 
 	"github.com/intentd/intentd/chains/solana"
 	"github.com/intentd/intentd/deposits"
@@ -29,7 +30,10 @@ import (
 type intentCase struct {
 	Index   int
 	Account int
-	Kind    string // eth, usdc, eth-underpaid, eth-da (a strict deposit address paid by a plain transfer), sol-dest or sol-origin
+	// Kind is eth, usdc, eth-underpaid, eth-da (a strict deposit address paid by a plain
+	// transfer), sol-dest, sol-origin or gasless (USDC from a fresh key without ETH, relayed by
+	// the engine through POST /execute; gasless_test.go).
+	Kind string
 	// USDC is, for sol-dest and sol-origin, USDC → USDC rather than the chains' native coins
 	// (ETH → SOL, SOL → ETH).
 	USDC      bool
@@ -45,6 +49,10 @@ type intentCase struct {
 	// SolRecipient (sol-dest) and SolRefundTo (sol-origin) are fresh Solana wallets derived from
 	// the seed: their balances after the run are exactly what the engine paid them.
 	SolRecipient, SolRefundTo solanago.PublicKey
+	// GaslessUser is, for gasless, the fresh key's address (gaslessKey): it holds no ETH ever.
+	GaslessUser common.Address
+	// RelayUSD is, for gasless, what its mined relay's gas is worth (set by the checks).
+	RelayUSD decimal.Decimal
 
 	RequestID   string
 	OrderID     common.Hash
@@ -93,7 +101,7 @@ func (c *intentCase) solCurrency() string {
 // currency is the intent's currency on its EVM chain (31337 and 31338; for the Solana kinds,
 // 31337's side).
 func (c *intentCase) currency() common.Address {
-	if c.Kind == "usdc" || (c.solana() && c.USDC) {
+	if c.Kind == "usdc" || c.Kind == "gasless" || (c.solana() && c.USDC) {
 		return devnet.USDCAddress
 	}
 	return common.Address{}
@@ -123,6 +131,7 @@ func freshSolana(seed int64, i int, role string) solanago.PublicKey {
 // planIntents draws the scenario's intents from its seed.
 func planIntents(sc scenario) []*intentCase {
 	r := rand.New(rand.NewPCG(uint64(sc.Seed), 0x1a7e27))
+	g := rand.New(rand.NewPCG(uint64(sc.Seed), 0x9a51e55)) // the gasless draws
 	bad := map[int]bool{}
 	for _, i := range r.Perm(sc.Intents)[:sc.Bad] {
 		bad[i] = true
@@ -166,6 +175,14 @@ func planIntents(sc scenario) []*intentCase {
 			c.Kind = "usdc"
 			c.Amount = new(big.Int).Mul(big.NewInt(20+r.Int64N(280)), big.NewInt(1e6)) // 20-300 USDC
 		}
+		if (c.Kind == "eth" || c.Kind == "usdc") && sc.GaslessShare > 0 && g.Float64() < sc.GaslessShare {
+			// Issue 37, "Done when": gasless intents in the reliability suite. A share of the
+			// plain eth and usdc intents, drawn from a generator of their own so that the other
+			// intents of the plan are what they were. No hint: the relayed transaction is the
+			// engine's own.
+			c.Kind, c.Hint = "gasless", false
+			c.Amount = new(big.Int).Mul(big.NewInt(20+g.Int64N(280)), big.NewInt(1e6)) // 20-300 USDC
+		}
 		out[i] = c
 	}
 	return out
@@ -191,6 +208,9 @@ func (r *rig) quoteWithRetry(ctx context.Context, body map[string]any) (*quote.R
 func (r *rig) deposit(ctx context.Context, c *intentCase) error {
 	if c.solana() {
 		return r.depositSolana(ctx, c)
+	}
+	if c.Kind == "gasless" {
+		return r.depositGasless(ctx, c)
 	}
 	acct := devnet.TestAccounts()[c.Account]
 	cur := c.currency()

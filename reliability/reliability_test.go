@@ -12,7 +12,8 @@ import (
 // separate process — drives 50 intents from ten accounts through it (a mix of ETH and USDC
 // bridges 31337→31338, six of them underpaid so that they must be refunded, about a quarter of
 // the others paid by a plain transfer to a strict deposit address, a fifth of the rest crossing
-// to or from the local Solana chain) and breaks one
+// to or from the local Solana chain, a fifth of the remaining ETH and USDC bridges gasless:
+// USDC from a key without ETH, relayed through POST /execute) and breaks one
 // thing while they are in flight. RELIABILITY_SEED replaces the default seeds;
 // RELIABILITY_LOG_DIR keeps the logs. docs/reliability.md has the figures.
 
@@ -21,7 +22,7 @@ func full(name string, seed int64) scenario {
 	return scenario{
 		Name: name, Seed: seed, Intents: 50, Bad: 6, Accounts: 10,
 		Pace: [2]time.Duration{1500 * time.Millisecond, 8 * time.Second}, HintShare: 0.5, DepositAddressShare: 0.25,
-		SolanaShare:   0.2,
+		SolanaShare: 0.2, GaslessShare: 0.2,
 		Gap:           [2]time.Duration{3 * time.Second, 10 * time.Second},
 		WorkerDown:    [2]time.Duration{500 * time.Millisecond, 3 * time.Second},
 		PostgresDown:  [2]time.Duration{3 * time.Second, 8 * time.Second},

@@ -27,7 +27,10 @@ type eventRecord struct {
 	// SolanaInFlight is the sol-dest and sol-origin intents deposited and not yet ended when it
 	// struck (issue 36: a worker kill then strikes their deposits' attestation or fills).
 	SolanaInFlight int
-	Err            error
+	// GaslessInFlight is the gasless intents executed and not yet ended when it struck, and
+	// RelayedUnfilled (a worker kill) the requests whose relay was stored and fill was not.
+	GaslessInFlight, RelayedUnfilled int
+	Err                              error
 }
 
 // sweptUnfilled counts the requests in flight whose sweep is stored (signed, maybe broadcast or
@@ -49,20 +52,21 @@ var terminal = map[string]bool{"success": true, "refund": true, "failure": true}
 
 // inFlight counts deposited intents whose read-model status is not terminal.
 func (r *rig) inFlight(ctx context.Context, cases []*intentCase, mu *sync.Mutex) int {
-	n, _ := r.inFlightOf(ctx, cases, mu)
+	n, _, _ := r.inFlightOf(ctx, cases, mu)
 	return n
 }
 
 // inFlightOf counts deposited intents whose read-model status is not terminal, and of them the
-// Solana ones (sol-dest, sol-origin); -1 when Postgres does not answer.
-func (r *rig) inFlightOf(ctx context.Context, cases []*intentCase, mu *sync.Mutex) (all, sol int) {
+// Solana ones (sol-dest, sol-origin) and the gasless ones; -1 when Postgres does not answer.
+func (r *rig) inFlightOf(ctx context.Context, cases []*intentCase, mu *sync.Mutex) (all, sol, gasless int) {
 	mu.Lock()
 	var ids []string
-	isSol := map[string]bool{}
+	isSol, isGasless := map[string]bool{}, map[string]bool{}
 	for _, c := range cases {
 		if !c.DepositedAt.IsZero() {
 			ids = append(ids, c.RequestID)
 			isSol[c.RequestID] = c.solana()
+			isGasless[c.RequestID] = c.Kind == "gasless"
 		}
 	}
 	mu.Unlock()
@@ -70,28 +74,32 @@ func (r *rig) inFlightOf(ctx context.Context, cases []*intentCase, mu *sync.Mute
 	defer cancel()
 	rows, err := r.pool.Query(qctx, `SELECT id FROM requests WHERE id = ANY($1) AND status NOT IN ('success','refund','failure')`, ids)
 	if err != nil {
-		return -1, -1
+		return -1, -1, -1
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var id string
 		if err := rows.Scan(&id); err != nil {
-			return -1, -1
+			return -1, -1, -1
 		}
 		all++
 		if isSol[id] {
 			sol++
 		}
+		if isGasless[id] {
+			gasless++
+		}
 	}
 	if rows.Err() != nil {
-		return -1, -1
+		return -1, -1, -1
 	}
-	return all, sol
+	return all, sol, gasless
 }
 
 // runChaos plays the plan once the first deposit is made.
 func (r *rig) runChaos(ctx context.Context, plan []Event, began time.Time, cases []*intentCase, mu *sync.Mutex) []eventRecord {
 	var out []eventRecord
+	kills := 0
 	for _, e := range plan {
 		sleep(ctx, e.After)
 		// A fault is meant to strike intents in flight: give the clients up to 15 s to have one.
@@ -103,19 +111,36 @@ func (r *rig) runChaos(ctx context.Context, plan []Event, began time.Time, cases
 		if ctx.Err() != nil {
 			break
 		}
-		if e.Kind == KillWorker && r.sc.DepositAddressShare > 0 {
-			// Issue 35, point 6: "a sweep happens once whatever crashes (kill the worker between
-			// sweep and fill in the reliability suite)". Wait up to 15 s for a request swept and
-			// not yet filled, and kill then.
-			for wait := time.Now().Add(15 * time.Second); r.sweptUnfilled(ctx) == 0 && time.Now().Before(wait) && ctx.Err() == nil; {
-				sleep(ctx, 50*time.Millisecond)
+		if e.Kind == KillWorker {
+			// With both deposit addresses and gasless intents, the even kills aim at a sweep and
+			// the odd ones at a relay.
+			aimSweep := r.sc.DepositAddressShare > 0 && (r.sc.GaslessShare == 0 || kills%2 == 0)
+			aimRelay := r.sc.GaslessShare > 0 && !aimSweep
+			kills++
+			if aimSweep {
+				// Issue 35, point 6: "a sweep happens once whatever crashes (kill the worker between
+				// sweep and fill in the reliability suite)". Wait up to 15 s for a request swept and
+				// not yet filled, and kill then.
+				for wait := time.Now().Add(15 * time.Second); r.sweptUnfilled(ctx) == 0 && time.Now().Before(wait) && ctx.Err() == nil; {
+					sleep(ctx, 50*time.Millisecond)
+				}
+			}
+			if aimRelay {
+				// Issue 37: a kill while a relay is in flight must not relay twice. Wait up to 15 s
+				// for a request whose relay is stored and fill is not, and kill then; not at all
+				// once every gasless intent has ended (or failed to start).
+				for wait := time.Now().Add(15 * time.Second); r.relayedUnfilled(ctx) == 0 && r.gaslessPending(ctx, cases, mu) &&
+					time.Now().Before(wait) && ctx.Err() == nil; {
+					sleep(ctx, 50*time.Millisecond)
+				}
 			}
 		}
 		rec := eventRecord{Event: e, At: time.Since(began), InFlight: inFlight}
-		_, rec.SolanaInFlight = r.inFlightOf(ctx, cases, mu)
+		_, rec.SolanaInFlight, rec.GaslessInFlight = r.inFlightOf(ctx, cases, mu)
 		switch e.Kind {
 		case KillWorker:
 			rec.SweptUnfilled = r.sweptUnfilled(ctx)
+			rec.RelayedUnfilled = r.relayedUnfilled(ctx)
 			if rec.Err = r.WorkerProcess.Kill(); rec.Err == nil {
 				sleep(ctx, e.Down)
 				rec.Err = r.WorkerProcess.Start()
@@ -128,8 +153,8 @@ func (r *rig) runChaos(ctx context.Context, plan []Event, began time.Time, cases
 				rec.Err = r.dispatcher.Start()
 			}
 		}
-		r.t.Logf("fault at +%v: %s, %d intents in flight (%d Solana), %d swept and not filled, err=%v", rec.At.Round(time.Millisecond), e,
-			rec.InFlight, rec.SolanaInFlight, rec.SweptUnfilled, rec.Err)
+		r.t.Logf("fault at +%v: %s, %d intents in flight (%d Solana, %d gasless), %d swept and not filled, %d relayed and not filled, err=%v",
+			rec.At.Round(time.Millisecond), e, rec.InFlight, rec.SolanaInFlight, rec.GaslessInFlight, rec.SweptUnfilled, rec.RelayedUnfilled, rec.Err)
 		out = append(out, rec)
 	}
 	return out
@@ -150,6 +175,9 @@ type figures struct {
 	Solana                       int // sol-dest and sol-origin intents (issue 36), checked as the others are
 	KillsBetweenSweepAndFill     int // worker kills that struck with a request swept and not filled
 	KillsSolanaInFlight          int // worker kills that struck with a Solana intent in flight
+	Gasless                      int // gasless intents (issue 37), relayed through POST /execute
+	WrongGasless                 int // gasless problems: a user holding ETH, not exactly one relay mined, the sponsorship not exactly the gas
+	KillsRelayUnfilled           int // worker kills that struck with a request relayed and not filled
 	NonceReuse, NonceGaps        int
 	SolverTxs, Replacements      int // stored solver transactions, of which replacements
 	RefundedFillable             int // correctly paid intents refunded because their fill was not sent or included
@@ -167,12 +195,12 @@ type figures struct {
 func (f figures) String() string {
 	return fmt.Sprintf("RELIABILITY scenario=%s commit=%s seed=%d intents=%d success=%d refund=%d failure=%d stuck=%d deposit_errors=%d "+
 		"worker_kills=%d worker_unexpected_exits=%d postgres_restarts=%d rpc_requests=%d rpc_faults=%d rpc_failed=%d rpc_failed_503=%d "+
-		"rpc_failed_jsonrpc=%d rpc_lost_responses=%d rpc_delayed=%d double_fills=%d stray_fills=%d double_refunds=%d stray_refunds=%d deposit_addresses=%d excess_legs=%d solana=%d unswept=%d kills_between_sweep_and_fill=%d kills_solana_in_flight=%d "+
+		"rpc_failed_jsonrpc=%d rpc_lost_responses=%d rpc_delayed=%d double_fills=%d stray_fills=%d double_refunds=%d stray_refunds=%d deposit_addresses=%d excess_legs=%d solana=%d gasless=%d wrong_gasless=%d unswept=%d kills_between_sweep_and_fill=%d kills_solana_in_flight=%d kills_relay_unfilled=%d "+
 		"solver_txs=%d replacements=%d refunded_fillable=%d nonce_reuse=%d nonce_gaps=%d readmodel_mismatches=%d open_workflows=%d failed_workflows=%d wrong_outcomes=%d wrong_balances=%d "+
 		"dispatcher_kills=%d %s latency_p50=%.1fs latency_max=%.1fs drain=%.1fs duration=%.1fs",
 		f.Scenario, builtFrom, f.Seed, f.Intents, f.Success, f.Refund, f.Failure, f.Stuck, f.DepositErrs,
 		f.Kills, f.Unexpected, f.PGRestart, f.Proxy.Requests, f.Proxy.Faults(), f.Proxy.Failed(), f.Proxy.Failed503,
-		f.Proxy.FailedRPC, f.Proxy.LostResponses, f.Proxy.Delayed, f.DoubleFills, f.StrayFills, f.DoubleRefunds, f.StrayRefunds, f.DepositAddresses, f.ExcessLegs, f.Solana, f.Unswept, f.KillsBetweenSweepAndFill, f.KillsSolanaInFlight,
+		f.Proxy.FailedRPC, f.Proxy.LostResponses, f.Proxy.Delayed, f.DoubleFills, f.StrayFills, f.DoubleRefunds, f.StrayRefunds, f.DepositAddresses, f.ExcessLegs, f.Solana, f.Gasless, f.WrongGasless, f.Unswept, f.KillsBetweenSweepAndFill, f.KillsSolanaInFlight, f.KillsRelayUnfilled,
 		f.SolverTxs, f.Replacements, f.RefundedFillable, f.NonceReuse, f.NonceGaps, f.ReadModelMismatches, f.OpenWorkflows, f.FailedWorkflows, f.WrongOutcomes, f.WrongBalances,
 		f.DispatcherKills, f.Webhooks, f.LatencyP50.Seconds(), f.LatencyMax.Seconds(), f.Drain.Seconds(), f.Duration.Seconds())
 }
@@ -330,6 +358,9 @@ func runScenario(t *testing.T, sc scenario) figures {
 		}
 		if e.Kind == KillWorker && e.Err == nil && e.SolanaInFlight > 0 {
 			f.KillsSolanaInFlight++
+		}
+		if e.Kind == KillWorker && e.Err == nil && e.RelayedUnfilled > 0 {
+			f.KillsRelayUnfilled++
 		}
 	}
 	if sc.Kills > 0 && sc.DepositAddressShare > 0 && f.KillsBetweenSweepAndFill == 0 {
