@@ -195,3 +195,109 @@ func TestAWalletWithoutETHBridgesUSDCThroughExecuteAndTheSponsorPaysExactlyTheGa
 	}
 	t.Logf("relayed %s: gas %s wei, integrator charged USD %s", relayTx, gas, wantUSD)
 }
+
+// Issue 37, point 5: "no partial sponsorship; an empty balance is SPONSOR_BALANCE_TOO_LOW before
+// anything is sent", and "a relayed call that does not deposit what was quoted costs the
+// integrator its gas and the user nothing else". An integrator whose balance cannot cover the
+// relayed transaction's most executes a request: it fails with SPONSOR_BALANCE_TOO_LOW, nothing
+// is kept or sent, the balance is unchanged. A batch that deposits less than quoted (executed
+// with subsidizeFees false: the user was to pay the origin gas in the fee) is relayed, its
+// deposit refunded in full with DEPOSITED_AMOUNT_TOO_LOW_TO_FILL, and the integrator is charged
+// exactly the relayed gas.
+func TestGaslessMoneyRules(t *testing.T) {
+	s := startStack(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
+	defer cancel()
+	quoteFor := func(t *testing.T, c *e2e.Client, user *ecdsa.PrivateKey, amount *big.Int) *quote.Response {
+		t.Helper()
+		q, err := c.Quote(ctx, map[string]any{"user": crypto.PubkeyToAddress(user.PublicKey).Hex(), "recipient": freshAddress(t).Hex(),
+			"originChainId": 31337, "destinationChainId": 31338, "originCurrency": devnet.USDCAddress.Hex(),
+			"destinationCurrency": devnet.USDCAddress.Hex(), "amount": amount.String(), "tradeType": "EXACT_INPUT", "includeProtocolData": true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return q
+	}
+	relays := func(t *testing.T, requestID string) int {
+		t.Helper()
+		var n int
+		if err := s.Sys.Pool.QueryRow(ctx, `SELECT count(*) FROM solver_transactions WHERE request_id = $1 AND kind = 'relay'`, requestID).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+
+	t.Run("SPONSOR_BALANCE_TOO_LOW before anything is sent", func(t *testing.T) {
+		const integrator = "gasless-broke"
+		keyed := s.sponsorKey(t, integrator, "0.000001")
+		amount := big.NewInt(20_000_000)
+		user := s.gaslessUser(t, ctx, amount)
+		q := quoteFor(t, keyed, user, amount)
+		var out map[string]any
+		if code, err := keyed.Do(ctx, http.MethodPost, "/execute", gaslessBody(t, user, user, q, true), &out); err != nil || code != http.StatusOK {
+			t.Fatalf("POST /execute: %d %v %v", code, out, err)
+		}
+		final, seen, err := s.API.WaitStatus(ctx, q.RequestID, "success", "failure", "refund")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if final.Status != "failure" || final.FailReason != string(intent.FailReasonSponsorBalanceTooLow) {
+			t.Fatalf("final %+v (seen %v), want failure SPONSOR_BALANCE_TOO_LOW", final, seen)
+		}
+		if n := relays(t, q.RequestID); n != 0 {
+			t.Errorf("%d relayed transactions kept, want none", n)
+		}
+		if b := s.sponsorBalance(t, integrator); !b.Equal(decimal.RequireFromString("0.000001")) {
+			t.Errorf("the balance moved to %s", b)
+		}
+		if got := s.balance(t, 31337, devnet.USDCAddress, crypto.PubkeyToAddress(user.PublicKey)); got.Cmp(amount) != 0 {
+			t.Errorf("the user holds %s USDC, want its %s untouched", got, amount)
+		}
+	})
+
+	t.Run("a call depositing less than quoted costs the integrator its gas and the user nothing", func(t *testing.T) {
+		const integrator = "gasless-short"
+		keyed := s.sponsorKey(t, integrator, "5")
+		amount := big.NewInt(20_000_000)
+		user := s.gaslessUser(t, ctx, amount)
+		userAddr := crypto.PubkeyToAddress(user.PublicKey)
+		q := quoteFor(t, keyed, user, amount)
+		// The quote's steps, the deposit's amount halved: the depository takes what the call says.
+		short := quoteFor(t, keyed, user, new(big.Int).Div(amount, big.NewInt(2)))
+		q.Steps = short.Steps
+		for i := range q.Steps {
+			for j := range q.Steps[i].Items {
+				// the short quote's calldata names its own order: put back the executed quote's
+				q.Steps[i].Items[j].Data.Data = strings.ReplaceAll(q.Steps[i].Items[j].Data.Data,
+					strings.TrimPrefix(short.Protocol.V2.OrderID, "0x"), strings.TrimPrefix(q.Protocol.V2.OrderID, "0x"))
+			}
+		}
+		before := s.sponsorBalance(t, integrator)
+		var out map[string]any
+		if code, err := keyed.Do(ctx, http.MethodPost, "/execute", gaslessBody(t, user, user, q, false), &out); err != nil || code != http.StatusOK {
+			t.Fatalf("POST /execute: %d %v %v", code, out, err)
+		}
+		final, seen, err := s.API.WaitStatus(ctx, q.RequestID, "success", "failure", "refund")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if final.Status != "refund" || final.FailReason != string(intent.FailReasonDepositedAmountTooLowToFill) {
+			t.Fatalf("final %+v (seen %v), want refund DEPOSITED_AMOUNT_TOO_LOW_TO_FILL", final, seen)
+		}
+		if got := s.balance(t, 31337, devnet.USDCAddress, userAddr); got.Cmp(amount) != 0 {
+			t.Errorf("the user holds %s USDC after the refund, want all of its %s back", got, amount)
+		}
+		if eth := s.balance(t, 31337, common.Address{}, userAddr); eth.Sign() != 0 {
+			t.Errorf("the user holds %s wei", eth)
+		}
+		var relayTx string
+		if err := s.Sys.Pool.QueryRow(ctx, `SELECT tx_hash FROM solver_transactions WHERE request_id = $1 AND kind = 'relay'
+			ORDER BY attempt DESC LIMIT 1`, q.RequestID).Scan(&relayTx); err != nil {
+			t.Fatal(err)
+		}
+		want := decimal.NewFromBigInt(s.txFee(t, 31337, relayTx), -18).Mul(decimal.NewFromInt(devnet.ETHUSDPrice)).RoundCeil(6)
+		if charged := before.Sub(s.sponsorBalance(t, integrator)); !charged.Equal(want) {
+			t.Errorf("the integrator paid USD %s, want the relayed gas, USD %s", charged, want)
+		}
+	})
+}

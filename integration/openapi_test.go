@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/gorilla/websocket"
 
 	"github.com/intentd/intentd/devnet"
@@ -241,6 +242,20 @@ func TestEveryDocumentedOperationAnswersAsTheDocumentSays(t *testing.T) {
 	d.must(200, "POST", "/deposit-addresses/{depositAddressId}/disable/v2", "/deposit-addresses/"+daID+"/disable/v2", nil, keyed)
 	d.must(200, "POST", "/admin/deposit-addresses/{depositAddressId}/disable", "/admin/deposit-addresses/"+daID+"/disable",
 		obj{"operator": "ops", "reason": "openapi"}, bearer)
+
+	// Gasless execution (issue 37): a wallet without ETH has its USDC quote executed with the key.
+	gasAmount := big.NewInt(20_000_000)
+	gasUser := s.gaslessUser(t, ctx, gasAmount)
+	gq, err := s.API.Quote(ctx, obj{"user": crypto.PubkeyToAddress(gasUser.PublicKey).Hex(), "originChainId": 31337, "destinationChainId": 31338,
+		"originCurrency": devnet.USDCAddress.Hex(), "destinationCurrency": devnet.USDCAddress.Hex(), "amount": gasAmount.String(),
+		"tradeType": "EXACT_INPUT"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.must(200, "POST", "/execute", "/execute", gaslessBody(t, gasUser, gasUser, gq, true), keyed)
+	if st, _, err := s.API.WaitStatus(ctx, gq.RequestID, "success", "failure", "refund"); err != nil || st.Status != "success" {
+		t.Fatalf("the gasless request: %+v %v", st, err)
+	}
 
 	// The websocket upgrade, the removed endpoints, the key's revocation.
 	wsURL := "ws" + strings.TrimPrefix(s.API.BaseURL, "http") + "/ws"
