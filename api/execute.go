@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/gin-gonic/gin"
 
+	"github.com/intentd/intentd/auth"
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/chains/evm"
 	"github.com/intentd/intentd/door"
@@ -36,6 +38,8 @@ type GaslessExecutor interface {
 	OpenRelayed(ctx context.Context, requestID string, call intent.RelayCall, integratorID string, subsidize bool) error
 	// Started reports whether the request's workflow exists (its deposit found, or executed).
 	Started(ctx context.Context, requestID string) (bool, error)
+	// RelayStandalone starts a standalone call's request (no quote), which the API stored.
+	RelayStandalone(ctx context.Context, requestID string, call intent.RelayCall, integratorID, apiKeyID string) error
 }
 
 // RelaySimulator simulates a relayed call on its chain: the decoded failure, nil when it
@@ -114,12 +118,11 @@ func (s *Server) execute(c *gin.Context) {
 		executeFail(c, http.StatusBadRequest, executeError{Error: msg})
 		return
 	}
+	ctx := c.Request.Context()
 	if b.RequestID == "" {
-		// A standalone call (a 7702 upgrade, a 4337 handleOps) funds no request: not relayed here.
-		executeFail(c, http.StatusBadRequest, executeError{Error: "requestId is required: execute a quote's deposit (steps[0].requestId)"})
+		s.executeStandalone(c, key, call)
 		return
 	}
-	ctx := c.Request.Context()
 	q, err := s.Store.QuoteByRequestID(ctx, b.RequestID)
 	if errors.Is(err, store.ErrNotFound) {
 		executeFail(c, http.StatusNotFound, executeError{Error: "no quote for requestId " + b.RequestID, RequestID: b.RequestID})
@@ -154,22 +157,7 @@ func (s *Server) execute(c *gin.Context) {
 		executeFail(c, http.StatusConflict, executeError{Error: errAlreadyExecuting, RequestID: b.RequestID})
 		return
 	}
-	sim, err := s.relaySimulator(call.ChainID)
-	if err != nil {
-		executeFail(c, http.StatusBadRequest, executeError{Error: fmt.Sprintf("chain %d relays no calls", call.ChainID)})
-		return
-	}
-	details, err := sim.SimulateRelay(ctx, call)
-	switch {
-	case errors.Is(err, chains.ErrUnavailable):
-		executeFail(c, http.StatusServiceUnavailable, executeError{Error: fmt.Sprintf("chain %d is unavailable; retry shortly", call.ChainID)})
-		return
-	case err != nil:
-		s.executeInternal(c, "simulate the call", err)
-		return
-	case details != nil:
-		executeFail(c, http.StatusBadRequest, executeError{Error: details.Revert.Label, Message: details.Revert.Message,
-			RequestID: b.RequestID, Details: details})
+	if !s.simulateRelay(c, call, b.RequestID) {
 		return
 	}
 	if err := s.Store.AddRequestFeature(ctx, b.RequestID, intent.FeatureGaslessExecution); err != nil {
@@ -254,3 +242,59 @@ const executeBodyLimit = 256 << 10
 
 // errAlreadyExecuting is the 409's error.
 const errAlreadyExecuting = "the request is already executing: its deposit was found or it was executed before"
+
+// executeStandalone relays a call that funds no quote (no requestId: an EIP-7702 upgrade, any
+// call of the user's account) under a new requestId, as the public service does: simulated
+// first like any call, stored as a request of its own (requestType Call, feature
+// gasless_execution), relayed, and ended once mined (success unless it reverted). The
+// integrator pays its gas whatever subsidizeFees says: nobody else does.
+func (s *Server) executeStandalone(c *gin.Context, key *auth.Key, call intent.RelayCall) {
+	ctx := c.Request.Context()
+	var raw [32]byte
+	if _, err := rand.Read(raw[:]); err != nil {
+		s.executeInternal(c, "make a requestId", err)
+		return
+	}
+	requestID := hexutil.Encode(raw[:])
+	if s.Gasless == nil {
+		executeFail(c, http.StatusServiceUnavailable, executeError{Error: "gasless execution is not available"})
+		return
+	}
+	if !s.simulateRelay(c, call, requestID) {
+		return
+	}
+	if err := s.Store.InsertRelayRequest(ctx, requestID, call.ChainID, call.To, s.now()); err != nil {
+		s.executeInternal(c, "store the request", err)
+		return
+	}
+	if err := s.Gasless.RelayStandalone(ctx, requestID, call, key.Integrator.ID, key.ID); err != nil {
+		s.executeInternal(c, "start the request", err)
+		return
+	}
+	c.JSON(http.StatusOK, executeAnswer{Message: "Transaction submitted", RequestID: requestID})
+}
+
+// simulateRelay simulates the call and reports whether it would succeed; when not, it has
+// answered: 400 {error, message, requestId, details} for a revert, 503 for a chain it cannot
+// read now, 500 otherwise.
+func (s *Server) simulateRelay(c *gin.Context, call intent.RelayCall, requestID string) bool {
+	sim, err := s.relaySimulator(call.ChainID)
+	if err != nil {
+		executeFail(c, http.StatusBadRequest, executeError{Error: fmt.Sprintf("chain %d relays no calls", call.ChainID)})
+		return false
+	}
+	details, err := sim.SimulateRelay(c.Request.Context(), call)
+	switch {
+	case errors.Is(err, chains.ErrUnavailable):
+		executeFail(c, http.StatusServiceUnavailable, executeError{Error: fmt.Sprintf("chain %d is unavailable; retry shortly", call.ChainID)})
+		return false
+	case err != nil:
+		s.executeInternal(c, "simulate the call", err)
+		return false
+	case details != nil:
+		executeFail(c, http.StatusBadRequest, executeError{Error: details.Revert.Label, Message: details.Revert.Message,
+			RequestID: requestID, Details: details})
+		return false
+	}
+	return true
+}

@@ -44,6 +44,7 @@ type Store interface {
 	// POST /execute: the quote a gasless request executes, and its record's feature.
 	QuoteByRequestID(ctx context.Context, requestID string) (*store.StoredQuote, error)
 	AddRequestFeature(ctx context.Context, requestID, feature string) error
+	InsertRelayRequest(ctx context.Context, id string, chainID uint64, from string, at time.Time) error
 
 	// GET /integrators/quote-data.
 	SponsorAccount(ctx context.Context, integratorID string) (intent.SponsorAccount, error)

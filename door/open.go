@@ -101,3 +101,22 @@ func (d *Door) startBeforeDeposit(ctx context.Context, q *store.StoredQuote, rel
 	}, workflows.Intent, workflows.IntentInput{Execution: q.Execution, APIKeyID: q.APIKeyID, Policy: d.Policy, Relay: relay})
 	return err
 }
+
+// RelayStandalone starts the workflow of a standalone gasless call (POST /execute without a
+// requestId) under requestID, whose request the API stored (store.InsertRelayRequest): it relays
+// the call and ends once it is mined. A requestID already started is ErrAlreadyExecuting.
+func (d *Door) RelayStandalone(ctx context.Context, requestID string, call intent.RelayCall, integratorID, apiKeyID string) error {
+	exec := intent.Execution{RequestID: requestID, User: call.To, Recipient: call.To, OriginChainID: call.ChainID,
+		DestinationChainID: call.ChainID, Funding: intent.Funding{Family: "evm", Strategy: intent.FundingRelayed}}
+	relay := workflows.RelayFunding{Call: call, IntegratorID: integratorID, Subsidize: true, Standalone: true}
+	err := d.startBeforeDeposit(ctx, &store.StoredQuote{RequestID: requestID, Execution: exec, APIKeyID: apiKeyID}, &relay)
+	var already *serviceerror.WorkflowExecutionAlreadyStarted
+	if errors.As(err, &already) {
+		return fmt.Errorf("%w: %s", ErrAlreadyExecuting, requestID)
+	}
+	if err != nil {
+		return fmt.Errorf("relay %s: %w", requestID, err)
+	}
+	d.logger().Info("standalone gasless call: relaying it", "requestId", requestID, "chainId", call.ChainID)
+	return nil
+}

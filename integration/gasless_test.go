@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"bytes"
 	"context"
 	"crypto/ecdsa"
 	"math/big"
@@ -300,4 +301,76 @@ func TestGaslessMoneyRules(t *testing.T) {
 			t.Errorf("the integrator paid USD %s, want the relayed gas, USD %s", charged, want)
 		}
 	})
+}
+
+// Issue 37, point 3: "requestId optional (the quote's, else a new one)". A standalone call, here
+// the EIP-7702 upgrade of a fresh account with no ETH (its authorization for the BatchExecutor
+// and a signed batch approving nothing), is executed without a requestId: the answer names a
+// new requestId, whose request (requestType Call, feature gasless_execution) ends in success
+// once the relayed transaction is mined; the account's code is then the delegation designator,
+// it still holds no ETH, and the integrator paid exactly the relayed gas.
+func TestAStandaloneCallIsRelayedUnderANewRequestID(t *testing.T) {
+	s := startStack(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	const integrator = "gasless-upgrade"
+	keyed := s.sponsorKey(t, integrator, "5")
+	user, err := crypto.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	userAddr := crypto.PubkeyToAddress(user.PublicKey)
+	auth, err := eip7702.SignAuthorization(user, 31337, devnet.BatchExecutorAddress(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := []eip7702.Call{{To: devnet.USDCAddress, Data: evm.ERC20ABI.PackApprove(devnet.DepositoryAddress, new(big.Int))}}
+	data, err := eip7702.SignedExecuteCalldata(user, 31337, calls, big.NewInt(1), big.NewInt(time.Now().Add(time.Hour).Unix()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := map[string]any{"executionKind": "rawCalls",
+		"data": map[string]any{"chainId": 31337, "to": userAddr.Hex(), "data": hexutil.Encode(data), "value": "0",
+			"authorizationList": []map[string]any{{"chainId": 31337, "address": auth.Address.Hex(), "nonce": auth.Nonce,
+				"yParity": auth.V, "r": hexutil.EncodeBig(auth.R.ToBig()), "s": hexutil.EncodeBig(auth.S.ToBig())}}},
+		"executionOptions": map[string]any{"subsidizeFees": false}}
+	before := s.sponsorBalance(t, integrator)
+	var out map[string]any
+	code, err := keyed.Do(ctx, http.MethodPost, "/execute", body, &out)
+	id, _ := out["requestId"].(string)
+	if err != nil || code != http.StatusOK || out["message"] != "Transaction submitted" || len(id) != 66 {
+		t.Fatalf("POST /execute without a requestId: %d %v %v", code, out, err)
+	}
+	final, seen, err := s.API.WaitStatus(ctx, id, "success", "failure", "refund")
+	if err != nil || final.Status != "success" {
+		t.Fatalf("the standalone call's request: %+v (seen %v) %v", final, seen, err)
+	}
+	rec := storedRecord(t, s, id)
+	if f, _ := get(t, rec, "features").([]any); !slices.Contains(f, any(intent.FeatureGaslessExecution)) || rec["requestType"] != "Call" {
+		t.Errorf("features %v, requestType %v", get(t, rec, "features"), rec["requestType"])
+	}
+	c, err := s.Devnet.Chain(31337).Dial(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	code7702, err := c.CodeAt(ctx, userAddr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := append([]byte{0xef, 0x01, 0x00}, devnet.BatchExecutorAddress().Bytes()...); !bytes.Equal(code7702, want) {
+		t.Errorf("the account's code %x, want the delegation %x", code7702, want)
+	}
+	if eth := s.balance(t, 31337, common.Address{}, userAddr); eth.Sign() != 0 {
+		t.Errorf("the account holds %s wei", eth)
+	}
+	var relayTx string
+	if err := s.Sys.Pool.QueryRow(ctx, `SELECT tx_hash FROM solver_transactions WHERE request_id = $1 AND kind = 'relay'
+		ORDER BY attempt DESC LIMIT 1`, id).Scan(&relayTx); err != nil {
+		t.Fatal(err)
+	}
+	want := decimal.NewFromBigInt(s.txFee(t, 31337, relayTx), -18).Mul(decimal.NewFromInt(devnet.ETHUSDPrice)).RoundCeil(6)
+	if charged := before.Sub(s.sponsorBalance(t, integrator)); !charged.Equal(want) {
+		t.Errorf("the integrator paid USD %s, want the relayed gas, USD %s", charged, want)
+	}
 }

@@ -2,9 +2,11 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
@@ -179,4 +181,26 @@ func updateRecord(ctx context.Context, tx pgx.Tx, requestID string, change func(
 	}
 	_, err = tx.Exec(ctx, `UPDATE requests SET record = $2 WHERE id = $1`, requestID, body)
 	return err
+}
+
+// InsertRelayRequest stores the request of a standalone gasless call (POST /execute without a
+// requestId: an EIP-7702 upgrade, any call that funds no quote), status waiting, requestType
+// Call, feature gasless_execution, on the call's chain; from is the account the call is to (the
+// user's). Idempotent: a request already stored is left as it is.
+func (s *Store) InsertRelayRequest(ctx context.Context, id string, chainID uint64, from string, at time.Time) error {
+	ts := at.UTC().Format(time.RFC3339Nano)
+	rec := intent.Record{ID: id, Status: intent.StatusWaiting, User: from, Recipient: from, Sender: from, RequestType: "Call",
+		Features: []string{intent.FeatureGaslessExecution}, CreatedAt: ts, UpdatedAt: ts,
+		Data: intent.RecordData{FailReason: intent.FailReasonNA, RefundFailReason: intent.RefundFailReasonNA,
+			InTxs: []intent.TxItem{}, OutTxs: []intent.TxItem{}}}
+	body, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	// A standalone call has no order; its order_id is its own id, which no order id can equal.
+	_, err = s.pool.Exec(ctx, `INSERT INTO requests (id, status, "user", recipient, origin_chain_id, destination_chain_id,
+			order_id, record, created_at, updated_at)
+		VALUES ($1, 'waiting', $2, $2, $3, $3, 'call:' || $1, $4, $5, $5) ON CONFLICT (id) DO NOTHING`,
+		id, from, int64(chainID), body, at)
+	return unavailable(err)
 }

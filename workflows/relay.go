@@ -30,6 +30,10 @@ type RelayFunding struct {
 	IntegratorID string
 	// Subsidize is executionOptions.subsidizeFees: the integrator pays the origin gas.
 	Subsidize bool
+	// Standalone is a call that funds no quote (POST /execute without a requestId: an EIP-7702
+	// upgrade, any call of the user's): the request ends once it is mined, success when it did
+	// not revert, and the integrator pays its gas whatever options it named.
+	Standalone bool `json:",omitempty"`
 }
 
 // relayFunding relays the request's call and waits for it to be mined, and reports done when
@@ -85,6 +89,12 @@ func (r *intentRun) relayFunding(ctx workflow.Context) (done bool, err error) {
 	case !inc.Success:
 		r.settleRelay(ctx, true, inc.Fee)
 		return true, r.fail(ctx, intent.FailReasonTransactionReverted)
+	}
+	if rl.Standalone {
+		r.settleRelay(ctx, true, inc.Fee)
+		tx := intent.Tx{Direction: intent.TxIn, ChainID: rl.Call.ChainID, Hash: inc.Hash, LogIndex: -1, Block: inc.Block,
+			Timestamp: inc.Timestamp, Fee: inc.Fee}
+		return true, r.write(ctx, intent.StatusSuccess, "", tx)
 	}
 	if rl.Subsidize {
 		r.settleRelay(ctx, true, inc.Fee)
