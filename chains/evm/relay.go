@@ -5,7 +5,6 @@ import (
 	"crypto/ecdsa"
 	"errors"
 	"fmt"
-	"math/big"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -91,31 +90,15 @@ func (p *Payout) Relay(ctx context.Context, r chains.Relay) (*chains.PayoutSent,
 	return &chains.PayoutSent{TxHash: stored.Hash}, nil
 }
 
-// relayCall is the transaction of r: its call and authorizations, its gas ceiling and check.
+// relayCall is the transaction of r: its call and authorizations (read as SimCallOf reads them
+// for the API's simulation), its gas ceiling and check.
 func relayCall(r chains.Relay) (solverCall, error) {
-	rc := r.Call
-	refused := func(what string, v any) error {
-		return fmt.Errorf("%w: relayed call of request %s: %s %v", chains.ErrPayoutRefused, r.RequestID, what, v)
-	}
-	if !common.IsHexAddress(rc.To) {
-		return solverCall{}, refused("to is not an address:", rc.To)
-	}
-	data, err := hexutil.Decode(orEmptyHex(rc.Data))
+	sim, err := SimCallOf(common.Address{}, r.Call)
 	if err != nil {
-		return solverCall{}, refused("data is not hex:", err)
+		return solverCall{}, fmt.Errorf("%w: relayed call of request %s: %w", chains.ErrPayoutRefused, r.RequestID, err)
 	}
-	value := new(big.Int)
-	if rc.Value != "" {
-		if _, ok := value.SetString(rc.Value, 10); !ok || value.Sign() < 0 || value.BitLen() > 256 {
-			return solverCall{}, refused("value is not a wei amount:", rc.Value)
-		}
-	}
-	auths, err := AuthorizationsOf(rc.AuthorizationList)
-	if err != nil {
-		return solverCall{}, refused("authorization:", err)
-	}
-	return solverCall{requestID: r.RequestID, kind: intent.TxKindRelay, to: common.HexToAddress(rc.To), data: data,
-		value: value, gasLimit: r.Ceiling, check: r.Check, auths: auths}, nil
+	return solverCall{requestID: r.RequestID, kind: intent.TxKindRelay, to: sim.To, data: sim.Data,
+		value: sim.Value, gasLimit: r.Ceiling, check: r.Check, auths: sim.AuthorizationList}, nil
 }
 
 // orEmptyHex is s, or "0x" for no data.

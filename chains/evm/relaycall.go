@@ -35,13 +35,15 @@ func SimCallOf(from common.Address, call intent.RelayCall) (SimCall, error) {
 	if !common.IsHexAddress(call.To) {
 		return SimCall{}, fmt.Errorf("to %q is not an address", call.To)
 	}
-	data, err := hexutil.Decode(call.Data)
+	data, err := hexutil.Decode(orEmptyHex(call.Data))
 	if err != nil {
 		return SimCall{}, fmt.Errorf("data: %w", err)
 	}
-	value, ok := new(big.Int).SetString(call.Value, 10)
-	if !ok || value.Sign() < 0 {
-		return SimCall{}, fmt.Errorf("value %q is not a non-negative integer (wei)", call.Value)
+	value := new(big.Int)
+	if call.Value != "" {
+		if _, ok := value.SetString(call.Value, 10); !ok || value.Sign() < 0 || value.BitLen() > 256 {
+			return SimCall{}, fmt.Errorf("value %q is not a wei amount", call.Value)
+		}
 	}
 	auths, err := AuthorizationsOf(call.AuthorizationList)
 	if err != nil {

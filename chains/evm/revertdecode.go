@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"math/big"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
@@ -131,7 +133,10 @@ const standardABIs = `[
 
 // KnownABIs are the ABIs every registry knows: each contract of chains/evm/bindings, and
 // standardABIs (named ERC20).
-func KnownABIs() []NamedABI {
+func KnownABIs() []NamedABI { return slices.Clone(knownABIs()) }
+
+// knownABIs parses the ABIs once: a registry is built per failed simulation.
+var knownABIs = sync.OnceValue(func() []NamedABI {
 	std, err := abi.JSON(strings.NewReader(standardABIs))
 	if err != nil {
 		panic(err) // a constant
@@ -149,7 +154,7 @@ func KnownABIs() []NamedABI {
 		{"BatchExecutor", bindings.NewBatchExecutor().GetABI()},
 		{"ERC20", std},
 	}
-}
+})
 
 // NewABIRegistry makes a registry of KnownABIs and extra, with names the contract names by
 // address (nil for none).

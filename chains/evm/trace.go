@@ -127,5 +127,8 @@ func (c *Client) SimulateCall(ctx context.Context, call SimCall) (*RevertDetails
 	if err != nil {
 		return nil, err
 	}
+	if !root.Failed() {
+		return nil, nil // the registry is built only for a failure to decode
+	}
 	return DecodeTrace(root, NewABIRegistry(ContractNames(c.chain))), nil
 }
