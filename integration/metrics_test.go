@@ -25,30 +25,38 @@ func TestMetricsShowARealIntent(t *testing.T) {
 	before := scrape(t)
 	bridge(t, ctx, s, s.API, 2)
 	_ = metrics.Registry.Register(s.Sys.Store.NewGauges(time.Minute))
-	deadline := time.Now().Add(40 * time.Second) // the inventory is read every 30 s
+	// The metrics are recorded just after the writes the API reads (a transition's counter after
+	// its status is stored), and the inventory is read every 30 s: scrape until every series
+	// checked below has moved, or 40 s have passed.
+	grows := []string{
+		`intentd_http_requests_total{error_code="",method="POST",route="/quote/v2",service="api",status="200"}`,
+		`intentd_quotes_total{endpoint="/quote/v2",outcome="ok"}`,
+		`intentd_intent_transitions_total{fail_reason="N/A",status="success"}`,
+		`intentd_fill_latency_seconds_count{phase="broadcast"}`,
+		`intentd_fill_latency_seconds_count{phase="mined"}`,
+		`intentd_oracle_attestations_total{endpoint="/attestations/depository-deposits/v1",outcome="ok"}`,
+	}
+	for _, phase := range []string{"reads", "prepare", "broadcast"} {
+		grows = append(grows, `intentd_solver_signing_seconds_count{phase="`+phase+`"}`)
+	}
+	deadline := time.Now().Add(40 * time.Second)
 	var after string
 	for {
 		after = scrape(t)
-		if value(after, `intentd_solver_balance{chain_id="31338",symbol="ETH"}`) > 0 || time.Now().After(deadline) {
+		moved := value(after, `intentd_solver_balance{chain_id="31338",symbol="ETH"}`) > 0
+		for _, series := range grows {
+			moved = moved && value(after, series) > value(before, series)
+		}
+		if moved || time.Now().After(deadline) {
 			break
 		}
-		time.Sleep(time.Second)
+		time.Sleep(250 * time.Millisecond)
 	}
-	grew := func(series string) {
-		t.Helper()
+	for _, series := range grows {
 		if value(after, series) <= value(before, series) {
 			t.Errorf("%s did not grow: %v -> %v", series, value(before, series), value(after, series))
 		}
 	}
-	grew(`intentd_http_requests_total{error_code="",method="POST",route="/quote/v2",service="api",status="200"}`)
-	grew(`intentd_quotes_total{endpoint="/quote/v2",outcome="ok"}`)
-	grew(`intentd_intent_transitions_total{fail_reason="N/A",status="success"}`)
-	grew(`intentd_fill_latency_seconds_count{phase="broadcast"}`)
-	grew(`intentd_fill_latency_seconds_count{phase="mined"}`)
-	for _, phase := range []string{"reads", "prepare", "broadcast"} {
-		grew(`intentd_solver_signing_seconds_count{phase="` + phase + `"}`)
-	}
-	grew(`intentd_oracle_attestations_total{endpoint="/attestations/depository-deposits/v1",outcome="ok"}`)
 	for _, present := range []string{`intentd_solver_balance{chain_id="31338",symbol="ETH"}`, `intentd_requests_in_flight{status="pending"}`,
 		`intentd_webhook_deliveries{state="dead"}`, "temporal_request",
 		// An intent alone, its start eager and its activities local, schedules no task on a
