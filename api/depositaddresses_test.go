@@ -39,6 +39,7 @@ type daRig struct {
 	st       *store.Store
 	db       *pgxpool.Pool
 	origin   *evm.Client // chain 31337, as the engine reads it
+	srv      *Server     // the server behind h, for a test that gives it a dependency
 }
 
 func newDARig(t *testing.T, edit func(*chains.Chain)) *daRig {
@@ -70,7 +71,7 @@ func newDARig(t *testing.T, edit func(*chains.Chain)) *daRig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &daRig{h: s.Handler(), admin: s.AdminHandler(), st: st, db: db, origin: origin}
+	return &daRig{h: s.Handler(), admin: s.AdminHandler(), st: st, db: db, origin: origin, srv: s}
 }
 
 // daCall sends method path with an optional key and JSON body (nil: none) to h, and decodes the

@@ -38,6 +38,7 @@ import (
 	"github.com/intentd/intentd/oracle"
 	"github.com/intentd/intentd/testkit/e2e"
 	"github.com/intentd/intentd/testkit/faultproxy"
+	"github.com/intentd/intentd/testkit/testenv"
 	"github.com/intentd/intentd/workflows"
 )
 
@@ -195,7 +196,7 @@ func Start(t *testing.T, o Options) *Stack {
 	u := s.chainURLs(t, o)
 	s.RPCs = u.direct
 
-	ts := TemporalServer(t)
+	ts := testenv.TemporalServer(t)
 	if _, err := ts.GetDefaultClient().OperatorService().AddSearchAttributes(ctx, &operatorservice.AddSearchAttributesRequest{
 		Namespace: ts.GetDefaultNamespace(), SearchAttributes: workflows.SearchAttributeTypes()}); err != nil {
 		t.Fatalf("search attributes: %v", err)

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/intentd/intentd/devnet"
-	"github.com/intentd/intentd/testkit"
 	"github.com/intentd/intentd/testkit/testenv"
 )
 
@@ -35,7 +34,7 @@ func TestRolesStartWithoutTheSolverKey(t *testing.T) {
 		t.Fatalf("worker without the key: %v", err)
 	}
 
-	ts := testkit.TemporalServer(t)
+	ts := testenv.TemporalServer(t)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
