@@ -1,7 +1,9 @@
 package integration
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"math/big"
@@ -9,6 +11,7 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -122,11 +125,14 @@ func TestQuoteFailuresAreTransientOrUnknownErrors(t *testing.T) {
 }
 
 // rpcProxy forwards JSON-RPC to a chain, counts the HTTP requests it carries, and answers 503
-// (as an RPC provider in an outage does) while down is set.
+// (as an RPC provider in an outage does) while down is set, or for a request (a batch too) that
+// calls a method refused names while it is set (a provider failing one method: the reads a
+// signing needs, while the simulations still answer).
 type rpcProxy struct {
-	URL   string
-	calls atomic.Int64
-	down  atomic.Bool
+	URL    string
+	calls  atomic.Int64
+	down   atomic.Bool
+	refuse atomic.Pointer[[]string]
 }
 
 func newRPCProxy(t *testing.T, target string) *rpcProxy {
@@ -139,7 +145,7 @@ func newRPCProxy(t *testing.T, target string) *rpcProxy {
 	rp := httputil.NewSingleHostReverseProxy(u)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p.calls.Add(1)
-		if p.down.Load() {
+		if p.down.Load() || p.refused(r) {
 			http.Error(w, "upstream unavailable", http.StatusServiceUnavailable)
 			return
 		}
@@ -148,6 +154,33 @@ func newRPCProxy(t *testing.T, target string) *rpcProxy {
 	t.Cleanup(srv.Close)
 	p.URL = srv.URL
 	return p
+}
+
+// refused reports whether r calls a method p refuses now; r's body is kept for the upstream.
+func (p *rpcProxy) refused(r *http.Request) bool {
+	methods := p.refuse.Load()
+	if methods == nil || len(*methods) == 0 || r.Body == nil {
+		return false
+	}
+	body, err := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	if err != nil {
+		return false
+	}
+	var calls []struct{ Method string }
+	if err := json.Unmarshal(body, &calls); err != nil {
+		var one struct{ Method string }
+		if json.Unmarshal(body, &one) != nil {
+			return false
+		}
+		calls = append(calls, one)
+	}
+	for _, c := range calls {
+		if slices.Contains(*methods, c.Method) {
+			return true
+		}
+	}
+	return false
 }
 
 // Issue 3, speed: "no RPC call on the hot path when caches are warm". Every chain call of the
