@@ -18,6 +18,7 @@ import (
 	"github.com/intentd/intentd/api"
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/chains/evm"
+	"github.com/intentd/intentd/chains/perps"
 	"github.com/intentd/intentd/chains/solana"
 	"github.com/intentd/intentd/deposits"
 	"github.com/intentd/intentd/door"
@@ -104,7 +105,7 @@ func Open(ctx context.Context, cfg Config, registry *chains.Registry, logger *sl
 	watch, stop := context.WithCancel(ctx)
 	go list.Watch(watch, cfg.ScreeningReloadInterval)
 	return &System{Config: cfg, Logger: logger, Pool: pool, signing: signing, Store: store.New(pool).SignOn(signing),
-		Chains: chains.NewClients(registry, evm.VM(), solana.VM()), Temporal: tc, Screening: list, stopWatch: stop}, nil
+		Chains: chains.NewClients(registry, evm.VM(), solana.VM(), perps.VM()), Temporal: tc, Screening: list, stopWatch: stop}, nil
 }
 
 // signingPoolConns is the size of a process's pool for the solver's signings: one group commit
@@ -222,8 +223,10 @@ func (s *System) WorkerDeps() worker.Deps {
 // relayer's (RELAYER_PRIVATE_KEY; none without it); the Solana family, signing fills with
 // the solver's Solana keypair (SOLVER_SOLANA_KEY) and refunds with the vault's
 // (SOLANA_VAULT_KEY), keeping what it signs in the store (solana_payments); none without a key
-// (a role other than the worker's). A new family is registered here, beside evm.VM() and
-// solana.VM() in Open.
+// (a role other than the worker's); the perps exchange's family, signing its sendAsset fills
+// with the solver's key (its exchange account is the solver's EVM address) and keeping them in
+// the store (perps_payments). A new family is registered here, beside evm.VM(), solana.VM() and
+// perps.VM() in Open.
 func (s *System) families() *chains.Families {
 	payouts := map[chains.VMType]chains.Payout{}
 	if key := s.Config.SolverKey(); key != nil {
@@ -232,6 +235,7 @@ func (s *System) families() *chains.Families {
 			p.WithRelayer(relayer)
 		}
 		payouts[chains.VMTypeEVM] = p
+		payouts[chains.VMTypePerps] = perps.NewPayout(s.Chains, s.Store, key)
 	}
 	if key := s.Config.SolanaSolverKey(); key != nil {
 		payouts[chains.VMTypeSVM] = solana.NewPayout(s.Chains, s.Store, key, s.Config.SolanaVaultKey())

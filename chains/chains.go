@@ -29,6 +29,10 @@ type VMType string
 const (
 	VMTypeEVM VMType = "evm"
 	VMTypeSVM VMType = "svm"
+	// VMTypePerps is the perps exchange's chain (id 1337 on the public service): accounts are
+	// EVM addresses, currencies the exchange's 16-byte token ids, and payments signed actions
+	// posted to the exchange's API (chains/perps; the public SDK's vmType for it).
+	VMTypePerps VMType = "hypevm"
 )
 
 // The oracle spec's VM family identifiers, accepted in chain files as the same VM types (a
@@ -115,6 +119,11 @@ type Chain struct {
 	// whose address alone gives every deposit address offline: chains/evm/depositaddr.go); empty
 	// where the chain has none.
 	DepositAddressFactory string `json:"depositAddressFactory,omitempty"`
+	// Exchange (exchange, optional) is, on a perps exchange's chain (vmType hypevm), the word
+	// the exchange names its signing domain and action types with ("<Exchange>SignTransaction",
+	// "<Exchange>Transaction:SendAsset", the action's "<exchange>Chain" field); empty is the
+	// local exchange's "Exchange" (chains/perps, docs/perps.md).
+	Exchange string `json:"exchange,omitempty"`
 
 	// exposureCap is ExposureCapUSD parsed; nil when unset.
 	exposureCap *decimal.Decimal

@@ -64,6 +64,12 @@ type RecipientRent struct {
 	// minimum, or the chain refuses the transfer (InsufficientFundsForRent). Nil when any
 	// positive amount may be paid.
 	MinPayment *big.Int
+	// ActivationFee is what the venue charges the payer for the recipient's first credit, in
+	// the smallest unit of the chain's native currency: the perps exchange's USD 1 activation fee
+	// on a new account's first deposit (spec, Fee model: "passed through" in the swap cost).
+	// The solver pays it with the fill; the quote charges it in the swap component. Nil or zero
+	// when the recipient's account exists.
+	ActivationFee *big.Int
 }
 
 // FundingOrder is what a request's funding steps pay: the order, who pays it, and how much of

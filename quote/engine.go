@@ -347,12 +347,13 @@ func (e *Engine) price(ctx context.Context, req *Request, caller Caller) (*quote
 		originGas = new(big.Int).Add(originGas, relayGas)
 	}
 	// A fill to a chain that charges rent may create the recipient's account (rent.go).
-	rent, rentMinOut, verr := e.destRent(ctx, in, out, v.DestCurrency, v.Recipient)
+	rent, activation, rentMinOut, verr := e.destRent(ctx, in, out, v.DestCurrency, v.Recipient)
 	if verr != nil {
 		return nil, verr
 	}
 	p := &pricing{
 		in: in.side, out: out.side, class: class, execGas: execGas, execFlat: execFlat, originGas: originGas, rent: rent,
+		activation: activation,
 		swapCostBps: e.swapCostBps(), appFees: v.AppFees, sponsorship: v.Sponsorship,
 		integrator: e.integrator(ctx, caller),
 	}

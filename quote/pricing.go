@@ -45,6 +45,7 @@ type pricing struct {
 	execFlat    *big.Int // the flat execution fee, in input units
 	originGas   *big.Int // what the engine pays on the origin (a sweep, a gasless relay), in input units
 	rent        *big.Int // the rent of an account the fill creates for the recipient, in input units (rent.go); nil is none
+	activation  *big.Int // the destination venue's activation fee for a new recipient account, passed through in the swap cost, in input units; nil is none
 	swapCostBps int64
 	integrator  fees.Integrator
 	appFees     []fees.AppFee
@@ -71,6 +72,11 @@ func (p *pricing) at(amountIn *big.Int) *breakdown {
 	b := &breakdown{amountIn: amountIn, swap: new(big.Int)}
 	if p.class != fees.ClassBridge && p.class != fees.ClassWrap {
 		b.swap = bpsCeil(amountIn, p.swapCostBps)
+	}
+	if p.activation != nil && p.activation.Sign() > 0 {
+		// Spec, Fee model: the perps exchange's activation fee on new deposits is passed through
+		// in the swap cost, whatever the route's class.
+		b.swap = new(big.Int).Add(b.swap, p.activation)
 	}
 	b.platform = fees.Platform(p.class, amountIn, p.integrator)
 	b.appAmounts, b.app = fees.AppFees(amountIn, p.appFees)

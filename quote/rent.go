@@ -34,20 +34,31 @@ const CodeInsufficientFundsForRent = "INSUFFICIENT_FUNDS_FOR_RENT"
 // destRent is the destination's rent of a quote: its rent component in the input currency's
 // smallest unit (zero when the fill creates no account) and the least amount of the output
 // currency the recipient may be paid (nil when any).
-func (e *Engine) destRent(ctx context.Context, in, out *leg, currency, recipient string) (rent, minOut *big.Int, qerr *Error) {
+//
+// activation is the destination venue's activation fee for a new recipient account (the perps
+// exchange's USD 1), in the input currency's smallest unit, rounded up; zero when none.
+func (e *Engine) destRent(ctx context.Context, in, out *leg, currency, recipient string) (rent, activation, minOut *big.Int, qerr *Error) {
 	r, err := out.client.RecipientRent(ctx, currency, recipient)
 	if err != nil {
-		return nil, nil, unavailable(err, "chain %d is unavailable", out.chain.ID)
+		return nil, nil, nil, unavailable(err, "chain %d is unavailable", out.chain.ID)
 	}
-	rent = new(big.Int)
-	if r.Rent != nil && r.Rent.Sign() > 0 {
+	inInput := func(v *big.Int) (*big.Int, *Error) {
+		if v == nil || v.Sign() <= 0 {
+			return new(big.Int), nil
+		}
 		native, qerr := e.leg(ctx, out.chain.ID, "destinationChainId", out.chain.Currency.Address)
 		if qerr != nil {
-			return nil, nil, qerr
+			return nil, qerr
 		}
-		rent = intent.FromUSD(native.usd(r.Rent), in.currency.Decimals, in.price)
+		return intent.FromUSD(native.usd(v), in.currency.Decimals, in.price), nil
 	}
-	return rent, r.MinPayment, nil
+	if rent, qerr = inInput(r.Rent); qerr != nil {
+		return nil, nil, nil, qerr
+	}
+	if activation, qerr = inInput(r.ActivationFee); qerr != nil {
+		return nil, nil, nil, qerr
+	}
+	return rent, activation, r.MinPayment, nil
 }
 
 // rentError is INSUFFICIENT_FUNDS_FOR_RENT when b cannot pay the destination's rent: the rent the

@@ -1,0 +1,86 @@
+package perps
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"strings"
+
+	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/intent"
+)
+
+// ActivationFee is the exchange's fee for a new account's first credit: USD 1, in perps USDC
+// (8 decimals), charged to the sender of the credit (spec, Fee model).
+var ActivationFee = big.NewInt(100_000_000)
+
+// FundingSteps is not served yet: a withdrawal from the exchange is funded by two signed steps
+// (authorize, then a sendAsset to the depository) that this family does not quote yet.
+func (c *Client) FundingSteps(context.Context, chains.FundingOrder) ([]intent.Step, error) {
+	return nil, fmt.Errorf("%w: withdrawals from the perps exchange (chain %d) are not quoted yet", chains.ErrUnsupported, c.chain.ID)
+}
+
+// FillCost is zero: a fill on the exchange is a signed sendAsset, which pays no gas. What a new
+// recipient costs is its activation fee (RecipientRent).
+func (c *Client) FillCost(context.Context, string) (*big.Int, error) { return new(big.Int), nil }
+
+// RecipientRent answers the exchange's activation fee when recipient's account is new: it has
+// never sent or received anything and holds nothing. The exchange charges no rent.
+func (c *Client) RecipientRent(ctx context.Context, _ string, recipient string) (chains.RecipientRent, error) {
+	fresh, err := c.IsNewAccount(ctx, recipient)
+	if err != nil {
+		return chains.RecipientRent{}, err
+	}
+	if !fresh {
+		return chains.RecipientRent{}, nil
+	}
+	return chains.RecipientRent{ActivationFee: new(big.Int).Set(ActivationFee)}, nil
+}
+
+// IsNewAccount reports whether account has never been credited on the exchange: no transfer in
+// its ledger and nothing held, perps or spot.
+func (c *Client) IsNewAccount(ctx context.Context, account string) (bool, error) {
+	var ledger []json0
+	if err := c.info(ctx, map[string]any{"type": "ledgerUpdates", "user": account, "startTime": 0}, &ledger); err != nil {
+		return false, err
+	}
+	if len(ledger) > 0 {
+		return false, nil
+	}
+	for _, cur := range c.chain.Currencies() {
+		b, err := c.BalanceNow(ctx, cur.Address, account)
+		if err != nil {
+			return false, err
+		}
+		if b.Sign() > 0 {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// json0 is an answer's element read for its presence only.
+type json0 = map[string]any
+
+// SimulateFill checks what the exchange lets the engine check before paying: the currency is
+// listed and the recipient is an account (an EVM address). The solver's balance is checked when
+// the fill is paid.
+func (c *Client) SimulateFill(_ context.Context, _ string, currency, recipient string) error {
+	if _, ok := c.chain.FindCurrency(currency); !ok {
+		return &chains.RevertError{Reason: fmt.Sprintf("currency %s is not listed on the exchange", currency)}
+	}
+	if a, ok := Notation().CanonicalAddress(recipient); !ok || len(a) != 42 || strings.EqualFold(a, "0x0000000000000000000000000000000000000000") {
+		return &chains.RevertError{Reason: fmt.Sprintf("recipient %s is not an exchange account", recipient)}
+	}
+	return nil
+}
+
+// DepositAddressSteps: the exchange has no deposit addresses.
+func (c *Client) DepositAddressSteps(chains.FundingOrder, string) (string, []intent.Step, error) {
+	return "", nil, fmt.Errorf("%w: the perps exchange has no deposit addresses", chains.ErrUnsupported)
+}
+
+// SweepCost: the exchange has no deposit addresses.
+func (c *Client) SweepCost(context.Context, string) (*big.Int, error) {
+	return nil, fmt.Errorf("%w: the perps exchange has no deposit addresses", chains.ErrUnsupported)
+}
