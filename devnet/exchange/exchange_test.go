@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/ecdsa"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"math/big"
@@ -530,5 +531,59 @@ func TestSignerRecoversTheKey(t *testing.T) {
 		if got, err := Signer("Other", a, sig); err == nil && got == addr {
 			t.Errorf("chain %s: the signature verified for another exchange name", chain)
 		}
+	}
+}
+
+// TestConcurrentSendsAreEachAppliedOnce: transfers posted at the same time, by one signer with
+// distinct nonces and by another signer reusing the same nonces (nonces are per signer), are
+// each applied exactly once: the balances add up to the cent and every nonce is stored.
+func TestConcurrentSendsAreEachAppliedOnce(t *testing.T) {
+	s := startExchange(t)
+	keyA, a := newKey(t)
+	keyB, b := newKey(t)
+	_, to := newKey(t)
+	for _, who := range []common.Address{a, b, to} {
+		if err := s.CreditPerps(who, usd(100)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const n = 40
+	base := nowNonce(-time.Minute)
+	errs := make(chan error, 2*n)
+	for i := range uint64(n) {
+		for _, k := range []*ecdsa.PrivateKey{keyA, keyB} {
+			go func() {
+				act := send(s, to, "0.01", base+i)
+				sig, err := Sign(k, s.Name(), act)
+				if err != nil {
+					errs <- err
+					return
+				}
+				body, _ := json.Marshal(map[string]any{"action": Action(s.Name(), act), "nonce": act.Nonce, "signature": sig})
+				resp, err := http.Post(s.URL()+"/exchange", "application/json", bytes.NewReader(body))
+				if err != nil {
+					errs <- err
+					return
+				}
+				defer resp.Body.Close()
+				var r reply
+				if err := json.NewDecoder(resp.Body).Decode(&r); err != nil || r.Status != "ok" {
+					errs <- fmt.Errorf("answer %+v, %v", r, err)
+					return
+				}
+				errs <- nil
+			}()
+		}
+	}
+	for range 2 * n {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	wantPerps(t, s, a, new(big.Int).Sub(usd(100), big.NewInt(n*1_000_000)))
+	wantPerps(t, s, b, new(big.Int).Sub(usd(100), big.NewInt(n*1_000_000)))
+	wantPerps(t, s, to, new(big.Int).Add(usd(100), big.NewInt(2*n*1_000_000)))
+	if got := len(s.Transfers(to)); got != 2*n {
+		t.Errorf("the destination's ledger has %d transfers, want %d", got, 2*n)
 	}
 }
