@@ -21,12 +21,12 @@ RUN go build -trimpath -ldflags=-extldflags=-static -o /out/intentd ./cmd/intent
 FROM build AS build-dev
 RUN go build -trimpath -ldflags=-extldflags=-static -o /out/intentd-dev ./cmd/intentd-dev
 
-# The local chains (docker-compose.yml's devnet): the EVM chains only, since the local Solana
-# chain is a Node.js process (devnet/svm) and this image has no Node.js.
+# The local chains (docker-compose.yml's devnet): the EVM chains and the local perps exchange
+# (8337), not the local Solana chain, a Node.js process (devnet/svm): this image has no Node.js.
 FROM gcr.io/distroless/static-debian12:nonroot AS devnet
 COPY --from=build-dev /out/intentd-dev /usr/local/bin/
 ENV DEVNET_SOLANA=false
-EXPOSE 8545 8546
+EXPOSE 8545 8546 8337
 ENTRYPOINT ["/usr/local/bin/intentd-dev", "devnet"]
 
 # The attestation oracle alone (`docker build --target oracle`): the production binary and the

@@ -17,7 +17,8 @@
 // contracts at the same addresses).
 //
 // Run (`intentd-dev devnet`) starts the local Solana chain of devnet/svm beside them when
-// Options.Solana is set.
+// Options.Solana is set, and the local perps exchange of devnet/exchange (StartExchange) when
+// Options.Exchange is.
 //
 // All keys in this package are public. They are for local chains only.
 package devnet
@@ -48,6 +49,7 @@ import (
 	"github.com/ethereum/go-ethereum/params"
 
 	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/devnet/exchange"
 	"github.com/intentd/intentd/devnet/svm"
 	// The devnet's chains are EVM chains: the family's notation reads their addresses when a
 	// registry is made of them (Registry, ChainConfigs).
@@ -199,6 +201,9 @@ type Options struct {
 	// Solana, when set, makes Run start the local Solana chain (devnet/svm) beside the EVM
 	// chains; Start ignores it.
 	Solana *svm.Options
+	// Exchange, when set, makes Run start the local perps exchange (devnet/exchange, chain 1337)
+	// beside the chains, funded as StartExchange funds it; Start ignores it.
+	Exchange *exchange.Options
 }
 
 // ChainOptions configures one chain.
@@ -441,9 +446,10 @@ func displayName(id uint64) string {
 }
 
 // Run is `intentd-dev devnet`: it starts the chains (the local Solana chain too when o.Solana is
-// set, first, so that a missing Node.js says so before the EVM chains spend their start), prints
-// where they are and what is deployed and funded on them to out, and runs them until ctx is done.
-// The Solana chain's server exiting on its own ends Run with an error.
+// set, first, so that a missing Node.js says so before the EVM chains spend their start; the
+// local perps exchange when o.Exchange is set), prints where they are and what is deployed and
+// funded on them to out, and runs them until ctx is done. The Solana chain's server or the
+// exchange's exiting on its own ends Run with an error.
 func Run(ctx context.Context, o Options, out io.Writer) error {
 	var sol *svm.Chain
 	if o.Solana != nil {
@@ -457,15 +463,30 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 		}
 		defer func() { _ = sol.Close() }()
 	}
+	var ex *exchange.Server
+	if o.Exchange != nil {
+		eo := *o.Exchange
+		if eo.Logger == nil {
+			eo.Logger = o.Logger
+		}
+		var err error
+		if ex, err = StartExchange(ctx, eo); err != nil {
+			return err
+		}
+		defer func() { _ = ex.Close() }()
+	}
 	d, err := Start(ctx, o)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
-	printSummary(out, d, sol)
-	var solDone <-chan struct{}
+	printSummary(out, d, sol, ex)
+	var solDone, exDone <-chan struct{}
 	if sol != nil {
 		solDone = sol.Done()
+	}
+	if ex != nil {
+		exDone = ex.Done()
 	}
 	select {
 	case <-ctx.Done():
@@ -475,14 +496,26 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 			return nil
 		}
 		return errors.New("devnet: the Solana chain's server exited")
+	case <-exDone:
+		if ctx.Err() != nil {
+			return nil
+		}
+		return fmt.Errorf("devnet: the perps exchange's server exited: %v", ex.Close())
 	}
 }
 
-func printSummary(out io.Writer, d *Devnet, sol *svm.Chain) {
+func printSummary(out io.Writer, d *Devnet, sol *svm.Chain, ex *exchange.Server) {
 	var b strings.Builder
-	what := fmt.Sprintf("%d local EVM chain(s)", len(d.chains))
+	parts := []string{fmt.Sprintf("%d local EVM chain(s)", len(d.chains))}
 	if sol != nil {
-		what += " and a local Solana chain"
+		parts = append(parts, "a local Solana chain")
+	}
+	if ex != nil {
+		parts = append(parts, "a local perps exchange")
+	}
+	what := parts[len(parts)-1]
+	if len(parts) > 1 {
+		what = strings.Join(parts[:len(parts)-1], ", ") + " and " + what
 	}
 	fmt.Fprintf(&b, "intentd-dev devnet: %s, in memory (dev-only keys: never reuse them on a real chain)\n\n", what)
 	for _, c := range d.chains {
@@ -490,6 +523,9 @@ func printSummary(out io.Writer, d *Devnet, sol *svm.Chain) {
 	}
 	if sol != nil {
 		fmt.Fprintf(&b, "  solana         %s\n", sol.RPCURL)
+	}
+	if ex != nil {
+		fmt.Fprintf(&b, "  perps exchange %s  (chain %d)\n", ex.URL(), exchange.ChainID)
 	}
 	b.WriteString("\nContracts (same address on every chain):\n")
 	fmt.Fprintf(&b, "  Depository     %s  (owner: solver)\n", DepositoryAddress.Hex())
@@ -513,6 +549,12 @@ func printSummary(out io.Writer, d *Devnet, sol *svm.Chain) {
 	if sol != nil {
 		b.WriteString("\n")
 		sol.Summary(&b)
+	}
+	if ex != nil {
+		b.WriteString("\n")
+		ex.Summary(&b)
+		fmt.Fprintf(&b, "  funded     the solver with %d and every test account above with %d of perps USDC and of spot USDC\n",
+			ExchangeSolverUSDC/100_000_000, ExchangeTestAccountUSDC/100_000_000)
 	}
 	b.WriteString("\nPress Ctrl-C to stop.\n")
 	_, _ = io.WriteString(out, b.String())

@@ -20,6 +20,9 @@ type launcherConfig struct {
 	// (devnet/svm, a Node.js process) beside the EVM chains; false runs the EVM chains alone, as
 	// the devnet image does (it has no Node.js) and the benchmarks do.
 	DevnetSolana bool
+	// DevnetExchange (DEVNET_EXCHANGE, default true) makes `devnet` run the local perps exchange
+	// (devnet/exchange, chain 1337) on exchange.DefaultPort beside the chains.
+	DevnetExchange bool
 	// DatabaseURL (DATABASE_URL, optional) is the Postgres `dev` uses when it is reachable;
 	// otherwise `dev` starts a private cluster in DataDir.
 	DatabaseURL string
@@ -56,7 +59,7 @@ type launcherConfig struct {
 func loadLauncherConfig(lookup func(string) (string, bool)) (launcherConfig, error) {
 	v := envconf.New(lookup, nil)
 	c := launcherConfig{DataDir: v.Get("DATA_DIR", ".data"), DevnetHost: v.Get("DEVNET_HOST", devnet.DefaultOptions().Host),
-		DevnetSolana: v.Bool("DEVNET_SOLANA", "true"), DatabaseURL: v.Get("DATABASE_URL", ""), LogLevel: v.Level("LOG_LEVEL", "info"),
+		DevnetSolana: v.Bool("DEVNET_SOLANA", "true"), DevnetExchange: v.Bool("DEVNET_EXCHANGE", "true"), DatabaseURL: v.Get("DATABASE_URL", ""), LogLevel: v.Level("LOG_LEVEL", "info"),
 		PprofAddr: v.Get("PPROF_ADDR", ""), PprofBlock: v.Bool("PPROF_BLOCK", "true"), TemporalPersistence: v.Get("TEMPORAL_PERSISTENCE", ""),
 		TemporalAddress: v.Get("TEMPORAL_ADDRESS", ""), Workers: -1, IntentdBin: v.Get("DEV_WORKER_BIN", "")}
 	if v.Set("DEV_WORKERS") {

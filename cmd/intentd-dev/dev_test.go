@@ -53,12 +53,13 @@ func lookup(m map[string]string) func(string) (string, bool) {
 
 func TestLoadLauncherConfig(t *testing.T) {
 	c, err := loadLauncherConfig(lookup(nil))
-	if err != nil || c != (launcherConfig{DataDir: ".data", DevnetHost: "127.0.0.1", DevnetSolana: true, LogLevel: slog.LevelInfo, PprofBlock: true, Workers: -1}) {
+	if err != nil || c != (launcherConfig{DataDir: ".data", DevnetHost: "127.0.0.1", DevnetSolana: true, DevnetExchange: true, LogLevel: slog.LevelInfo, PprofBlock: true, Workers: -1}) {
 		t.Fatalf("defaults: %+v %v", c, err)
 	}
 	c, err = loadLauncherConfig(lookup(map[string]string{"DATA_DIR": "/tmp/d", "DEVNET_HOST": "0.0.0.0",
 		"DATABASE_URL": "postgres://x@db/intentd", "LOG_LEVEL": "debug", "TEMPORAL_PERSISTENCE": "postgres",
-		"TEMPORAL_ADDRESS": "127.0.0.1:7233", "DEV_WORKERS": "2", "DEV_WORKER_BIN": "/opt/intentd", "PPROF_BLOCK": "false", "DEVNET_SOLANA": "false"}))
+		"TEMPORAL_ADDRESS": "127.0.0.1:7233", "DEV_WORKERS": "2", "DEV_WORKER_BIN": "/opt/intentd", "PPROF_BLOCK": "false", "DEVNET_SOLANA": "false",
+		"DEVNET_EXCHANGE": "false"}))
 	if err != nil || c != (launcherConfig{DataDir: "/tmp/d", DevnetHost: "0.0.0.0", DatabaseURL: "postgres://x@db/intentd", LogLevel: slog.LevelDebug,
 		TemporalPersistence: "postgres", TemporalAddress: "127.0.0.1:7233", Workers: 2, IntentdBin: "/opt/intentd"}) {
 		t.Fatalf("set: %+v %v", c, err)

@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/intentd/intentd/devnet"
+	"github.com/intentd/intentd/devnet/exchange"
 	"github.com/intentd/intentd/devnet/svm"
 	"github.com/intentd/intentd/devstack"
 	"github.com/intentd/intentd/internal/cli"
@@ -51,11 +52,12 @@ Configuration is read from the environment and checked at start; see README.md.`
 			RunE: func(cmd *cobra.Command, _ []string) error { return run(cmd.Context(), name) }}
 	}
 	root.AddCommand(
-		command("devnet", "run the local EVM chains 31337 (8545) and 31338 (8546) and the local Solana chain (8899)",
+		command("devnet", "run the local EVM chains 31337 (8545) and 31338 (8546), the local Solana chain (8899) and the local perps exchange (8337)",
 			`Runs the local EVM chains 31337 (JSON-RPC on 8545) and 31338 (8546), in memory, with the
-contracts deployed, and the local Solana chain (litesvm behind our JSON-RPC on 8899, with a USDC
-mint; Node.js and 'make solana-deps'), on DEVNET_HOST (default 127.0.0.1). DEVNET_SOLANA=false
-leaves Solana out. Its keys are dev-only: never reuse them.`),
+contracts deployed, the local Solana chain (litesvm behind our JSON-RPC on 8899, with a USDC
+mint; Node.js and 'make solana-deps') and the local perps exchange (chain 1337, its HTTP API on
+8337), on DEVNET_HOST (default 127.0.0.1). DEVNET_SOLANA=false leaves Solana out,
+DEVNET_EXCHANGE=false the exchange. Its keys are dev-only: never reuse them.`),
 		command("dev", "run Postgres, Temporal (+ Web UI), the oracle, the worker and the API in one process",
 			`Runs Postgres (DATABASE_URL when it answers, else a private cluster in DATA_DIR), Temporal and its
 Web UI (127.0.0.1:8233), the oracles, the worker, the dispatcher and the API in one process, against
@@ -90,6 +92,9 @@ func run(ctx context.Context, cmd string) error {
 		o.Host = cfg.DevnetHost
 		if cfg.DevnetSolana {
 			o.Solana = &svm.Options{Host: cfg.DevnetHost, Port: svm.DefaultPort, Logger: logger}
+		}
+		if cfg.DevnetExchange {
+			o.Exchange = &exchange.Options{Host: cfg.DevnetHost, Port: exchange.DefaultPort, Logger: logger}
 		}
 		return devnet.Run(ctx, o, os.Stdout)
 	case "dev":

@@ -1,0 +1,54 @@
+package devnet
+
+import (
+	"context"
+	"math/big"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/intentd/intentd/devnet/exchange"
+)
+
+// The local perps exchange's funding at start (StartExchange), in perps units (8 decimals): the
+// same amounts of perps USDC and of spot USDC for each account.
+const (
+	// ExchangeSolverUSDC is the solver's perps USDC, and its spot USDC, on the local exchange:
+	// 10,000,000 USDC each.
+	ExchangeSolverUSDC = 10_000_000 * 100_000_000
+	// ExchangeTestAccountUSDC is each test account's perps USDC, and its spot USDC, on the local
+	// exchange: 1,000,000 USDC each.
+	ExchangeTestAccountUSDC = 1_000_000 * 100_000_000
+)
+
+// StartExchange starts the local perps exchange (devnet/exchange) with o and funds it as `intentd-dev
+// devnet` does: SolverAddress with ExchangeSolverUSDC and every test account with
+// ExchangeTestAccountUSDC, of perps USDC and of spot USDC each. The exchange's addresses are
+// the EVM addresses of the same keys, so a wallet that imports the test mnemonic signs for them.
+func StartExchange(ctx context.Context, o exchange.Options) (*exchange.Server, error) {
+	s, err := exchange.Start(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	fund := func(amount int64, addrs ...common.Address) error {
+		for _, a := range addrs {
+			if err := s.CreditPerps(a, big.NewInt(amount)); err != nil {
+				return err
+			}
+			if err := s.CreditSpot(a, s.SpotUSDC().ID, big.NewInt(amount)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	err = fund(ExchangeSolverUSDC, SolverAddress())
+	for _, a := range TestAddresses() {
+		if err == nil {
+			err = fund(ExchangeTestAccountUSDC, a)
+		}
+	}
+	if err != nil {
+		_ = s.Close()
+		return nil, err
+	}
+	return s, nil
+}
