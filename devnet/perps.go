@@ -6,6 +6,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/devnet/exchange"
 )
 
@@ -51,4 +52,31 @@ func StartExchange(ctx context.Context, o exchange.Options) (*exchange.Server, e
 		return nil, err
 	}
 	return s, nil
+}
+
+// ExchangeChainID is the perps exchange's chain id (the spec's).
+const ExchangeChainID = 1337
+
+// ExchangeChainConfig returns the registry entry of the local perps exchange at url (its API's
+// base URL, which the family's client posts /info and /exchange to): chain 1337, vmType hypevm,
+// the perps USDC (16 zero bytes, 8 decimals) as its native currency and spot USDC by its token
+// id. Deposits from it (withdrawals from the exchange) are not offered yet: depositEnabled is
+// false, so it is a destination only.
+func ExchangeChainConfig(url string) chains.Chain {
+	return chains.Chain{
+		ID:          ExchangeChainID,
+		Name:        "perps-local",
+		DisplayName: "Perps exchange (local)",
+		VMType:      chains.VMTypePerps,
+		HTTPRPCURL:  url,
+		// As for the other local chains: the endpoint holds no secret.
+		PublicRPCURL:   url,
+		DepositEnabled: false,
+		Confirmations:  0,
+		Exchange:       exchange.DefaultName,
+		Currency: chains.Currency{ID: "usdc-perps", Symbol: "USDC", Name: "USDC (Perps)", Address: "0x00000000000000000000000000000000",
+			Decimals: exchange.PerpsDecimals},
+		ERC20: []chains.Currency{{ID: "usdc-spot", Symbol: "USDC", Name: "USDC (Spot)", Address: exchange.DefaultSpotUSDCTokenID,
+			Decimals: exchange.PerpsDecimals}},
+	}
 }

@@ -32,6 +32,7 @@ import (
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/chains/solana"
 	"github.com/intentd/intentd/devnet"
+	"github.com/intentd/intentd/devnet/exchange"
 	"github.com/intentd/intentd/devnet/svm"
 	"github.com/intentd/intentd/devstack"
 	"github.com/intentd/intentd/internal/process"
@@ -99,6 +100,11 @@ type Options struct {
 	// Stack.RPCs[solana.ChainID] its URL. The engine pays its fills with the devnet's Solana
 	// solver key (devnet.EngineEnv).
 	Solana bool
+	// Exchange runs the local perps exchange (devnet/exchange, funded as `intentd-dev devnet`
+	// funds it: devnet.StartExchange) and lists it as devnet.ExchangeChainConfig (chain 1337) in
+	// the registry of the engine's parts (not the oracles': they attest no exchange fact yet):
+	// Stack.Exchange is the exchange, Stack.RPCs[1337] its URL.
+	Exchange bool
 }
 
 // BlockTime is how often the stack's devnet chains seal a block.
@@ -119,6 +125,8 @@ type Stack struct {
 	DatabaseURL string
 	// Solana is the local Solana chain of Options.Solana; nil without it.
 	Solana *svm.Chain
+	// Exchange is the local perps exchange of Options.Exchange; nil without it.
+	Exchange *exchange.Server
 	// Proxies are the fault proxies of Options.Faults, one per chain.
 	Proxies []*faultproxy.Server
 	// WorkerProcess supervises the worker process of Options.WorkerBinary; nil when the worker
@@ -192,6 +200,14 @@ func Start(t *testing.T, o Options) *Stack {
 		}
 		t.Cleanup(func() { _ = sol.Close() })
 		s.Solana = sol
+	}
+	if o.Exchange {
+		ex, err := devnet.StartExchange(ctx, exchange.Options{Logger: o.Logger})
+		if err != nil {
+			t.Fatalf("exchange: %v", err)
+		}
+		t.Cleanup(func() { _ = ex.Close() })
+		s.Exchange = ex
 	}
 	u := s.chainURLs(t, o)
 	s.RPCs = u.direct
@@ -302,18 +318,33 @@ func (s *Stack) chainURLs(t *testing.T, o Options) urls {
 			u.worker[solana.ChainID] = o.RPC(solana.ChainID, u.worker[solana.ChainID])
 		}
 	}
+	if s.Exchange != nil {
+		for _, m := range []map[uint64]string{u.direct, u.api, u.worker} {
+			m[devnet.ExchangeChainID] = s.Exchange.URL()
+		}
+		if o.RPC != nil {
+			u.api[devnet.ExchangeChainID] = o.RPC(devnet.ExchangeChainID, u.api[devnet.ExchangeChainID])
+			u.worker[devnet.ExchangeChainID] = o.RPC(devnet.ExchangeChainID, u.worker[devnet.ExchangeChainID])
+		}
+	}
 	return u
 }
 
 // chainConfigs are the registry entries of the chains at rpcs: the local Solana chain's
-// (devnet.SolanaChainConfig) for solana.ChainID, the devnet's EVM chains' for the others.
+// (devnet.SolanaChainConfig) for solana.ChainID, the local perps exchange's
+// (devnet.ExchangeChainConfig) for its chain, the devnet's EVM chains' for the others.
 func chainConfigs(rpcs map[uint64]string) []chains.Chain {
 	evm := maps.Clone(rpcs)
 	sol, ok := evm[solana.ChainID]
 	delete(evm, solana.ChainID)
+	ex, exOK := evm[devnet.ExchangeChainID]
+	delete(evm, devnet.ExchangeChainID)
 	list := devnet.ChainConfigs(evm)
 	if ok {
 		list = append(list, devnet.SolanaChainConfig(sol))
+	}
+	if exOK {
+		list = append(list, devnet.ExchangeChainConfig(ex))
 	}
 	return list
 }

@@ -1,0 +1,102 @@
+package integration
+
+import (
+	"context"
+	"math/big"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/shopspring/decimal"
+
+	"github.com/intentd/intentd/devnet"
+	"github.com/intentd/intentd/devnet/exchange"
+	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/testkit"
+	"github.com/intentd/intentd/testkit/e2e"
+)
+
+// Issue 38, point 2: "deposits to 1337 (recipient an exchange address; the activation fee passed
+// through in the swap cost; the fill a sendAsset from the solver's exchange account)". USDC on
+// the devnet's 31337 is bridged to the local perps exchange through the API to success: to the
+// perps USDC of an account the exchange has never seen (the exchange charges the solver its USD 1
+// activation fee, which the quote passed through in the swap cost) and to the spot USDC of an
+// account that exists (no fee). The recipient holds exactly the quoted output, the solver's
+// account paid it (and the fee) in one transfer, and the status names that transfer.
+func TestDepositsToThePerpsExchangeReachSuccess(t *testing.T) {
+	s := testkit.Start(t, testkit.Options{Exchange: true})
+	solver := devnet.SolverAddress()
+	spot := s.Exchange.SpotUSDC().ID
+	for i, tc := range []struct {
+		name, currency string
+		recipient      common.Address
+		fee            int64 // the activation fee the solver pays, perps units
+		swapUSD        string
+	}{
+		{"USDC to the perps USDC of a new account", "0x00000000000000000000000000000000", freshAddress(t), 100_000_000, "-1.00"},
+		{"USDC to the spot USDC of an account that exists", exchange.DefaultSpotUSDCTokenID, devnet.TestAddresses()[2], 0, "0.00"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			acct := devnet.TestAccounts()[4+i]
+			q, err := s.API.Quote(ctx, map[string]any{"user": acct.Address.Hex(), "recipient": tc.recipient.Hex(),
+				"originChainId": 31337, "destinationChainId": devnet.ExchangeChainID, "originCurrency": devnet.USDCAddress.Hex(),
+				"destinationCurrency": tc.currency, "amount": "25000000", "tradeType": "EXACT_INPUT", "includeProtocolData": true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := q.Details.CurrencyOut
+			if out.Currency.ChainID != devnet.ExchangeChainID || out.Currency.Decimals != 8 || !strings.EqualFold(out.Currency.Address, tc.currency) {
+				t.Fatalf("currencyOut %+v", out.Currency)
+			}
+			if got := q.Details.ExpandedPriceImpact.Swap.USD; !decimal.RequireFromString(got).Equal(decimal.RequireFromString(tc.swapUSD)) {
+				t.Errorf("the swap cost is USD %s, want %s (the exchange's activation fee passed through for a new account only)", got, tc.swapUSD)
+			}
+			want, _ := new(big.Int).SetString(out.Amount, 10)
+			held := func(a common.Address) *big.Int {
+				if tc.currency == exchange.DefaultSpotUSDCTokenID {
+					return s.Exchange.SpotBalance(a, spot)
+				}
+				return s.Exchange.PerpsBalance(a)
+			}
+			before, solverBefore, solverPerpsBefore := held(tc.recipient), held(solver), s.Exchange.PerpsBalance(solver)
+
+			if _, err := (&e2e.Wallet{Key: acct.Key, RPCs: s.RPCs}).ExecuteSteps(ctx, q); err != nil {
+				t.Fatal(err)
+			}
+			final, seen, err := s.API.WaitStatus(ctx, q.RequestID, "success", "failure", "refund")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if final.Status != "success" || len(final.TxHashes) != 1 || final.DestinationChainID != devnet.ExchangeChainID {
+				t.Fatalf("final %+v (seen %v)", final, seen)
+			}
+			if got := new(big.Int).Sub(held(tc.recipient), before); got.Cmp(want) != 0 {
+				t.Fatalf("the recipient received %s, quoted %s exactly", got, want)
+			}
+			var sent []exchange.Transfer
+			for _, x := range s.Exchange.Transfers(solver) {
+				if x.User == solver && x.Destination == tc.recipient {
+					sent = append(sent, x)
+				}
+			}
+			if len(sent) != 1 || sent[0].Amount.Cmp(want) != 0 || sent[0].Fee.Int64() != tc.fee {
+				t.Fatalf("the solver's transfers to the recipient: %+v, want one of %s with a fee of %d", sent, want, tc.fee)
+			}
+			paid := new(big.Int).Sub(solverBefore, held(solver))
+			if tc.currency == exchange.DefaultSpotUSDCTokenID {
+				if paid.Cmp(want) != 0 || s.Exchange.PerpsBalance(solver).Cmp(solverPerpsBefore) != 0 {
+					t.Fatalf("the solver paid %s of spot USDC and its perps balance moved: want %s and no fee", paid, want)
+				}
+			} else if paid.Cmp(new(big.Int).Add(want, big.NewInt(tc.fee))) != 0 {
+				t.Fatalf("the solver paid %s, want the output %s and the activation fee %d", paid, want, tc.fee)
+			}
+			kept, err := s.Sys.Store.PerpsPayment(ctx, q.RequestID, intent.TxKindFill)
+			if err != nil || !strings.EqualFold(kept.TxHash, final.TxHashes[0]) {
+				t.Fatalf("the status names %v, the kept fill %+v (%v)", final.TxHashes, kept, err)
+			}
+		})
+	}
+}
