@@ -353,7 +353,7 @@ func (e *Engine) price(ctx context.Context, req *Request, caller Caller) (*quote
 	}
 	p := &pricing{
 		in: in.side, out: out.side, class: class, execGas: execGas, execFlat: execFlat, originGas: originGas, rent: rent,
-		activation: activation,
+		activation:  activation,
 		swapCostBps: e.swapCostBps(), appFees: v.AppFees, sponsorship: v.Sponsorship,
 		integrator: e.integrator(ctx, caller),
 	}
