@@ -202,3 +202,9 @@ func (c *Client) post(ctx context.Context, path string, body, out any) error {
 	}
 	return nil
 }
+
+// Ping asks the exchange for its token list: nil when its API answers.
+func (c *Client) Ping(ctx context.Context) error {
+	var meta map[string]any
+	return c.info(ctx, map[string]any{"type": "spotMeta"}, &meta)
+}

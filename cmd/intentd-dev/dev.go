@@ -23,8 +23,10 @@ import (
 	"github.com/intentd/intentd/app"
 	"github.com/intentd/intentd/auth"
 	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/chains/perps"
 	"github.com/intentd/intentd/chains/solana"
 	"github.com/intentd/intentd/devnet"
+	"github.com/intentd/intentd/devnet/exchange"
 	"github.com/intentd/intentd/devnet/svm"
 	"github.com/intentd/intentd/devstack"
 	"github.com/intentd/intentd/events"
@@ -59,7 +61,11 @@ type DevOptions struct {
 	// lists its id already (devnet.SolanaChainConfig). Worker processes (Workers) read the chain
 	// file alone and do not see it.
 	Solana bool
-	Out    io.Writer
+	// Exchange lists the local perps exchange that `intentd-dev devnet` runs (DEVNET_EXCHANGE)
+	// beside the chain file's, at DEVNET_EXCHANGE_URL (default http://127.0.0.1:8337), unless the
+	// file lists its id already (devnet.ExchangeChainConfig).
+	Exchange bool
+	Out      io.Writer
 	Logger *slog.Logger
 }
 
@@ -116,6 +122,11 @@ func RunDev(ctx context.Context, o DevOptions) error {
 	}
 	if o.Solana {
 		if registry, err = withLocalSolana(registry, o.Lookup); err != nil {
+			return err
+		}
+	}
+	if o.Exchange {
+		if registry, err = withLocalExchange(registry, o.Lookup); err != nil {
 			return err
 		}
 	}
@@ -325,6 +336,13 @@ func waitChain(ctx context.Context, ch *chains.Chain) error {
 	b := backoff.NewExponentialBackOff()
 	b.InitialInterval, b.MaxInterval, b.MaxElapsedTime = 200*time.Millisecond, 2*time.Second, 2*time.Minute
 	err := backoff.Retry(func() error {
+		if ch.VMType == chains.VMTypePerps {
+			c, err := perps.Dial(ch)
+			if err != nil {
+				return backoff.Permanent(err)
+			}
+			return c.Ping(ctx)
+		}
 		if ch.VMType == chains.VMTypeSVM {
 			c, err := solana.Dial(ch)
 			if err != nil {
@@ -370,6 +388,24 @@ func withLocalSolana(reg *chains.Registry, lookup func(string) (string, bool)) (
 		list = append(list, *ch)
 	}
 	return chains.NewRegistry(append(list, devnet.SolanaChainConfig(url)))
+}
+
+// withLocalExchange is reg with the local perps exchange of `intentd-dev devnet` added
+// (devnet.ExchangeChainConfig at DEVNET_EXCHANGE_URL, default http://127.0.0.1:8337), unless reg
+// lists its id already.
+func withLocalExchange(reg *chains.Registry, lookup func(string) (string, bool)) (*chains.Registry, error) {
+	if _, err := reg.Get(devnet.ExchangeChainID); err == nil {
+		return reg, nil
+	}
+	url := fmt.Sprintf("http://127.0.0.1:%d", exchange.DefaultPort)
+	if u, ok := lookup("DEVNET_EXCHANGE_URL"); ok && u != "" {
+		url = u
+	}
+	list := make([]chains.Chain, 0, len(reg.All())+1)
+	for _, ch := range reg.All() {
+		list = append(list, *ch)
+	}
+	return chains.NewRegistry(append(list, devnet.ExchangeChainConfig(url)))
 }
 
 // devAPIKey returns the dev API key, creating it (and its integrator "dev") on first start.

@@ -100,7 +100,7 @@ func run(ctx context.Context, cmd string) error {
 	case "dev":
 		return RunDev(ctx, DevOptions{DataDir: cfg.DataDir, DatabaseURL: cfg.DatabaseURL, Lookup: os.LookupEnv,
 			TemporalPersistence: cfg.TemporalPersistence, TemporalAddress: cfg.TemporalAddress,
-			Workers: cfg.Workers, IntentdBin: cfg.IntentdBin, Solana: cfg.DevnetSolana,
+			Workers: cfg.Workers, IntentdBin: cfg.IntentdBin, Solana: cfg.DevnetSolana, Exchange: cfg.DevnetExchange,
 			OracleAddr: "127.0.0.1:3000", UIPort: 8233, Out: os.Stdout, Logger: logger})
 	default:
 		return runTemporal(ctx, cfg, logger)
