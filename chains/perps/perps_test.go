@@ -177,7 +177,9 @@ func TestTheAuthorizeItemIsThePublicExamplesShape(t *testing.T) {
 	if err := json.Unmarshal(got.Data, &data); err != nil {
 		t.Fatal(err)
 	}
-	var value struct{ Sign struct{ Value map[string]any } }
+	var value struct {
+		Sign struct{ Value map[string]any }
+	}
 	d := json.NewDecoder(bytes.NewReader(got.Data))
 	d.UseNumber()
 	if err := d.Decode(&value); err != nil {
