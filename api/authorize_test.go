@@ -241,7 +241,7 @@ func TestAuthorizeIsLimitedPerKeyAndWalletAndPerKey(t *testing.T) {
 		m := withdrawalMapping(order)
 		c := authorizeCall(perps.AuthorizeBodyOf(m), "0x"+strings.Repeat("11", 65))
 		overLimit(t, string(tier)+": one wallet", base, c, header, ratelimit.AuthorizeWallet, auth.Rate{Count: 5, Period: time.Minute})
-		// Another wallet of the same key still has its own 5.
+		// Without the key, the same wallet counts against the client IP's buckets, not the key's.
 		if a := send(t, base, signedAuthorize(t, perpsKey, withdrawalMapping(order)), nil); a.status != http.StatusOK {
 			t.Fatalf("%s: a good authorize without a key (its IP's buckets): %d %v", tier, a.status, a.body)
 		}
@@ -265,4 +265,8 @@ func TestAuthorizeIsLimitedPerKeyAndWalletAndPerKey(t *testing.T) {
 			}
 		}
 	}
+	// Without a key, per client IP: another wallet's 5 (the one above used 2 of its own).
+	w := common.HexToAddress("0x00000000000000000000000000000000000000e1")
+	c := authorizeCall(perps.AuthorizeBodyOf(perps.NonceMapping{Wallet: w, Depositor: w, OrderID: order, Nonce: 1}), "0x"+strings.Repeat("11", 65))
+	overLimit(t, "no key: one wallet", base, c, nil, ratelimit.AuthorizeWallet, p.Anonymous[ratelimit.AuthorizeWallet])
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -79,5 +80,37 @@ func TestANonceIsBoundToOneOrderAndAnOrderToOneNonce(t *testing.T) {
 	}
 	if _, err := st.PerpsNonceMapping(ctx, wallet, 1770329064778); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("an unbound nonce: %v", err)
+	}
+}
+
+// Concurrent bindings of one nonce to different orders: exactly one stands, the others are
+// conflicts naming it.
+func TestConcurrentBindingsOfOneNonceLeaveOne(t *testing.T) {
+	ctx := context.Background()
+	st := store.New(testenv.Pool(t))
+	const wallet, n = "0x2c7536e3605d9c16a7a3d7b1898e529396a65c23", 8
+	var wg sync.WaitGroup
+	results := make([]error, n)
+	for i := range n {
+		req, order := perpsWithdrawal(t, st, 10+i, wallet)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, results[i] = st.BindPerpsNonce(ctx, store.PerpsNonceMapping{OrderID: order, RequestID: req, Wallet: wallet, Depositor: wallet,
+				Nonce: 42, SignatureChainID: 1, Signature: "0xsig"})
+		}()
+	}
+	wg.Wait()
+	stood := 0
+	for _, err := range results {
+		switch {
+		case err == nil:
+			stood++
+		case !errors.Is(err, store.ErrNonceMappingConflict):
+			t.Fatalf("a binding failed otherwise: %v", err)
+		}
+	}
+	if stood != 1 {
+		t.Fatalf("%d bindings of one nonce stand, want 1", stood)
 	}
 }
