@@ -268,6 +268,22 @@ func TestAWalletsSignatureOfTheSendAssetVerifies(t *testing.T) {
 	if got := perps.SignatureChainIDHex(42161); got != "0xa4b1" {
 		t.Fatalf("signatureChainId %s", got)
 	}
+	// Posted to the exchange: the shared contract's POST /exchange body, field by field.
+	req, err := perps.Default().ExchangeRequestOf(sendAsset(), 42161, hexutil.MustDecode(viemSig))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(req)
+	want := `{"action":{"type":"sendAsset","signatureChainId":"0xa4b1","exchangeChain":"Mainnet","destination":"` + depository +
+		`","sourceDex":"","destinationDex":"","token":"USDC:0x6d1e7cde53ba9467b783cb7c530ce054","amount":"10.000000","fromSubAccount":"",` +
+		`"nonce":1770329064777},"nonce":1770329064777,"signature":{"r":"` + viemSig[:66] + `","s":"0x` + viemSig[66:130] + `","v":27}}`
+	if string(b) != want {
+		t.Fatalf("POST /exchange body\n got %s\nwant %s", b, want)
+	}
+	sig[64] = 1 // v 0/1 is written 27/28
+	if rsv, err := perps.RSVOf(sig); err != nil || rsv.V != 28 {
+		t.Fatalf("v 1: %+v %v", rsv, err)
+	}
 }
 
 // Amounts are decimal strings: "quote amount 1000000000 at 8 decimals → 10.000000", exact beyond

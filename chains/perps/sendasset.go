@@ -3,9 +3,11 @@ package perps
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math/big"
 	"strconv"
 
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/common/math"
 	"github.com/ethereum/go-ethereum/signer/core/apitypes"
 
@@ -141,3 +143,64 @@ func (x Exchange) SendAssetStepItem(a SendAsset) (intent.StepItem, error) {
 
 // SignatureChainIDHex is a chain id as the exchange's action writes signatureChainId: 0x and hex.
 func SignatureChainIDHex(chainID uint64) string { return "0x" + strconv.FormatUint(chainID, 16) }
+
+// ExchangeRequest is the body of the exchange's POST /exchange for a signed sendAsset: the action
+// (type, signatureChainId in hex, then the signed fields), its nonce, and the signature as
+// {r, s, v} with v 27 or 28, as the SDK posts the deposit step and the solver posts its transfers.
+type ExchangeRequest struct {
+	Action    ExchangeAction `json:"action"`
+	Nonce     uint64         `json:"nonce"`
+	Signature RSV            `json:"signature"`
+}
+
+// ExchangeAction is a sendAsset action as the exchange takes it.
+type ExchangeAction struct {
+	SignatureChainID string
+	Parameters       SendAssetParameters
+}
+
+// MarshalJSON writes type and signatureChainId, then the parameters in the signed type's order.
+func (a ExchangeAction) MarshalJSON() ([]byte, error) {
+	params, err := a.Parameters.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	head, _ := json.Marshal(SendAssetAction)
+	chain, _ := json.Marshal(a.SignatureChainID)
+	out := append([]byte(`{"type":`), head...)
+	out = append(append(append(out, `,"signatureChainId":`...), chain...), ',')
+	return append(out, params[1:]...), nil
+}
+
+// RSV is a signature as the exchange takes it.
+type RSV struct {
+	R string `json:"r"`
+	S string `json:"s"`
+	V byte   `json:"v"`
+}
+
+// RSVOf splits a 65-byte signature r‖s‖v, v 27/28 or 0/1, into the exchange's {r, s, v: 27|28}.
+func RSVOf(sig []byte) (RSV, error) {
+	if len(sig) != 65 {
+		return RSV{}, fmt.Errorf("%w: %d bytes, want 65", ErrBadSignature, len(sig))
+	}
+	v := sig[64]
+	if v < 27 {
+		v += 27
+	}
+	return RSV{R: hexutil.Encode(sig[:32]), S: hexutil.Encode(sig[32:64]), V: v}, nil
+}
+
+// ExchangeRequestOf is the POST /exchange body of a signed on chain signatureChainID with sig
+// (r‖s‖v, from SendAssetTypedData's hash).
+func (x Exchange) ExchangeRequestOf(a SendAsset, signatureChainID uint64, sig []byte) (ExchangeRequest, error) {
+	rsv, err := RSVOf(sig)
+	if err != nil {
+		return ExchangeRequest{}, err
+	}
+	return ExchangeRequest{
+		Action: ExchangeAction{SignatureChainID: SignatureChainIDHex(signatureChainID),
+			Parameters: SendAssetParameters{chainField: x.ChainField(), Chain: x.orDefault().Chain, SendAsset: a}},
+		Nonce: a.Nonce, Signature: rsv,
+	}, nil
+}
