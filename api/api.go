@@ -20,6 +20,7 @@ import (
 
 	"github.com/intentd/intentd/auth"
 	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/chains/perps"
 	"github.com/intentd/intentd/events"
 	opsmetrics "github.com/intentd/intentd/internal/metrics"
 	"github.com/intentd/intentd/quote"
@@ -74,6 +75,9 @@ type Server struct {
 	// webhook may have.
 	Webhooks      *events.Sealer
 	WebhookPolicy events.URLPolicy
+	// Perps names the perps exchange in the messages POST /authorize verifies (the NonceMapping
+	// message's chainId string); zero is the local exchange's naming (perps.Default).
+	Perps perps.Exchange
 	// SolverMaxFill is the solver's capacity per fill by symbol, in whole units
 	// (SOLVER_MAX_FILL): GET /config/v2 caps capacityPerRequest with it. Nil: no cap.
 	SolverMaxFill map[string]decimal.Decimal

@@ -40,6 +40,12 @@ const (
 	CodeGone = "GONE"
 	// CodeRemoved is an endpoint the API removed; the message names its replacement.
 	CodeRemoved = "ENDPOINT_REMOVED"
+	// CodeInvalidSignature is a signature that is malformed or not the signer's over the message
+	// the request describes (POST /authorize).
+	CodeInvalidSignature = "INVALID_SIGNATURE"
+	// CodeNonceMappingConflict is a POST /authorize that contradicts a binding stored: the order
+	// bound to another nonce, or the depositor's nonce to another order.
+	CodeNonceMappingConflict = "NONCE_MAPPING_CONFLICT"
 )
 
 // statuses is the one table from an error code to the HTTP status it is answered with. The
@@ -76,6 +82,8 @@ var statuses = map[string]int{
 	CodeWebhookNotFound:           http.StatusNotFound,
 	CodeWebhooksUnavailable:       http.StatusServiceUnavailable,
 	CodeDepositAddressNotFound:    http.StatusNotFound,
+	CodeInvalidSignature:          http.StatusBadRequest,
+	CodeNonceMappingConflict:      http.StatusConflict,
 
 	// SPONSOR_BALANCE_TOO_LOW is the spec's failReason; as a quote answer it is 400, like the
 	// other requests that cannot be served as posed.

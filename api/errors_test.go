@@ -19,9 +19,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/gin-gonic/gin"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/intentd/intentd/chains/perps"
 	"github.com/intentd/intentd/door"
 	"github.com/intentd/intentd/quote"
 	"github.com/intentd/intentd/store"
@@ -183,6 +185,13 @@ func TestEveryRouteAnswersABadRequestWithMessageAndErrorCodeAndTheTablesStatus(t
 		"POST /execute/swap":                    {{method: "POST", path: "/execute/swap", body: "{}", code: CodeRemoved}},
 		"GET /requests/:requestId/signature":    {{method: "GET", path: "/requests/0x01/signature", code: CodeRemoved}},
 		"GET /requests/:requestId/signature/v2": {{method: "GET", path: "/requests/0x01/signature/v2", code: CodeRemoved}},
+		"POST /authorize": {
+			{method: "POST", path: "/authorize?signature=0x", body: "{", code: CodeInvalidInput},
+			{method: "POST", path: authorizeCall(perps.AuthorizeBodyOf(withdrawalMapping(common.Hash{1})), "0x"+strings.Repeat("11", 65)).path,
+				body: authorizeCall(perps.AuthorizeBodyOf(withdrawalMapping(common.Hash{1})), "").body, code: CodeInvalidSignature},
+			{method: "POST", path: signedAuthorize(t, perpsKey, withdrawalMapping(common.Hash{1})).path,
+				body: signedAuthorize(t, perpsKey, withdrawalMapping(common.Hash{1})).body, code: CodeServiceUnavailable},
+		},
 		"POST /execute": {
 			{method: "POST", path: "/execute", body: `{}`, status: http.StatusUnauthorized},
 			{method: "POST", path: "/execute", body: `{}`, header: map[string]string{"x-api-key": "ik_" + strings.Repeat("0", 64)},

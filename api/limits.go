@@ -27,13 +27,18 @@ func (s *Server) limitRequests() gin.HandlerFunc {
 			c.Next()
 			return
 		}
-		key := callerKey(c)
-		caller := ratelimit.Caller{Key: key, IP: c.ClientIP(),
-			UnknownKey: key == nil && !keyUnchecked(c) && presentedKey(c) != "" && !c.GetBool(ctxLookupCounted)}
-		if s.limit(c, caller, bucketOf(c.FullPath())) {
+		if s.limit(c, s.callerOf(c), bucketOf(c.FullPath())) {
 			c.Next()
 		}
 	}
+}
+
+// callerOf is who the request counts against: its key, or its client IP (and whether it
+// presented a key that is no live key, not counted yet).
+func (s *Server) callerOf(c *gin.Context) ratelimit.Caller {
+	key := callerKey(c)
+	return ratelimit.Caller{Key: key, IP: c.ClientIP(),
+		UnknownKey: key == nil && !keyUnchecked(c) && presentedKey(c) != "" && !c.GetBool(ctxLookupCounted)}
 }
 
 // limited reports whether limitRequests counts the request: every route with a bucket in the

@@ -256,6 +256,19 @@ func (s *Server) routeTable() []route {
 			body: executeBody{}, bodyRequired: true,
 			answers:   []docAnswer{{status: 200, desc: "relaying", body: executeAnswer{}}},
 			errorBody: map[int]any{400: executeError{}, 401: executeError{}, 404: executeError{}, 409: executeError{}, 500: executeError{}, 503: executeError{}}},
+		// The authorize step of a withdrawal from the perps exchange (docs/api.md, "POST
+		// /authorize"). Its handler counts it (limits.go): its (key, wallet) bucket needs the body.
+		{method: "POST", path: "/authorize", handler: s.authorize, access: accessPublic, bucket: ratelimit.Authorize,
+			bodyLimit: authorizeBodyLimit, tag: "execution", summary: "Bind a perps withdrawal's transfer nonce to its order",
+			desc: "The authorize step's post: the body is the step's post.body, the signature of its sign data (the NonceMapping " +
+				"message, domain ServiceNonceMapping v2 on chain signatureChainId) the query parameter signature. The signer must be " +
+				"wallet, the request's user; the order a withdrawal from chain 1337. Posting the same binding again answers the one stored.",
+			params: openapi3.Parameters{&openapi3.ParameterRef{Value: &openapi3.Parameter{Name: "signature", In: openapi3.ParameterInQuery,
+				Required: true, Description: "the EIP-712 signature of the step's sign data: 0x and 65 bytes of hex (v 27/28 or 0/1)",
+				Schema: openapi3.NewSchemaRef("", openapidoc.String(`^0x[0-9a-fA-F]{130}$`, ""))}}},
+			body: authorizeBodyJSON{}, bodyRequired: true,
+			answers: []docAnswer{{status: 200, desc: "the binding that stands", body: authorizedJSON{}}},
+			errors:  []string{CodeInvalidSignature, CodeForbidden, CodeRequestNotFound, CodeNonceMappingConflict, CodeServiceUnavailable}},
 		removed("POST", "/execute/swap", "use the quote's steps", "POST /quote/v2 (then execute its steps)"),
 		removed("GET", "/requests/:requestId/signature", "use the quote's protocol data (includeProtocolData)", signature),
 		removed("GET", "/requests/:requestId/signature/v2", "use the quote's protocol data (includeProtocolData)", signature),

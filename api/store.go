@@ -46,6 +46,10 @@ type Store interface {
 	AddRequestFeature(ctx context.Context, requestID, feature string) error
 	InsertRelayRequest(ctx context.Context, id string, chainID uint64, from string, at time.Time) error
 
+	// POST /authorize: the request of an order id, and the binding of a perps transfer's nonce.
+	RequestByOrderID(ctx context.Context, orderID string) (*store.RequestRef, error)
+	BindPerpsNonce(ctx context.Context, m store.PerpsNonceMapping) (*store.PerpsNonceMapping, error)
+
 	// GET /integrators/quote-data.
 	SponsorAccount(ctx context.Context, integratorID string) (intent.SponsorAccount, error)
 	IntegratorVolume30d(ctx context.Context, integratorID string) (decimal.Decimal, error)

@@ -21,6 +21,31 @@ type messageJSON struct {
 	Message string `json:"message"`
 }
 
+// authorizeBodyJSON is POST /authorize's body as the document describes it: the authorize step's
+// post.body (the handler reads it as authorizeBody, its numbers by hand).
+type authorizeBodyJSON struct {
+	Type             string `json:"type" required:"true" enum:"nonce-mapping"`
+	WalletChainID    uint64 `json:"walletChainId" required:"true" minimum:"1337" maximum:"1337" doc:"the perps exchange's chain"`
+	Wallet           string `json:"wallet" required:"true" pattern:"^0x[0-9a-fA-F]{40}$" doc:"the message's signer: the request's user"`
+	Depositor        string `json:"depositor" required:"true" pattern:"^0x[0-9a-fA-F]{40}$" doc:"the exchange account whose transfer carries the nonce"`
+	Nonce            uint64 `json:"nonce" required:"true" minimum:"1" maximum:"9007199254740991" doc:"the deposit step's sendAsset nonce"`
+	ID               string `json:"id" required:"true" pattern:"^0x[0-9a-fA-F]{64}$" doc:"the order id (protocol.v2.orderId), not the requestId"`
+	SignatureChainID uint64 `json:"signatureChainId" required:"true" minimum:"1" maximum:"9007199254740991" doc:"the chain the message was signed on: its domain's chainId"`
+	Referrer         string `json:"referrer,omitempty" doc:"ignored (the public SDK adds it)"`
+}
+
+// authorizedJSON is POST /authorize's answer: the binding that stands (the first one stored,
+// when the same binding is posted again).
+type authorizedJSON struct {
+	Message          string `json:"message" doc:"Nonce mapping stored"`
+	RequestID        string `json:"requestId"`
+	OrderID          string `json:"orderId"`
+	Wallet           string `json:"wallet"`
+	Depositor        string `json:"depositor"`
+	Nonce            uint64 `json:"nonce"`
+	SignatureChainID uint64 `json:"signatureChainId" doc:"the chain of the signature stored first"`
+}
+
 // indexedJSON is POST /transactions/index's answer: how many deposits the transaction held.
 type indexedJSON struct {
 	Message  string `json:"message"`

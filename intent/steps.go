@@ -1,5 +1,10 @@
 package intent
 
+import (
+	"bytes"
+	"encoding/json"
+)
+
 // A quote's steps: what the user signs or sends, in order, to fund a request. The chain family of
 // the origin builds them (chains.Steps); the quote engine attaches the status check and answers
 // them as they are, so these types are the wire shape of the spec's step (the public SDK's types).
@@ -52,6 +57,52 @@ type TxData struct {
 	// SVMTx is a Solana-type origin's transaction; nil (absent from the JSON) on EVM items. A
 	// pointer, so that TxData stays comparable.
 	*SVMTx
+	// Other is the data of an item that is no transaction in the shape above: a signature
+	// item's SignatureData, the perps exchange's sendAsset action (chains/perps). Set, it is
+	// the item's whole data on the wire and the fields above are not written; an item read
+	// back without a "to" is kept here as it was written. A pointer, so that TxData stays
+	// comparable. OtherData builds it.
+	Other *json.RawMessage `json:"-"`
+}
+
+// OtherData is the TxData of an item whose data is v (TxData.Other).
+func OtherData(v any) (TxData, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return TxData{}, err
+	}
+	raw := json.RawMessage(b)
+	return TxData{Other: &raw}, nil
+}
+
+// txData is TxData without its methods, for the default encoding.
+type txData TxData
+
+// MarshalJSON writes Other when it is set, else the transaction's fields.
+func (d TxData) MarshalJSON() ([]byte, error) {
+	if d.Other != nil {
+		return *d.Other, nil
+	}
+	return json.Marshal(txData(d))
+}
+
+// UnmarshalJSON reads an item's data: a transaction when it has a "to", else Other.
+func (d *TxData) UnmarshalJSON(b []byte) error {
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(b, &keys); err != nil {
+		return err
+	}
+	if _, ok := keys["to"]; !ok && keys != nil {
+		raw := json.RawMessage(bytes.Clone(b))
+		*d = TxData{Other: &raw}
+		return nil
+	}
+	var t txData
+	if err := json.Unmarshal(b, &t); err != nil {
+		return err
+	}
+	*d = TxData(t)
+	return nil
 }
 
 // SVMTx is a Solana transaction a step item carries, in the public SDK's shape
@@ -88,9 +139,34 @@ type StepCheck struct {
 	Method   string `json:"method"`
 }
 
-// StepPostTo is a call the client makes after signing.
+// StepPostTo is a call the client makes after signing: the signature goes in the query
+// parameter `signature` (the public SDK posts `{endpoint}?signature=0x…` with Body).
 type StepPostTo struct {
 	Endpoint string `json:"endpoint"`
 	Method   string `json:"method"`
 	Body     any    `json:"body"`
+}
+
+// The signature kinds of a signature item's message (the SDK's SignatureStepItem).
+const (
+	SignatureKindEIP712 = "eip712"
+	SignatureKindEIP191 = "eip191"
+)
+
+// SignatureData is a signature item's data, in the public SDK's shape (SignatureStepItem.data):
+// the message the wallet signs, and the call it posts the signature with. The SDK reads the call
+// here (data.post); the item carries it as post too, where the spec's step table lists it.
+type SignatureData struct {
+	Sign *SignData   `json:"sign,omitempty"`
+	Post *StepPostTo `json:"post,omitempty"`
+}
+
+// SignData is the message of a signature item: EIP-712 typed data (domain, the types without
+// EIP712Domain, the value, the primary type) for SignatureKindEIP712.
+type SignData struct {
+	SignatureKind string `json:"signatureKind"`
+	Domain        any    `json:"domain"`
+	Types         any    `json:"types"`
+	Value         any    `json:"value"`
+	PrimaryType   string `json:"primaryType"`
 }

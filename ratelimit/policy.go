@@ -23,8 +23,8 @@ const (
 	// RequestsV3 is GET /requests/v3.
 	RequestsV3 = "requests-v3"
 	// Authorize is POST /authorize's ceiling per key; AuthorizeWallet its bucket per (key,
-	// wallet), which is counted first (Caller.Wallet). /authorize is not built yet: its limits
-	// are configurable now, so they are in place the day its route is.
+	// wallet), which is counted first (Caller.Wallet); its handler counts both, once it has
+	// read the wallet from the body (api/authorize.go).
 	Authorize       = "authorize"
 	AuthorizeWallet = "authorize-wallet"
 	// Quote is POST /quote/v2, POST /quote and POST /price.

@@ -13,7 +13,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/shopspring/decimal"
 
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/internal/httpclient"
@@ -147,24 +146,14 @@ func tokenIDOf(address string) string {
 	return strings.ToLower(address)
 }
 
-// units reads the exchange's decimal string as an integer of decimals places; more places than
-// that are refused rather than rounded.
+// units reads the exchange's decimal string as an integer of decimals places (ParseAmount:
+// strictly, more places than that refused rather than rounded).
 func units(chainID uint64, s string, decimals uint8) (*big.Int, error) {
-	d, err := decimal.NewFromString(s)
-	if err != nil || d.IsNegative() {
-		return nil, &chains.Error{Kind: chains.ErrUnavailable, ChainID: chainID, Op: "balance", Err: fmt.Errorf("the exchange answered %q, not an amount", s)}
+	v, err := ParseAmount(s, decimals)
+	if err != nil {
+		return nil, &chains.Error{Kind: chains.ErrUnavailable, ChainID: chainID, Op: "read an amount", Err: err}
 	}
-	scaled := d.Shift(int32(decimals))
-	if !scaled.Equal(scaled.Truncate(0)) {
-		return nil, &chains.Error{Kind: chains.ErrUnavailable, ChainID: chainID, Op: "balance", Err: fmt.Errorf("the exchange answered %q, finer than %d decimals", s, decimals)}
-	}
-	return scaled.BigInt(), nil
-}
-
-// FormatAmount writes an amount in the smallest unit as the exchange's decimal string: no
-// trailing zeros, no exponent ("10.5", "0.00000001", "7").
-func FormatAmount(v *big.Int, decimals uint8) string {
-	return decimal.NewFromBigInt(v, -int32(decimals)).String()
+	return v, nil
 }
 
 // info posts one query to /info and decodes the answer into out.

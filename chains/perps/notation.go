@@ -9,16 +9,13 @@ import (
 	"github.com/intentd/intentd/chains/evm"
 )
 
-// ChainID is the spec's id of the perps exchange's chain.
-const ChainID = 1337
-
 // The perps exchange's currencies (spec, "Perps-exchange chain"; public-api-notes §7.1).
 const (
 	// PerpsUSDCAddress names the perps balance's USDC: 16 zero bytes. It is the chain's native
 	// currency here (what the exchange's fees are paid in) and the family's zero address.
-	PerpsUSDCAddress = "0x00000000000000000000000000000000"
+	PerpsUSDCAddress = PerpsUSDC
 	// PerpsUSDCDecimals are the perps USDC's on the wire: 8.
-	PerpsUSDCDecimals = 8
+	PerpsUSDCDecimals = USDCDecimals
 )
 
 // notation is the family's chains.Notation. Accounts are EVM addresses (an exchange account is

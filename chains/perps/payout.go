@@ -54,13 +54,8 @@ func (p *Payout) client(chainID uint64) (*Client, error) {
 	return chains.Capability[*Client](p.clients, chainID)
 }
 
-// exchangeName is the word the chain's exchange signs under.
-func exchangeName(ch *chains.Chain) string {
-	if ch.Exchange != "" {
-		return ch.Exchange
-	}
-	return DefaultExchangeName
-}
+// exchangeOf is how the chain's exchange names itself (the chain file's exchange word).
+func exchangeOf(ch *chains.Chain) Exchange { return Exchange{Word: ch.Exchange} }
 
 // Pay signs the fill once, keeps it and posts it; a retry posts the kept action again. Before
 // the signing, Check is given the activation fee the recipient's first credit costs the solver
@@ -136,19 +131,15 @@ func (p *Payout) signAndKeep(ctx context.Context, c *Client, pay chains.Payment)
 		if err != nil {
 			return nil, err
 		}
-		act, err := signSendAsset(p.solver, exchangeName(ch), SignatureChainID, SendAsset{
-			ExchangeChain: "Mainnet", Destination: strings.ToLower(pay.Recipient), SourceDex: srcDex, DestinationDex: srcDex,
+		act, err := signSendAsset(p.solver, exchangeOf(ch), SignatureChainID, SendAsset{
+			Destination: strings.ToLower(pay.Recipient), SourceDex: srcDex, DestinationDex: srcDex,
 			Token: token, Amount: FormatAmount(pay.Amount, cur.Decimals), Nonce: nonce,
 		})
 		if err != nil {
 			return nil, err
 		}
-		body, err := json.Marshal(act.Body)
-		if err != nil {
-			return nil, err
-		}
 		kept, _, err := p.store.KeepPerpsPayment(ctx, store.PerpsPayment{RequestID: pay.RequestID, Kind: pay.Kind, ChainID: ch.ID,
-			Signer: solver, Nonce: nonce, Action: body, Signature: act.Sig, TxHash: act.Digest})
+			Signer: solver, Nonce: nonce, Action: act.Body, Signature: act.Sig, TxHash: act.Digest})
 		if errors.Is(err, store.ErrPerpsNonceTaken) && try < 5 {
 			continue
 		}
