@@ -75,6 +75,16 @@ func SolverAddress() common.Address { return crypto.PubkeyToAddress(SolverKey().
 // RelayerAddress is the address of RelayerKey, the sender of relayed type-4 transactions.
 func RelayerAddress() common.Address { return crypto.PubkeyToAddress(RelayerKey().PublicKey) }
 
+// ExchangeDepositoryKey is the dev-only key of the engine's depository account on the local perps
+// exchange: withdrawals from the exchange are sendAssets to its address, and refunds of them are
+// sendAssets out of it, signed with this key.
+func ExchangeDepositoryKey() *ecdsa.PrivateKey { return roleKey("exchange-depository") }
+
+// ExchangeDepositoryAddress is ExchangeDepositoryKey's account.
+func ExchangeDepositoryAddress() common.Address {
+	return crypto.PubkeyToAddress(ExchangeDepositoryKey().PublicKey)
+}
+
 // OracleAddress is the address of OracleKey, the signer attestations are checked against in
 // dev mode.
 func OracleAddress() common.Address { return crypto.PubkeyToAddress(OracleKey().PublicKey) }

@@ -60,8 +60,7 @@ const ExchangeChainID = 1337
 // ExchangeChainConfig returns the registry entry of the local perps exchange at url (its API's
 // base URL, which the family's client posts /info and /exchange to): chain 1337, vmType hypevm,
 // the perps USDC (16 zero bytes, 8 decimals) as its native currency and spot USDC by its token
-// id. Deposits from it (withdrawals from the exchange) are not offered yet: depositEnabled is
-// false, so it is a destination only.
+// id, and the engine's depository account (ExchangeDepositoryAddress), which withdrawals pay.
 func ExchangeChainConfig(url string) chains.Chain {
 	return chains.Chain{
 		ID:          ExchangeChainID,
@@ -71,7 +70,8 @@ func ExchangeChainConfig(url string) chains.Chain {
 		HTTPRPCURL:  url,
 		// As for the other local chains: the endpoint holds no secret.
 		PublicRPCURL:   url,
-		DepositEnabled: false,
+		DepositEnabled: true,
+		Depository:     ExchangeDepositoryAddress().Hex(),
 		Confirmations:  0,
 		Exchange:       exchange.DefaultName,
 		Currency: chains.Currency{ID: "usdc-perps", Symbol: "USDC", Name: "USDC (Perps)", Address: "0x00000000000000000000000000000000",

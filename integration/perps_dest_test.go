@@ -2,6 +2,8 @@ package integration
 
 import (
 	"context"
+	"fmt"
+	"net/http"
 	"math/big"
 	"strings"
 	"testing"
@@ -98,5 +100,62 @@ func TestDepositsToThePerpsExchangeReachSuccess(t *testing.T) {
 				t.Fatalf("the status names %v, the kept fill %+v (%v)", final.TxHashes, kept, err)
 			}
 		})
+	}
+}
+
+// Issue 38, points 2 and 3: a withdrawal from the perps exchange is quoted only with
+// protocolVersion v2 ("Withdrawal: protocolVersion: v2 is mandatory", 400 without), and its
+// steps are the spec's two, in order: authorize (kind signature: the NonceMapping message, domain
+// ServiceNonceMapping version 2 on chain 1 by default, its id the order id, posted to /authorize
+// with the same fields) and deposit (kind transaction: a sendAsset of the amount, as a decimal
+// string, to the depository account, with the same nonce, and its EIP-712 types).
+func TestAWithdrawalFromThePerpsExchangeIsQuotedWithItsTwoSteps(t *testing.T) {
+	s := testkit.Start(t, testkit.Options{Exchange: true})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	user := devnet.TestAddresses()[3]
+	body := map[string]any{"user": user.Hex(), "recipient": user.Hex(), "originChainId": devnet.ExchangeChainID,
+		"destinationChainId": 31337, "originCurrency": "0x00000000000000000000000000000000", "destinationCurrency": devnet.USDCAddress.Hex(),
+		"amount": "1000000000", "tradeType": "EXACT_INPUT", "includeProtocolData": true}
+	var refused map[string]any
+	if code, err := s.API.Do(ctx, http.MethodPost, "/quote/v2", body, &refused); err != nil || code != http.StatusBadRequest ||
+		refused["errorCode"] != "INVALID_INPUT" || !strings.Contains(fmt.Sprint(refused["message"]), "protocolVersion v2") {
+		t.Fatalf("without protocolVersion: %d %v %v, want 400 INVALID_INPUT naming protocolVersion v2", code, refused, err)
+	}
+	body["protocolVersion"] = "v2"
+	var q map[string]any
+	if code, err := s.API.Do(ctx, http.MethodPost, "/quote/v2", body, &q); err != nil || code != http.StatusOK {
+		t.Fatalf("with protocolVersion v2: %d %v %v", code, q, err)
+	}
+	orderID := str(t, q, "protocol.v2.orderId")
+	steps, _ := q["steps"].([]any)
+	if len(steps) != 2 || str(t, steps[0], "id") != "authorize" || str(t, steps[0], "kind") != "signature" ||
+		str(t, steps[1], "id") != "deposit" || str(t, steps[1], "kind") != "transaction" {
+		t.Fatalf("steps %v, want authorize (signature) then deposit (transaction)", steps)
+	}
+	auth := get(t, steps[0], "items").([]any)[0]
+	sign := get(t, auth, "data.sign")
+	if str(t, sign, "domain.name") != "ServiceNonceMapping" || str(t, sign, "domain.version") != "2" ||
+		get(t, sign, "domain.chainId").(float64) != 1 || str(t, sign, "primaryType") != "NonceMapping" ||
+		!strings.EqualFold(str(t, sign, "value.wallet"), user.Hex()) || !strings.EqualFold(str(t, sign, "value.depositor"), user.Hex()) ||
+		str(t, sign, "value.id") != orderID {
+		t.Fatalf("authorize's sign %v", sign)
+	}
+	post := get(t, auth, "data.post")
+	nonce := get(t, sign, "value.nonce").(float64)
+	if str(t, post, "endpoint") != "/authorize" || str(t, post, "method") != "POST" || str(t, post, "body.type") != "nonce-mapping" ||
+		get(t, post, "body.walletChainId").(float64) != devnet.ExchangeChainID || get(t, post, "body.nonce").(float64) != nonce ||
+		str(t, post, "body.id") != orderID || get(t, post, "body.signatureChainId").(float64) != 1 {
+		t.Fatalf("authorize's post %v", post)
+	}
+	dep := get(t, get(t, steps[1], "items").([]any)[0], "data")
+	in, _ := new(big.Int).SetString(str(t, q, "details.currencyIn.amount"), 10)
+	wantAmount := decimal.NewFromBigInt(in, -8)
+	if str(t, dep, "action.type") != "sendAsset" || get(t, dep, "nonce").(float64) != nonce ||
+		get(t, dep, "action.parameters.nonce").(float64) != nonce ||
+		!strings.EqualFold(str(t, dep, "action.parameters.destination"), devnet.ExchangeDepositoryAddress().Hex()) ||
+		!decimal.RequireFromString(str(t, dep, "action.parameters.amount")).Equal(wantAmount) ||
+		str(t, dep, "eip712PrimaryType") != "ExchangeTransaction:SendAsset" {
+		t.Fatalf("deposit's data %v (amount in %s)", dep, in)
 	}
 }

@@ -256,6 +256,10 @@ func (r *Request) Validate(reg *chains.Registry) (*Validated, *Error) {
 	default:
 		return nil, invalid(CodeInvalidInput, "protocolVersion must be v1 or v2")
 	}
+	if ch, err := reg.Get(v.OriginChainID); err == nil && ch.VMType == chains.VMTypePerps && r.ProtocolVersion != "v2" {
+		// Spec, "Perps-exchange chain": "Withdrawal: protocolVersion: v2 is mandatory".
+		return nil, invalid(CodeInvalidInput, "protocolVersion v2 is required for a withdrawal from the perps exchange (chain %d)", ch.ID)
+	}
 	if r.MaxRouteLength != nil && (*r.MaxRouteLength < 1 || *r.MaxRouteLength > 8) {
 		return nil, invalid(CodeInvalidInput, "maxRouteLength must be between 1 and 8")
 	}

@@ -2,7 +2,9 @@ package perps
 
 import (
 	"context"
+
 	"fmt"
+	"github.com/ethereum/go-ethereum/common"
 	"math/big"
 	"strings"
 
@@ -14,10 +16,42 @@ import (
 // (8 decimals), charged to the sender of the credit (spec, Fee model).
 var ActivationFee = big.NewInt(100_000_000)
 
-// FundingSteps is not served yet: a withdrawal from the exchange is funded by two signed steps
-// (authorize, then a sendAsset to the depository) that this family does not quote yet.
-func (c *Client) FundingSteps(context.Context, chains.FundingOrder) ([]intent.Step, error) {
-	return nil, fmt.Errorf("%w: withdrawals from the perps exchange (chain %d) are not quoted yet", chains.ErrUnsupported, c.chain.ID)
+// FundingSteps are a withdrawal's two steps (spec, "Perps-exchange chain"): authorize, the
+// NonceMapping message binding the nonce of the user's transfer to the order, signed and posted
+// to POST /authorize; then deposit, the exchange's sendAsset of the amount to the depository
+// account, signed by the user with the same nonce. The nonce is the quote's time in
+// milliseconds (the exchange takes nonces within a day of its clock, each once per signer).
+func (c *Client) FundingSteps(_ context.Context, o chains.FundingOrder) ([]intent.Step, error) {
+	ch := c.chain
+	if ch.Depository == "" {
+		return nil, fmt.Errorf("%w: chain %d has no depository account", chains.ErrUnsupported, ch.ID)
+	}
+	cur, ok := ch.FindCurrency(o.Currency.Address)
+	if !ok {
+		return nil, fmt.Errorf("%w: currency %s is not listed on chain %d", chains.ErrUnsupported, o.Currency.Address, ch.ID)
+	}
+	token, dex, err := tokenOf(ch, cur)
+	if err != nil {
+		return nil, err
+	}
+	user := common.HexToAddress(o.User)
+	nonce := uint64(c.now().UnixMilli())
+	x := exchangeOf(ch)
+	auth, err := x.AuthorizeStepItem(NonceMapping{Wallet: user, Depositor: user, OrderID: common.HexToHash(o.OrderID), Nonce: nonce})
+	if err != nil {
+		return nil, err
+	}
+	send, err := x.SendAssetStepItem(SendAsset{Destination: strings.ToLower(ch.Depository), SourceDex: dex, DestinationDex: dex,
+		Token: token, Amount: FormatAmount(o.Amount, cur.Decimals), Nonce: nonce})
+	if err != nil {
+		return nil, err
+	}
+	return []intent.Step{
+		{ID: "authorize", Action: "Sign authorization", Description: "Authorize the withdrawal: bind your transfer's nonce to this order",
+			Kind: intent.StepKindSignature, RequestID: o.RequestID, Items: []intent.StepItem{auth}},
+		{ID: "deposit", Action: "Confirm transaction in your wallet", Description: "Send the funds to the depository account on the exchange",
+			Kind: intent.StepKindTransaction, RequestID: o.RequestID, Items: []intent.StepItem{send}},
+	}, nil
 }
 
 // FillCost is zero: a fill on the exchange is a signed sendAsset, which pays no gas. What a new
