@@ -3,8 +3,8 @@ package integration
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"math/big"
+	"net/http"
 	"strings"
 	"testing"
 	"time"

@@ -13,7 +13,6 @@ import (
 	"sync/atomic"
 	"time"
 
-
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/internal/httpclient"
 	"github.com/intentd/intentd/internal/redact"
