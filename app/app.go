@@ -104,8 +104,9 @@ func Open(ctx context.Context, cfg Config, registry *chains.Registry, logger *sl
 	}
 	watch, stop := context.WithCancel(ctx)
 	go list.Watch(watch, cfg.ScreeningReloadInterval)
-	return &System{Config: cfg, Logger: logger, Pool: pool, signing: signing, Store: store.New(pool).SignOn(signing),
-		Chains: chains.NewClients(registry, evm.VM(), solana.VM(), perps.VM()), Temporal: tc, Screening: list, stopWatch: stop}, nil
+	st := store.New(pool).SignOn(signing)
+	return &System{Config: cfg, Logger: logger, Pool: pool, signing: signing, Store: st,
+		Chains: chains.NewClients(registry, evm.VM(), solana.VM(), perps.VM(st)), Temporal: tc, Screening: list, stopWatch: stop}, nil
 }
 
 // signingPoolConns is the size of a process's pool for the solver's signings: one group commit

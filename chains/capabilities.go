@@ -49,6 +49,13 @@ type DeferredHeads interface {
 	WaitHeadDeferred(ctx context.Context, after uint64) (uint64, error)
 }
 
+// ScanStarter is a chain whose blocks are not numbered from its genesis (the perps exchange,
+// whose "block" is a second of the clock): the scanner of a chain it has never scanned starts
+// at ScanStart(head) rather than at block 0.
+type ScanStarter interface {
+	ScanStart(head uint64) uint64
+}
+
 // DepositReader reads the project's depository on a chain, in the engine's one shape of a
 // deposit.
 type DepositReader interface {

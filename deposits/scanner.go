@@ -393,6 +393,9 @@ const reorgDepth = 64
 func (s *Scanner) resume(ctx context.Context, c chains.HeadReader, chainID, head uint64, genesis string) (uint64, error) {
 	cur, err := s.Store.Cursor(ctx, chainID)
 	if errors.Is(err, store.ErrNotFound) {
+		if st, ok := c.(chains.ScanStarter); ok {
+			return st.ScanStart(head), nil
+		}
 		return 0, nil
 	}
 	if err != nil {

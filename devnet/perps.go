@@ -42,6 +42,11 @@ func StartExchange(ctx context.Context, o exchange.Options) (*exchange.Server, e
 		return nil
 	}
 	err = fund(ExchangeSolverUSDC, SolverAddress())
+	if err == nil {
+		// The engine's depository account exists from the start (1 USDC of perps), so that a
+		// user's first withdrawal does not pay the exchange's activation fee for it.
+		err = s.CreditPerps(ExchangeDepositoryAddress(), big.NewInt(100_000_000))
+	}
 	for _, a := range TestAddresses() {
 		if err == nil {
 			err = fund(ExchangeTestAccountUSDC, a)

@@ -2,6 +2,7 @@ package integration
 
 import (
 	"context"
+	"crypto/ecdsa"
 	"fmt"
 	"math/big"
 	"net/http"
@@ -10,8 +11,12 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/signer/core/apitypes"
 	"github.com/shopspring/decimal"
 
+	"github.com/intentd/intentd/chains/perps"
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/devnet/exchange"
 	"github.com/intentd/intentd/intent"
@@ -158,4 +163,83 @@ func TestAWithdrawalFromThePerpsExchangeIsQuotedWithItsTwoSteps(t *testing.T) {
 		str(t, dep, "eip712PrimaryType") != "ExchangeTransaction:SendAsset" {
 		t.Fatalf("deposit's data %v (amount in %s)", dep, in)
 	}
+}
+
+// Issue 38, "Done when": "a withdrawal from it reaches success through the API and the local
+// exchange". A wallet with perps USDC on the local exchange quotes a withdrawal to USDC on 31337
+// (protocolVersion v2), signs the authorize step's NonceMapping and posts it to /authorize as the
+// SDK does (POST {endpoint}?signature=0x… with the step's body), then signs the deposit step's
+// sendAsset with the same nonce and posts it to the exchange: the engine finds the transfer to
+// its depository account, ties it to the order by the nonce, has it attested, fills on 31337,
+// and the request reaches success with the recipient holding exactly the quoted output.
+func TestAWithdrawalFromThePerpsExchangeReachesSuccess(t *testing.T) {
+	s := testkit.Start(t, testkit.Options{Exchange: true})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	acct := devnet.TestAccounts()[5]
+	recipient := freshAddress(t)
+	var q map[string]any
+	if code, err := s.API.Do(ctx, http.MethodPost, "/quote/v2", map[string]any{"user": acct.Address.Hex(), "recipient": recipient.Hex(),
+		"originChainId": devnet.ExchangeChainID, "destinationChainId": 31337, "originCurrency": "0x00000000000000000000000000000000",
+		"destinationCurrency": devnet.USDCAddress.Hex(), "amount": "2500000000", "tradeType": "EXACT_INPUT", "protocolVersion": "v2",
+		"includeProtocolData": true}, &q); err != nil || code != http.StatusOK {
+		t.Fatalf("quote: %d %v %v", code, q, err)
+	}
+	requestID, orderID := str(t, q, "requestId"), str(t, q, "protocol.v2.orderId")
+	steps := q["steps"].([]any)
+	auth := get(t, steps[0], "items").([]any)[0]
+	nonce := uint64(get(t, auth, "data.sign.value.nonce").(float64))
+	x := perps.Exchange{}
+	td := x.NonceMappingTypedData(perps.NonceMapping{Wallet: acct.Address, Depositor: acct.Address, OrderID: common.HexToHash(orderID), Nonce: nonce})
+	sig := signTyped(t, td, acct.Key)
+	var bound map[string]any
+	if code, err := s.API.Do(ctx, http.MethodPost, "/authorize?signature="+sig, get(t, auth, "data.post.body"), &bound); err != nil || code != http.StatusOK {
+		t.Fatalf("POST /authorize: %d %v %v", code, bound, err)
+	}
+	params := get(t, get(t, steps[1], "items").([]any)[0], "data.action.parameters")
+	send := perps.SendAsset{Destination: str(t, params, "destination"), SourceDex: str(t, params, "sourceDex"),
+		DestinationDex: str(t, params, "destinationDex"), Token: str(t, params, "token"), Amount: str(t, params, "amount"), Nonce: nonce}
+	// The wallet signs for its active chain (31337), as the SDK does.
+	raw, err := hexutil.Decode(signTyped(t, x.SendAssetTypedData(send, 31337), acct.Key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := x.ExchangeRequestOf(send, 31337, raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sent map[string]any
+	if code, err := (&e2e.Client{BaseURL: s.Exchange.URL()}).Do(ctx, http.MethodPost, "/exchange", req, &sent); err != nil ||
+		code != http.StatusOK || sent["status"] != "ok" {
+		t.Fatalf("POST /exchange: %d %v %v", code, sent, err)
+	}
+	final, seen, err := s.API.WaitStatus(ctx, requestID, "success", "failure", "refund")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if final.Status != "success" {
+		t.Fatalf("final %+v (seen %v), want success", final, seen)
+	}
+	want := str(t, q, "details.currencyOut.amount")
+	if got := s.Balance(t, 31337, devnet.USDCAddress, recipient); got.String() != want {
+		t.Fatalf("the recipient holds %s, quoted %s", got, want)
+	}
+	if got := s.Exchange.PerpsBalance(devnet.ExchangeDepositoryAddress()); got.String() != "2600000000" {
+		t.Fatalf("the depository account holds %s, want its 100000000 and the 2500000000 withdrawn", got)
+	}
+}
+
+// signTyped signs EIP-712 typed data with key: 0x and r‖s‖v, v 27 or 28, as wallets answer.
+func signTyped(t *testing.T, td apitypes.TypedData, key *ecdsa.PrivateKey) string {
+	t.Helper()
+	digest, _, err := apitypes.TypedDataAndHash(td)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig, err := crypto.Sign(digest, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig[64] += 27
+	return hexutil.Encode(sig)
 }

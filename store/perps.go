@@ -132,3 +132,13 @@ func missingOr(err error) error {
 	}
 	return unavailable(err)
 }
+
+// OrderOfNonce is the order depositor bound nonce to (PerpsNonceMapping), for the perps family's
+// deposits (chains/perps.NonceMappings); ErrNotFound when none.
+func (s *Store) OrderOfNonce(ctx context.Context, depositor string, nonce uint64) (string, error) {
+	m, err := s.PerpsNonceMapping(ctx, depositor, nonce)
+	if err != nil {
+		return "", err
+	}
+	return m.OrderID, nil
+}

@@ -35,6 +35,7 @@ type Client struct {
 	base     string
 	now      func() time.Time
 	seenHead atomic.Uint64
+	mappings NonceMappings // the deposits' orders (funding.go); nil finds none
 }
 
 var _ interface {
@@ -46,10 +47,16 @@ var _ interface {
 	chains.Steps
 } = (*Client)(nil)
 
-// VM is the perps family for chains.NewClients.
-func VM() chains.VM {
+// VM is the perps family for chains.NewClients; its clients find the order a deposit pays
+// through mappings (nil: none, every deposit an orphan).
+func VM(mappings NonceMappings) chains.VM {
 	return chains.VM{Type: chains.VMTypePerps, Open: func(ch *chains.Chain) (chains.Client, error) {
-		return Dial(ch)
+		c, err := Dial(ch)
+		if err != nil {
+			return nil, err
+		}
+		c.mappings = mappings
+		return c, nil
 	}}
 }
 
@@ -64,16 +71,23 @@ func Dial(ch *chains.Chain) (*Client, error) {
 // Chain is the registry entry.
 func (c *Client) Chain() *chains.Chain { return c.chain }
 
-// Head is the Unix time in seconds: the exchange's "block" (see Client).
+// headLag is how many seconds behind the clock the head is: a second is a "block" only once
+// it is over, so that a scan never passes a second the exchange may still apply transfers in
+// (and the two clocks may differ by a little).
+const headLag = 2
+
+// Head is the last second that is over, headLag behind the Unix time: the exchange's "block"
+// (see Client).
 func (c *Client) Head(context.Context) (uint64, error) {
-	h := uint64(c.now().Unix())
+	h := uint64(c.now().Unix()) - headLag
 	c.seenHead.Store(h)
 	return h, nil
 }
 
-// BlockHash is not served: the exchange has no blocks and reorganises nothing.
-func (c *Client) BlockHash(context.Context, uint64) (string, error) {
-	return "", &chains.Error{Kind: chains.ErrUnsupported, ChainID: c.chain.ID, Op: "block hash", Err: errors.New("the exchange has no blocks")}
+// BlockHash is the second's number written as a hash: the exchange reorganises nothing, so a
+// second's "hash" never changes (and second 0's names the chain, always the same).
+func (c *Client) BlockHash(_ context.Context, number uint64) (string, error) {
+	return blockHash(number), nil
 }
 
 // SeenHead is the last head read.

@@ -232,6 +232,9 @@ type ledgerEntry struct {
 		Type        string `json:"type"`
 		User        string `json:"user"`
 		Destination string `json:"destination"`
+		SourceDex   string `json:"sourceDex"`
+		DestDex     string `json:"destinationDex"`
+		Token       string `json:"token"`
 		Amount      string `json:"amount"`
 		Fee         string `json:"fee"`
 		Nonce       uint64 `json:"nonce"`

@@ -1,0 +1,199 @@
+package perps
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+
+	"github.com/intentd/intentd/chains"
+	"github.com/intentd/intentd/intent"
+)
+
+// NonceMappings finds the order a transfer to the depository pays: the nonce its sender bound
+// to an order through POST /authorize (store.Store.PerpsNonceMapping). A transfer names no order
+// of its own; without a binding it is an orphan.
+type NonceMappings interface {
+	// OrderOfNonce returns the order id depositor bound nonce to; intent.ErrNotFound when none.
+	OrderOfNonce(ctx context.Context, depositor string, nonce uint64) (string, error)
+}
+
+// scanBack is how far back the first scan of the exchange reaches: its "blocks" are seconds
+// since 1970, so the scanner starts an hour before the head it first reads (ScanStart) rather
+// than at block 0. A deposit older than that when the engine first runs is found by its hint
+// (POST /transactions/index, DepositsInTx).
+const scanBack = 3600
+
+var _ interface {
+	chains.Funding
+	chains.TxFactsReader
+	chains.ScanStarter
+} = (*Client)(nil)
+
+// ScanStart is where a first scan of the exchange begins: an hour before head.
+func (c *Client) ScanStart(head uint64) uint64 {
+	if head < scanBack {
+		return 0
+	}
+	return head - scanBack
+}
+
+// ledger returns the transfers of account since startMs (milliseconds), oldest first.
+func (c *Client) ledger(ctx context.Context, account string, startMs int64) ([]ledgerEntry, error) {
+	var out []ledgerEntry
+	if err := c.info(ctx, map[string]any{"type": "ledgerUpdates", "user": account, "startTime": startMs}, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Deposits are the transfers to the depository account in the seconds from..to: each a
+// deposit of its sender, naming the order its nonce was bound to (NonceMappings), or no order
+// (an orphan) when it was bound to none.
+func (c *Client) Deposits(ctx context.Context, from, to uint64) ([]intent.Deposit, error) {
+	if c.chain.Depository == "" {
+		return nil, nil
+	}
+	entries, err := c.ledger(ctx, c.chain.Depository, int64(from)*1000)
+	if err != nil {
+		return nil, err
+	}
+	var out []intent.Deposit
+	for _, e := range entries {
+		if sec := uint64(e.Time / 1000); sec < from || sec > to {
+			continue
+		}
+		d, ok, err := c.depositOf(ctx, e)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
+
+// DepositsInTx is the deposit transfer tx made, if it paid the depository.
+func (c *Client) DepositsInTx(ctx context.Context, tx string) ([]intent.Deposit, error) {
+	e, err := c.transfer(ctx, tx)
+	if err != nil {
+		return nil, err
+	}
+	d, ok, err := c.depositOf(ctx, *e)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return []intent.Deposit{d}, nil
+}
+
+// transfer finds the depository's transfer tx; chains.ErrNotFound when it has none.
+func (c *Client) transfer(ctx context.Context, tx string) (*ledgerEntry, error) {
+	if c.chain.Depository == "" {
+		return nil, &chains.Error{Kind: chains.ErrNotFound, ChainID: c.chain.ID, Op: "transfer", Err: errors.New("the chain has no depository")}
+	}
+	entries, err := c.ledger(ctx, c.chain.Depository, 0)
+	if err != nil {
+		return nil, err
+	}
+	for i := range entries {
+		if strings.EqualFold(entries[i].Hash, tx) {
+			return &entries[i], nil
+		}
+	}
+	return nil, &chains.Error{Kind: chains.ErrNotFound, ChainID: c.chain.ID, Op: "transfer", Err: fmt.Errorf("no transfer %s to the depository", tx)}
+}
+
+// depositOf reads a ledger entry as a deposit: a send to the depository of a listed currency.
+func (c *Client) depositOf(ctx context.Context, e ledgerEntry) (intent.Deposit, bool, error) {
+	dep := c.chain.Depository
+	if e.Delta.Type != "send" || !strings.EqualFold(e.Delta.Destination, dep) || strings.EqualFold(e.Delta.User, dep) {
+		return intent.Deposit{}, false, nil
+	}
+	cur, ok := c.currencyOf(e.Delta.Token, e.Delta.DestDex)
+	if !ok {
+		return intent.Deposit{}, false, nil
+	}
+	amount, err := ParseAmount(e.Delta.Amount, cur.Decimals)
+	if err != nil {
+		return intent.Deposit{}, false, nil // not an amount the engine can read: left alone, logged by none
+	}
+	depositor, _ := Notation().CanonicalAddress(e.Delta.User)
+	d := intent.Deposit{ChainID: c.chain.ID, TxHash: strings.ToLower(e.Hash), BlockNumber: uint64(e.Time / 1000),
+		BlockHash: blockHash(uint64(e.Time / 1000)), Depositor: depositor, Currency: cur.Address, Amount: amount.String(),
+		Family: string(chains.VMTypePerps)}
+	if c.mappings != nil {
+		order, err := c.mappings.OrderOfNonce(ctx, depositor, e.Delta.Nonce)
+		switch {
+		case err == nil:
+			d.OrderID = order
+		case !errors.Is(err, intent.ErrNotFound):
+			return intent.Deposit{}, false, err
+		}
+	}
+	if d.OrderID == "" {
+		// A transfer no nonce mapping names: an orphan, under an order id no quote has.
+		d.OrderID = "0x" + strings.Repeat("0", 64)
+	}
+	return d, true, nil
+}
+
+// currencyOf is the listed currency a transfer moved into dex: the perps USDC into the perps
+// balance (""), a spot token by its token id into "spot".
+func (c *Client) currencyOf(token, dex string) (chains.Currency, bool) {
+	name, id, ok := strings.Cut(token, ":")
+	if !ok {
+		return chains.Currency{}, false
+	}
+	if dex == "" && name == "USDC" {
+		return c.chain.FindCurrency(PerpsUSDCAddress)
+	}
+	if dex != SpotDex {
+		return chains.Currency{}, false
+	}
+	for _, cur := range c.chain.ERC20 {
+		if strings.EqualFold(tokenIDOf(cur.Address), id) {
+			return cur, true
+		}
+	}
+	return chains.Currency{}, false
+}
+
+// blockHash is the "hash" of second n: the exchange reorganises nothing, so a second's hash is
+// its number, written as a hash, and never changes.
+func blockHash(n uint64) string { return fmt.Sprintf("0x%064x", n) }
+
+// TxBlock is the second the depository's transfer tx was applied in.
+func (c *Client) TxBlock(ctx context.Context, tx string) (chains.Block, error) {
+	e, err := c.transfer(ctx, tx)
+	if err != nil {
+		return chains.Block{}, err
+	}
+	n := uint64(e.Time / 1000)
+	return chains.Block{Number: n, Hash: blockHash(n)}, nil
+}
+
+// TxKnown reports whether the depository has transfer tx.
+func (c *Client) TxKnown(ctx context.Context, tx string) (bool, error) {
+	_, err := c.transfer(ctx, tx)
+	if errors.Is(err, chains.ErrNotFound) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// TxFacts are a depository transfer's second, time and fee (the exchange's fee to its sender).
+func (c *Client) TxFacts(ctx context.Context, tx string, _ bool) (*chains.TxFacts, error) {
+	e, err := c.transfer(ctx, tx)
+	if err != nil {
+		return nil, err
+	}
+	fee := new(big.Int)
+	if e.Delta.Fee != "" {
+		if f, err := ParseAmount(e.Delta.Fee, PerpsUSDCDecimals); err == nil {
+			fee = f
+		}
+	}
+	return &chains.TxFacts{Block: uint64(e.Time / 1000), Fee: fee, Timestamp: e.Time / 1000}, nil
+}
