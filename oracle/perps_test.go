@@ -125,6 +125,7 @@ func TestPerpsDepositsAttestedAtTwoOfThree(t *testing.T) {
 	}{
 		{"perps USDC", devnet.TestAccounts()[1], "", "", "12.5", 1_250_000_000, make(hexutil.Bytes, 16)},
 		{"spot USDC", devnet.TestAccounts()[2], "spot", "spot", "3.00000001", 300_000_001, spotID},
+		{"perps USDC to spot", devnet.TestAccounts()[5], "", "spot", "2", 200_000_000, spotID},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -243,5 +244,36 @@ func TestPerpsChainIsListedByItsFamily(t *testing.T) {
 	assert.JSONEq(t, `{"chains":[{"id":1337,"name":"perps-local","vmType":"exchange-vm","depository":"`+env.depository.Hex()+`","confirmations":1}]}`, string(r.body))
 	for _, p := range srv.Probes() {
 		assert.NoError(t, p.Check(t.Context()), p.Name)
+	}
+}
+
+// The perps variant's schemas are published as components and enforced: a body that fails them
+// is refused before the exchange is read.
+func TestPerpsSchemasArePublishedAndEnforced(t *testing.T) {
+	entry := devnet.ExchangeChainConfig("http://127.0.0.1:1")
+	entry.Depository = "0x1111111111111111111111111111111111111111"
+	_, hs := newTestServer(t, mustConfig(t, map[string]string{EnvAPIKeys: testAPIKey + ":engine"}), registry(t, entry), nil)
+	r := do(t, http.MethodGet, hs.URL+oracleapi.PathDocumentation+"/openapi.json", "", nil)
+	require.Equal(t, http.StatusOK, r.status)
+	var doc struct {
+		Components struct {
+			Schemas map[string]json.RawMessage `json:"schemas"`
+		} `json:"components"`
+	}
+	require.NoError(t, json.Unmarshal(r.body, &doc))
+	require.Contains(t, doc.Components.Schemas, "PerpsDepositoryDepositsResponse")
+	assert.Contains(t, string(doc.Components.Schemas["PerpsDepositoryDepositsRequest"]), "nonceMapping")
+
+	tx, order := crypto.Keccak256Hash([]byte("t")), perpsOrder("schema")
+	key := map[string]string{oracleapi.HeaderAPIKey: testAPIKey}
+	for name, body := range map[string]string{
+		"no mapping":        `{"chainId":1337,"transactionId":"` + tx.Hex() + `","orderId":"` + order.Hex() + `"}`,
+		"a Solana-style id": `{"chainId":1337,"transactionId":"5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW","orderId":"` + order.Hex() + `"}`,
+		"a short signature": perpsBody(t, tx, order, oracleapi.PerpsNonceMapping{Wallet: common.Address{1}, Depositor: common.Address{1}, Nonce: 1,
+			ID: order, SignatureChainID: 1, Signature: []byte{1, 2}}, false),
+	} {
+		r := do(t, http.MethodPost, hs.URL+oracleapi.PathDepositAttestation, body, key)
+		require.Equal(t, http.StatusBadRequest, r.status, "%s: %s", name, r.body)
+		assert.Equal(t, oracleapi.CodeInvalidRequest, r.errorBody(t).Code, name)
 	}
 }
