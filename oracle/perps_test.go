@@ -35,6 +35,7 @@ type perpsEnv struct {
 	ex         *exchange.Server
 	entry      chains.Chain
 	depository common.Address
+	key        *ecdsa.PrivateKey // the depository's
 }
 
 func startPerps(t *testing.T) *perpsEnv {
@@ -47,7 +48,7 @@ func startPerps(t *testing.T) *perpsEnv {
 	dep := crypto.PubkeyToAddress(key.PublicKey)
 	entry := devnet.ExchangeChainConfig(ex.URL())
 	entry.Depository = dep.Hex()
-	return &perpsEnv{ex: ex, entry: entry, depository: dep}
+	return &perpsEnv{ex: ex, entry: entry, depository: dep, key: key}
 }
 
 var perpsNonce = time.Now().UnixMilli()
@@ -181,6 +182,10 @@ func TestPerpsDepositsAttestedAtTwoOfThree(t *testing.T) {
 		elsewhereNonce := nextNonce()
 		elsewhere := env.send(t, userAcct.Key, crypto.PubkeyToAddress(other.Key.PublicKey), "", "", "5", elsewhereNonce)
 		good := signMapping(t, userAcct.Key, user, user, order, nonce)
+		// A transfer out of the depository, in its ledger.
+		require.NoError(t, env.ex.CreditPerps(env.depository, big.NewInt(100_000_000)))
+		outNonce := nextNonce()
+		out := env.send(t, env.key, user, "", "", "1", outNonce)
 		otherID := good
 		otherID.ID = perpsOrder("another")
 
@@ -203,6 +208,8 @@ func TestPerpsDepositsAttestedAtTwoOfThree(t *testing.T) {
 			{"a mapping of another order", perpsBody(t, tx, order, otherID, true), http.StatusBadRequest, oracleapi.CodeInvalidRequest},
 			{"a transfer to another account", perpsBody(t, elsewhere, order, signMapping(t, userAcct.Key, user, user, order, elsewhereNonce), true),
 				http.StatusNotFound, oracleapi.CodeTransactionNotFound},
+			{"a transfer out of the depository", perpsBody(t, out, order, signMapping(t, userAcct.Key, user, user, order, outNonce), true),
+				http.StatusNotFound, oracleapi.CodeNoDepositEvents},
 			{"an unknown hash", perpsBody(t, crypto.Keccak256Hash([]byte("no such transfer")), order, good, true),
 				http.StatusNotFound, oracleapi.CodeTransactionNotFound},
 		} {
