@@ -43,6 +43,17 @@ const (
 	VMFamilySolana   VMType = "solana-vm"
 )
 
+// PerpsFamily is the oracle spec's family identifier of a perps exchange's chain whose exchange
+// word (Chain.Exchange) is word: the word in lower case and "-vm", "exchange-vm" for the local
+// exchange (an empty word). A chain file may write it for hypevm (oracleapi.PerpsFamily is the
+// same rule on the oracle's wire).
+func PerpsFamily(word string) VMType {
+	if word == "" {
+		word = "Exchange"
+	}
+	return VMType(strings.ToLower(word) + "-vm")
+}
+
 // NativeAddress is the address clients use for a chain's native currency on EVM chains.
 const NativeAddress = "0x0000000000000000000000000000000000000000"
 
@@ -184,6 +195,8 @@ func validate(c *Chain) error {
 		c.VMType = VMTypeEVM
 	case VMFamilySolana:
 		c.VMType = VMTypeSVM
+	case PerpsFamily(c.Exchange):
+		c.VMType = VMTypePerps
 	}
 	// Another chain family needs its notation (its package linked, RegisterNotation) and a VM
 	// for Clients.

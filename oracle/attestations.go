@@ -55,6 +55,9 @@ func endpoints() []*endpoint {
 			[]string{oracleapi.CodeWithdrawalNotInitiated}, attestWithdrawalInitiated),
 	}
 	eps[0].svm, eps[2].svm = deposits, fills
+	eps[0].perps = newEndpoint(oracleapi.PathDepositAttestation, "Attest a deposit to the depository's account on a perps exchange",
+		"The sendAsset transfer transactionId in the depository's ledger on the exchange, sent by nonceMapping.depositor with nonce nonceMapping.nonce, whose NonceMapping message nonceMapping.wallet signed for orderId: one message.",
+		append(txCodes, oracleapi.CodeNoDepositEvents), attestPerpsDeposit)
 	return eps
 }
 

@@ -281,7 +281,7 @@ func (s *Server) enabledChain(id uint64, kind contractKind) (*chains.Chain, comm
 	}
 	if chain.VMType != chains.VMTypeEVM {
 		return nil, common.Address{}, oracleapi.Errorf(oracleapi.CodeUnknownChain, "chain %d is a %s chain; this attestation is served for %s chains only",
-			id, vmFamily(chain.VMType), oracleapi.VMFamilyEthereum)
+			id, vmFamily(chain), oracleapi.VMFamilyEthereum)
 	}
 	addr := chain.Depository
 	if kind == contractOutputSettler {

@@ -31,9 +31,10 @@ type endpoint struct {
 
 	requestSchema, responseSchema *openapi3.Schema
 
-	// svm is the route's variant for Solana chains (solana.go), chosen by the body's chainId
-	// before anything else is read (Server.variant); nil where the route serves EVM chains only.
-	svm *endpoint
+	// svm is the route's variant for Solana chains (solana.go), perps its variant for perps
+	// exchange chains (perps.go), chosen by the body's chainId before anything else is read
+	// (Server.variant); nil where the route serves EVM chains only.
+	svm, perps *endpoint
 }
 
 // collected is one answer of a route in a form the aggregation compares and merges: the domain,

@@ -28,10 +28,10 @@ var schemas = openapidoc.Generator{Types: map[reflect.Type]func() *openapi3.Sche
 
 func schemaFor(v any) (*openapi3.Schema, error) { return schemas.Schema(v) }
 
-// solanaComponent names the components of a route's Solana variant: "SolanaDepositoryDeposits"
-// for /attestations/depository-deposits/v1.
-func solanaComponent(path string) string {
-	name := "Solana"
+// variantComponent names the components of a route's variant of a family: "SolanaDepositoryDeposits"
+// for the Solana variant (family "Solana") of /attestations/depository-deposits/v1.
+func variantComponent(family, path string) string {
+	name := family
 	for _, part := range strings.Split(strings.TrimSuffix(strings.TrimPrefix(path, "/attestations/"), "/v1"), "-") {
 		if part != "" {
 			name += strings.ToUpper(part[:1]) + part[1:]
@@ -90,22 +90,28 @@ func buildOpenAPI(eps []*endpoint) (*openapi3.T, error) {
 	doc.AddOperation(oracleapi.PathChains, http.MethodGet, op)
 
 	for _, e := range eps {
-		if e.svm != nil {
-			// The Solana variant's schemas validate its bodies and its peers' answers. The
-			// operation publishes the EVM shapes (a client generated from it keeps them); the
-			// Solana ones are published as components, named in the operation's description
-			// (docs/oracle.md, "Solana chains").
-			if e.svm.requestSchema, err = schemaFor(e.svm.request); err != nil {
+		for _, v := range []struct {
+			variant        *endpoint
+			family, vmType string
+		}{{e.svm, "Solana", oracleapi.VMFamilySolana}, {e.perps, "Perps", "perps exchange (" + oracleapi.VMTypePerps + ")"}} {
+			if v.variant == nil {
+				continue
+			}
+			// A variant's schemas validate its bodies and its peers' answers. The operation
+			// publishes the EVM shapes (a client generated from it keeps them); the variants'
+			// are published as components, named in the operation's description
+			// (docs/oracle.md, "Solana chains", "Perps exchange chains").
+			if v.variant.requestSchema, err = schemaFor(v.variant.request); err != nil {
 				return nil, err
 			}
-			if e.svm.responseSchema, err = schemaFor(e.svm.response); err != nil {
+			if v.variant.responseSchema, err = schemaFor(v.variant.response); err != nil {
 				return nil, err
 			}
-			name := solanaComponent(e.path)
-			doc.Components.Schemas[name+"Request"] = openapi3.NewSchemaRef("", e.svm.requestSchema)
-			doc.Components.Schemas[name+"Response"] = openapi3.NewSchemaRef("", e.svm.responseSchema)
-			e.description += " For a solana-vm chainId the body is #/components/schemas/" + name + "Request and the answer " +
-				name + "Response (" + e.svm.description + ")."
+			name := variantComponent(v.family, e.path)
+			doc.Components.Schemas[name+"Request"] = openapi3.NewSchemaRef("", v.variant.requestSchema)
+			doc.Components.Schemas[name+"Response"] = openapi3.NewSchemaRef("", v.variant.responseSchema)
+			e.description += " For a " + v.vmType + " chainId the body is #/components/schemas/" + name + "Request and the answer " +
+				name + "Response (" + v.variant.description + ")."
 		}
 		if e.requestSchema, err = schemaFor(e.request); err != nil {
 			return nil, err

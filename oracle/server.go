@@ -47,7 +47,9 @@ type Server struct {
 	limiter  *fixedWindowLimiter
 	clients  readerSource
 	// solana are the clients of the Solana chains (solana.go).
-	solana  solanaClients
+	solana solanaClients
+	// perps are the clients of the perps exchange chains (perps.go).
+	perps   perpsClients
 	peers   *http.Client
 	handler http.Handler
 
@@ -60,15 +62,18 @@ type Server struct {
 	prices prices.Source
 }
 
-// vmFamily is the spec's VM family identifier of a chain's VM type.
-func vmFamily(t chains.VMType) string {
-	switch t {
+// vmFamily is the spec's VM family identifier of a chain: a perps exchange's names its
+// exchange (oracleapi.PerpsFamily of the entry's exchange word).
+func vmFamily(ch *chains.Chain) string {
+	switch ch.VMType {
 	case chains.VMTypeEVM:
 		return oracleapi.VMFamilyEthereum
 	case chains.VMTypeSVM:
 		return oracleapi.VMFamilySolana
+	case chains.VMTypePerps:
+		return oracleapi.PerpsFamily(ch.Exchange)
 	default:
-		return string(t)
+		return string(ch.VMType)
 	}
 }
 
@@ -313,7 +318,7 @@ func (s *Server) listChains(c *gin.Context) {
 	out := oracleapi.ChainsResponse{Chains: []oracleapi.ChainInfo{}}
 	for _, ch := range s.registry.Enabled() {
 		out.Chains = append(out.Chains, oracleapi.ChainInfo{
-			ID: ch.ID, Name: ch.Name, VMType: vmFamily(ch.VMType), Depository: ch.Depository, OutputSettler: ch.OutputSettler,
+			ID: ch.ID, Name: ch.Name, VMType: vmFamily(ch), Depository: ch.Depository, OutputSettler: ch.OutputSettler,
 			Confirmations: max(ch.Confirmations, 1), Hub: s.hub[ch.ID],
 		})
 	}
@@ -334,6 +339,13 @@ func (s *Server) Probes() []metrics.Probe {
 				c, err := s.solana.get(ch)
 				if err == nil {
 					_, err = c.family.Head(ctx)
+				}
+				return err
+			}
+			if ch.VMType == chains.VMTypePerps {
+				c, err := s.perps.get(ch)
+				if err == nil {
+					err = c.Ping(ctx)
 				}
 				return err
 			}

@@ -78,25 +78,30 @@ func (p *solanaClients) close() {
 	}
 }
 
-// isSolana reports whether chain id is an enabled Solana chain of the registry.
-func (s *Server) isSolana(id uint64) bool {
-	ch, err := s.registry.Get(id)
-	return err == nil && !ch.Disabled && ch.VMType == chains.VMTypeSVM
-}
-
 // variant is the endpoint that serves body: e's Solana variant when the body's chainId names a
-// Solana chain, else e. Only chainId is read here; the chosen variant validates the whole body.
+// Solana chain, its perps variant when it names a perps exchange's chain, else e. Only chainId
+// is read here; the chosen variant validates the whole body.
 func (s *Server) variant(e *endpoint, body []byte) *endpoint {
-	if e.svm == nil {
+	if e.svm == nil && e.perps == nil {
 		return e
 	}
 	var head struct {
 		ChainID uint64 `json:"chainId"`
 	}
-	if json.Unmarshal(body, &head) != nil || !s.isSolana(head.ChainID) {
+	if json.Unmarshal(body, &head) != nil {
 		return e
 	}
-	return e.svm
+	ch, err := s.registry.Get(head.ChainID)
+	if err != nil || ch.Disabled {
+		return e
+	}
+	switch {
+	case ch.VMType == chains.VMTypeSVM && e.svm != nil:
+		return e.svm
+	case ch.VMType == chains.VMTypePerps && e.perps != nil:
+		return e.perps
+	}
+	return e
 }
 
 // solanaTx is a successful Solana transaction at least the chain's confirmations deep.

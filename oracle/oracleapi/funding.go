@@ -48,11 +48,15 @@ type FundingAttestation struct {
 func IsSolanaFamily(family string) bool { return family == "svm" || family == VMFamilySolana }
 
 // FundingDomain is the domain a deposit on chainID of family is signed under in environment:
-// an EVM chain's names its depository as the verifying contract, a Solana chain's has none
-// (SolanaDomain; the vault is a field of the message).
+// an EVM chain's names its depository as the verifying contract, a Solana chain's and a perps
+// chain's have none (SolanaDomain, PerpsDomain; the vault or the depository account is a field
+// of the message).
 func FundingDomain(family, environment string, chainID uint64, depository string) Domain {
 	if IsSolanaFamily(family) {
 		return SolanaDomain(environment, chainID)
+	}
+	if IsPerpsFamily(family) {
+		return PerpsDomain(environment, chainID)
 	}
 	return NewDomain(environment, chainID, common.HexToAddress(depository))
 }
@@ -62,8 +66,14 @@ func FundingDomain(family, environment string, chainID uint64, depository string
 // EVM body, or for a Solana chain the Solana body (txID a base58 signature). sweptPayment, when
 // not empty, is the plain transfer to a deposit address that txID's sweep moved into the
 // depository (EVM only: AttestSweepDepositFor; the Solana body has no such field and ignores it).
+// A perps chain's deposit is attested with its nonce mapping, which this call does not carry:
+// AttestPerpsDeposit; here it is CLIENT_MISCONFIGURED, nothing asked.
 func (c *Client) AttestFunding(ctx context.Context, family string, chainID uint64, txID, orderID, sweptPayment string) (*FundingAttestation, error) {
 	order := common.HexToHash(orderID)
+	if IsPerpsFamily(family) {
+		return nil, &Error{Code: CodeClientMisconfigured,
+			Message: fmt.Sprintf("a deposit on perps chain %d is attested with its nonce mapping: AttestPerpsDeposit", chainID)}
+	}
 	if !IsSolanaFamily(family) {
 		var att *DepositAttestation
 		var err error
