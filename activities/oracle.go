@@ -21,6 +21,10 @@ import (
 // OracleActivities ask the attestation oracle to sign on-chain facts and check its answers.
 type OracleActivities struct {
 	Client *oracleapi.Client
+	// NonceMappings finds the nonce mapping that ties a perps exchange deposit to its order
+	// (store.Store), which the oracle checks itself and the engine hands it with the transfer;
+	// nil attests no such deposit.
+	NonceMappings func(ctx context.Context, orderID string) (*oracleapi.PerpsMapping, error)
 	// Signers are the oracle addresses whose signatures the engine accepts (ORACLE_SIGNERS),
 	// 0x-hex.
 	Signers []string
@@ -178,7 +182,7 @@ func (a *OracleActivities) attestOnce(ctx context.Context, w *depositWait) (*Att
 	if in.SweptPayment != nil {
 		payment = in.SweptPayment.TxHash
 	}
-	att, err := a.Client.AttestFunding(ctx, family, in.ChainID, in.TxHash, in.OrderID, payment)
+	att, err := a.attestFunding(ctx, family, in, payment)
 	if err != nil {
 		switch outcome, reason := classifyOracleError(err); outcome {
 		case oracleRefused:
@@ -273,6 +277,22 @@ func (a *OracleActivities) familyOf(d intent.Deposit) string {
 		}
 	}
 	return string(chains.VMTypeEVM)
+}
+
+// attestFunding asks the oracle about the deposit by its family's route: a perps exchange
+// deposit with the nonce mapping that ties it to its order, any other through AttestFunding.
+func (a *OracleActivities) attestFunding(ctx context.Context, family string, in AttestInput, payment string) (*oracleapi.FundingAttestation, error) {
+	if !oracleapi.IsPerpsFamily(family) {
+		return a.Client.AttestFunding(ctx, family, in.ChainID, in.TxHash, in.OrderID, payment)
+	}
+	if a.NonceMappings == nil {
+		return nil, &oracleapi.Error{Code: oracleapi.CodeClientMisconfigured, Message: "the engine reads no nonce mappings: perps deposits cannot be attested"}
+	}
+	m, err := a.NonceMappings(ctx, in.OrderID)
+	if err != nil {
+		return nil, &oracleapi.Error{Code: oracleapi.CodeNetworkError, Message: "the order's nonce mapping could not be read: " + err.Error()}
+	}
+	return a.Client.AttestPerpsFunding(ctx, in.ChainID, in.TxHash, in.OrderID, *m)
 }
 
 // sameAddress compares two addresses (or transaction ids) of chainID as its family does: EVM's

@@ -170,9 +170,10 @@ func TestAWithdrawalFromThePerpsExchangeIsQuotedWithItsTwoSteps(t *testing.T) {
 // (protocolVersion v2), signs the authorize step's NonceMapping and posts it to /authorize as the
 // SDK does (POST {endpoint}?signature=0x… with the step's body), then signs the deposit step's
 // sendAsset with the same nonce and posts it to the exchange: the engine finds the transfer to
-// its depository account, ties it to the order by the nonce, has it attested, fills on 31337,
-// and the request reaches success with the recipient holding exactly the quoted output.
-func TestAWithdrawalFromThePerpsExchangeReachesItsRequest(t *testing.T) {
+// its depository account, ties it to the order by the nonce, has the oracles attest it (the
+// nonce mapping handed to them with it), fills on 31337, and the request reaches success with
+// the recipient holding exactly the quoted output.
+func TestAWithdrawalFromThePerpsExchangeReachesSuccess(t *testing.T) {
 	s := testkit.Start(t, testkit.Options{Exchange: true})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -213,24 +214,20 @@ func TestAWithdrawalFromThePerpsExchangeReachesItsRequest(t *testing.T) {
 		code != http.StatusOK || sent["status"] != "ok" {
 		t.Fatalf("POST /exchange: %d %v %v", code, sent, err)
 	}
-	// The engine finds the transfer and delivers it to the request (its inTxHashes).
-	for {
-		st, _, err := s.API.Status(ctx, requestID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(st.InTxHashes) == 1 {
-			break
-		}
-		if ctx.Err() != nil {
-			t.Fatalf("the transfer to the depository never reached request %s: %+v", requestID, st)
-		}
-		time.Sleep(100 * time.Millisecond)
+	final, seen, err := s.API.WaitStatus(ctx, requestID, "success", "failure", "refund")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if final.Status != "success" || len(final.InTxHashes) != 1 || len(final.TxHashes) != 1 {
+		t.Fatalf("final %+v (seen %v), want success with the transfer in and the fill out", final, seen)
+	}
+	want := str(t, q, "details.currencyOut.amount")
+	if got := s.Balance(t, 31337, devnet.USDCAddress, recipient); got.String() != want {
+		t.Fatalf("the recipient holds %s, quoted %s", got, want)
 	}
 	if got := s.Exchange.PerpsBalance(devnet.ExchangeDepositoryAddress()); got.String() != "2600000000" {
 		t.Fatalf("the depository account holds %s, want its 100000000 and the 2500000000 withdrawn", got)
 	}
-	_ = recipient
 }
 
 // signTyped signs EIP-712 typed data with key: 0x and r‖s‖v, v 27 or 28, as wallets answer.

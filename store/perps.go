@@ -142,3 +142,14 @@ func (s *Store) OrderOfNonce(ctx context.Context, depositor string, nonce uint64
 	}
 	return m.OrderID, nil
 }
+
+// PerpsNonceMappingOfOrder is the binding of an order (its order id), ErrNotFound when the order
+// is bound to no nonce: what the engine hands the oracle with an exchange deposit.
+func (s *Store) PerpsNonceMappingOfOrder(ctx context.Context, orderID string) (*PerpsNonceMapping, error) {
+	m, err := scanNonceMapping(s.pool.QueryRow(ctx, `SELECT `+nonceMappingColumns+` FROM perps_nonce_mappings
+		WHERE order_id = $1`, strings.ToLower(orderID)))
+	if err != nil {
+		return nil, missingOr(err)
+	}
+	return m, nil
+}

@@ -102,8 +102,8 @@ type Options struct {
 	Solana bool
 	// Exchange runs the local perps exchange (devnet/exchange, funded as `intentd-dev devnet`
 	// funds it: devnet.StartExchange) and lists it as devnet.ExchangeChainConfig (chain 1337) in
-	// the registry of the engine's parts (not the oracles': they attest no exchange fact yet):
-	// Stack.Exchange is the exchange, Stack.RPCs[1337] its URL.
+	// the registry of the engine's parts and the oracles': Stack.Exchange is the exchange,
+	// Stack.RPCs[1337] its URL.
 	Exchange bool
 }
 
@@ -319,7 +319,7 @@ func (s *Stack) chainURLs(t *testing.T, o Options) urls {
 		}
 	}
 	if s.Exchange != nil {
-		for _, m := range []map[uint64]string{u.direct, u.api, u.worker} {
+		for _, m := range []map[uint64]string{u.direct, u.api, u.worker, u.oracle} {
 			m[devnet.ExchangeChainID] = s.Exchange.URL()
 		}
 		if o.RPC != nil {

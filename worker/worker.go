@@ -100,7 +100,7 @@ func Register(r worker.Registry, d Deps) {
 	}
 	r.RegisterActivity(&activities.OracleActivities{Client: d.Oracle, Signers: signers, Threshold: d.OracleThreshold,
 		Environment: d.Environment, Chains: d.Chains, Prices: d.Prices, Exposure: ledger, ExposureCap: d.ExposureCap,
-		Screening: d.Screening})
+		Screening: d.Screening, NonceMappings: nonceMappings(d.Store)})
 	r.RegisterActivity(&activities.SponsorshipActivities{Store: d.Store})
 }
 
@@ -166,4 +166,17 @@ func Run(ctx context.Context, d Deps) error {
 		}}
 	scanner.Run(ctx)
 	return nil
+}
+
+// nonceMappings reads an order's nonce mapping (POST /authorize) for the oracle activities, in
+// the oracle client's terms.
+func nonceMappings(st *store.Store) func(ctx context.Context, orderID string) (*oracleapi.PerpsMapping, error) {
+	return func(ctx context.Context, orderID string) (*oracleapi.PerpsMapping, error) {
+		m, err := st.PerpsNonceMappingOfOrder(ctx, orderID)
+		if err != nil {
+			return nil, err
+		}
+		return &oracleapi.PerpsMapping{Wallet: m.Wallet, Depositor: m.Depositor, Signature: m.Signature, Nonce: m.Nonce,
+			SignatureChainID: m.SignatureChainID}, nil
+	}
 }

@@ -162,3 +162,23 @@ func (c *Client) AttestPerpsDeposit(ctx context.Context, chainID uint64, transfe
 	}
 	return out, nil
 }
+
+// PerpsMapping is a nonce mapping as the engine keeps it (store.PerpsNonceMapping): addresses
+// and the signature as 0x-hex strings.
+type PerpsMapping struct {
+	Wallet, Depositor, Signature string
+	Nonce, SignatureChainID      uint64
+}
+
+// AttestPerpsFunding is AttestPerpsDeposit for the engine, which writes ids and addresses as
+// strings: txID is the transfer's hash, orderID the order's id.
+func (c *Client) AttestPerpsFunding(ctx context.Context, chainID uint64, txID, orderID string, m PerpsMapping) (*FundingAttestation, error) {
+	sig, err := hexutil.Decode(m.Signature)
+	if err != nil {
+		return nil, &Error{Status: http.StatusBadRequest, Code: CodeClientMisconfigured,
+			Message: fmt.Sprintf("the nonce mapping's signature %q is not hex", m.Signature)}
+	}
+	return c.AttestPerpsDeposit(ctx, chainID, common.HexToHash(txID), common.HexToHash(orderID), PerpsNonceMapping{
+		Wallet: common.HexToAddress(m.Wallet), Depositor: common.HexToAddress(m.Depositor), Nonce: m.Nonce,
+		ID: common.HexToHash(orderID), SignatureChainID: m.SignatureChainID, Signature: sig})
+}
