@@ -66,7 +66,7 @@ type DevOptions struct {
 	// file lists its id already (devnet.ExchangeChainConfig).
 	Exchange bool
 	Out      io.Writer
-	Logger *slog.Logger
+	Logger   *slog.Logger
 }
 
 // RunDev starts Postgres (DATABASE_URL or a private cluster), Temporal with its Web UI, the
