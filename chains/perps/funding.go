@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+	"time"
 
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/intent"
@@ -39,15 +40,6 @@ func (c *Client) ScanStart(head uint64) uint64 {
 	return head - scanBack
 }
 
-// ledger returns the transfers of account since startMs (milliseconds), oldest first.
-func (c *Client) ledger(ctx context.Context, account string, startMs int64) ([]ledgerEntry, error) {
-	var out []ledgerEntry
-	if err := c.info(ctx, map[string]any{"type": "ledgerUpdates", "user": account, "startTime": startMs}, &out); err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
 // Deposits are the transfers to the depository account in the seconds from..to: each a
 // deposit of its sender, naming the order its nonce was bound to (NonceMappings), or no order
 // (an orphan) when it was bound to none.
@@ -55,13 +47,13 @@ func (c *Client) Deposits(ctx context.Context, from, to uint64) ([]intent.Deposi
 	if c.chain.Depository == "" {
 		return nil, nil
 	}
-	entries, err := c.ledger(ctx, c.chain.Depository, int64(from)*1000)
+	entries, err := c.Ledger(ctx, c.chain.Depository, time.Unix(int64(from), 0))
 	if err != nil {
 		return nil, err
 	}
 	var out []intent.Deposit
 	for _, e := range entries {
-		if sec := uint64(e.Time / 1000); sec < from || sec > to {
+		if sec := uint64(e.Time.Unix()); sec < from || sec > to {
 			continue
 		}
 		d, ok, err := c.depositOf(ctx, e)
@@ -89,11 +81,11 @@ func (c *Client) DepositsInTx(ctx context.Context, tx string) ([]intent.Deposit,
 }
 
 // transfer finds the depository's transfer tx; chains.ErrNotFound when it has none.
-func (c *Client) transfer(ctx context.Context, tx string) (*ledgerEntry, error) {
+func (c *Client) transfer(ctx context.Context, tx string) (*LedgerEntry, error) {
 	if c.chain.Depository == "" {
 		return nil, &chains.Error{Kind: chains.ErrNotFound, ChainID: c.chain.ID, Op: "transfer", Err: errors.New("the chain has no depository")}
 	}
-	entries, err := c.ledger(ctx, c.chain.Depository, 0)
+	entries, err := c.Ledger(ctx, c.chain.Depository, time.Unix(0, 0))
 	if err != nil {
 		return nil, err
 	}
@@ -106,25 +98,25 @@ func (c *Client) transfer(ctx context.Context, tx string) (*ledgerEntry, error) 
 }
 
 // depositOf reads a ledger entry as a deposit: a send to the depository of a listed currency.
-func (c *Client) depositOf(ctx context.Context, e ledgerEntry) (intent.Deposit, bool, error) {
+func (c *Client) depositOf(ctx context.Context, e LedgerEntry) (intent.Deposit, bool, error) {
 	dep := c.chain.Depository
-	if e.Delta.Type != "send" || !strings.EqualFold(e.Delta.Destination, dep) || strings.EqualFold(e.Delta.User, dep) {
+	if e.Type != "send" || !strings.EqualFold(e.Destination, dep) || strings.EqualFold(e.User, dep) {
 		return intent.Deposit{}, false, nil
 	}
-	cur, ok := c.currencyOf(e.Delta.Token, e.Delta.DestDex)
+	cur, ok := c.currencyOf(e.Token, e.DestinationDex)
 	if !ok {
 		return intent.Deposit{}, false, nil
 	}
-	amount, err := ParseAmount(e.Delta.Amount, cur.Decimals)
+	amount, err := ParseAmount(e.Amount, cur.Decimals)
 	if err != nil {
-		return intent.Deposit{}, false, nil // not an amount the engine can read: left alone, logged by none
+		return intent.Deposit{}, false, nil // not an amount the engine can read: left alone
 	}
-	depositor, _ := Notation().CanonicalAddress(e.Delta.User)
-	d := intent.Deposit{ChainID: c.chain.ID, TxHash: strings.ToLower(e.Hash), BlockNumber: uint64(e.Time / 1000),
-		BlockHash: blockHash(uint64(e.Time / 1000)), Depositor: depositor, Currency: cur.Address, Amount: amount.String(),
-		Family: string(chains.VMTypePerps)}
+	depositor, _ := Notation().CanonicalAddress(e.User)
+	sec := uint64(e.Time.Unix())
+	d := intent.Deposit{ChainID: c.chain.ID, TxHash: strings.ToLower(e.Hash), BlockNumber: sec, BlockHash: blockHash(sec),
+		Depositor: depositor, Currency: cur.Address, Amount: amount.String(), Family: string(chains.VMTypePerps)}
 	if c.mappings != nil {
-		order, err := c.mappings.OrderOfNonce(ctx, depositor, e.Delta.Nonce)
+		order, err := c.mappings.OrderOfNonce(ctx, depositor, e.Nonce)
 		switch {
 		case err == nil:
 			d.OrderID = order
@@ -170,7 +162,7 @@ func (c *Client) TxBlock(ctx context.Context, tx string) (chains.Block, error) {
 	if err != nil {
 		return chains.Block{}, err
 	}
-	n := uint64(e.Time / 1000)
+	n := uint64(e.Time.Unix())
 	return chains.Block{Number: n, Hash: blockHash(n)}, nil
 }
 
@@ -189,11 +181,16 @@ func (c *Client) TxFacts(ctx context.Context, tx string, _ bool) (*chains.TxFact
 	if err != nil {
 		return nil, err
 	}
-	fee := new(big.Int)
-	if e.Delta.Fee != "" {
-		if f, err := ParseAmount(e.Delta.Fee, PerpsUSDCDecimals); err == nil {
-			fee = f
+	return &chains.TxFacts{Block: uint64(e.Time.Unix()), Fee: feeOf(*e), Timestamp: e.Time.Unix()}, nil
+}
+
+// feeOf is the exchange's fee on a transfer (the activation fee), in perps USDC's smallest unit;
+// zero when none or unreadable.
+func feeOf(e LedgerEntry) *big.Int {
+	if e.Fee != "" {
+		if f, err := ParseAmount(e.Fee, PerpsUSDCDecimals); err == nil {
+			return f
 		}
 	}
-	return &chains.TxFacts{Block: uint64(e.Time / 1000), Fee: fee, Timestamp: e.Time / 1000}, nil
+	return new(big.Int)
 }

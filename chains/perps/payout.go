@@ -224,23 +224,6 @@ type watch struct {
 	lastPost time.Time
 }
 
-// ledgerEntry is one transfer of an account's ledger.
-type ledgerEntry struct {
-	Time  int64  `json:"time"`
-	Hash  string `json:"hash"`
-	Delta struct {
-		Type        string `json:"type"`
-		User        string `json:"user"`
-		Destination string `json:"destination"`
-		SourceDex   string `json:"sourceDex"`
-		DestDex     string `json:"destinationDex"`
-		Token       string `json:"token"`
-		Amount      string `json:"amount"`
-		Fee         string `json:"fee"`
-		Nonce       uint64 `json:"nonce"`
-	} `json:"delta"`
-}
-
 // Check reads the signer's transfers since the action was kept and answers the one with its
 // nonce; while there is none it posts the action again every two seconds.
 func (w *watch) Check(ctx context.Context) (*chains.Included, error) {
@@ -252,20 +235,14 @@ func (w *watch) Check(ctx context.Context) (*chains.Included, error) {
 	if err != nil {
 		return nil, err
 	}
-	var ledger []ledgerEntry
-	since := kept.CreatedAt.Add(-time.Minute).UnixMilli()
-	if err := c.info(ctx, map[string]any{"type": "ledgerUpdates", "user": kept.Signer, "startTime": since}, &ledger); err != nil {
+	ledger, err := c.Ledger(ctx, kept.Signer, kept.CreatedAt.Add(-time.Minute))
+	if err != nil {
 		return nil, err
 	}
 	for _, e := range ledger {
-		if e.Delta.Type == "send" && e.Delta.Nonce == kept.Nonce && strings.EqualFold(e.Delta.User, kept.Signer) {
-			fee := new(big.Int)
-			if e.Delta.Fee != "" {
-				if f, err := units(c.chain.ID, e.Delta.Fee, PerpsUSDCDecimals); err == nil {
-					fee = f
-				}
-			}
-			return &chains.Included{Block: uint64(e.Time / 1000), Timestamp: e.Time / 1000, Success: true, Fee: fee.String(),
+		if e.Type == "send" && e.Nonce == kept.Nonce && strings.EqualFold(e.User, kept.Signer) {
+			sec := e.Time.Unix()
+			return &chains.Included{Block: uint64(sec), Timestamp: sec, Success: true, Fee: feeOf(e).String(),
 				Hash: kept.TxHash, Attempts: []string{kept.TxHash}}, nil
 		}
 	}
