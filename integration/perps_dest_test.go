@@ -228,6 +228,16 @@ func TestAWithdrawalFromThePerpsExchangeReachesSuccess(t *testing.T) {
 	if got := s.Exchange.PerpsBalance(devnet.ExchangeDepositoryAddress()); got.String() != "2600000000" {
 		t.Fatalf("the depository account holds %s, want its 100000000 and the 2500000000 withdrawn", got)
 	}
+	// Issue 38 point 5: the public SDK's perps flow checks the legacy /intents/status (v1); it
+	// follows the request to success too.
+	var v1 struct {
+		Status     string   `json:"status"`
+		InTxHashes []string `json:"inTxHashes"`
+	}
+	if code, err := s.API.Do(ctx, http.MethodGet, "/intents/status?requestId="+requestID, nil, &v1); err != nil || code != http.StatusOK ||
+		v1.Status != "success" || len(v1.InTxHashes) != 1 || v1.InTxHashes[0] != final.InTxHashes[0] {
+		t.Fatalf("GET /intents/status: %d %+v %v, want success with the transfer", code, v1, err)
+	}
 }
 
 // signTyped signs EIP-712 typed data with key: 0x and r‖s‖v, v 27 or 28, as wallets answer.
