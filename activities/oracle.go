@@ -25,6 +25,8 @@ type OracleActivities struct {
 	// (store.Store), which the oracle checks itself and the engine hands it with the transfer;
 	// nil attests no such deposit.
 	NonceMappings func(ctx context.Context, orderID string) (*oracleapi.PerpsMapping, error)
+	// (An orphan transfer, naming the zero order id, is asked about without one: its refund pays
+	// its sender back.)
 	// Signers are the oracle addresses whose signatures the engine accepts (ORACLE_SIGNERS),
 	// 0x-hex.
 	Signers []string
@@ -285,6 +287,9 @@ func (a *OracleActivities) attestFunding(ctx context.Context, family string, in 
 	if !oracleapi.IsPerpsFamily(family) {
 		return a.Client.AttestFunding(ctx, family, in.ChainID, in.TxHash, in.OrderID, payment)
 	}
+	if intent.IsZeroOrderID(in.OrderID) {
+		return a.Client.AttestPerpsFunding(ctx, in.ChainID, in.TxHash, in.OrderID, nil)
+	}
 	if a.NonceMappings == nil {
 		return nil, &oracleapi.Error{Code: oracleapi.CodeClientMisconfigured, Message: "the engine reads no nonce mappings: perps deposits cannot be attested"}
 	}
@@ -292,7 +297,7 @@ func (a *OracleActivities) attestFunding(ctx context.Context, family string, in 
 	if err != nil {
 		return nil, &oracleapi.Error{Code: oracleapi.CodeNetworkError, Message: "the order's nonce mapping could not be read: " + err.Error()}
 	}
-	return a.Client.AttestPerpsFunding(ctx, in.ChainID, in.TxHash, in.OrderID, *m)
+	return a.Client.AttestPerpsFunding(ctx, in.ChainID, in.TxHash, in.OrderID, m)
 }
 
 // sameAddress compares two addresses (or transaction ids) of chainID as its family does: EVM's

@@ -236,7 +236,7 @@ func (s *System) families() *chains.Families {
 			p.WithRelayer(relayer)
 		}
 		payouts[chains.VMTypeEVM] = p
-		payouts[chains.VMTypePerps] = perps.NewPayout(s.Chains, s.Store, key)
+		payouts[chains.VMTypePerps] = perps.NewPayout(s.Chains, s.Store, key).WithDepository(s.Config.PerpsDepositoryKey())
 	}
 	if key := s.Config.SolanaSolverKey(); key != nil {
 		payouts[chains.VMTypeSVM] = solana.NewPayout(s.Chains, s.Store, key, s.Config.SolanaVaultKey())

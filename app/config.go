@@ -193,6 +193,11 @@ type Config struct {
 	// and pays for the calls of gasless requests (issue 37, docs/gasless.md); it is not the
 	// solver's key. Without it the worker relays nothing.
 	relayerKey *ecdsa.PrivateKey
+	// perpsDepositoryKey (PERPS_DEPOSITORY_KEY, secret; never printed; the worker's only,
+	// optional) is the key of the engine's depository account on a perps exchange (chain 1337,
+	// docs/perps.md): refunds of withdrawals are sendAssets out of it. Without it nothing is
+	// refunded on the exchange (a refund waits for an operator).
+	perpsDepositoryKey *ecdsa.PrivateKey
 
 	// The Solana family's keys (all optional: without them no route to a Solana chain is
 	// offered, as before the family was linked). solanaSolverKey (SOLVER_SOLANA_KEY, base58
@@ -229,6 +234,10 @@ func (c Config) relayerAddress() string {
 // RelayerKey returns the relayer's signing key (RELAYER_PRIVATE_KEY); nil in a role other than
 // the worker's, or when none is configured.
 func (c Config) RelayerKey() *ecdsa.PrivateKey { return c.relayerKey }
+
+// PerpsDepositoryKey returns the key of the depository account on the perps exchange
+// (PERPS_DEPOSITORY_KEY); nil in a role other than the worker's, or when none is configured.
+func (c Config) PerpsDepositoryKey() *ecdsa.PrivateKey { return c.perpsDepositoryKey }
 
 // SolverAddress is the solver's public address: SOLVER_ADDRESS, or the address of
 // SOLVER_PRIVATE_KEY.
@@ -308,7 +317,7 @@ func LoadRole(role Role, lookup func(string) (string, bool), defaults Defaults) 
 		if v.Set("SOLVER_PRIVATE_KEY") {
 			v.Bad("SOLVER_PRIVATE_KEY", "must not be set for %s: only the worker signs (give the api SOLVER_ADDRESS)", role)
 		}
-		for _, k := range []string{"SOLVER_SOLANA_KEY", "SOLANA_VAULT_KEY", "RELAYER_PRIVATE_KEY"} {
+		for _, k := range []string{"SOLVER_SOLANA_KEY", "SOLANA_VAULT_KEY", "RELAYER_PRIVATE_KEY", "PERPS_DEPOSITORY_KEY"} {
 			if v.Set(k) {
 				v.Bad(k, "must not be set for %s: only the worker signs (give the api SOLVER_SOLANA_ADDRESS)", role)
 			}
@@ -456,6 +465,11 @@ func (c *Config) loadWorker(v *envconf.Vars) {
 			v.Bad("RELAYER_PRIVATE_KEY", "is not a valid secp256k1 private key")
 		} else if c.solverKey != nil && crypto.PubkeyToAddress(c.relayerKey.PublicKey) == c.solverAddress {
 			v.Bad("RELAYER_PRIVATE_KEY", "must not be the solver's key: the relayer has its own address and nonces")
+		}
+	}
+	if dk := strings.TrimPrefix(v.Get("PERPS_DEPOSITORY_KEY", ""), "0x"); dk != "" {
+		if c.perpsDepositoryKey, err = crypto.HexToECDSA(dk); err != nil {
+			v.Bad("PERPS_DEPOSITORY_KEY", "is not a valid secp256k1 private key")
 		}
 	}
 	c.solanaSolverKey = solanaKey(v, "SOLVER_SOLANA_KEY")

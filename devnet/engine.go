@@ -20,6 +20,9 @@ func EngineEnv(databaseURL, oracleAPIKey string) map[string]string {
 		"SOLVER_PRIVATE_KEY": hex.EncodeToString(crypto.FromECDSA(SolverKey())),
 		// The relayer's key, which sends and pays for gasless requests' calls (docs/gasless.md).
 		"RELAYER_PRIVATE_KEY": hex.EncodeToString(crypto.FromECDSA(RelayerKey())),
+		// The engine's depository account on the local perps exchange: refunds of withdrawals
+		// are paid out of it (docs/perps.md).
+		"PERPS_DEPOSITORY_KEY": hex.EncodeToString(crypto.FromECDSA(ExchangeDepositoryKey())),
 		// The solver's and the vault's keypairs on the local Solana chain (devnet/svm), base58
 		// as wallets export them: the worker pays Solana fills and refunds with them.
 		"SOLVER_SOLANA_KEY":        svm.SolverKey().String(),

@@ -254,3 +254,57 @@ func signTyped(t *testing.T, td apitypes.TypedData, key *ecdsa.PrivateKey) strin
 	sig[64] += 27
 	return hexutil.Encode(sig)
 }
+
+// Issue 38 point 4: "a transfer with another nonce cannot be tied to the request and is handled
+// as an orphan". A wallet sends perps USDC to the engine's depository account under a nonce it
+// bound to no order (no /authorize): the engine finds it, ties it to nothing, and refunds it
+// in full to its sender out of the depository account (ORPHANED_DEPOSIT_REFUND), once.
+func TestATransferToTheDepositoryUnderAnUnboundNonceIsRefundedAsAnOrphan(t *testing.T) {
+	s := testkit.Start(t, testkit.Options{Exchange: true})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	acct := devnet.TestAccounts()[6]
+	before := s.Exchange.PerpsBalance(acct.Address)
+	x := perps.Exchange{}
+	send := perps.SendAsset{Destination: strings.ToLower(devnet.ExchangeDepositoryAddress().Hex()),
+		Token: "USDC:" + exchange.DefaultSpotUSDCTokenID, Amount: "3.000000", Nonce: uint64(time.Now().UnixMilli())}
+	raw, err := hexutil.Decode(signTyped(t, x.SendAssetTypedData(send, 31337), acct.Key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := x.ExchangeRequestOf(send, 31337, raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sent map[string]any
+	if code, err := (&e2e.Client{BaseURL: s.Exchange.URL()}).Do(ctx, http.MethodPost, "/exchange", req, &sent); err != nil ||
+		code != http.StatusOK || sent["status"] != "ok" {
+		t.Fatalf("POST /exchange: %d %v %v", code, sent, err)
+	}
+	var tx string
+	for _, x := range s.Exchange.Transfers(acct.Address) {
+		if x.Nonce == send.Nonce {
+			tx = x.Hash.Hex()
+		}
+	}
+	refundID := intent.DepositRefundRequestID(devnet.ExchangeChainID, tx, 0)
+	final, seen, err := s.API.WaitStatus(ctx, refundID, "success", "failure", "refund")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if final.Status != "refund" || final.FailReason != string(intent.FailReasonOrphanedDepositRefund) || len(final.TxHashes) != 1 {
+		t.Fatalf("the orphan's request %+v (seen %v), want refund ORPHANED_DEPOSIT_REFUND with one refund", final, seen)
+	}
+	if got := s.Exchange.PerpsBalance(acct.Address); got.Cmp(before) != 0 {
+		t.Fatalf("the sender holds %s after the refund, %s before the transfer: want all of it back", got, before)
+	}
+	var back int
+	for _, x := range s.Exchange.Transfers(acct.Address) {
+		if x.User == devnet.ExchangeDepositoryAddress() {
+			back++
+		}
+	}
+	if back != 1 {
+		t.Fatalf("%d transfers from the depository to the sender, want 1", back)
+	}
+}

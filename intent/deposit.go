@@ -67,3 +67,10 @@ func isHexID(id string) bool { return len(id) > 2 && (id[:2] == "0x" || id[:2] =
 func (d Deposit) RefundRequestID() string {
 	return DepositRefundRequestID(d.ChainID, d.TxHash, d.LogIndex)
 }
+
+// IsZeroOrderID reports whether id is the zero order id (0x and 64 zeros): the order of a
+// deposit that names none, an orphan (a perps exchange transfer whose nonce was bound to no
+// order).
+func IsZeroOrderID(id string) bool {
+	return len(id) == 66 && strings.HasPrefix(id, "0x") && strings.Trim(id[2:], "0") == ""
+}

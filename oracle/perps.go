@@ -72,18 +72,27 @@ func attestPerpsDeposit(ctx context.Context, s *Server, req oracleapi.PerpsDepos
 		return nil, oracleapi.Domain{}, oracleapi.Errorf(oracleapi.CodeUnknownChain, "chain %d has no %s account configured", req.ChainID, contractDepository)
 	}
 	depository := common.HexToAddress(chain.Depository)
-	m := req.NonceMapping
 	log := s.logger.With(slog.Uint64("chainId", chain.ID), slog.String("transactionId", req.TransactionID.Hex()))
-	// The message first: it costs no read of the exchange.
-	if m.ID != req.OrderID {
-		return nil, oracleapi.Domain{}, oracleapi.Errorf(oracleapi.CodeInvalidRequest, "nonceMapping.id %s is not the orderId %s", m.ID.Hex(), req.OrderID.Hex())
-	}
-	x := perps.Exchange{Word: chain.Exchange}
-	signer, err := perps.VerifyNonceMapping(x.NonceMappingTypedData(perps.NonceMapping{Wallet: m.Wallet, Depositor: m.Depositor,
-		OrderID: m.ID, Nonce: m.Nonce, SignatureChainID: m.SignatureChainID}), m.Signature)
-	if err != nil || signer != m.Wallet {
-		return nil, oracleapi.Domain{}, oracleapi.Errorf(oracleapi.CodeInvalidRequest,
-			"nonceMapping.signature is not the wallet's over the NonceMapping message of this wallet, depositor, nonce and order, signed on chain %d", m.SignatureChainID)
+	orphan := req.OrderID == (common.Hash{})
+	var m oracleapi.PerpsNonceMapping
+	switch {
+	case orphan && req.NonceMapping != nil:
+		return nil, oracleapi.Domain{}, oracleapi.Errorf(oracleapi.CodeInvalidRequest, "an orphan (the zero orderId) is asked without a nonceMapping")
+	case !orphan && req.NonceMapping == nil:
+		return nil, oracleapi.Domain{}, oracleapi.Errorf(oracleapi.CodeInvalidRequest, "nonceMapping is required: it ties the transfer to orderId")
+	case !orphan:
+		m = *req.NonceMapping
+		// The message first: it costs no read of the exchange.
+		if m.ID != req.OrderID {
+			return nil, oracleapi.Domain{}, oracleapi.Errorf(oracleapi.CodeInvalidRequest, "nonceMapping.id %s is not the orderId %s", m.ID.Hex(), req.OrderID.Hex())
+		}
+		x := perps.Exchange{Word: chain.Exchange}
+		signer, err := perps.VerifyNonceMapping(x.NonceMappingTypedData(perps.NonceMapping{Wallet: m.Wallet, Depositor: m.Depositor,
+			OrderID: m.ID, Nonce: m.Nonce, SignatureChainID: m.SignatureChainID}), m.Signature)
+		if err != nil || signer != m.Wallet {
+			return nil, oracleapi.Domain{}, oracleapi.Errorf(oracleapi.CodeInvalidRequest,
+				"nonceMapping.signature is not the wallet's over the NonceMapping message of this wallet, depositor, nonce and order, signed on chain %d", m.SignatureChainID)
+		}
 	}
 
 	ctx, cancel := context.WithTimeout(ctx, rpcTimeout)
@@ -101,6 +110,9 @@ func attestPerpsDeposit(ctx context.Context, s *Server, req oracleapi.PerpsDepos
 		return nil, oracleapi.Domain{}, unavailable("the chain's client", err)
 	}
 	start := time.UnixMilli(int64(min(m.Nonce, 1<<62))).Add(-perpsNonceWindow)
+	if orphan {
+		start = time.Unix(0, 0) // no nonce to bound the ledger by: all of it
+	}
 	ledger, err := client.Ledger(ctx, depository.Hex(), start)
 	if err != nil {
 		return nil, oracleapi.Domain{}, unavailable("the depository's ledger", err)
@@ -118,6 +130,10 @@ func attestPerpsDeposit(ctx context.Context, s *Server, req oracleapi.PerpsDepos
 	}
 	if t.Type != "send" || !common.IsHexAddress(t.Destination) || common.HexToAddress(t.Destination) != depository {
 		return nil, oracleapi.Domain{}, oracleapi.Errorf(oracleapi.CodeNoDepositEvents, "transfer %s is not a send to depository %s", req.TransactionID.Hex(), depository.Hex())
+	}
+	if orphan && common.IsHexAddress(t.User) {
+		// An orphan's depositor is its sender, whom its refund pays back.
+		m.Depositor, m.Nonce = common.HexToAddress(t.User), t.Nonce
 	}
 	if !common.IsHexAddress(t.User) || common.HexToAddress(t.User) != m.Depositor {
 		return nil, oracleapi.Domain{}, oracleapi.Errorf(oracleapi.CodeInvalidRequest, "transfer %s was sent by %s, not by nonceMapping.depositor %s",

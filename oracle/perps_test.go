@@ -101,7 +101,7 @@ func signMapping(t *testing.T, key *ecdsa.PrivateKey, wallet, depositor common.A
 func perpsBody(t *testing.T, tx, order common.Hash, m oracleapi.PerpsNonceMapping, peers bool) string {
 	t.Helper()
 	b, err := json.Marshal(oracleapi.PerpsDepositAttestationRequest{ChainID: devnet.ExchangeChainID, TransactionID: tx, OrderID: order,
-		NonceMapping: m, RequestPeerSignatures: peers})
+		NonceMapping: &m, RequestPeerSignatures: peers})
 	require.NoError(t, err)
 	return string(b)
 }
@@ -157,7 +157,7 @@ func TestPerpsDepositsAttestedAtTwoOfThree(t *testing.T) {
 
 			// The engine's client: the same deposit in the family-neutral form.
 			c := oracleapi.NewClient(nodes[1].url, testAPIKey, nil)
-			fa, err := c.AttestPerpsDeposit(t.Context(), devnet.ExchangeChainID, tx, order, mapping)
+			fa, err := c.AttestPerpsDeposit(t.Context(), devnet.ExchangeChainID, tx, order, &mapping)
 			require.NoError(t, err)
 			assert.True(t, fa.Domain.Equal(oracleapi.FundingDomain(string(chains.VMTypePerps), "test", devnet.ExchangeChainID, env.depository.Hex())))
 			require.Len(t, fa.Facts, 1)

@@ -34,12 +34,14 @@ const SignatureChainID = 1
 // under a nonce of its own, kept (store.KeepPerpsPayment) before it is posted, and posted again
 // as kept by a retry. The exchange applies an action once per signer and nonce and at once: so
 // the kept action is the payment, paid at most once; a post that fails is posted again, never
-// signed anew. Refunds on the exchange are not paid yet (a withdrawal's refund).
+// signed anew. A refund (of a withdrawal) is the same out of the depository account, signed with
+// its key (WithDepository).
 type Payout struct {
-	clients *chains.Clients
-	store   PaymentStore
-	solver  *ecdsa.PrivateKey
-	now     func() time.Time
+	clients    *chains.Clients
+	store      PaymentStore
+	solver     *ecdsa.PrivateKey
+	depository *ecdsa.PrivateKey // the depository account's key: refunds; nil refuses them
+	now        func() time.Time
 }
 
 var _ chains.Payout = (*Payout)(nil)
@@ -48,6 +50,13 @@ var _ chains.Payout = (*Payout)(nil)
 // keeping them in store.
 func NewPayout(cs *chains.Clients, store PaymentStore, solver *ecdsa.PrivateKey) *Payout {
 	return &Payout{clients: cs, store: store, solver: solver, now: time.Now}
+}
+
+// WithDepository makes p pay refunds out of the depository account whose key is key (the chain
+// file's depository); nil refuses them, for an operator.
+func (p *Payout) WithDepository(key *ecdsa.PrivateKey) *Payout {
+	p.depository = key
+	return p
 }
 
 func (p *Payout) client(chainID uint64) (*Client, error) {
@@ -66,10 +75,20 @@ func (p *Payout) Pay(ctx context.Context, pay chains.Payment) (*chains.PayoutSen
 	if err != nil {
 		return nil, err
 	}
-	if pay.Kind != intent.TxKindFill {
-		return nil, fmt.Errorf("%w: %s on the perps exchange is not paid by the engine yet", chains.ErrPayoutRefused, pay.Kind)
-	}
 	kept, err := p.store.PerpsPayment(ctx, pay.RequestID, pay.Kind)
+	if errors.Is(err, intent.ErrNotFound) && pay.Kind != intent.TxKindFill {
+		// The depository has no once-only payout id: a refund after the request's other refund
+		// (automatic, then manual, or the other way round) is for an operator to decide.
+		other := intent.TxKindManualRefund
+		if pay.Kind == intent.TxKindManualRefund {
+			other = intent.TxKindRefund
+		}
+		if _, oerr := p.store.PerpsPayment(ctx, pay.RequestID, other); oerr == nil {
+			return nil, fmt.Errorf("%w: the request's %s on the exchange is kept already", chains.ErrPayoutRefused, other)
+		} else if !errors.Is(oerr, intent.ErrNotFound) {
+			return nil, oerr
+		}
+	}
 	if errors.Is(err, intent.ErrNotFound) {
 		kept, err = p.signAndKeep(ctx, c, pay)
 		if err != nil {
@@ -114,7 +133,16 @@ func (p *Payout) signAndKeep(ctx context.Context, c *Client, pay chains.Payment)
 			return nil, err
 		}
 	}
-	solver := crypto.PubkeyToAddress(p.solver.PublicKey).Hex()
+	key := p.solver
+	if pay.Kind != intent.TxKindFill {
+		if key = p.depository; key == nil {
+			return nil, fmt.Errorf("%w: no key of the depository account on chain %d (PERPS_DEPOSITORY_KEY)", chains.ErrPayoutRefused, ch.ID)
+		}
+		if !strings.EqualFold(crypto.PubkeyToAddress(key.PublicKey).Hex(), ch.Depository) {
+			return nil, fmt.Errorf("%w: PERPS_DEPOSITORY_KEY is not the key of chain %d's depository %s", chains.ErrPayoutRefused, ch.ID, ch.Depository)
+		}
+	}
+	solver := crypto.PubkeyToAddress(key.PublicKey).Hex() // the sender: the solver, or the depository for a refund
 	held, err := c.BalanceNow(ctx, cur.Address, solver)
 	if err != nil {
 		return nil, err
@@ -124,14 +152,14 @@ func (p *Payout) signAndKeep(ctx context.Context, c *Client, pay chains.Payment)
 		need.Add(need, fee)
 	}
 	if held.Cmp(need) < 0 {
-		return nil, fmt.Errorf("%w: the solver holds %s of %s on the exchange, the fill needs %s", chains.ErrInsufficientFunds, held, cur.Symbol, need)
+		return nil, fmt.Errorf("%w: %s holds %s of %s on the exchange, the %s needs %s", chains.ErrInsufficientFunds, solver, held, cur.Symbol, pay.Kind, need)
 	}
 	for try := 0; ; try++ {
 		nonce, err := p.store.NextPerpsNonce(ctx, solver, p.now())
 		if err != nil {
 			return nil, err
 		}
-		act, err := signSendAsset(p.solver, exchangeOf(ch), SignatureChainID, SendAsset{
+		act, err := signSendAsset(key, exchangeOf(ch), SignatureChainID, SendAsset{
 			Destination: strings.ToLower(pay.Recipient), SourceDex: srcDex, DestinationDex: srcDex,
 			Token: token, Amount: FormatAmount(pay.Amount, cur.Decimals), Nonce: nonce,
 		})

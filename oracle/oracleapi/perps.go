@@ -65,13 +65,15 @@ type PerpsNonceMapping struct {
 
 // PerpsDepositAttestationRequest is the body of POST /attestations/depository-deposits/v1 for a
 // perps chain: TransactionID is the exchange transfer's hash (its ledger's "hash"), OrderID the
-// order it funds, NonceMapping the message binding the transfer's nonce to it.
+// order it funds, NonceMapping the message binding the transfer's nonce to it. An orphan (a
+// transfer to the depository whose nonce no order was bound to, for its refund) is asked with
+// the zero OrderID and no NonceMapping: the attested message then names no order.
 type PerpsDepositAttestationRequest struct {
-	ChainID               uint64            `json:"chainId" minimum:"1"`
-	TransactionID         common.Hash       `json:"transactionId" doc:"The transfer's hash in the exchange's ledger, 0x and 32 bytes of hex."`
-	OrderID               common.Hash       `json:"orderId"`
-	NonceMapping          PerpsNonceMapping `json:"nonceMapping"`
-	RequestPeerSignatures bool              `json:"requestPeerSignatures,omitempty"`
+	ChainID               uint64             `json:"chainId" minimum:"1"`
+	TransactionID         common.Hash        `json:"transactionId" doc:"The transfer's hash in the exchange's ledger, 0x and 32 bytes of hex."`
+	OrderID               common.Hash        `json:"orderId" doc:"The order the transfer funds; the zero id for an orphan (then without nonceMapping)."`
+	NonceMapping          *PerpsNonceMapping `json:"nonceMapping,omitempty" doc:"The signed NonceMapping binding the transfer's nonce to orderId; absent for an orphan."`
+	RequestPeerSignatures bool               `json:"requestPeerSignatures,omitempty"`
 }
 
 // PerpsDepositAttestation is the response of the perps variant.
@@ -133,7 +135,7 @@ func (d PerpsDepositData) TypedMessage() (apitypes.TypedDataMessage, error) {
 // currency in lower case, BlockNumber the transfer's second, BlockHash empty), its signatures
 // recovered to their claimed signers under the returned domain; whether that domain is
 // PerpsDomain and the signers are trusted, and enough of them, is the caller's decision.
-func (c *Client) AttestPerpsDeposit(ctx context.Context, chainID uint64, transferHash, orderID common.Hash, mapping PerpsNonceMapping) (*FundingAttestation, error) {
+func (c *Client) AttestPerpsDeposit(ctx context.Context, chainID uint64, transferHash, orderID common.Hash, mapping *PerpsNonceMapping) (*FundingAttestation, error) {
 	att, err := Attest[PerpsDepositData](ctx, c, PathDepositAttestation, PerpsDepositAttestationRequest{ChainID: chainID,
 		TransactionID: transferHash, OrderID: orderID, NonceMapping: mapping, RequestPeerSignatures: true})
 	if err != nil {
@@ -171,14 +173,18 @@ type PerpsMapping struct {
 }
 
 // AttestPerpsFunding is AttestPerpsDeposit for the engine, which writes ids and addresses as
-// strings: txID is the transfer's hash, orderID the order's id.
-func (c *Client) AttestPerpsFunding(ctx context.Context, chainID uint64, txID, orderID string, m PerpsMapping) (*FundingAttestation, error) {
+// strings: txID is the transfer's hash, orderID the order's id; m nil asks about an orphan (the
+// zero order id).
+func (c *Client) AttestPerpsFunding(ctx context.Context, chainID uint64, txID, orderID string, m *PerpsMapping) (*FundingAttestation, error) {
+	if m == nil {
+		return c.AttestPerpsDeposit(ctx, chainID, common.HexToHash(txID), common.Hash{}, nil)
+	}
 	sig, err := hexutil.Decode(m.Signature)
 	if err != nil {
 		return nil, &Error{Status: http.StatusBadRequest, Code: CodeClientMisconfigured,
 			Message: fmt.Sprintf("the nonce mapping's signature %q is not hex", m.Signature)}
 	}
-	return c.AttestPerpsDeposit(ctx, chainID, common.HexToHash(txID), common.HexToHash(orderID), PerpsNonceMapping{
+	return c.AttestPerpsDeposit(ctx, chainID, common.HexToHash(txID), common.HexToHash(orderID), &PerpsNonceMapping{
 		Wallet: common.HexToAddress(m.Wallet), Depositor: common.HexToAddress(m.Depositor), Nonce: m.Nonce,
 		ID: common.HexToHash(orderID), SignatureChainID: m.SignatureChainID, Signature: sig})
 }
