@@ -2,7 +2,9 @@
 // against the engine on the devnet: sdk.test.mjs is the client, this test starts the stack it
 // talks to; solana.test.mjs (solana_test.go) is a @solana/kit client and the SDK with its Solana
 // adapter bridging from the local Solana chain; gasless.test.mjs (gasless_test.go) is a viem
-// client, and the SDK's executeGaslessBatch, bridging USDC without ETH through POST /execute.
+// client, and the SDK's executeGaslessBatch, bridging USDC without ETH through POST /execute;
+// perps.test.mjs (perps_test.go) is a viem client withdrawing from the local perps exchange as
+// the SDK's own flow does.
 // The Node packages are pinned in package-lock.json and installed by `make test` (npm ci); see
 // e2e/README.md.
 package e2e
