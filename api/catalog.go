@@ -208,7 +208,7 @@ type currencyV2JSON struct {
 	Symbol   string                  `json:"symbol"`
 	Name     string                  `json:"name"`
 	Decimals uint8                   `json:"decimals"`
-	VMType   chains.VMType           `json:"vmType" enum:"evm,svm"`
+	VMType   chains.VMType           `json:"vmType" enum:"evm,svm,hypevm"`
 	Metadata intent.CurrencyMetadata `json:"metadata"`
 
 	currencyID string // the registry's id, for includeAllChains

@@ -82,7 +82,7 @@ type chainJSON struct {
 	ExplorerName           string               `json:"explorerName"`
 	ExplorerPaths          *map[string]string   `json:"explorerPaths" doc:"always null: explorers use the usual /tx/ and /address/ paths"`
 	ExplorerQueryParams    *map[string]string   `json:"explorerQueryParams"`
-	VMType                 chains.VMType        `json:"vmType" enum:"evm,svm"`
+	VMType                 chains.VMType        `json:"vmType" enum:"evm,svm,hypevm"`
 	DepositEnabled         bool                 `json:"depositEnabled"`
 	Disabled               bool                 `json:"disabled"`
 	TokenSupport           string               `json:"tokenSupport" enum:"All,Limited" doc:"Limited: only the listed currencies"`

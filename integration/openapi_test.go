@@ -13,9 +13,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/gorilla/websocket"
 
+	"github.com/intentd/intentd/chains/perps"
 	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/internal/openapidoc"
@@ -98,7 +100,8 @@ func (d *docCaller) must(status int, method, route, path string, body any, heade
 // (TestEveryRouteAnswersABadRequestWithMessageAndErrorCodeAndTheTablesStatus).
 func TestEveryDocumentedOperationAnswersAsTheDocumentSays(t *testing.T) {
 	// GET /requests/v2 is served until its sunset: moved past today, so that it answers 200.
-	s := startStack(t, map[string]string{"REQUESTS_V2_SUNSET_AT": "2099-01-01T00:00:00Z"})
+	// The local perps exchange runs too, for POST /authorize (a withdrawal from chain 1337).
+	s := startStackWith(t, stackOptions{env: map[string]string{"REQUESTS_V2_SUNSET_AT": "2099-01-01T00:00:00Z"}, exchange: true})
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	res, err := http.Get(s.API.BaseURL + "/documentation/openapi.json")
@@ -256,6 +259,22 @@ func TestEveryDocumentedOperationAnswersAsTheDocumentSays(t *testing.T) {
 	if st, _, err := s.API.WaitStatus(ctx, gq.RequestID, "success", "failure", "refund"); err != nil || st.Status != "success" {
 		t.Fatalf("the gasless request: %+v %v", st, err)
 	}
+
+	// A withdrawal from the perps exchange (issue 38): its authorize step's NonceMapping, signed by
+	// the wallet, posted to /authorize as the SDK posts a signature step.
+	wAcct := devnet.TestAccounts()[8]
+	var wq obj
+	if code, err := s.API.Do(ctx, http.MethodPost, "/quote/v2", obj{"user": wAcct.Address.Hex(), "recipient": wAcct.Address.Hex(),
+		"originChainId": devnet.ExchangeChainID, "destinationChainId": 31337, "originCurrency": "0x00000000000000000000000000000000",
+		"destinationCurrency": devnet.USDCAddress.Hex(), "amount": "1000000000", "tradeType": "EXACT_INPUT", "protocolVersion": "v2",
+		"includeProtocolData": true}, &wq); err != nil || code != http.StatusOK {
+		t.Fatalf("the withdrawal's quote: %d %v %v", code, wq, err)
+	}
+	wAuth := get(t, wq["steps"].([]any)[0], "items").([]any)[0]
+	wNonce := uint64(get(t, wAuth, "data.sign.value.nonce").(float64))
+	wSig := signTyped(t, perps.Exchange{}.NonceMappingTypedData(perps.NonceMapping{Wallet: wAcct.Address, Depositor: wAcct.Address,
+		OrderID: common.HexToHash(str(t, wq, "protocol.v2.orderId")), Nonce: wNonce}), wAcct.Key)
+	d.must(200, "POST", "/authorize", "/authorize?signature="+wSig, get(t, wAuth, "data.post.body"), keyed)
 
 	// The websocket upgrade, the removed endpoints, the key's revocation.
 	wsURL := "ws" + strings.TrimPrefix(s.API.BaseURL, "http") + "/ws"

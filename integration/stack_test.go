@@ -43,11 +43,13 @@ type stackOptions struct {
 	// engine and the Temporal SDK (which app.Open wires from the same logger). Default: WARN and
 	// above to stderr.
 	logger *slog.Logger
+	// exchange runs the local perps exchange as chain 1337 (testkit.Options.Exchange).
+	exchange bool
 }
 
 func startStackWith(t *testing.T, o stackOptions) *stack {
 	t.Helper()
-	return &stack{testkit.Start(t, testkit.Options{Env: o.env, RPC: o.rpc, Logger: o.logger})}
+	return &stack{testkit.Start(t, testkit.Options{Env: o.env, RPC: o.rpc, Logger: o.logger, Exchange: o.exchange})}
 }
 
 // startWorker runs another worker of the stack's engine; stopWorker stops the one started last.
