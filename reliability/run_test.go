@@ -178,6 +178,8 @@ type figures struct {
 	Gasless                      int // gasless intents (issue 37), relayed through POST /execute
 	WrongGasless                 int // gasless problems: a user holding ETH, not exactly one relay mined, the sponsorship not exactly the gas
 	KillsRelayUnfilled           int // worker kills that struck with a request relayed and not filled
+	Perps                        int // perps-deposit and perps-withdrawal intents (issue 38)
+	WrongPerps                   int // perps problems: not exactly one transfer or fill of the quoted output, a balance off
 	NonceReuse, NonceGaps        int
 	SolverTxs, Replacements      int // stored solver transactions, of which replacements
 	RefundedFillable             int // correctly paid intents refunded because their fill was not sent or included
@@ -195,12 +197,12 @@ type figures struct {
 func (f figures) String() string {
 	return fmt.Sprintf("RELIABILITY scenario=%s commit=%s seed=%d intents=%d success=%d refund=%d failure=%d stuck=%d deposit_errors=%d "+
 		"worker_kills=%d worker_unexpected_exits=%d postgres_restarts=%d rpc_requests=%d rpc_faults=%d rpc_failed=%d rpc_failed_503=%d "+
-		"rpc_failed_jsonrpc=%d rpc_lost_responses=%d rpc_delayed=%d double_fills=%d stray_fills=%d double_refunds=%d stray_refunds=%d deposit_addresses=%d excess_legs=%d solana=%d gasless=%d wrong_gasless=%d unswept=%d kills_between_sweep_and_fill=%d kills_solana_in_flight=%d kills_relay_unfilled=%d "+
+		"rpc_failed_jsonrpc=%d rpc_lost_responses=%d rpc_delayed=%d double_fills=%d stray_fills=%d double_refunds=%d stray_refunds=%d deposit_addresses=%d excess_legs=%d solana=%d gasless=%d wrong_gasless=%d perps=%d wrong_perps=%d unswept=%d kills_between_sweep_and_fill=%d kills_solana_in_flight=%d kills_relay_unfilled=%d "+
 		"solver_txs=%d replacements=%d refunded_fillable=%d nonce_reuse=%d nonce_gaps=%d readmodel_mismatches=%d open_workflows=%d failed_workflows=%d wrong_outcomes=%d wrong_balances=%d "+
 		"dispatcher_kills=%d %s latency_p50=%.1fs latency_max=%.1fs drain=%.1fs duration=%.1fs",
 		f.Scenario, builtFrom, f.Seed, f.Intents, f.Success, f.Refund, f.Failure, f.Stuck, f.DepositErrs,
 		f.Kills, f.Unexpected, f.PGRestart, f.Proxy.Requests, f.Proxy.Faults(), f.Proxy.Failed(), f.Proxy.Failed503,
-		f.Proxy.FailedRPC, f.Proxy.LostResponses, f.Proxy.Delayed, f.DoubleFills, f.StrayFills, f.DoubleRefunds, f.StrayRefunds, f.DepositAddresses, f.ExcessLegs, f.Solana, f.Gasless, f.WrongGasless, f.Unswept, f.KillsBetweenSweepAndFill, f.KillsSolanaInFlight, f.KillsRelayUnfilled,
+		f.Proxy.FailedRPC, f.Proxy.LostResponses, f.Proxy.Delayed, f.DoubleFills, f.StrayFills, f.DoubleRefunds, f.StrayRefunds, f.DepositAddresses, f.ExcessLegs, f.Solana, f.Gasless, f.WrongGasless, f.Perps, f.WrongPerps, f.Unswept, f.KillsBetweenSweepAndFill, f.KillsSolanaInFlight, f.KillsRelayUnfilled,
 		f.SolverTxs, f.Replacements, f.RefundedFillable, f.NonceReuse, f.NonceGaps, f.ReadModelMismatches, f.OpenWorkflows, f.FailedWorkflows, f.WrongOutcomes, f.WrongBalances,
 		f.DispatcherKills, f.Webhooks, f.LatencyP50.Seconds(), f.LatencyMax.Seconds(), f.Drain.Seconds(), f.Duration.Seconds())
 }
