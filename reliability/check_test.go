@@ -254,7 +254,7 @@ func (r *rig) check(ctx context.Context, cases []*intentCase) figures {
 		for _, id := range ids {
 			nRefund += refunds[id]
 		}
-		if c.Kind == "sol-origin" {
+		if c.Kind == "sol-origin" || c.Kind == "perps-withdrawal" {
 			nFill = originFills[c.OrderID]
 		}
 		switch {
@@ -290,8 +290,15 @@ func (r *rig) check(ctx context.Context, cases []*intentCase) figures {
 				problems = append(problems, bad{c, fmt.Sprintf("stored EVM solver transactions %s, want %q only", kindsOf(c.RequestID), evmKind)})
 			}
 		}
+		if c.perps() {
+			f.Perps++
+			for _, why := range r.checkPerps(ctx, c, row.Status, nFill, nRefund, kindsOf(c.RequestID), len(solverTxs[c.RequestID])) {
+				f.WrongPerps++
+				problems = append(problems, bad{c, why})
+			}
+		}
 		switch {
-		case c.solana():
+		case c.solana(), c.perps():
 			// checked above
 		case row.Status == "success":
 			if nFill != 1 || nRefund != 0 {

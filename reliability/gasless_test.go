@@ -297,6 +297,6 @@ func (r *rig) gaslessPending(ctx context.Context, cases []*intentCase, mu *sync.
 		}
 	}
 	mu.Unlock()
-	_, _, n := r.inFlightOf(ctx, cases, mu)
+	_, _, n, _ := r.inFlightOf(ctx, cases, mu)
 	return n != 0
 }

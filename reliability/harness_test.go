@@ -52,6 +52,12 @@ type scenario struct {
 	// (gasless_test.go). Drawn from a generator of its own, so the other intents of the plan stay
 	// what they were.
 	GaslessShare float64
+	// PerpsShare is the fraction of the plain eth and usdc intents (those not made gasless) made
+	// perps intents instead (issue 38): half deposits of USDC on 31337 to the perps USDC of an
+	// account on the local perps exchange (1337), half withdrawals of perps USDC from the exchange
+	// to USDC on 31337 (perps_test.go). Drawn from a generator of its own, so the other intents of
+	// the plan stay what they were; > 0 also starts the local exchange (testkit.Options.Exchange).
+	PerpsShare float64
 
 	Kills            int // SIGKILLs of the worker process
 	PostgresRestarts int // Postgres crashes (then clean restarts, alternating)
@@ -194,7 +200,8 @@ func startRig(t *testing.T, sc scenario) *rig {
 	t.Cleanup(func() { _ = logFile.Close() })
 	o := testkit.Options{Logger: slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: slog.LevelWarn})),
 		PrivatePostgres: true, WorkerBinary: bin, LogDir: r.logDir, Solana: sc.SolanaShare > 0,
-		Env: map[string]string{"PRICE_SOURCE": "table", "QUOTE_TTL": "30m", "SCAN_INTERVAL": "250ms"}}
+		Exchange: sc.PerpsShare > 0,
+		Env:      map[string]string{"PRICE_SOURCE": "table", "QUOTE_TTL": "30m", "SCAN_INTERVAL": "250ms"}}
 	if sc.SolanaShare > 0 {
 		// The price table prices ETH and USDC only by default: SOL too, or no Solana route is quoted.
 		o.Env["PRICES_USD"] = "ETH=3000,USDC=1,SOL=150"

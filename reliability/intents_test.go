@@ -31,8 +31,9 @@ type intentCase struct {
 	Index   int
 	Account int
 	// Kind is eth, usdc, eth-underpaid, eth-da (a strict deposit address paid by a plain
-	// transfer), sol-dest, sol-origin or gasless (USDC from a fresh key without ETH, relayed by
-	// the engine through POST /execute; gasless_test.go).
+	// transfer), sol-dest, sol-origin, gasless (USDC from a fresh key without ETH, relayed by
+	// the engine through POST /execute; gasless_test.go), perps-deposit or perps-withdrawal (to
+	// or from the local perps exchange; perps_test.go).
 	Kind string
 	// USDC is, for sol-dest and sol-origin, USDC → USDC rather than the chains' native coins
 	// (ETH → SOL, SOL → ETH).
@@ -53,6 +54,12 @@ type intentCase struct {
 	GaslessUser common.Address
 	// RelayUSD is, for gasless, what its mined relay's gas is worth (set by the checks).
 	RelayUSD decimal.Decimal
+	// PerpsKnown is, for some perps-deposit intents, the perps USDC credited to the recipient on
+	// the exchange before the quote, so that the exchange knows it (no activation fee); nil for a
+	// recipient that has never held anything.
+	PerpsKnown *big.Int
+	// PerpsDeposit is, for perps-withdrawal, the hash of the user's sendAsset on the exchange.
+	PerpsDeposit string
 
 	RequestID   string
 	OrderID     common.Hash
@@ -86,6 +93,9 @@ func (c *intentCase) deposit() string {
 	if c.SolDeposit != "" {
 		return c.SolDeposit
 	}
+	if c.PerpsDeposit != "" {
+		return c.PerpsDeposit
+	}
 	return c.DepositTx.Hex()
 }
 
@@ -101,7 +111,7 @@ func (c *intentCase) solCurrency() string {
 // currency is the intent's currency on its EVM chain (31337 and 31338; for the Solana kinds,
 // 31337's side).
 func (c *intentCase) currency() common.Address {
-	if c.Kind == "usdc" || c.Kind == "gasless" || (c.solana() && c.USDC) {
+	if c.Kind == "usdc" || c.Kind == "gasless" || c.perps() || (c.solana() && c.USDC) {
 		return devnet.USDCAddress
 	}
 	return common.Address{}
@@ -132,6 +142,8 @@ func freshSolana(seed int64, i int, role string) solanago.PublicKey {
 func planIntents(sc scenario) []*intentCase {
 	r := rand.New(rand.NewPCG(uint64(sc.Seed), 0x1a7e27))
 	g := rand.New(rand.NewPCG(uint64(sc.Seed), 0x9a51e55)) // the gasless draws
+	p := rand.New(rand.NewPCG(uint64(sc.Seed), 0x9e295))   // the perps draws
+	nPerps := 0
 	bad := map[int]bool{}
 	for _, i := range r.Perm(sc.Intents)[:sc.Bad] {
 		bad[i] = true
@@ -183,6 +195,22 @@ func planIntents(sc scenario) []*intentCase {
 			c.Kind, c.Hint = "gasless", false
 			c.Amount = new(big.Int).Mul(big.NewInt(20+g.Int64N(280)), big.NewInt(1e6)) // 20-300 USDC
 		}
+		if (c.Kind == "eth" || c.Kind == "usdc") && sc.PerpsShare > 0 && p.Float64() < sc.PerpsShare {
+			// Issue 38, "Done when": perps intents in the reliability suite. A share of the plain
+			// intents left, drawn from a generator of their own as the gasless ones are.
+			// Deposits and withdrawals alternate: half of each.
+			if nPerps++; nPerps%2 == 1 {
+				c.Kind = "perps-deposit"
+				c.Amount = new(big.Int).Mul(big.NewInt(20+p.Int64N(280)), big.NewInt(1e6)) // 20-300 USDC
+				if p.IntN(2) == 0 {
+					// A recipient the exchange knows: 0.01-1 perps USDC credited before the quote.
+					c.PerpsKnown = big.NewInt(1_000_000 + p.Int64N(99_000_000))
+				}
+			} else {
+				c.Kind, c.Hint = "perps-withdrawal", false                                 // its deposit is a transfer on the exchange
+				c.Amount = new(big.Int).Mul(big.NewInt(20+p.Int64N(280)), big.NewInt(1e8)) // 20-300 perps USDC
+			}
+		}
 		out[i] = c
 	}
 	return out
@@ -211,6 +239,9 @@ func (r *rig) deposit(ctx context.Context, c *intentCase) error {
 	}
 	if c.Kind == "gasless" {
 		return r.depositGasless(ctx, c)
+	}
+	if c.perps() {
+		return r.depositPerps(ctx, c)
 	}
 	acct := devnet.TestAccounts()[c.Account]
 	cur := c.currency()

@@ -22,7 +22,7 @@ func full(name string, seed int64) scenario {
 	return scenario{
 		Name: name, Seed: seed, Intents: 50, Bad: 6, Accounts: 10,
 		Pace: [2]time.Duration{1500 * time.Millisecond, 8 * time.Second}, HintShare: 0.5, DepositAddressShare: 0.25,
-		SolanaShare: 0.2, GaslessShare: 0.2,
+		SolanaShare: 0.2, GaslessShare: 0.2, PerpsShare: 0.3,
 		Gap:           [2]time.Duration{3 * time.Second, 10 * time.Second},
 		WorkerDown:    [2]time.Duration{500 * time.Millisecond, 3 * time.Second},
 		PostgresDown:  [2]time.Duration{3 * time.Second, 8 * time.Second},

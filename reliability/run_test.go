@@ -30,7 +30,9 @@ type eventRecord struct {
 	// GaslessInFlight is the gasless intents executed and not yet ended when it struck, and
 	// RelayedUnfilled (a worker kill) the requests whose relay was stored and fill was not.
 	GaslessInFlight, RelayedUnfilled int
-	Err                              error
+	// PerpsInFlight is the perps intents deposited and not yet ended when it struck (issue 38).
+	PerpsInFlight int
+	Err           error
 }
 
 // sweptUnfilled counts the requests in flight whose sweep is stored (signed, maybe broadcast or
@@ -52,21 +54,23 @@ var terminal = map[string]bool{"success": true, "refund": true, "failure": true}
 
 // inFlight counts deposited intents whose read-model status is not terminal.
 func (r *rig) inFlight(ctx context.Context, cases []*intentCase, mu *sync.Mutex) int {
-	n, _, _ := r.inFlightOf(ctx, cases, mu)
+	n, _, _, _ := r.inFlightOf(ctx, cases, mu)
 	return n
 }
 
 // inFlightOf counts deposited intents whose read-model status is not terminal, and of them the
-// Solana ones (sol-dest, sol-origin) and the gasless ones; -1 when Postgres does not answer.
-func (r *rig) inFlightOf(ctx context.Context, cases []*intentCase, mu *sync.Mutex) (all, sol, gasless int) {
+// Solana ones (sol-dest, sol-origin), the gasless ones and the perps ones; -1 when Postgres does
+// not answer.
+func (r *rig) inFlightOf(ctx context.Context, cases []*intentCase, mu *sync.Mutex) (all, sol, gasless, perps int) {
 	mu.Lock()
 	var ids []string
-	isSol, isGasless := map[string]bool{}, map[string]bool{}
+	isSol, isGasless, isPerps := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, c := range cases {
 		if !c.DepositedAt.IsZero() {
 			ids = append(ids, c.RequestID)
 			isSol[c.RequestID] = c.solana()
 			isGasless[c.RequestID] = c.Kind == "gasless"
+			isPerps[c.RequestID] = c.perps()
 		}
 	}
 	mu.Unlock()
@@ -74,13 +78,13 @@ func (r *rig) inFlightOf(ctx context.Context, cases []*intentCase, mu *sync.Mute
 	defer cancel()
 	rows, err := r.pool.Query(qctx, `SELECT id FROM requests WHERE id = ANY($1) AND status NOT IN ('success','refund','failure')`, ids)
 	if err != nil {
-		return -1, -1, -1
+		return -1, -1, -1, -1
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var id string
 		if err := rows.Scan(&id); err != nil {
-			return -1, -1, -1
+			return -1, -1, -1, -1
 		}
 		all++
 		if isSol[id] {
@@ -89,11 +93,14 @@ func (r *rig) inFlightOf(ctx context.Context, cases []*intentCase, mu *sync.Mute
 		if isGasless[id] {
 			gasless++
 		}
+		if isPerps[id] {
+			perps++
+		}
 	}
 	if rows.Err() != nil {
-		return -1, -1, -1
+		return -1, -1, -1, -1
 	}
-	return all, sol, gasless
+	return all, sol, gasless, perps
 }
 
 // runChaos plays the plan once the first deposit is made.
@@ -136,7 +143,7 @@ func (r *rig) runChaos(ctx context.Context, plan []Event, began time.Time, cases
 			}
 		}
 		rec := eventRecord{Event: e, At: time.Since(began), InFlight: inFlight}
-		_, rec.SolanaInFlight, rec.GaslessInFlight = r.inFlightOf(ctx, cases, mu)
+		_, rec.SolanaInFlight, rec.GaslessInFlight, rec.PerpsInFlight = r.inFlightOf(ctx, cases, mu)
 		switch e.Kind {
 		case KillWorker:
 			rec.SweptUnfilled = r.sweptUnfilled(ctx)
@@ -153,8 +160,8 @@ func (r *rig) runChaos(ctx context.Context, plan []Event, began time.Time, cases
 				rec.Err = r.dispatcher.Start()
 			}
 		}
-		r.t.Logf("fault at +%v: %s, %d intents in flight (%d Solana, %d gasless), %d swept and not filled, %d relayed and not filled, err=%v",
-			rec.At.Round(time.Millisecond), e, rec.InFlight, rec.SolanaInFlight, rec.GaslessInFlight, rec.SweptUnfilled, rec.RelayedUnfilled, rec.Err)
+		r.t.Logf("fault at +%v: %s, %d intents in flight (%d Solana, %d gasless, %d perps), %d swept and not filled, %d relayed and not filled, err=%v",
+			rec.At.Round(time.Millisecond), e, rec.InFlight, rec.SolanaInFlight, rec.GaslessInFlight, rec.PerpsInFlight, rec.SweptUnfilled, rec.RelayedUnfilled, rec.Err)
 		out = append(out, rec)
 	}
 	return out
@@ -175,9 +182,12 @@ type figures struct {
 	Solana                       int // sol-dest and sol-origin intents (issue 36), checked as the others are
 	KillsBetweenSweepAndFill     int // worker kills that struck with a request swept and not filled
 	KillsSolanaInFlight          int // worker kills that struck with a Solana intent in flight
+	KillsPerpsInFlight           int // worker kills that struck with a perps intent in flight
 	Gasless                      int // gasless intents (issue 37), relayed through POST /execute
 	WrongGasless                 int // gasless problems: a user holding ETH, not exactly one relay mined, the sponsorship not exactly the gas
 	KillsRelayUnfilled           int // worker kills that struck with a request relayed and not filled
+	Perps                        int // perps-deposit and perps-withdrawal intents (issue 38)
+	WrongPerps                   int // perps problems: not exactly one transfer or fill of the quoted output, a balance off
 	NonceReuse, NonceGaps        int
 	SolverTxs, Replacements      int // stored solver transactions, of which replacements
 	RefundedFillable             int // correctly paid intents refunded because their fill was not sent or included
@@ -195,12 +205,12 @@ type figures struct {
 func (f figures) String() string {
 	return fmt.Sprintf("RELIABILITY scenario=%s commit=%s seed=%d intents=%d success=%d refund=%d failure=%d stuck=%d deposit_errors=%d "+
 		"worker_kills=%d worker_unexpected_exits=%d postgres_restarts=%d rpc_requests=%d rpc_faults=%d rpc_failed=%d rpc_failed_503=%d "+
-		"rpc_failed_jsonrpc=%d rpc_lost_responses=%d rpc_delayed=%d double_fills=%d stray_fills=%d double_refunds=%d stray_refunds=%d deposit_addresses=%d excess_legs=%d solana=%d gasless=%d wrong_gasless=%d unswept=%d kills_between_sweep_and_fill=%d kills_solana_in_flight=%d kills_relay_unfilled=%d "+
+		"rpc_failed_jsonrpc=%d rpc_lost_responses=%d rpc_delayed=%d double_fills=%d stray_fills=%d double_refunds=%d stray_refunds=%d deposit_addresses=%d excess_legs=%d solana=%d gasless=%d wrong_gasless=%d perps=%d wrong_perps=%d unswept=%d kills_between_sweep_and_fill=%d kills_solana_in_flight=%d kills_relay_unfilled=%d kills_perps_in_flight=%d "+
 		"solver_txs=%d replacements=%d refunded_fillable=%d nonce_reuse=%d nonce_gaps=%d readmodel_mismatches=%d open_workflows=%d failed_workflows=%d wrong_outcomes=%d wrong_balances=%d "+
 		"dispatcher_kills=%d %s latency_p50=%.1fs latency_max=%.1fs drain=%.1fs duration=%.1fs",
 		f.Scenario, builtFrom, f.Seed, f.Intents, f.Success, f.Refund, f.Failure, f.Stuck, f.DepositErrs,
 		f.Kills, f.Unexpected, f.PGRestart, f.Proxy.Requests, f.Proxy.Faults(), f.Proxy.Failed(), f.Proxy.Failed503,
-		f.Proxy.FailedRPC, f.Proxy.LostResponses, f.Proxy.Delayed, f.DoubleFills, f.StrayFills, f.DoubleRefunds, f.StrayRefunds, f.DepositAddresses, f.ExcessLegs, f.Solana, f.Gasless, f.WrongGasless, f.Unswept, f.KillsBetweenSweepAndFill, f.KillsSolanaInFlight, f.KillsRelayUnfilled,
+		f.Proxy.FailedRPC, f.Proxy.LostResponses, f.Proxy.Delayed, f.DoubleFills, f.StrayFills, f.DoubleRefunds, f.StrayRefunds, f.DepositAddresses, f.ExcessLegs, f.Solana, f.Gasless, f.WrongGasless, f.Perps, f.WrongPerps, f.Unswept, f.KillsBetweenSweepAndFill, f.KillsSolanaInFlight, f.KillsRelayUnfilled, f.KillsPerpsInFlight,
 		f.SolverTxs, f.Replacements, f.RefundedFillable, f.NonceReuse, f.NonceGaps, f.ReadModelMismatches, f.OpenWorkflows, f.FailedWorkflows, f.WrongOutcomes, f.WrongBalances,
 		f.DispatcherKills, f.Webhooks, f.LatencyP50.Seconds(), f.LatencyMax.Seconds(), f.Drain.Seconds(), f.Duration.Seconds())
 }
@@ -358,6 +368,9 @@ func runScenario(t *testing.T, sc scenario) figures {
 		}
 		if e.Kind == KillWorker && e.Err == nil && e.SolanaInFlight > 0 {
 			f.KillsSolanaInFlight++
+		}
+		if e.Kind == KillWorker && e.Err == nil && e.PerpsInFlight > 0 {
+			f.KillsPerpsInFlight++
 		}
 		if e.Kind == KillWorker && e.Err == nil && e.RelayedUnfilled > 0 {
 			f.KillsRelayUnfilled++
