@@ -96,6 +96,7 @@ func (s *Stack) StartAPIProcess(t *testing.T, bin string, extra map[string]strin
 	delete(vars, "SOLVER_SOLANA_KEY")
 	delete(vars, "RELAYER_PRIVATE_KEY")
 	delete(vars, "SOLANA_VAULT_KEY")
+	delete(vars, "PERPS_DEPOSITORY_KEY")
 	vars["SOLVER_ADDRESS"] = devnet.SolverAddress().Hex()
 	vars["SOLVER_SOLANA_ADDRESS"] = svm.SolverAddress().String()
 	vars["API_ADDR"] = fmt.Sprintf("127.0.0.1:%d", port)
