@@ -2,6 +2,9 @@ package perps
 
 import (
 	"context"
+	"time"
+
+	"github.com/shopspring/decimal"
 
 	"fmt"
 	"github.com/ethereum/go-ethereum/common"
@@ -72,29 +75,32 @@ func (c *Client) RecipientRent(ctx context.Context, _ string, recipient string) 
 }
 
 // IsNewAccount reports whether account has never been credited on the exchange: no transfer in
-// its ledger and nothing held, perps or spot.
+// its ledger and nothing held, perps or spot. Three reads whatever the chain lists: the ledger,
+// the perps balance, the spot balances.
 func (c *Client) IsNewAccount(ctx context.Context, account string) (bool, error) {
-	var ledger []json0
-	if err := c.info(ctx, map[string]any{"type": "ledgerUpdates", "user": account, "startTime": 0}, &ledger); err != nil {
+	ledger, err := c.Ledger(ctx, account, time.Unix(0, 0))
+	if err != nil || len(ledger) > 0 {
 		return false, err
 	}
-	if len(ledger) > 0 {
-		return false, nil
+	perpsHeld, err := c.BalanceNow(ctx, PerpsUSDCAddress, account)
+	if err != nil || perpsHeld.Sign() > 0 {
+		return false, err
 	}
-	for _, cur := range c.chain.Currencies() {
-		b, err := c.BalanceNow(ctx, cur.Address, account)
-		if err != nil {
-			return false, err
-		}
-		if b.Sign() > 0 {
+	var spot struct {
+		Balances []struct {
+			Total string `json:"total"`
+		} `json:"balances"`
+	}
+	if err := c.info(ctx, map[string]any{"type": "spotClearinghouseState", "user": account}, &spot); err != nil {
+		return false, err
+	}
+	for _, b := range spot.Balances {
+		if v, err := decimal.NewFromString(b.Total); err == nil && v.IsPositive() {
 			return false, nil
 		}
 	}
 	return true, nil
 }
-
-// json0 is an answer's element read for its presence only.
-type json0 = map[string]any
 
 // SimulateFill checks what the exchange lets the engine check before paying: the currency is
 // listed and the recipient is an account (an EVM address). The solver's balance is checked when

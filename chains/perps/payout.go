@@ -249,6 +249,7 @@ func (p *Payout) Watch(w chains.WatchPayment) chains.InclusionWatch {
 type watch struct {
 	p        *Payout
 	w        chains.WatchPayment
+	kept     *store.PerpsPayment // read once: a kept action never changes
 	lastPost time.Time
 }
 
@@ -259,10 +260,12 @@ func (w *watch) Check(ctx context.Context) (*chains.Included, error) {
 	if err != nil {
 		return nil, err
 	}
-	kept, err := w.p.store.PerpsPayment(ctx, w.w.RequestID, w.w.Kind)
-	if err != nil {
-		return nil, err
+	if w.kept == nil {
+		if w.kept, err = w.p.store.PerpsPayment(ctx, w.w.RequestID, w.w.Kind); err != nil {
+			return nil, err
+		}
 	}
+	kept := w.kept
 	ledger, err := c.Ledger(ctx, kept.Signer, kept.CreatedAt.Add(-time.Minute))
 	if err != nil {
 		return nil, err
