@@ -201,19 +201,7 @@ func TestAWithdrawalFromThePerpsExchangeReachesSuccess(t *testing.T) {
 	send := perps.SendAsset{Destination: str(t, params, "destination"), SourceDex: str(t, params, "sourceDex"),
 		DestinationDex: str(t, params, "destinationDex"), Token: str(t, params, "token"), Amount: str(t, params, "amount"), Nonce: nonce}
 	// The wallet signs for its active chain (31337), as the SDK does.
-	raw, err := hexutil.Decode(signTyped(t, x.SendAssetTypedData(send, 31337), acct.Key))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req, err := x.ExchangeRequestOf(send, 31337, raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sent map[string]any
-	if code, err := (&e2e.Client{BaseURL: s.Exchange.URL()}).Do(ctx, http.MethodPost, "/exchange", req, &sent); err != nil ||
-		code != http.StatusOK || sent["status"] != "ok" {
-		t.Fatalf("POST /exchange: %d %v %v", code, sent, err)
-	}
+	postSendAsset(t, ctx, s.Exchange.URL(), send, acct.Key)
 	final, seen, err := s.API.WaitStatus(ctx, requestID, "success", "failure", "refund")
 	if err != nil {
 		t.Fatal(err)
@@ -237,6 +225,26 @@ func TestAWithdrawalFromThePerpsExchangeReachesSuccess(t *testing.T) {
 	if code, err := s.API.Do(ctx, http.MethodGet, "/intents/status?requestId="+requestID, nil, &v1); err != nil || code != http.StatusOK ||
 		v1.Status != "success" || len(v1.InTxHashes) != 1 || v1.InTxHashes[0] != final.InTxHashes[0] {
 		t.Fatalf("GET /intents/status: %d %+v %v, want success with the transfer", code, v1, err)
+	}
+}
+
+// postSendAsset signs send with key for the wallet's active chain (31337), as the SDK does, and
+// posts it to the exchange at url, which must take it.
+func postSendAsset(t *testing.T, ctx context.Context, url string, send perps.SendAsset, key *ecdsa.PrivateKey) {
+	t.Helper()
+	x := perps.Exchange{}
+	raw, err := hexutil.Decode(signTyped(t, x.SendAssetTypedData(send, 31337), key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := x.ExchangeRequestOf(send, 31337, raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sent map[string]any
+	if code, err := (&e2e.Client{BaseURL: url}).Do(ctx, http.MethodPost, "/exchange", req, &sent); err != nil ||
+		code != http.StatusOK || sent["status"] != "ok" {
+		t.Fatalf("POST /exchange: %d %v %v", code, sent, err)
 	}
 }
 
@@ -265,22 +273,9 @@ func TestATransferToTheDepositoryUnderAnUnboundNonceIsRefundedAsAnOrphan(t *test
 	defer cancel()
 	acct := devnet.TestAccounts()[6]
 	before := s.Exchange.PerpsBalance(acct.Address)
-	x := perps.Exchange{}
 	send := perps.SendAsset{Destination: strings.ToLower(devnet.ExchangeDepositoryAddress().Hex()),
 		Token: "USDC:" + exchange.DefaultSpotUSDCTokenID, Amount: "3.000000", Nonce: uint64(time.Now().UnixMilli())}
-	raw, err := hexutil.Decode(signTyped(t, x.SendAssetTypedData(send, 31337), acct.Key))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req, err := x.ExchangeRequestOf(send, 31337, raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sent map[string]any
-	if code, err := (&e2e.Client{BaseURL: s.Exchange.URL()}).Do(ctx, http.MethodPost, "/exchange", req, &sent); err != nil ||
-		code != http.StatusOK || sent["status"] != "ok" {
-		t.Fatalf("POST /exchange: %d %v %v", code, sent, err)
-	}
+	postSendAsset(t, ctx, s.Exchange.URL(), send, acct.Key)
 	var tx string
 	for _, x := range s.Exchange.Transfers(acct.Address) {
 		if x.Nonce == send.Nonce {
