@@ -57,9 +57,8 @@ func TestSolanaOriginRequestThatCannotBeFilledIsRefundedOnSolana(t *testing.T) {
 	}
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			// 150 s, as the Solana → EVM bridge cases wait: under the whole suite's load on two
-			// cores a Solana deposit's attestation has taken over a minute.
-			ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
+			// 90 s, as the Solana → EVM bridge cases wait (solana_origin_test.go).
+			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 			defer cancel()
 			user := svm.TestAccounts()[1+i]
 			recipient := common.BigToAddress(big.NewInt(int64(0xdead00 + i)))
@@ -349,7 +348,7 @@ func TestSolanaFillSurvivesAWorkerKillBetweenKeepingAndInclusion(t *testing.T) {
 func TestSolanaDepositOfAnUnknownOrderIsRefundedOnSolana(t *testing.T) {
 	s := testkit.Start(t, testkit.Options{Solana: true})
 	sol := rpc.New(s.Solana.RPCURL)
-	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second) // as above
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second) // as above
 	defer cancel()
 	user := svm.TestAccounts()[4]
 	// A quote's deposit instructions, its memo rewritten to an order id nobody quoted.

@@ -745,3 +745,35 @@ func TestNotInstalled(t *testing.T) {
 		t.Errorf("without node_modules: %v", err)
 	}
 }
+
+// TestNoTransactionLandsInAConfirmedSlot: "a transaction is processed in the slot it lands in,
+// confirmed one slot later" holds from the chain's first slot. A transaction sent before the
+// first slot passed landed in slot 0, which getSlot at confirmed already answered (it is never
+// below 0): a scanner that read slots up to the confirmed head then moved past the deposit
+// without seeing it (the Solana refund tests' first deposit, missed under load).
+func TestNoTransactionLandsInAConfirmedSlot(t *testing.T) {
+	t.Parallel()
+	_, cl := startChain(t, time.Minute) // the chain stays in the slot it starts in
+	ctx := t.Context()
+	accts := TestAccounts()
+	confirmed, err := cl.GetSlot(ctx, rpc.CommitmentConfirmed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := system.NewTransferInstruction(LamportsPerSOL, accts[8].PublicKey, accts[9].PublicKey).Build()
+	sig, err := cl.SendTransactionWithOpts(ctx, build(t, cl, accts[8].PrivateKey, nil, ix), rpc.TransactionOpts{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := cl.GetSignatureStatuses(ctx, false, sig)
+	if err != nil || len(st.Value) != 1 || st.Value[0] == nil {
+		t.Fatalf("status of the transfer: %+v, %v", st, err)
+	}
+	if st.Value[0].Slot <= confirmed {
+		t.Errorf("the transfer landed in slot %d, which the confirmed head (%d) already named", st.Value[0].Slot, confirmed)
+	}
+	sigs, err := cl.GetSignaturesForAddressWithOpts(ctx, accts[8].PublicKey, &rpc.GetSignaturesForAddressOpts{Commitment: rpc.CommitmentConfirmed})
+	if err != nil || len(sigs) != 0 {
+		t.Errorf("confirmed signatures of the sender in its first slot: %v, %v (want none yet)", sigs, err)
+	}
+}
