@@ -26,7 +26,7 @@ RUN go build -trimpath -ldflags=-extldflags=-static -o /out/intentd-dev ./cmd/in
 FROM gcr.io/distroless/static-debian12:nonroot AS devnet
 COPY --from=build-dev /out/intentd-dev /usr/local/bin/
 ENV DEVNET_SOLANA=false
-EXPOSE 8545 8546 8337
+EXPOSE 8545 8546 8547 8337
 ENTRYPOINT ["/usr/local/bin/intentd-dev", "devnet"]
 
 # The attestation oracle alone (`docker build --target oracle`): the production binary and the

@@ -214,13 +214,14 @@ type ChainOptions struct {
 	Port int
 }
 
-// DefaultOptions returns the `intentd-dev devnet` defaults: chains 31337 on port 8545 and 31338 on
-// port 8546, which configs/chains.dev.json points at. (1337 is avoided on purpose: it is the
-// simulated backend's and many tools' own default, so a wallet would confuse it with other
-// local chains.)
+// DefaultOptions returns the `intentd-dev devnet` defaults: chains 31337 on port 8545, 31338 on
+// port 8546 and 999 on port 8547 (the perps exchange's EVM chain: an ordinary EVM chain, the
+// spec's "related EVM chain for the same exchange"), which configs/chains.dev.json points at.
+// (1337 is not an EVM chain here on purpose: it is the simulated backend's and many tools' own
+// default, and the spec gives it to the perps exchange, devnet/exchange.)
 func DefaultOptions() Options {
 	return Options{
-		Chains:    []ChainOptions{{ID: 31337, Port: 8545}, {ID: 31338, Port: 8546}},
+		Chains:    []ChainOptions{{ID: 31337, Port: 8545}, {ID: 31338, Port: 8546}, {ID: ExchangeEVMChainID, Port: 8547}},
 		BlockTime: time.Second,
 		Host:      "127.0.0.1",
 	}
@@ -439,6 +440,9 @@ func ChainConfigs(rpcURLs map[uint64]string) []chains.Chain {
 // displayName is "Devnet A" for 31337, "Devnet B" for 31338 and so on, so a chain's name does
 // not depend on which other chains run beside it.
 func displayName(id uint64) string {
+	if id == ExchangeEVMChainID {
+		return "Exchange EVM (local)"
+	}
 	if id >= 31337 && id < 31337+26 {
 		return "Devnet " + string(rune('A'+id-31337))
 	}

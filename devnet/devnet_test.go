@@ -337,6 +337,7 @@ func TestDevChainsJSONMatchesChainConfigs(t *testing.T) {
 	require.Equal(t, ChainConfigs(map[uint64]string{
 		31337: "http://127.0.0.1:8545",
 		31338: "http://127.0.0.1:8546",
+		999:   "http://127.0.0.1:8547",
 	}), got)
 
 	// The defaults point where DefaultOptions listens.
@@ -345,8 +346,9 @@ func TestDevChainsJSONMatchesChainConfigs(t *testing.T) {
 		require.NoError(t, err)
 		require.True(t, strings.HasSuffix(c.HTTPRPCURL, ":"+itoa(co.Port)))
 	}
-	require.Equal(t, "Devnet A", got[0].DisplayName)
-	require.Equal(t, "Devnet B", got[1].DisplayName)
+	require.Equal(t, "Exchange EVM (local)", got[0].DisplayName)
+	require.Equal(t, "Devnet A", got[1].DisplayName)
+	require.Equal(t, "Devnet B", got[2].DisplayName)
 }
 
 func itoa(i int) string { return big.NewInt(int64(i)).String() }

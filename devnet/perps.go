@@ -62,6 +62,11 @@ func StartExchange(ctx context.Context, o exchange.Options) (*exchange.Server, e
 // ExchangeChainID is the perps exchange's chain id (the spec's).
 const ExchangeChainID = 1337
 
+// ExchangeEVMChainID is the id of the exchange's EVM chain (the spec's: "a related EVM chain for
+// the same exchange uses id 999 through the ordinary quote flow"): on the devnet an ordinary EVM
+// chain like 31337 and 31338, with the same contracts at the same addresses.
+const ExchangeEVMChainID = 999
+
 // ExchangeChainConfig returns the registry entry of the local perps exchange at url (its API's
 // base URL, which the family's client posts /info and /exchange to): chain 1337, vmType hypevm,
 // the perps USDC (16 zero bytes, 8 decimals) as its native currency and spot USDC by its token

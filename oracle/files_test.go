@@ -40,11 +40,16 @@ func TestExampleEnvironmentLoadsBothChainFiles(t *testing.T) {
 	_, err = cfg.LoadChains()
 	require.ErrorContains(t, err, "ARBITRUM_RPC_URL")
 
-	// dev ships both files too (its hub file lists no chain).
+	// dev ships both files too (its hub file lists no chain): the devnet's three EVM chains
+	// (31337, 31338 and 999, the perps exchange's EVM chain).
 	dev := mustConfig(t, map[string]string{EnvEnvironment: "dev", EnvChainsConfigDir: filepath.Join("..", "configs")})
 	reg, err = dev.LoadChains()
 	require.NoError(t, err)
-	assert.Len(t, reg.Enabled(), 2)
+	var ids []uint64
+	for _, c := range reg.Enabled() {
+		ids = append(ids, c.ID)
+	}
+	assert.ElementsMatch(t, []uint64{31337, 31338, 999}, ids)
 }
 
 // "The container entrypoint also loads secrets from /vault/secrets when present": a file named
