@@ -36,6 +36,7 @@ type Client struct {
 	now      func() time.Time
 	seenHead atomic.Uint64
 	mappings NonceMappings // the deposits' orders (funding.go); nil finds none
+	nonces   withdrawalNonces
 }
 
 var _ interface {

@@ -23,7 +23,8 @@ var ActivationFee = big.NewInt(100_000_000)
 // NonceMapping message binding the nonce of the user's transfer to the order, signed and posted
 // to POST /authorize; then deposit, the exchange's sendAsset of the amount to the depository
 // account, signed by the user with the same nonce. The nonce is the quote's time in
-// milliseconds (the exchange takes nonces within a day of its clock, each once per signer).
+// milliseconds (the exchange takes nonces within a day of its clock, each once per signer),
+// moved up past the last one this client gave (nonce.go).
 func (c *Client) FundingSteps(_ context.Context, o chains.FundingOrder) ([]intent.Step, error) {
 	ch := c.chain
 	if ch.Depository == "" {
@@ -38,7 +39,7 @@ func (c *Client) FundingSteps(_ context.Context, o chains.FundingOrder) ([]inten
 		return nil, err
 	}
 	user := common.HexToAddress(o.User)
-	nonce := uint64(c.now().UnixMilli())
+	nonce := c.nonces.next(c.now())
 	x := exchangeOf(ch)
 	auth, err := x.AuthorizeStepItem(NonceMapping{Wallet: user, Depositor: user, OrderID: common.HexToHash(o.OrderID), Nonce: nonce})
 	if err != nil {
