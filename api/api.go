@@ -76,7 +76,8 @@ type Server struct {
 	Webhooks      *events.Sealer
 	WebhookPolicy events.URLPolicy
 	// Perps names the perps exchange in the messages POST /authorize verifies (the NonceMapping
-	// message's chainId string); zero is the local exchange's naming (perps.Default).
+	// message's chainId string) when Chains has no perps chain naming it (chains.Chain.Exchange,
+	// which wins); zero is the local exchange's naming (perps.Default).
 	Perps perps.Exchange
 	// SolverMaxFill is the solver's capacity per fill by symbol, in whole units
 	// (SOLVER_MAX_FILL): GET /config/v2 caps capacityPerRequest with it. Nil: no cap.

@@ -167,7 +167,7 @@ func (s *Server) nonceMappingOf(c *gin.Context, b *authorizeBody) (perps.NonceMa
 	if err != nil {
 		return m, "", &Error{Code: CodeInvalidSignature, Message: "signature must be 0x and 65 bytes of hex"}
 	}
-	signer, err := perps.VerifyNonceMapping(s.Perps.NonceMappingTypedData(m), sig)
+	signer, err := perps.VerifyNonceMapping(s.perpsExchange().NonceMappingTypedData(m), sig)
 	if err != nil || signer != m.Wallet {
 		return m, "", &Error{Code: CodeInvalidSignature, Message: "the signature is not the wallet's over the NonceMapping message this body " +
 			"describes (signed on chain signatureChainId): the body must carry what was signed", cause: err}
@@ -191,4 +191,17 @@ func storeFailure(err error, what string) *Error {
 		return &Error{Code: CodeServiceUnavailable, Message: what + "; retry shortly", cause: err}
 	}
 	return &Error{Code: CodeUnknownError, Message: "internal error", cause: err}
+}
+
+// perpsExchange is the naming of the exchange whose withdrawals POST /authorize binds: the one
+// the quotes' steps were written under (the registry's chain entry, chains.Chain.Exchange), so
+// that the message verified is the message signed; Server.Perps when the registry has no such
+// chain.
+func (s *Server) perpsExchange() perps.Exchange {
+	if s.Chains != nil {
+		if ch, err := s.Chains.Get(perps.ChainID); err == nil && ch.Exchange != "" {
+			return perps.Exchange{Word: ch.Exchange}
+		}
+	}
+	return s.Perps
 }

@@ -18,7 +18,9 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/intentd/intentd/auth"
+	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/chains/perps"
+	"github.com/intentd/intentd/devnet"
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/quote"
 	"github.com/intentd/intentd/ratelimit"
@@ -269,4 +271,38 @@ func TestAuthorizeIsLimitedPerKeyAndWalletAndPerKey(t *testing.T) {
 	w := common.HexToAddress("0x00000000000000000000000000000000000000e1")
 	c := authorizeCall(perps.AuthorizeBodyOf(perps.NonceMapping{Wallet: w, Depositor: w, OrderID: order, Nonce: 1}), "0x"+strings.Repeat("11", 65))
 	overLimit(t, "no key: one wallet", base, c, nil, ratelimit.AuthorizeWallet, p.Anonymous[ratelimit.AuthorizeWallet])
+}
+
+// The authorize step's message names the exchange as the quote wrote it (the perps chain's
+// configured word, chains.Chain.Exchange): POST /authorize verifies that message, not the local
+// exchange's default naming.
+func TestAuthorizeVerifiesTheMessageUnderTheChainsOwnExchangeNaming(t *testing.T) {
+	st := store.New(testenv.Pool(t))
+	venue := devnet.ExchangeChainConfig(deadRPC)
+	venue.Exchange = "Venue"
+	reg, err := chains.NewRegistry(append(devnet.ChainConfigs(map[uint64]string{31337: deadRPC, 31338: deadRPC}), venue))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Server{Store: st, Chains: reg, Quotes: &quote.Engine{}, Indexer: &fakeIndexer{}, Logger: slog.New(slog.DiscardHandler)}
+	hs := httptest.NewServer(s.Handler())
+	t.Cleanup(hs.Close)
+	_, order := perpsRequest(t, st, 1, perps.ChainID, perpsUser)
+	m := withdrawalMapping(order)
+	// Signed under the default naming: not the message the quote asked for.
+	if a := send(t, hs.URL, signedAuthorize(t, perpsKey, m), nil); a.status != http.StatusUnauthorized && a.status != http.StatusBadRequest {
+		t.Fatalf("signed under the default naming: %d %v, want it refused", a.status, a.body)
+	}
+	hash, _, err := apitypes.TypedDataAndHash(perps.Exchange{Word: "Venue"}.NonceMappingTypedData(m))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig, err := crypto.Sign(hash, perpsKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig[64] += 27
+	if a := send(t, hs.URL, authorizeCall(perps.AuthorizeBodyOf(m), hexutil.Encode(sig)), nil); a.status != http.StatusOK {
+		t.Fatalf("signed under the chain's naming: %d %v, want 200", a.status, a.body)
+	}
 }
