@@ -26,6 +26,7 @@ help:
 	@echo "make fuzz       run each fuzz target for FUZZTIME (default 1m)"
 	@echo "make contracts  recompile the Solidity contracts and regenerate the Go bindings (needs npm)"
 	@echo "make devnet     run only the local chains (EVM and Solana);  make dev  run only the engine"
+	@echo "make web        rebuild the embedded browser assets (web/dist: the API reference's viewer) after a change to web/"
 
 run: solana-deps
 	@scripts/run.sh
@@ -33,7 +34,7 @@ run: solana-deps
 build:
 	@scripts/build.sh ./cmd/intentd ./cmd/intentd-dev
 
-test: e2e-deps solana-deps lint
+test: e2e-deps solana-deps web-deps lint
 	$(GO) test -count=1 -timeout 20m ./...
 
 # lint: go vet, staticcheck, errcheck (every error returned is handled, or dropped on purpose as
@@ -67,6 +68,22 @@ solana-deps: devnet/svm/node_modules/.installed
 devnet/svm/node_modules/.installed: devnet/svm/package.json devnet/svm/package-lock.json
 	cd devnet/svm && npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
+
+# web-deps installs the browser assets' Node packages (web/package-lock.json, pinned: esbuild and
+# the OpenAPI viewer, swagger-ui-dist) once, and again whenever the lockfile changes. Only `make
+# web` and web's test (the committed web/dist is the build of the sources) need them: `go build`
+# embeds the committed web/dist. SCARF_ANALYTICS=false keeps swagger-ui-dist's dependency
+# @scarf/scarf from reporting the install (web/package.json turns it off as well).
+.PHONY: web-deps web
+web-deps: web/node_modules/.installed
+web/node_modules/.installed: web/package.json web/package-lock.json
+	cd web && SCARF_ANALYTICS=false npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+# web rebuilds web/dist (web/build.mjs, esbuild) from web/src and the pinned packages; commit the
+# result with the change that made it.
+web: web-deps
+	cd web && node build.mjs
 
 test-short: solana-deps
 	$(GO) test -count=1 -short ./...

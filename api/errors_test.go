@@ -125,6 +125,7 @@ func TestEveryRouteAnswersABadRequestWithMessageAndErrorCodeAndTheTablesStatus(t
 		"GET /lives":                      {{method: "POST", path: "/lives", code: CodeNotFound}},
 		"GET /documentation":              {{method: "POST", path: "/documentation", code: CodeNotFound}},
 		"GET /documentation/openapi.json": {{method: "DELETE", path: "/documentation/openapi.json", code: CodeNotFound}},
+		"GET /documentation/assets/:file": {{method: "GET", path: "/documentation/assets/nope.js", code: CodeNotFound}},
 		"GET /chains":                     {{method: "DELETE", path: "/chains", code: CodeNotFound}},
 		"POST /quote/v2":                  quoteCalls("/quote/v2"),
 		"POST /quote":                     quoteCalls("/quote"),

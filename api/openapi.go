@@ -18,6 +18,7 @@ import (
 	"github.com/intentd/intentd/internal/openapidoc"
 	"github.com/intentd/intentd/quote"
 	"github.com/intentd/intentd/records"
+	"github.com/intentd/intentd/web"
 )
 
 // The API's OpenAPI 3.1 document (GET /documentation/openapi.json) and its interactive
@@ -29,8 +30,9 @@ import (
 
 // Paths of the reference.
 const (
-	docsRoute     = "/documentation"
-	docsJSONRoute = "/documentation/openapi.json"
+	docsRoute       = "/documentation"
+	docsJSONRoute   = "/documentation/openapi.json"
+	docsAssetsRoute = "/documentation/assets/:file"
 )
 
 // Parameters of the handlers that read them by hand, described for the document.
@@ -328,10 +330,20 @@ var openAPIJSON = sync.OnceValue(func() []byte {
 	return raw
 })
 
-var documentationPage = openapidoc.Page("intentd API", docsJSONRoute)
+// documentation is the interactive reference: the OpenAPI viewer embedded in the binary (package
+// web), reading docsJSONRoute.
+var documentation = openapidoc.MustViewer(web.Docs(), "intentd API", docsRoute)
 
 // serveDocumentationPage is GET /documentation, the interactive reference.
-func serveDocumentationPage(c *gin.Context) { openapidoc.ServePage(c.Writer, documentationPage) }
+func serveDocumentationPage(c *gin.Context) { documentation.ServePage(c.Writer) }
+
+// serveDocumentationAsset is GET /documentation/assets/:file, the viewer's script, stylesheet
+// and licence.
+func serveDocumentationAsset(c *gin.Context) {
+	if !documentation.ServeAsset(c.Writer, c.Param("file")) {
+		notFound(c)
+	}
+}
 
 // serveOpenAPIJSON is GET /documentation/openapi.json, the document (built when the router is:
 // Handler).

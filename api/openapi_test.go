@@ -72,9 +72,10 @@ func TestEveryRouteIsDocumentedAndEveryOperationIsARoute(t *testing.T) {
 	}
 }
 
-// GET /documentation is an interactive reference with no outside assets, and
-// /documentation/openapi.json an OpenAPI 3.1 document.
-func TestTheReferenceIsOpenAPI31AndAPageWithoutOutsideAssets(t *testing.T) {
+// GET /documentation is an interactive reference with no outside assets (issue 39, point 5: "The
+// API reference at /documentation rendered by a well-kept OpenAPI viewer (embedded, no outside
+// assets)"), and /documentation/openapi.json an OpenAPI 3.1 document.
+func TestTheReferenceIsOpenAPI31AndAnEmbeddedViewerWithoutOutsideAssets(t *testing.T) {
 	srv := httptest.NewServer(fullServer(t).Handler())
 	defer srv.Close()
 	res, err := http.Get(srv.URL + docsRoute)
@@ -83,13 +84,43 @@ func TestTheReferenceIsOpenAPI31AndAPageWithoutOutsideAssets(t *testing.T) {
 	}
 	page, _ := io.ReadAll(res.Body)
 	res.Body.Close()
+	csp := res.Header.Get("Content-Security-Policy")
 	if res.StatusCode != 200 || !strings.Contains(res.Header.Get("Content-Type"), "text/html") ||
-		!strings.Contains(res.Header.Get("Content-Security-Policy"), "default-src 'self'") {
+		!strings.Contains(csp, "script-src 'self';") || strings.Contains(csp, "http") || strings.Contains(csp, "*") {
 		t.Fatalf("page: %d %v", res.StatusCode, res.Header)
 	}
-	if !strings.Contains(string(page), docsJSONRoute) || !strings.Contains(string(page), "<script>") ||
+	if !strings.Contains(string(page), `data-openapi="`+docsJSONRoute+`"`) || strings.Contains(string(page), "<script>") ||
 		regexp.MustCompile(`(src|href)="(https?:)?//`).Match(page) {
-		t.Fatalf("the page must read the document, be interactive and load nothing from elsewhere:\n%s", page)
+		t.Fatalf("the page must read the document, run no inline script and load nothing from elsewhere:\n%s", page)
+	}
+	// Every asset the page names is served with its type, and cached for good (hashed names).
+	assets := regexp.MustCompile(`(?:src|href)="(/documentation/assets/[^"]+)"`).FindAllSubmatch(page, -1)
+	if len(assets) != 2 {
+		t.Fatalf("the page names %d assets, want its script and its stylesheet:\n%s", len(assets), page)
+	}
+	for _, m := range assets {
+		res, err := http.Get(srv.URL + string(m[1]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		want := map[bool]string{true: "text/javascript", false: "text/css"}[strings.HasSuffix(string(m[1]), ".js")]
+		if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), want) || len(body) < 10000 ||
+			!strings.Contains(res.Header.Get("Cache-Control"), "immutable") {
+			t.Errorf("%s: %d %v (%d bytes)", m[1], res.StatusCode, res.Header, len(body))
+		}
+	}
+	for _, name := range []string{"nope.js", "..%2Findex.html", "index.html"} {
+		res, err := http.Get(srv.URL + "/documentation/assets/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != 404 || !strings.Contains(string(body), CodeNotFound) {
+			t.Errorf("%s: %d %s", name, res.StatusCode, body)
+		}
 	}
 	res, err = http.Get(srv.URL + docsJSONRoute)
 	if err != nil {

@@ -23,6 +23,7 @@ import (
 	"github.com/intentd/intentd/internal/openapidoc"
 	"github.com/intentd/intentd/testkit"
 	"github.com/intentd/intentd/testkit/e2e"
+	"github.com/intentd/intentd/web"
 )
 
 // docCaller sends requests to the stack's API and checks every answer against the OpenAPI
@@ -122,6 +123,9 @@ func TestEveryDocumentedOperationAnswersAsTheDocumentSays(t *testing.T) {
 	d.must(200, "GET", "/lives", "/lives", nil, nil)
 	d.must(200, "GET", "/documentation", "/documentation", nil, nil)
 	d.must(200, "GET", "/documentation/openapi.json", "/documentation/openapi.json", nil, nil)
+	for _, name := range openapidoc.MustViewer(web.Docs(), "", "/documentation").Assets() {
+		d.must(200, "GET", "/documentation/assets/{file}", "/documentation/assets/"+name, nil, nil)
+	}
 	d.must(200, "GET", "/chains", "/chains", nil, nil)
 	d.must(200, "GET", "/config/v2", "/config/v2?originChainId=31337&destinationChainId=31338&currency=usdc&user="+user.Address.Hex(), nil, nil)
 	d.must(200, "GET", "/currencies/v2", "/currencies/v2?chainIds=31337,31338&term=u", nil, nil)

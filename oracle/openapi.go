@@ -13,6 +13,7 @@ import (
 
 	"github.com/intentd/intentd/internal/openapidoc"
 	"github.com/intentd/intentd/oracle/oracleapi"
+	"github.com/intentd/intentd/web"
 )
 
 // schemas generates the JSON schemas of the oracle's types (internal/openapidoc). The same
@@ -145,8 +146,15 @@ func (s *Server) openAPI(c *gin.Context) { openapidoc.ServeJSON(c.Writer, s.open
 
 func marshalOpenAPI(doc *openapi3.T) ([]byte, error) { return json.MarshalIndent(doc, "", "  ") }
 
-// documentationPage is the interactive reference (openapidoc.Page): a page without outside
-// assets, so the oracle works without outside network.
-func (s *Server) documentationPage(c *gin.Context) { openapidoc.ServePage(c.Writer, documentationPage) }
+// documentation is the interactive reference (openapidoc.Viewer): the OpenAPI viewer embedded in
+// the binary (package web), so the oracle's reference works without outside network.
+var documentation = openapidoc.MustViewer(web.Docs(), "Attestation oracle", oracleapi.PathDocumentation)
 
-var documentationPage = openapidoc.Page("Attestation oracle", oracleapi.PathDocumentation+"/openapi.json")
+func (s *Server) documentationPage(c *gin.Context) { documentation.ServePage(c.Writer) }
+
+// documentationAsset serves the viewer's script, stylesheet and licence.
+func (s *Server) documentationAsset(c *gin.Context) {
+	if !documentation.ServeAsset(c.Writer, c.Param("file")) {
+		writeError(c, oracleapi.Errorf(oracleapi.CodeNotFound, "no asset %s", c.Param("file")))
+	}
+}

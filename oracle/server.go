@@ -195,6 +195,7 @@ func (s *Server) routes() http.Handler {
 	r.GET("/", func(c *gin.Context) { c.Redirect(http.StatusFound, oracleapi.PathDocumentation) })
 	r.GET(oracleapi.PathDocumentation, s.documentationPage)
 	r.GET(oracleapi.PathDocumentation+"/openapi.json", s.openAPI)
+	r.GET(oracleapi.PathDocumentation+"/assets/:file", s.documentationAsset)
 	r.GET(oracleapi.PathLives, func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) })
 	r.GET(oracleapi.PathChains, s.listChains)
 	for _, e := range s.endpoints {

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -56,17 +57,28 @@ func TestChains(t *testing.T) {
 }
 
 // GET /documentation is an interactive reference generated from the same schemas the handlers
-// validate with, and loads nothing from outside the oracle.
+// validate with, and loads nothing from outside the oracle: the OpenAPI viewer embedded in the
+// binary, its assets under /documentation/assets/.
 func TestDocumentation(t *testing.T) {
 	srv, hs := newTestServer(t, mustConfig(t, nil), offlineRegistry(t), nil)
 	r := do(t, http.MethodGet, hs.URL+oracleapi.PathDocumentation, "", nil)
 	require.Equal(t, http.StatusOK, r.status)
 	assert.Contains(t, r.header.Get("Content-Type"), "text/html")
 	page := string(r.body)
-	assert.Contains(t, page, "/documentation/openapi.json")
-	assert.Contains(t, page, "<script>", "the page is interactive: it renders the document and sends requests")
+	assert.Contains(t, page, `data-openapi="/documentation/openapi.json"`)
+	assert.Contains(t, page, `<script src="/documentation/assets/`, "the page is interactive: it renders the document and sends requests")
 	assert.NotRegexp(t, `(src|href)="(https?:)?//`, page, "no outside assets")
-	assert.Contains(t, r.header.Get("Content-Security-Policy"), "default-src 'self'")
+	assert.Contains(t, r.header.Get("Content-Security-Policy"), "script-src 'self';")
+	assert.NotContains(t, r.header.Get("Content-Security-Policy"), "http")
+	for _, m := range regexp.MustCompile(`(?:src|href)="(/documentation/assets/[^"]+)"`).FindAllStringSubmatch(page, -1) {
+		a := do(t, http.MethodGet, hs.URL+m[1], "", nil)
+		assert.Equal(t, http.StatusOK, a.status, m[1])
+		assert.Regexp(t, `^text/(javascript|css); charset=utf-8$`, a.header.Get("Content-Type"), m[1])
+		assert.Contains(t, a.header.Get("Cache-Control"), "immutable", m[1])
+	}
+	r = do(t, http.MethodGet, hs.URL+oracleapi.PathDocumentation+"/assets/nope.js", "", nil)
+	assert.Equal(t, http.StatusNotFound, r.status)
+	assert.Contains(t, string(r.body), oracleapi.CodeNotFound)
 
 	r = do(t, http.MethodGet, hs.URL+oracleapi.PathDocumentation+"/openapi.json", "", nil)
 	require.Equal(t, http.StatusOK, r.status)

@@ -2,9 +2,10 @@
 // handlers decode and encode, with kin-openapi: JSON schemas generated from structs
 // (openapi3gen), query parameters bound and checked by the same schemas they are documented
 // with (BindQuery), request bodies validated against the schema they are documented with
-// (ValidateJSON), and the interactive reference page that renders the document without any
-// outside asset (Page). The API and the oracle both serve their /documentation through it, so
-// what a reference shows is what the service enforces.
+// (ValidateJSON), and the interactive reference that renders the document without any outside
+// asset (Viewer: the OpenAPI viewer package web builds and embeds, Swagger UI). The API and the
+// oracle both serve their /documentation through it, so what a reference shows is what the
+// service enforces.
 package openapidoc
 
 import (
