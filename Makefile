@@ -27,6 +27,7 @@ help:
 	@echo "make contracts  recompile the Solidity contracts and regenerate the Go bindings (needs npm)"
 	@echo "make devnet     run only the local chains (EVM and Solana);  make dev  run only the engine"
 	@echo "make web        rebuild the embedded browser assets (web/dist: the API reference's viewer) after a change to web/"
+	@echo "make screenshots  save the browser cases' screenshots into docs/screenshots"
 
 run: solana-deps
 	@scripts/run.sh
@@ -84,6 +85,12 @@ web/node_modules/.installed: web/package.json web/package-lock.json
 # result with the change that made it.
 web: web-deps
 	cd web && node build.mjs
+
+# screenshots runs the browser cases with INTENTD_SCREENSHOTS set, so that they save their pages'
+# screenshots into docs/screenshots (a plain test run saves them to a temporary directory).
+.PHONY: screenshots
+screenshots: e2e-deps solana-deps web-deps
+	INTENTD_SCREENSHOTS=$(CURDIR)/docs/screenshots E2E_FILES="documentation.test.mjs" $(GO) test -count=1 -run TestPublicSDK ./e2e/
 
 test-short: solana-deps
 	$(GO) test -count=1 -short ./...
