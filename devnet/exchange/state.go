@@ -128,7 +128,7 @@ func (a asset) decimals() int {
 func (s *state) resolve(token, src, dst string) (from, to asset, err error) {
 	for _, d := range []string{src, dst} {
 		if d != DexPerps && d != DexSpot && !s.dexes[d] {
-			return from, to, refuse("unknown dex %q: this exchange has the perps balance (\"\"), spot (%q) and the DEXes %v", d, DexSpot, s.dexList())
+			return from, to, refuse("unknown dex %q: this exchange has the perps balance (\"\"), spot (%q) and %s", d, DexSpot, s.dexesText())
 		}
 	}
 	name, idText, ok := cutLast(token, ":")
@@ -163,6 +163,14 @@ func (s *state) dexList() []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// dexesText names the HIP-3 DEXes for a refusal: "no DEXes", or "the DEXes [xyz]".
+func (s *state) dexesText() string {
+	if len(s.dexes) == 0 {
+		return "no DEXes"
+	}
+	return fmt.Sprintf("the DEXes %v", s.dexList())
 }
 
 func cutLast(s, sep string) (before, after string, found bool) {
