@@ -61,6 +61,17 @@ func TestRunWithExchange(t *testing.T) {
 		require.Equal(t, exchange.DefaultSpotUSDCTokenID, spot.Balances[0].TokenID)
 		require.Equal(t, want, spot.Balances[0].Total, who)
 	}
+	// The solver holds USDC on the DEX xyz too, what fills in that currency are paid from.
+	var dex struct {
+		Balances []struct {
+			TokenID string `json:"tokenId"`
+			Total   string `json:"total"`
+		} `json:"balances"`
+	}
+	info(map[string]any{"type": "spotClearinghouseState", "user": SolverAddress().Hex(), "dex": ExchangeDex}, &dex)
+	require.Len(t, dex.Balances, 1)
+	require.Equal(t, exchange.DefaultSpotUSDCTokenID, dex.Balances[0].TokenID)
+	require.Equal(t, "10000000.0", dex.Balances[0].Total)
 
 	cancel()
 	select {

@@ -303,3 +303,73 @@ func TestATransferToTheDepositoryUnderAnUnboundNonceIsRefundedAsAnOrphan(t *test
 		t.Fatalf("%d transfers from the depository to the sender, want 1", back)
 	}
 }
+
+// Issue 38, point 1: "balances per address (perps USDC, spot tokens by token id, DEX-suffixed
+// ids)", with public-api-notes §7.1's "HIP-3 DEX tokens: spot address + hex(DEX name), e.g.
+// 0x6d1e7cde53ba9467b783cb7c530ce05478797a for USDC on xyz". USDC on the devnet's 31337 is
+// bridged to USDC on the local exchange's DEX xyz for an account the exchange has never seen: the
+// request reaches success, the recipient's xyz balance grows by exactly the quoted output (and
+// no other balance of it moves), and the solver paid it in one sendAsset naming the 16-byte
+// token and the DEX in sourceDex/destinationDex, the activation fee out of its perps USDC.
+func TestPerpsDepositToUSDCOnTheDexXyzReachesSuccess(t *testing.T) {
+	s := testkit.Start(t, testkit.Options{Exchange: true})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	solver := devnet.SolverAddress()
+	usdc := s.Exchange.SpotUSDC().ID
+	acct := devnet.TestAccounts()[7]
+	recipient := freshAddress(t)
+	q, err := s.API.Quote(ctx, map[string]any{"user": acct.Address.Hex(), "recipient": recipient.Hex(),
+		"originChainId": 31337, "destinationChainId": devnet.ExchangeChainID, "originCurrency": devnet.USDCAddress.Hex(),
+		"destinationCurrency": devnet.ExchangeDexUSDCAddress, "amount": "25000000", "tradeType": "EXACT_INPUT", "includeProtocolData": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := q.Details.CurrencyOut
+	if out.Currency.ChainID != devnet.ExchangeChainID || out.Currency.Decimals != 8 || out.Currency.Address != "0x6d1e7cde53ba9467b783cb7c530ce05478797a" {
+		t.Fatalf("currencyOut %+v, want USDC on xyz", out.Currency)
+	}
+	if got := q.Details.ExpandedPriceImpact.Swap.USD; !decimal.RequireFromString(got).Equal(decimal.RequireFromString("-1.00")) {
+		t.Errorf("the swap cost is USD %s, want -1.00 (the activation fee of a new account passed through)", got)
+	}
+	want, _ := new(big.Int).SetString(out.Amount, 10)
+	xyz := func(a common.Address) *big.Int { return s.Exchange.DexBalance(a, devnet.ExchangeDex, usdc) }
+	solverXyz, solverPerps := xyz(solver), s.Exchange.PerpsBalance(solver)
+
+	if _, err := (&e2e.Wallet{Key: acct.Key, RPCs: s.RPCs}).ExecuteSteps(ctx, q); err != nil {
+		t.Fatal(err)
+	}
+	final, seen, err := s.API.WaitStatus(ctx, q.RequestID, "success", "failure", "refund")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if final.Status != "success" || len(final.TxHashes) != 1 || final.DestinationChainID != devnet.ExchangeChainID {
+		t.Fatalf("final %+v (seen %v)", final, seen)
+	}
+	if got := xyz(recipient); got.Cmp(want) != 0 {
+		t.Fatalf("the recipient's xyz USDC is %s, quoted %s exactly", got, want)
+	}
+	if p, sp := s.Exchange.PerpsBalance(recipient), s.Exchange.SpotBalance(recipient, usdc); p.Sign() != 0 || sp.Sign() != 0 {
+		t.Fatalf("the recipient's perps (%s) or spot (%s) USDC moved", p, sp)
+	}
+	var sent []exchange.Transfer
+	for _, x := range s.Exchange.Transfers(solver) {
+		if x.User == solver && x.Destination == recipient {
+			sent = append(sent, x)
+		}
+	}
+	if len(sent) != 1 || sent[0].Amount.Cmp(want) != 0 || sent[0].Token != "USDC:"+exchange.DefaultSpotUSDCTokenID ||
+		sent[0].SourceDex != devnet.ExchangeDex || sent[0].DestinationDex != devnet.ExchangeDex || sent[0].Fee.Cmp(exchange.ActivationFee) != 0 {
+		t.Fatalf("the solver's transfers to the recipient: %+v, want one of %s USDC between the xyz balances, the activation fee charged", sent, want)
+	}
+	if paid := new(big.Int).Sub(solverXyz, xyz(solver)); paid.Cmp(want) != 0 {
+		t.Fatalf("the solver paid %s of xyz USDC, want %s", paid, want)
+	}
+	if fee := new(big.Int).Sub(solverPerps, s.Exchange.PerpsBalance(solver)); fee.Cmp(exchange.ActivationFee) != 0 {
+		t.Fatalf("the solver's perps USDC moved by %s, want the activation fee", fee)
+	}
+	kept, err := s.Sys.Store.PerpsPayment(ctx, q.RequestID, intent.TxKindFill)
+	if err != nil || !strings.EqualFold(kept.TxHash, final.TxHashes[0]) {
+		t.Fatalf("the status names %v, the kept fill %+v (%v)", final.TxHashes, kept, err)
+	}
+}

@@ -172,18 +172,24 @@ func attestPerpsDeposit(ctx context.Context, s *Server, req oracleapi.PerpsDepos
 
 // perpsCurrency is the currency the depository received by t and its decimals: perps USDC (16
 // zero bytes, 8 decimals) for a transfer to its perps balance, else the token id of t's token
-// ("NAME:0x<id>") at the decimals the chain entry lists it with, or the exchange's listing says.
+// ("NAME:0x<id>"), followed by the DEX's name for a transfer into a HIP-3 DEX's balance
+// (perps.DexCurrency), at the decimals the chain entry lists it with, or the exchange's listing
+// says.
 func perpsCurrency(ctx context.Context, chain *chains.Chain, client *perps.Client, t *perps.LedgerEntry) (hexutil.Bytes, uint8, *oracleapi.Error) {
 	if t.DestinationDex == "" {
 		return make(hexutil.Bytes, 16), perps.PerpsUSDCDecimals, nil
 	}
 	_, idText, ok := strings.Cut(t.Token, ":")
 	id, err := hexutil.Decode(idText)
-	if !ok || err != nil || len(id) < 16 {
-		return nil, 0, oracleapi.Errorf(oracleapi.CodeNoDepositEvents, "transfer's token %q names no token id", t.Token)
+	if !ok || err != nil || len(id) != 16 {
+		return nil, 0, oracleapi.Errorf(oracleapi.CodeNoDepositEvents, "transfer's token %q names no 16-byte token id", t.Token)
 	}
-	if cur, ok := chain.FindCurrency(hexutil.Encode(id)); ok {
-		return id, cur.Decimals, nil
+	currency, err := hexutil.Decode(perps.DexCurrency(hexutil.Encode(id), t.DestinationDex))
+	if err != nil {
+		return nil, 0, oracleapi.Errorf(oracleapi.CodeNoDepositEvents, "transfer's dex %q cannot name a currency", t.DestinationDex)
+	}
+	if cur, ok := chain.FindCurrency(hexutil.Encode(currency)); ok {
+		return currency, cur.Decimals, nil
 	}
 	tokens, err := client.SpotTokens(ctx)
 	if err != nil {
@@ -191,7 +197,7 @@ func perpsCurrency(ctx context.Context, chain *chains.Chain, client *perps.Clien
 	}
 	for _, tok := range tokens {
 		if strings.EqualFold(tok.TokenID, hexutil.Encode(id)) {
-			return id, tok.WeiDecimals, nil
+			return currency, tok.WeiDecimals, nil
 		}
 	}
 	return nil, 0, oracleapi.Errorf(oracleapi.CodeNoDepositEvents, "transfer's token %q is not listed by the exchange", t.Token)

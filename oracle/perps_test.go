@@ -127,6 +127,9 @@ func TestPerpsDepositsAttestedAtTwoOfThree(t *testing.T) {
 		{"perps USDC", devnet.TestAccounts()[1], "", "", "12.5", 1_250_000_000, make(hexutil.Bytes, 16)},
 		{"spot USDC", devnet.TestAccounts()[2], "spot", "spot", "3.00000001", 300_000_001, spotID},
 		{"perps USDC to spot", devnet.TestAccounts()[5], "", "spot", "2", 200_000_000, spotID},
+		// "HIP-3 DEX tokens: spot address + hex(DEX name)": USDC into the depository's xyz balance.
+		{"perps USDC to the DEX xyz", devnet.TestAccounts()[6], "", devnet.ExchangeDex, "4", 400_000_000,
+			append(append(hexutil.Bytes{}, spotID...), devnet.ExchangeDex...)},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -120,7 +120,7 @@ func (c *Client) Balance(ctx context.Context, currency, account string) (*big.In
 
 // BalanceNow returns account's balance of currency in its smallest unit: the perps USDC
 // (PerpsUSDCAddress) from the perps balance's withdrawable amount, a spot token from the spot
-// balances by its token id.
+// balances by its token id, a HIP-3 DEX's token from that DEX's balances (the query's "dex").
 func (c *Client) BalanceNow(ctx context.Context, currency, account string) (*big.Int, error) {
 	cur, ok := c.chain.FindCurrency(currency)
 	if !ok {
@@ -135,29 +135,29 @@ func (c *Client) BalanceNow(ctx context.Context, currency, account string) (*big
 		}
 		return units(c.chain.ID, st.Withdrawable, cur.Decimals)
 	}
+	id, dex, err := SplitCurrency(cur.Address)
+	if err != nil {
+		return nil, &chains.Error{Kind: chains.ErrNotFound, ChainID: c.chain.ID, Op: "balance", Err: err}
+	}
 	var st struct {
 		Balances []struct {
 			TokenID string `json:"tokenId"`
 			Total   string `json:"total"`
 		} `json:"balances"`
 	}
-	if err := c.info(ctx, map[string]any{"type": "spotClearinghouseState", "user": account}, &st); err != nil {
+	q := map[string]any{"type": "spotClearinghouseState", "user": account}
+	if dex != "" {
+		q["dex"] = dex
+	}
+	if err := c.info(ctx, q, &st); err != nil {
 		return nil, err
 	}
 	for _, b := range st.Balances {
-		if strings.EqualFold(b.TokenID, tokenIDOf(cur.Address)) {
+		if strings.EqualFold(b.TokenID, id) {
 			return units(c.chain.ID, b.Total, cur.Decimals)
 		}
 	}
 	return new(big.Int), nil
-}
-
-// tokenIDOf is a currency's 16-byte token id, without a DEX suffix.
-func tokenIDOf(address string) string {
-	if len(address) > 34 {
-		return strings.ToLower(address[:34])
-	}
-	return strings.ToLower(address)
 }
 
 // units reads the exchange's decimal string as an integer of decimals places (ParseAmount:

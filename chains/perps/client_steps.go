@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"github.com/ethereum/go-ethereum/common"
 	"math/big"
+	"slices"
 	"strings"
 
 	"github.com/intentd/intentd/chains"
@@ -76,8 +77,8 @@ func (c *Client) RecipientRent(ctx context.Context, _ string, recipient string) 
 }
 
 // IsNewAccount reports whether account has never been credited on the exchange: no transfer in
-// its ledger and nothing held, perps or spot. Three reads whatever the chain lists: the ledger,
-// the perps balance, the spot balances.
+// its ledger and nothing held, perps, spot or in a HIP-3 DEX the chain lists a currency of. Three
+// reads and one per such DEX: the ledger, the perps balance, the spot balances, each DEX's.
 func (c *Client) IsNewAccount(ctx context.Context, account string) (bool, error) {
 	ledger, err := c.Ledger(ctx, account, time.Unix(0, 0))
 	if err != nil || len(ledger) > 0 {
@@ -87,17 +88,29 @@ func (c *Client) IsNewAccount(ctx context.Context, account string) (bool, error)
 	if err != nil || perpsHeld.Sign() > 0 {
 		return false, err
 	}
-	var spot struct {
-		Balances []struct {
-			Total string `json:"total"`
-		} `json:"balances"`
+	dexes := []string{""}
+	for _, cur := range c.chain.ERC20 {
+		if _, dex, err := SplitCurrency(cur.Address); err == nil && dex != "" && !slices.Contains(dexes, dex) {
+			dexes = append(dexes, dex)
+		}
 	}
-	if err := c.info(ctx, map[string]any{"type": "spotClearinghouseState", "user": account}, &spot); err != nil {
-		return false, err
-	}
-	for _, b := range spot.Balances {
-		if v, err := decimal.NewFromString(b.Total); err == nil && v.IsPositive() {
-			return false, nil
+	for _, dex := range dexes {
+		var spot struct {
+			Balances []struct {
+				Total string `json:"total"`
+			} `json:"balances"`
+		}
+		q := map[string]any{"type": "spotClearinghouseState", "user": account}
+		if dex != "" {
+			q["dex"] = dex
+		}
+		if err := c.info(ctx, q, &spot); err != nil {
+			return false, err
+		}
+		for _, b := range spot.Balances {
+			if v, err := decimal.NewFromString(b.Total); err == nil && v.IsPositive() {
+				return false, nil
+			}
 		}
 	}
 	return true, nil

@@ -132,20 +132,25 @@ func (c *Client) depositOf(ctx context.Context, e LedgerEntry) (intent.Deposit, 
 }
 
 // currencyOf is the listed currency a transfer moved into dex: the perps USDC into the perps
-// balance (""), a spot token by its token id into "spot".
+// balance (""), a spot token by its token id into "spot", a token into a HIP-3 DEX as its token
+// id followed by the DEX's name in hex (DexCurrency).
 func (c *Client) currencyOf(token, dex string) (chains.Currency, bool) {
 	name, id, ok := strings.Cut(token, ":")
 	if !ok {
 		return chains.Currency{}, false
 	}
-	if dex == "" && name == "USDC" {
-		return c.chain.FindCurrency(PerpsUSDCAddress)
-	}
-	if dex != SpotDex {
+	if dex == "" {
+		if name == "USDC" {
+			return c.chain.FindCurrency(PerpsUSDCAddress)
+		}
 		return chains.Currency{}, false
 	}
+	if tid, rest, err := SplitCurrency(id); err != nil || rest != "" || !strings.EqualFold(tid, id) {
+		return chains.Currency{}, false // a token is named by its 16-byte id alone
+	}
+	want := DexCurrency(id, dex)
 	for _, cur := range c.chain.ERC20 {
-		if strings.EqualFold(tokenIDOf(cur.Address), id) {
+		if strings.EqualFold(cur.Address, want) {
 			return cur, true
 		}
 	}

@@ -116,7 +116,7 @@ func (p *Payout) signAndKeep(ctx context.Context, c *Client, pay chains.Payment)
 	if !ok {
 		return nil, &chains.RevertError{Reason: fmt.Sprintf("currency %s is not listed on chain %d", pay.Currency, ch.ID)}
 	}
-	token, srcDex, err := tokenOf(ch, cur)
+	token, dex, err := tokenOf(ch, cur)
 	if err != nil {
 		return nil, err
 	}
@@ -160,7 +160,7 @@ func (p *Payout) signAndKeep(ctx context.Context, c *Client, pay chains.Payment)
 			return nil, err
 		}
 		act, err := signSendAsset(key, exchangeOf(ch), SignatureChainID, SendAsset{
-			Destination: strings.ToLower(pay.Recipient), SourceDex: srcDex, DestinationDex: srcDex,
+			Destination: strings.ToLower(pay.Recipient), SourceDex: dex, DestinationDex: dex,
 			Token: token, Amount: FormatAmount(pay.Amount, cur.Decimals), Nonce: nonce,
 		})
 		if err != nil {
@@ -176,15 +176,23 @@ func (p *Payout) signAndKeep(ctx context.Context, c *Client, pay chains.Payment)
 }
 
 // tokenOf is the exchange's token string of a listed currency ("USDC:0x<token id>") and the
-// balance it moves between ("" the perps balance, "spot" the spot one). The perps USDC is moved
-// as USDC's spot token id out of the perps balance.
+// balance it moves between ("" the perps balance, "spot" the spot one, a HIP-3 DEX's name for
+// that DEX's). The perps USDC is moved as USDC's spot token id out of the perps balance; a DEX's
+// token is named by its 16-byte token id, as the exchange names it, its DEX in the dex fields.
 func tokenOf(ch *chains.Chain, cur chains.Currency) (token, dex string, err error) {
 	if !strings.EqualFold(cur.Address, PerpsUSDCAddress) {
-		return cur.Symbol + ":" + tokenIDOf(cur.Address), "spot", nil
+		id, dex, err := SplitCurrency(cur.Address)
+		if err != nil {
+			return "", "", fmt.Errorf("%w: chain %d lists %v", chains.ErrPayoutRefused, ch.ID, err)
+		}
+		if dex == "" {
+			dex = SpotDex
+		}
+		return cur.Symbol + ":" + id, dex, nil
 	}
 	for _, c := range ch.ERC20 {
-		if c.Symbol == "USDC" && !strings.EqualFold(c.Address, PerpsUSDCAddress) {
-			return "USDC:" + tokenIDOf(c.Address), "", nil
+		if id, dex, err := SplitCurrency(c.Address); err == nil && dex == "" && c.Symbol == "USDC" && !strings.EqualFold(c.Address, PerpsUSDCAddress) {
+			return "USDC:" + id, "", nil
 		}
 	}
 	return "", "", fmt.Errorf("%w: chain %d lists no spot USDC, whose token id names the perps USDC in a sendAsset", chains.ErrPayoutRefused, ch.ID)

@@ -28,7 +28,7 @@ const (
 // field (Exchange.Chain).
 type SendAsset struct {
 	Destination    string // the receiving account, 0x hex
-	SourceDex      string // "" the perps balance, SpotDex the spot balance
+	SourceDex      string // "" the perps balance, SpotDex the spot balance, else a HIP-3 DEX's name
 	DestinationDex string
 	Token          string // "<name>:<token id>", Token
 	Amount         string // a decimal string, FormatAmount

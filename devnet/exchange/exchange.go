@@ -4,20 +4,22 @@
 // network.
 //
 // It is real software with the real exchange's rules, not a canned answer: balances per address
-// (perps USDC at PerpsDecimals decimals, spot tokens by token id at their own decimals) and a
-// ledger of transfers, in memory (a restart is a new, empty exchange), under one mutex. It
+// (perps USDC at PerpsDecimals decimals, spot tokens by token id at their own decimals, and the
+// tokens held in each configured HIP-3 DEX, Options.Dexes) and a ledger of transfers, in memory (a restart is a new, empty exchange), under one mutex. It
 // accepts one action, sendAsset (POST /exchange), verified against its EIP-712 signature (domain
 // "<name>SignTransaction" v1 on the wallet's chain id, zero verifying contract; go-ethereum's
 // apitypes), the signer being the sender, with the real exchange's nonce rules (NonceMaxAge,
 // NonceMaxAhead, NonceSetSize) and its USD 1 activation fee (ActivationFee) on a transfer to an
 // address that has never held anything. POST /info answers clearinghouseState,
 // spotClearinghouseState, ledgerUpdates and spotMeta as the real exchange shapes them, and POST
-// /devnet/credit is a faucet of this simulation alone. Amounts are integers of the token's
+// /devnet/credit is a faucet of this simulation alone. A transfer's sourceDex and destinationDex
+// are "" (the perps balance), "spot", or the name of a configured HIP-3 DEX; any other name is
+// refused. Amounts are integers of the token's
 // smallest unit throughout (math/big); decimal strings are read strictly (ParseAmount).
 //
 // What it leaves out: trading (no order book, positions, margin or funding: perps USDC is a
-// balance), sub-accounts and agent wallets, every action but sendAsset, websockets, and HIP-3
-// DEXes (a dex is "" or "spot").
+// balance), sub-accounts and agent wallets, every action but sendAsset, websockets, and a HIP-3
+// DEX's own markets (a DEX here is a set of balances by token, nothing more).
 package exchange
 
 import (
@@ -79,6 +81,10 @@ type Options struct {
 	// SpotTokens are spot tokens listed beside USDC (index 0); their indexes must be distinct
 	// and above 0.
 	SpotTokens []Token
+	// Dexes are the HIP-3 DEXes a transfer may name as its sourceDex or destinationDex beside
+	// "" and "spot" (e.g. "xyz"): each 1 to 32 ASCII letters and digits, distinct. Each holds
+	// any listed token by its token id.
+	Dexes []string
 }
 
 // Server is a running exchange. It serves until the context given to Start is done or Close is
@@ -123,12 +129,22 @@ func Start(ctx context.Context, o Options) (*Server, error) {
 		}
 		seen[t.Index] = true
 	}
+	dexSeen := map[string]bool{}
+	for _, d := range o.Dexes {
+		if err := checkDexName(d); err != nil {
+			return nil, fmt.Errorf("exchange: %w", err)
+		}
+		if dexSeen[d] {
+			return nil, fmt.Errorf("exchange: dex %q is listed twice", d)
+		}
+		dexSeen[d] = true
+	}
 	ln, err := net.Listen("tcp", net.JoinHostPort(o.Host, strconv.Itoa(o.Port)))
 	if err != nil {
 		return nil, fmt.Errorf("exchange: %w", err)
 	}
 	s := &Server{name: o.Name, url: "http://" + ln.Addr().String(), log: o.Logger.With("component", "exchange"),
-		st: newState(usdc, o.SpotTokens), done: make(chan struct{})}
+		st: newState(usdc, o.SpotTokens, o.Dexes), done: make(chan struct{})}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /exchange", s.handleExchange)
 	mux.HandleFunc("POST /info", s.handleInfo)
@@ -193,11 +209,36 @@ func (s *Server) CreditSpot(user common.Address, id TokenID, amount *big.Int) er
 	return s.st.credit(user, asset{dex: DexSpot, token: t}, amount)
 }
 
+// CreditDex adds amount (the token's smallest units) of token id to user's balance in the HIP-3
+// DEX dex, as the faucet does.
+func (s *Server) CreditDex(user common.Address, dex string, id TokenID, amount *big.Int) error {
+	s.st.mu.Lock()
+	t, ok := s.st.tokens[id]
+	s.st.mu.Unlock()
+	if !ok {
+		return refuse("unknown spot token %s", id)
+	}
+	if !s.st.dexes[dex] {
+		return refuse("unknown dex %q", dex)
+	}
+	return s.st.credit(user, asset{dex: dex, token: t}, amount)
+}
+
 // PerpsBalance is user's perps USDC in PerpsDecimals units.
 func (s *Server) PerpsBalance(user common.Address) *big.Int { return s.st.perpsOf(user) }
 
 // SpotBalance is user's spot balance of token id in its smallest units.
-func (s *Server) SpotBalance(user common.Address, id TokenID) *big.Int { return s.st.spotOf(user, id) }
+func (s *Server) SpotBalance(user common.Address, id TokenID) *big.Int {
+	return s.st.heldOf(user, DexSpot, id)
+}
+
+// DexBalance is user's balance of token id in the HIP-3 DEX dex, in the token's smallest units.
+func (s *Server) DexBalance(user common.Address, dex string, id TokenID) *big.Int {
+	return s.st.heldOf(user, dex, id)
+}
+
+// Dexes are the HIP-3 DEXes' names (Options.Dexes), sorted.
+func (s *Server) Dexes() []string { return s.st.dexList() }
 
 // Transfers is every transfer user sent or received, in order.
 func (s *Server) Transfers(user common.Address) []Transfer {
@@ -210,6 +251,9 @@ func (s *Server) Summary(w io.Writer) {
 	_, _ = fmt.Fprintf(w, "  API        %s  (POST /exchange, POST /info, POST /devnet/credit)\n", s.url)
 	_, _ = fmt.Fprintf(w, "  perps USDC %s  (%d decimals)\n", PerpsUSDCID.Hex(), PerpsDecimals)
 	_, _ = fmt.Fprintf(w, "  spot USDC  %s  (token %s, %d decimals)\n", s.st.usdc.ID.Hex(), s.st.usdc.Wire(), s.st.usdc.WeiDecimals)
+	if dexes := s.st.dexList(); len(dexes) > 0 {
+		_, _ = fmt.Fprintf(w, "  DEXes      %v  (a DEX token's currency is its token id and the DEX's name in hex)\n", dexes)
+	}
 	_, _ = fmt.Fprintf(w, "  signing    domain %sSignTransaction v1 (the wallet's chain id), type %sTransaction:SendAsset, %s %q\n",
 		s.name, s.name, chainField(s.name), ExchangeChain)
 }
@@ -291,8 +335,11 @@ func (s *Server) sendAsset(req exchangeRequest) (Transfer, error) {
 
 // infoRequest is POST /info's body.
 type infoRequest struct {
-	Type      string `json:"type"`
-	User      string `json:"user"`
+	Type string `json:"type"`
+	User string `json:"user"`
+	// Dex names the HIP-3 DEX whose balances clearinghouseState and spotClearinghouseState
+	// answer, as the real exchange's dex field does; empty is the perps (or spot) balance.
+	Dex       string `json:"dex"`
 	StartTime *int64 `json:"startTime"`
 	EndTime   *int64 `json:"endTime"`
 }
@@ -309,13 +356,22 @@ func (s *Server) handleInfo(w http.ResponseWriter, r *http.Request) {
 		}
 		return common.HexToAddress(req.User), true
 	}
+	if req.Dex != "" && !s.st.dexes[req.Dex] {
+		writeJSON(w, http.StatusBadRequest, reply{Status: "err", Response: fmt.Sprintf("unknown dex %q: this exchange's DEXes are %v", req.Dex, s.st.dexList())})
+		return
+	}
 	switch req.Type {
 	case "clearinghouseState":
 		u, ok := user()
 		if !ok {
 			return
 		}
-		v := FormatAmount(s.st.perpsOf(u), PerpsDecimals)
+		// A DEX's clearinghouse state is its USDC: what a DEX's perps are margined with.
+		held := s.st.perpsOf(u)
+		if req.Dex != "" {
+			held = s.st.heldOf(u, req.Dex, s.st.usdc.ID)
+		}
+		v := FormatAmount(held, PerpsDecimals)
 		summary := map[string]string{"accountValue": v, "totalNtlPos": "0.0", "totalRawUsd": v, "totalMarginUsed": "0.0"}
 		writeJSON(w, http.StatusOK, map[string]any{"withdrawable": v, "marginSummary": summary, "crossMarginSummary": summary,
 			"crossMaintenanceMarginUsed": "0.0", "assetPositions": []any{}, "time": time.Now().UnixMilli()})
@@ -324,8 +380,12 @@ func (s *Server) handleInfo(w http.ResponseWriter, r *http.Request) {
 		if !ok {
 			return
 		}
+		dex := DexSpot
+		if req.Dex != "" {
+			dex = req.Dex
+		}
 		balances := []map[string]any{}
-		for _, b := range s.st.spotBalancesOf(u) {
+		for _, b := range s.st.balancesOf(u, dex) {
 			balances = append(balances, map[string]any{"coin": b.token.Name, "token": b.token.Index, "tokenId": b.token.ID.Hex(),
 				"total": FormatAmount(b.total, b.token.WeiDecimals), "hold": "0.0", "entryNtl": "0.0"})
 		}

@@ -25,8 +25,8 @@ type SendAsset struct {
 	// ExchangeChain is the exchange's network: "Mainnet" here.
 	ExchangeChain  string
 	Destination    string // 0x and 40 hex digits
-	SourceDex      string // DexPerps or DexSpot
-	DestinationDex string // DexPerps or DexSpot
+	SourceDex      string // DexPerps, DexSpot or a configured HIP-3 DEX's name
+	DestinationDex string // DexPerps, DexSpot or a configured HIP-3 DEX's name
 	Token          string // "NAME:0x<token id>"
 	Amount         string // a decimal, at most the token's decimals
 	FromSubAccount string // must be empty here

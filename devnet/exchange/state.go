@@ -31,6 +31,31 @@ const (
 	DexSpot = "spot"
 )
 
+// maxDexName bounds a HIP-3 DEX's name, in bytes: the family's notation appends the name to a
+// 16-byte token id, and 32 bytes of name keep that currency address within 48 bytes.
+const maxDexName = 32
+
+// checkDexName reports whether name can be a HIP-3 DEX's: 1 to maxDexName ASCII letters and
+// digits, neither "" (the perps balance) nor "spot". A DEX's tokens are named by their token id
+// followed by the name's bytes, so the name must be plain ASCII to be read back from them.
+func checkDexName(name string) error {
+	if name == DexPerps || name == DexSpot || len(name) > maxDexName {
+		return fmt.Errorf("dex name %q must be 1 to %d ASCII letters and digits, and neither \"\" nor %q", name, maxDexName, DexSpot)
+	}
+	for _, c := range []byte(name) {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			return fmt.Errorf("dex name %q must be ASCII letters and digits only", name)
+		}
+	}
+	return nil
+}
+
+// holding names a balance other than perps USDC: a token in the spot dex or in a HIP-3 DEX.
+type holding struct {
+	dex string
+	id  TokenID
+}
+
 // errRefused wraps every reason the exchange refuses an action for; its message is the answer's.
 type errRefused struct{ msg string }
 
@@ -58,28 +83,32 @@ type state struct {
 	mu        sync.Mutex
 	usdc      Token             // the spot listing's USDC, which perps USDC transfers name too
 	tokens    map[TokenID]Token // the spot listing
+	dexes     map[string]bool   // the HIP-3 DEXes (Options.Dexes)
 	perps     map[common.Address]*big.Int
-	spot      map[common.Address]map[TokenID]*big.Int
-	known     map[common.Address]bool     // has ever held anything (the activation fee's test)
-	nonces    map[common.Address][]uint64 // each signer's highest nonces, ascending, at most NonceSetSize
+	held      map[common.Address]map[holding]*big.Int // spot and HIP-3 DEX balances, by dex and token
+	known     map[common.Address]bool                 // has ever held anything (the activation fee's test)
+	nonces    map[common.Address][]uint64             // each signer's highest nonces, ascending, at most NonceSetSize
 	ledger    []Transfer
 	byUser    map[common.Address][]int // indexes into ledger of every transfer a user sent or received
 	lastTime  time.Time
 	activateF *big.Int
 }
 
-func newState(usdc Token, more []Token) *state {
-	s := &state{usdc: usdc, tokens: map[TokenID]Token{usdc.ID: usdc}, perps: map[common.Address]*big.Int{},
-		spot: map[common.Address]map[TokenID]*big.Int{}, known: map[common.Address]bool{},
+func newState(usdc Token, more []Token, dexes []string) *state {
+	s := &state{usdc: usdc, tokens: map[TokenID]Token{usdc.ID: usdc}, dexes: map[string]bool{}, perps: map[common.Address]*big.Int{},
+		held: map[common.Address]map[holding]*big.Int{}, known: map[common.Address]bool{},
 		nonces: map[common.Address][]uint64{}, byUser: map[common.Address][]int{},
 		activateF: new(big.Int).Set(ActivationFee)}
 	for _, t := range more {
 		s.tokens[t.ID] = t
 	}
+	for _, d := range dexes {
+		s.dexes[d] = true
+	}
 	return s
 }
 
-// asset is one balance a transfer moves: perps USDC, or a spot token.
+// asset is one balance a transfer moves: perps USDC, a spot token, or a token in a HIP-3 DEX.
 type asset struct {
 	dex   string
 	token Token // for DexPerps: perps USDC (PerpsDecimals)
@@ -94,11 +123,12 @@ func (a asset) decimals() int {
 
 // resolve reads a transfer's token ("NAME:0x<id>") for a move from dex src to dex dst. Perps
 // USDC is named by the spot USDC's id, as the real exchange names it, or by its own listing
-// address, 16 zero bytes; a perps-spot move is USDC's only.
+// address, 16 zero bytes; a move to or from the perps balance is USDC's only. A HIP-3 DEX holds
+// any listed token by its token id, as the spot dex does.
 func (s *state) resolve(token, src, dst string) (from, to asset, err error) {
 	for _, d := range []string{src, dst} {
-		if d != DexPerps && d != DexSpot {
-			return from, to, refuse("unknown dex %q: this exchange has the perps balance (\"\") and spot (%q)", d, DexSpot)
+		if d != DexPerps && d != DexSpot && !s.dexes[d] {
+			return from, to, refuse("unknown dex %q: this exchange has the perps balance (\"\"), spot (%q) and %s", d, DexSpot, s.dexesText())
 		}
 	}
 	name, idText, ok := cutLast(token, ":")
@@ -124,6 +154,25 @@ func (s *state) resolve(token, src, dst string) (from, to asset, err error) {
 	return asset{src, t}, asset{dst, t}, nil
 }
 
+// dexList is the HIP-3 DEXes' names, sorted; the caller may hold mu or not (dexes never
+// changes after newState).
+func (s *state) dexList() []string {
+	out := make([]string, 0, len(s.dexes))
+	for d := range s.dexes {
+		out = append(out, d)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// dexesText names the HIP-3 DEXes for a refusal: "no DEXes", or "the DEXes [xyz]".
+func (s *state) dexesText() string {
+	if len(s.dexes) == 0 {
+		return "no DEXes"
+	}
+	return fmt.Sprintf("the DEXes %v", s.dexList())
+}
+
 func cutLast(s, sep string) (before, after string, found bool) {
 	for i := len(s) - len(sep); i >= 0; i-- {
 		if s[i:i+len(sep)] == sep {
@@ -138,7 +187,7 @@ func (s *state) balance(user common.Address, a asset) *big.Int {
 	if a.dex == DexPerps {
 		return s.perps[user]
 	}
-	return s.spot[user][a.token.ID]
+	return s.held[user][holding{a.dex, a.token.ID}]
 }
 
 // add adds v to user's balance of a (v may be negative; the caller checked it suffices); the
@@ -150,10 +199,10 @@ func (s *state) add(user common.Address, a asset, v *big.Int) {
 		if a.dex == DexPerps {
 			s.perps[user] = b
 		} else {
-			if s.spot[user] == nil {
-				s.spot[user] = map[TokenID]*big.Int{}
+			if s.held[user] == nil {
+				s.held[user] = map[holding]*big.Int{}
 			}
-			s.spot[user][a.token.ID] = b
+			s.held[user][holding{a.dex, a.token.ID}] = b
 		}
 	}
 	b.Add(b, v)
@@ -300,11 +349,11 @@ func (s *state) perpsOf(user common.Address) *big.Int {
 	return new(big.Int)
 }
 
-// spotOf is user's spot balance of token id, zero when none.
-func (s *state) spotOf(user common.Address, id TokenID) *big.Int {
+// heldOf is user's balance of token id in dex (DexSpot or a HIP-3 DEX), zero when none.
+func (s *state) heldOf(user common.Address, dex string, id TokenID) *big.Int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if b := s.spot[user][id]; b != nil {
+	if b := s.held[user][holding{dex, id}]; b != nil {
 		return new(big.Int).Set(b)
 	}
 	return new(big.Int)
@@ -316,13 +365,15 @@ type spotBalance struct {
 	total *big.Int
 }
 
-// spotBalancesOf is every spot token user has held, by listing index.
-func (s *state) spotBalancesOf(user common.Address) []spotBalance {
+// balancesOf is every token user has held in dex (DexSpot or a HIP-3 DEX), by listing index.
+func (s *state) balancesOf(user common.Address, dex string) []spotBalance {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []spotBalance
-	for id, b := range s.spot[user] {
-		out = append(out, spotBalance{s.tokens[id], new(big.Int).Set(b)})
+	for h, b := range s.held[user] {
+		if h.dex == dex {
+			out = append(out, spotBalance{s.tokens[h.id], new(big.Int).Set(b)})
+		}
 	}
 	slices.SortFunc(out, func(a, b spotBalance) int { return a.token.Index - b.token.Index })
 	return out
