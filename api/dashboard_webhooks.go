@@ -60,8 +60,8 @@ func (s *Server) dashboardSetWebhook(c *gin.Context) {
 	s.dashboardAnswer(http.StatusOK)(c, err, CodeAPIKeyNotFound, func() any { return webhookJSON{Webhook: w.View()} })
 }
 
-// dashboardRotateBody is the body of POST …/webhook/rotate: how long the current secret goes
-// on signing beside the new one (default a day, 0 ends it at once).
+// dashboardRotateBody is the optional body of POST …/webhook/rotate: how long the current
+// secret goes on signing beside the new one (default a day, 0 ends it at once).
 type dashboardRotateBody struct {
 	OverlapSeconds *int64 `json:"overlapSeconds"`
 }
@@ -71,8 +71,9 @@ func (s *Server) dashboardRotateWebhook(c *gin.Context) {
 	if !keysGate(c) {
 		return
 	}
+	// The body is optional: without one the overlap is the default.
 	var b dashboardRotateBody
-	if !readDashboardBody(c, &b) {
+	if c.Request.ContentLength != 0 && !readDashboardBody(c, &b) {
 		return
 	}
 	overlap := events.DefaultRotateOverlap

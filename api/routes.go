@@ -365,7 +365,7 @@ func (s *Server) routeTable() []route {
 			s.dashboardSetWebhook, dashboardWebhookBody{}, 200, webhookJSON{}, CodeAPIKeyNotFound, CodeWebhooksUnavailable),
 			docAnswer{status: 201, desc: "created, with its signing secret (shown once)", body: webhookJSON{}}),
 		dash("POST", dhook+"/rotate", "Rotate a webhook's signing secret", keyRoles+" The new secret is in this answer only.",
-			s.dashboardRotateWebhook, dashboardRotateBody{}, 200, webhookJSON{}, CodeWebhookNotFound, CodeWebhooksUnavailable),
+			s.dashboardRotateWebhook, dashboardRotateBody{}, 200, webhookJSON{}, CodeWebhookNotFound, CodeWebhooksUnavailable).optionalBody(),
 		dash("POST", dhook+"/test", "Send a test delivery", keyRoles+" Queues a webhook.test event, signed and sent as any other; it shows in the delivery log.",
 			s.dashboardTestWebhook, nil, 202, testQueuedJSON{}, CodeWebhookNotFound),
 		withQuery(dash("GET", dhook+"/deliveries", "A webhook's delivery log", keyRoles, s.dashboardWebhookDeliveries, nil, 200, deliveriesJSON{},
@@ -374,6 +374,9 @@ func (s *Server) routeTable() []route {
 			queuedJSON{}, CodeWebhookNotFound),
 	}
 }
+
+// optionalBody is r with a body it may go without.
+func (r route) optionalBody() route { r.bodyRequired = false; return r }
 
 func withAnswer(r route, a docAnswer) route { r.answers = append(r.answers, a); return r }
 

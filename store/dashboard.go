@@ -236,6 +236,10 @@ func (s *Store) IssueDashboardLink(ctx context.Context, integratorID, userID str
 		if tag.RowsAffected() == 0 {
 			return ErrNotFound
 		}
+		// Links past their use are dropped as new ones are issued: the table holds the live ones.
+		if _, err := tx.Exec(ctx, `DELETE FROM dashboard_links WHERE expires_at < now() - interval '1 day'`); err != nil {
+			return err
+		}
 		return audit(ctx, tx, by, "dashboard_user.link", "dashboard_user", userID, nil, map[string]any{"expiresAt": expiresAt})
 	})
 }
