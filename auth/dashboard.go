@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/mail"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -113,13 +114,25 @@ const (
 	argonSaltLen   = 16
 )
 
+// argonSlots bounds the password hashes computed at once in a process: each takes 19 MiB, so a
+// burst of sign-ins (from many clients, each within its limit) waits its turn rather than taking
+// the memory of hundreds of hashes.
+var argonSlots = make(chan struct{}, 4)
+
+// idKey is argon2.IDKey in one of argonSlots.
+func idKey(password, salt []byte, passes, mem uint32, threads uint8, keyLen uint32) []byte {
+	argonSlots <- struct{}{}
+	defer func() { <-argonSlots }()
+	return argon2.IDKey(password, salt, passes, mem, threads, keyLen)
+}
+
 // HashPassword is the stored form of a password: $argon2id$v=19$m=…,t=…,p=…$salt$key.
 func HashPassword(password string) (string, error) {
 	salt := make([]byte, argonSaltLen)
 	if _, err := rand.Read(salt); err != nil {
 		return "", fmt.Errorf("auth: random salt: %w", err)
 	}
-	key := argon2.IDKey([]byte(password), salt, argonTime, argonMemoryKiB, argonThreads, argonKeyLen)
+	key := idKey([]byte(password), salt, argonTime, argonMemoryKiB, argonThreads, argonKeyLen)
 	b64 := base64.RawStdEncoding
 	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, argonMemoryKiB, argonTime, argonThreads,
 		b64.EncodeToString(salt), b64.EncodeToString(key)), nil
@@ -127,19 +140,21 @@ func HashPassword(password string) (string, error) {
 
 // dummyHash is checked when there is no hash to check (an unknown email, a user without a
 // password), so that such a sign-in takes as long as a wrong password and the two answer alike.
-var dummyHash = func() string {
+// It is made at its first use, so that the processes that never check a password never pay
+// for it.
+var dummyHash = sync.OnceValue(func() string {
 	h, err := HashPassword("not a password of anyone: a fixed dummy")
 	if err != nil {
 		panic(err)
 	}
 	return h
-}()
+})
 
 // PasswordMatches reports whether password is the one hashed as encoded. An empty encoded (no
 // user, no password) checks a dummy hash and reports false, in the time a real check takes.
 func PasswordMatches(encoded, password string) bool {
 	if encoded == "" {
-		PasswordMatches(dummyHash, password)
+		PasswordMatches(dummyHash(), password)
 		return false
 	}
 	var version int
@@ -162,7 +177,7 @@ func PasswordMatches(encoded, password string) bool {
 	if err1 != nil || err2 != nil || len(want) == 0 {
 		return false
 	}
-	got := argon2.IDKey([]byte(password), salt, passes, mem, threads, uint32(len(want)))
+	got := idKey([]byte(password), salt, passes, mem, threads, uint32(len(want)))
 	return subtle.ConstantTimeCompare(got, want) == 1
 }
 
