@@ -97,6 +97,12 @@ func (s *Server) adminRotateWebhook(c *gin.Context) {
 // adminWebhookDeliveries is the delivery log, newest first: ?state=pending|delivered|dead,
 // ?requestId=, ?limit= (1–200, default 50), ?before=<delivery id> for the next page.
 func (s *Server) adminWebhookDeliveries(c *gin.Context) {
+	s.webhookDeliveries(c, c.Param("integratorId"), s.adminAnswer)
+}
+
+// webhookDeliveries answers the delivery log of integratorID's key (path parameter keyId),
+// through answer (the admin API's or the dashboard's): the admin and the dashboard routes share it.
+func (s *Server) webhookDeliveries(c *gin.Context, integratorID string, answer func(*gin.Context, error, string, func() any)) {
 	f := store.DeliveryFilter{State: c.Query("state"), RequestID: c.Query("requestId"), Limit: 50}
 	switch f.State {
 	case "", store.DeliveryPending, store.DeliveryDelivered, store.DeliveryDead:
@@ -120,8 +126,8 @@ func (s *Server) adminWebhookDeliveries(c *gin.Context) {
 		}
 		f.BeforeID = n
 	}
-	list, err := s.Store.WebhookDeliveries(c.Request.Context(), c.Param("integratorId"), c.Param("keyId"), f)
-	s.adminAnswer(c, err, CodeAPIKeyNotFound, func() any {
+	list, err := s.Store.WebhookDeliveries(c.Request.Context(), integratorID, c.Param("keyId"), f)
+	answer(c, err, CodeAPIKeyNotFound, func() any {
 		out := deliveriesJSON{Deliveries: list}
 		if len(list) == f.Limit {
 			out.Before = &list[len(list)-1].ID
@@ -130,15 +136,24 @@ func (s *Server) adminWebhookDeliveries(c *gin.Context) {
 	})
 }
 
+// deliveryID is the path's deliveryId, or 0 after answering 404 for one that is no id.
+func deliveryID(c *gin.Context) int64 {
+	id, err := strconv.ParseInt(c.Param("deliveryId"), 10, 64)
+	if err != nil || id < 1 {
+		abort(c, &Error{Code: CodeWebhookNotFound, Message: "not found"})
+		return 0
+	}
+	return id
+}
+
 // adminResendDelivery queues one delivery again, after everything pending of its request.
 func (s *Server) adminResendDelivery(c *gin.Context) {
 	var b adminChange
 	if !readAdminBody(c, &b, &b) {
 		return
 	}
-	id, err := strconv.ParseInt(c.Param("deliveryId"), 10, 64)
-	if err != nil || id < 1 {
-		abort(c, &Error{Code: CodeWebhookNotFound, Message: "not found"})
+	id := deliveryID(c)
+	if id == 0 {
 		return
 	}
 	by := b.actor(c)

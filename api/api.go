@@ -1,6 +1,6 @@
 // Package api is the HTTP face of the engine (Gin): quotes, chain listing, transaction hints,
-// request status, usage metrics and the websocket stream of status events (GET /ws), on the
-// public listener; the admin API (/admin/…) on a listener of its own, an internal address
+// request status, usage metrics, the websocket stream of status events (GET /ws) and the
+// integrator dashboard's JSON API (/dashboard/api/…, dashboard.go), on the public listener; the admin API (/admin/…) on a listener of its own, an internal address
 // (AdminHandler). Handlers read from the Postgres read model and reach
 // Temporal only through the deposit router, so status polling never replays a workflow. Every
 // failure is one Error type, answered as {message, errorCode} with the status one table gives

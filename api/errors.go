@@ -84,6 +84,9 @@ var statuses = map[string]int{
 	CodeDepositAddressNotFound:    http.StatusNotFound,
 	CodeInvalidSignature:          http.StatusBadRequest,
 	CodeNonceMappingConflict:      http.StatusConflict,
+	CodeDashboardUserNotFound:     http.StatusNotFound,
+	CodeDashboardUserExists:       http.StatusConflict,
+	CodeLastOwner:                 http.StatusConflict,
 
 	// SPONSOR_BALANCE_TOO_LOW is the spec's failReason; as a quote answer it is 400, like the
 	// other requests that cannot be served as posed.

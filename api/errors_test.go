@@ -287,8 +287,45 @@ func TestEveryRouteAnswersABadRequestWithMessageAndErrorCodeAndTheTablesStatus(t
 		"POST /admin/integrators/:integratorId/keys/:keyId/webhook/resend": {
 			{method: "POST", path: integrators + unknownID + "/keys" + unknownID + "/webhook/resend", body: `{"operator": "a"}`, header: bearer, code: CodeInvalidInput},
 		},
+		"GET /admin/integrators/:integratorId/dashboard-users": {
+			{method: "GET", path: integrators + "/nope/dashboard-users", header: bearer, code: CodeIntegratorNotFound},
+			{method: "GET", path: integrators + unknownID + "/dashboard-users", header: bearer, code: CodeServiceUnavailable},
+		},
+		"POST /admin/integrators/:integratorId/dashboard-users": {
+			{method: "POST", path: integrators + unknownID + "/dashboard-users", body: `{"email": "a@b.co", "role": "owner"}`, header: bearer, code: CodeInvalidInput},
+			{method: "POST", path: integrators + unknownID + "/dashboard-users", body: `{"operator": "a", "email": "a@b.co", "role": "boss"}`, header: bearer, code: CodeInvalidInput},
+			{method: "POST", path: integrators + unknownID + "/dashboard-users", body: `{"operator": "a", "email": "not an email", "role": "owner"}`, header: bearer, code: CodeInvalidInput},
+			{method: "POST", path: integrators + "/nope/dashboard-users", body: `{"operator": "a", "email": "a@b.co", "role": "owner"}`, header: bearer, code: CodeIntegratorNotFound},
+		},
+		"POST /admin/integrators/:integratorId/dashboard-users/:userId/links": {
+			{method: "POST", path: integrators + unknownID + "/dashboard-users" + unknownID + "/links", body: `{}`, header: bearer, code: CodeInvalidInput},
+			{method: "POST", path: integrators + unknownID + "/dashboard-users/nope/links", body: `{"operator": "a"}`, header: bearer, code: CodeDashboardUserNotFound},
+		},
 	} {
 		calls[key] = cs
+	}
+	// The dashboard: without a session 401, with a session cookie the database cannot check 503;
+	// the sign-ins refuse a malformed body, and answer 503 when the attempts cannot be counted.
+	session := map[string]string{"Cookie": DashboardCookie + "=" + strings.Repeat("A", 43)}
+	for _, rt := range s.routeTable() {
+		switch rt.access {
+		case accessDashboard:
+			path := strings.NewReplacer(":keyId", unknownID[1:], ":userId", unknownID[1:], ":deliveryId", "1").Replace(rt.path)
+			calls[rt.method+" "+rt.path] = []badCall{
+				{method: rt.method, path: path, body: `{}`, code: CodeUnauthorized},
+				{method: rt.method, path: path, body: `{}`, header: session, code: CodeServiceUnavailable},
+			}
+		case accessDashboardSignIn:
+			good := `{"email": "a@b.co", "password": "p"}`
+			if strings.HasSuffix(rt.path, "/link") {
+				good = `{"token": "t"}`
+			}
+			calls[rt.method+" "+rt.path] = []badCall{
+				{method: rt.method, path: rt.path, body: `{"email": 5}`, code: CodeInvalidInput},
+				{method: rt.method, path: rt.path, body: `{"emial": "a@b.co"}`, code: CodeInvalidInput},
+				{method: rt.method, path: rt.path, body: good, code: CodeServiceUnavailable},
+			}
+		}
 	}
 	checker := apiChecker(t)
 	routes := map[string]bool{}

@@ -115,6 +115,10 @@ func codesFor(o route) []string {
 		codes = append(codes, CodeRateLimited, CodeUnauthorized, CodeServiceUnavailable)
 	case accessAdmin:
 		codes = append(codes, CodeRateLimited, CodeUnauthorized, CodeNotFound)
+	case accessDashboard:
+		codes = append(codes, CodeRateLimited, CodeUnauthorized, CodeForbidden, CodeServiceUnavailable)
+	case accessDashboardSignIn:
+		codes = append(codes, CodeRateLimited, CodeServiceUnavailable)
 	}
 	return codes
 }
@@ -141,6 +145,9 @@ func OpenAPI() (*openapi3.T, error) {
 					Description: "The admin bearer token (ADMIN_TOKEN). The admin operations (/admin/…) are served on the admin " +
 						"listener only (ADMIN_ADDR, an internal address: 127.0.0.1:8081 by default), never on the public port, " +
 						"where they answer 404; without a token configured there is no admin listener."}},
+				"dashboardSession": &openapi3.SecuritySchemeRef{Value: &openapi3.SecurityScheme{Type: "apiKey", In: "cookie", Name: DashboardCookie,
+					Description: "The integrator dashboard's session (docs/dashboard.md), set by its sign-ins: an HttpOnly, Secure, " +
+						"SameSite=Strict cookie of path /dashboard. Every change (a method other than GET) also carries X-CSRF-Token."}},
 			},
 		},
 	}
@@ -230,6 +237,13 @@ func (o route) build() (*openapi3.Operation, error) {
 		op.Security = &openapi3.SecurityRequirements{{"apiKey": []string{}}}
 	case accessAdmin:
 		op.Security = &openapi3.SecurityRequirements{{"adminToken": []string{}}}
+	case accessDashboard:
+		op.Security = &openapi3.SecurityRequirements{{"dashboardSession": []string{}}}
+		if o.method != http.MethodGet {
+			op.Parameters = append(op.Parameters, &openapi3.ParameterRef{Value: &openapi3.Parameter{Name: DashboardCSRFHeader,
+				In: openapi3.ParameterInHeader, Description: "the session's CSRF token (GET /dashboard/api/me): without it, 403",
+				Schema: openapi3.NewStringSchema().NewRef()}})
+		}
 	default:
 		op.Security = &openapi3.SecurityRequirements{}
 	}

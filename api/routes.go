@@ -25,7 +25,7 @@ import (
 // each part that needs a route fact derives it from the table:
 //   - the routers: Handler registers the rows of the public listener, AdminHandler those of the
 //     admin listener (access accessAdmin), each behind the guard its access asks for (requireKey,
-//     adminGuard);
+//     adminGuard, dashboardGuard);
 //   - the OpenAPI document: OpenAPI describes every row (openapi.go);
 //   - the rate limits: limitRequests counts a call against its row's bucket (routeOf);
 //   - the usage counts: countUsage counts a call under its row's usage endpoint;
@@ -43,6 +43,13 @@ const (
 	accessKey                  // x-api-key required: requireKey answers 401 without a live key
 	accessAdmin                // the admin bearer token (adminGuard), on the admin listener only
 	accessNone                 // no credential (health and the reference)
+	// accessDashboard: the integrator dashboard's session cookie, and on a change its CSRF token
+	// (dashboardGuard); under /dashboard/api/ on the public listener. The handler checks the
+	// user's role.
+	accessDashboard
+	// accessDashboardSignIn: the dashboard's sign-ins, which start a session (no credential yet;
+	// their attempts are limited per email and per client: admitSignIn).
+	accessDashboardSignIn
 )
 
 // route is one row of the table: how the route is served and counted, then how it is documented.
@@ -149,6 +156,23 @@ func (s *Server) routeTable() []route {
 		}
 		return r
 	}
+	// dash is a route of the integrator dashboard's JSON API (dashboard.go, docs/dashboard.md).
+	dash := func(method, path, summary, desc string, handler gin.HandlerFunc, body any, ok int, resp any, codes ...string) route {
+		r := route{method: method, path: "/dashboard/api" + path, handler: handler, access: accessDashboard, bucket: ratelimit.Other,
+			bodyLimit: dashboardBodyLimit, tag: "dashboard", summary: summary, desc: desc, body: body, bodyRequired: body != nil,
+			answers: []docAnswer{{status: ok, desc: summary, body: resp}}, errors: append(codes, CodeServiceUnavailable)}
+		if strings.HasPrefix(path, "/keys") {
+			r.tag = "dashboard keys"
+		}
+		return r
+	}
+	signIn := func(path, summary, desc string, handler gin.HandlerFunc, body any) route {
+		r := dash("POST", path, summary, desc, handler, body, 200, dashboardMeJSON{}, CodeUnauthorized)
+		r.access = accessDashboardSignIn
+		return r
+	}
+	const dkey, dhook = "/keys/:keyId", "/keys/:keyId/webhook"
+	const owners, keyRoles = "Owners only.", "Owners and developers; support is 403."
 	const integrator, key, webhook = "/admin/integrators/:integratorId", "/admin/integrators/:integratorId/keys/:keyId",
 		"/admin/integrators/:integratorId/keys/:keyId/webhook"
 	const signature = "protocol data in POST /quote/v2 (includeProtocolData): recompute the order id from orderData"
@@ -308,8 +332,57 @@ func (s *Server) routeTable() []route {
 			CodeWebhookNotFound),
 		admin("POST", webhook+"/resend", "Send every delivery since a time again", s.adminResendSince, resendBody{}, 202, queuedJSON{},
 			CodeAPIKeyNotFound),
+		// The integrator dashboard's accounts, from the admin API (admin_dashboard.go).
+		admin("GET", integrator+"/dashboard-users", "List an integrator's dashboard users", s.adminListDashboardUsers, nil, 200,
+			dashboardUsersJSON{}, CodeIntegratorNotFound),
+		admin("POST", integrator+"/dashboard-users", "Create a dashboard user", s.adminCreateDashboardUser, dashboardUserBody{}, 201,
+			auth.DashboardUserView{}, CodeIntegratorNotFound, CodeDashboardUserExists),
+		admin("POST", integrator+"/dashboard-users/:userId/links", "Issue a one-time sign-in link", s.adminDashboardLink, adminChange{}, 201,
+			dashboardLinkJSON{}, CodeDashboardUserNotFound),
+
+		// The integrator dashboard (dashboard.go, dashboard_webhooks.go; docs/dashboard.md).
+		signIn("/session", "Sign in with email and password",
+			"Sets the session cookie intentd_dashboard. A wrong email and a wrong password answer alike. At most 5 attempts per email and 20 per client in 15 minutes (429 with Retry-After).",
+			s.dashboardSignIn, signInBody{}),
+		signIn("/session/link", "Sign in with a one-time link",
+			"The token of a link an owner or an operator issued: used once, within 30 minutes. Sets the session cookie.",
+			s.dashboardLinkSignIn, linkSignInBody{}),
+		dash("DELETE", "/session", "Sign out", "Ends the session and clears its cookie.", s.dashboardSignOut, nil, 204, nil),
+		dash("GET", "/me", "Who is signed in", "The user, their role and integrator, and the session's CSRF token (X-CSRF-Token on every change).",
+			s.dashboardMe, nil, 200, dashboardMeJSON{}),
+		dash("PUT", "/me/password", "Set your password", "currentPassword is needed when you have one; your other sessions end.",
+			s.dashboardSetPassword, passwordBody{}, 200, auth.DashboardUserView{}),
+		dash("GET", "/team", "The team", owners, s.dashboardTeam, nil, 200, dashboardUsersJSON{}),
+		dash("POST", "/team", "Invite a user", owners+" Answers the new user and a one-time sign-in link for them, shown once.",
+			s.dashboardInvite, inviteBody{}, 201, invitedJSON{}, CodeDashboardUserExists),
+		dash("PATCH", "/team/:userId", "Change a user's role", owners+" The last owner stays an owner.", s.dashboardSetRole, roleBody{}, 200,
+			auth.DashboardUserView{}, CodeDashboardUserNotFound, CodeLastOwner),
+		dash("DELETE", "/team/:userId", "Remove a user", owners+" Their sessions end. The last owner stays.", s.dashboardRemoveUser, nil, 204, nil,
+			CodeDashboardUserNotFound, CodeLastOwner),
+		dash("GET", "/keys", "The integrator's keys", "Owners and developers see each key's details; support the labels only.",
+			s.dashboardKeys, nil, 200, dashboardKeysJSON{}),
+		dash("POST", "/keys", "Create a key", keyRoles+" The key's value is in this answer only.", s.dashboardCreateKey, dashboardKeyBody{}, 201,
+			createdKeyJSON{}),
+		dash("PATCH", dkey, "Rename a key", keyRoles, s.dashboardRenameKey, dashboardKeyBody{}, 200, auth.KeyView{}, CodeAPIKeyNotFound),
+		dash("POST", dkey+"/revoke", "Revoke a key", keyRoles+" For good: every API process refuses it within seconds.", s.dashboardRevokeKey,
+			nil, 200, auth.KeyView{}, CodeAPIKeyNotFound),
+		dash("GET", dhook, "A key's webhook", keyRoles, s.dashboardShowWebhook, nil, 200, store.WebhookView{}, CodeWebhookNotFound),
+		withAnswer(dash("PUT", dhook, "Set a key's webhook", keyRoles+" URL, custom headers (their values are never shown again), enabled.",
+			s.dashboardSetWebhook, dashboardWebhookBody{}, 200, webhookJSON{}, CodeAPIKeyNotFound, CodeWebhooksUnavailable),
+			docAnswer{status: 201, desc: "created, with its signing secret (shown once)", body: webhookJSON{}}),
+		dash("POST", dhook+"/rotate", "Rotate a webhook's signing secret", keyRoles+" The new secret is in this answer only.",
+			s.dashboardRotateWebhook, dashboardRotateBody{}, 200, webhookJSON{}, CodeWebhookNotFound, CodeWebhooksUnavailable).optionalBody(),
+		dash("POST", dhook+"/test", "Send a test delivery", keyRoles+" Queues a webhook.test event, signed and sent as any other; it shows in the delivery log.",
+			s.dashboardTestWebhook, nil, 202, testQueuedJSON{}, CodeWebhookNotFound),
+		withQuery(dash("GET", dhook+"/deliveries", "A webhook's delivery log", keyRoles, s.dashboardWebhookDeliveries, nil, 200, deliveriesJSON{},
+			CodeAPIKeyNotFound), deliveriesParams),
+		dash("POST", dhook+"/deliveries/:deliveryId/resend", "Send one delivery again", keyRoles, s.dashboardResendDelivery, nil, 202,
+			queuedJSON{}, CodeWebhookNotFound),
 	}
 }
+
+// optionalBody is r with a body it may go without.
+func (r route) optionalBody() route { r.bodyRequired = false; return r }
 
 func withAnswer(r route, a docAnswer) route { r.answers = append(r.answers, a); return r }
 
@@ -337,6 +410,10 @@ func (s *Server) register(r gin.IRoutes, adminListener bool) {
 			r.Handle(rt.method, rt.path, s.requireKey(), rt.handler)
 		case accessAdmin:
 			r.Handle(rt.method, rt.path, s.adminGuard(), rt.handler)
+		case accessDashboard:
+			r.Handle(rt.method, rt.path, s.dashboardGuard(), rt.handler)
+		case accessDashboardSignIn:
+			r.Handle(rt.method, rt.path, dashboardNoStore, rt.handler)
 		default:
 			r.Handle(rt.method, rt.path, rt.handler)
 		}
@@ -396,18 +473,21 @@ func (rt *route) pathFacts() pathFacts {
 
 // check refuses a row that cannot be served as written.
 func (rt *route) check() error {
+	dashboard := rt.access == accessDashboard || rt.access == accessDashboardSignIn
 	switch {
 	case rt.handler == nil:
 		return fmt.Errorf("no handler")
 	case rt.access == accessAdmin && rt.bucket != "":
 		return fmt.Errorf("the admin API is not rate limited (its failure budget is adminGuard's), yet the row names bucket %q", rt.bucket)
-	case (rt.access == accessPublic || rt.access == accessKey) && rt.bucket == "":
+	case (rt.access == accessPublic || rt.access == accessKey || dashboard) && rt.bucket == "":
 		return fmt.Errorf("a route of the public API needs a rate-limit bucket")
 	case rt.bucket != "" && !slices.Contains(ratelimit.Buckets(), rt.bucket):
 		return fmt.Errorf("%q is no rate-limit bucket", rt.bucket)
 	case rt.access == accessAdmin && !strings.HasPrefix(rt.path, "/admin/"),
 		rt.access != accessAdmin && strings.HasPrefix(rt.path, "/admin/"):
 		return fmt.Errorf("the admin API's routes, and only they, are under /admin/")
+	case dashboard != strings.HasPrefix(rt.path, "/dashboard/api/"):
+		return fmt.Errorf("the dashboard's routes, and only they, are under /dashboard/api/")
 	}
 	return nil
 }

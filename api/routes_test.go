@@ -104,7 +104,8 @@ func TestEveryRouteIsCountedUnderItsPath(t *testing.T) {
 
 // The access column is what the routers enforce: a route that requires a key answers 401 without
 // one before its handler runs, an admin route is 404 on the public listener and 401 without the
-// admin token on its own.
+// admin token on its own, a dashboard route 401 without a session (issue 39: "sessions in secure,
+// HTTP-only cookies").
 func TestEachRouteIsGuardedAsItsAccessSays(t *testing.T) {
 	s := fullServer(t)
 	public, admin := s.Handler(), s.AdminHandler()
@@ -115,7 +116,7 @@ func TestEachRouteIsGuardedAsItsAccessSays(t *testing.T) {
 		h.ServeHTTP(w, r)
 		return w.Code, w.Body.String()
 	}
-	keyed, admins := 0, 0
+	keyed, admins, dashboards := 0, 0, 0
 	for i, rt := range s.routeTable() {
 		ip := fmt.Sprintf("198.51.100.%d", i+1) // the admin failure budget is per client
 		switch rt.access {
@@ -123,6 +124,11 @@ func TestEachRouteIsGuardedAsItsAccessSays(t *testing.T) {
 			keyed++
 			if code, body := call(public, rt.method, rt.path, ip); code != http.StatusUnauthorized || !strings.Contains(body, CodeUnauthorized) {
 				t.Errorf("%s %s without a key: %d %s", rt.method, rt.path, code, body)
+			}
+		case accessDashboard:
+			dashboards++
+			if code, body := call(public, rt.method, rt.path, ip); code != http.StatusUnauthorized || !strings.Contains(body, CodeUnauthorized) {
+				t.Errorf("%s %s without a dashboard session: %d %s", rt.method, rt.path, code, body)
 			}
 		case accessAdmin:
 			admins++
@@ -134,8 +140,8 @@ func TestEachRouteIsGuardedAsItsAccessSays(t *testing.T) {
 			}
 		}
 	}
-	if keyed != 4 || admins < 20 {
-		t.Fatalf("%d routes requiring a key, %d admin routes", keyed, admins)
+	if keyed != 4 || admins < 20 || dashboards < 15 {
+		t.Fatalf("%d routes requiring a key, %d admin routes, %d dashboard routes", keyed, admins, dashboards)
 	}
 }
 

@@ -72,6 +72,23 @@ type Store interface {
 	WebhookOf(ctx context.Context, integratorID, keyID string) (*store.Webhook, error)
 	WebhookDeliveries(ctx context.Context, integratorID, keyID string, f store.DeliveryFilter) ([]store.DeliveryLog, error)
 	ResendDeliveries(ctx context.Context, integratorID, keyID string, deliveryID int64, since time.Time, by store.Actor) (int64, error)
+
+	// The integrator dashboard (dashboard.go): its users, sessions, one-time links, sign-in
+	// attempts, and the test delivery of a key's webhook.
+	CreateDashboardUser(ctx context.Context, integratorID, email string, role auth.Role, passwordHash string, by store.Actor) (*auth.DashboardUser, error)
+	DashboardUsers(ctx context.Context, integratorID string) ([]*auth.DashboardUser, error)
+	DashboardUserByEmail(ctx context.Context, email string) (*auth.DashboardUser, string, error)
+	SetDashboardUserRole(ctx context.Context, integratorID, userID string, role auth.Role, by store.Actor) (*auth.DashboardUser, error)
+	RemoveDashboardUser(ctx context.Context, integratorID, userID string, by store.Actor) error
+	SetDashboardPassword(ctx context.Context, integratorID, userID, passwordHash string, keepSession []byte, by store.Actor) (*auth.DashboardUser, error)
+	IssueDashboardLink(ctx context.Context, integratorID, userID string, tokenHash []byte, expiresAt time.Time, by store.Actor) error
+	UseDashboardLink(ctx context.Context, tokenHash []byte) (*auth.DashboardUser, error)
+	CreateDashboardSession(ctx context.Context, userID string, tokenHash []byte, expiresAt time.Time, remote string) error
+	DashboardSession(ctx context.Context, tokenHash []byte) (*auth.DashboardUser, error)
+	EndDashboardSession(ctx context.Context, tokenHash []byte) error
+	AdmitSignInAttempt(ctx context.Context, subjects []string, limits []int, window time.Duration) ([]store.SignInCount, bool, error)
+	ForgetSignInAttempts(ctx context.Context, subject string) error
+	QueueTestDelivery(ctx context.Context, integratorID, keyID, event string, body []byte, by store.Actor) (int64, error)
 }
 
 var _ Store = (*store.Store)(nil)

@@ -1,6 +1,8 @@
 package api
 
 import (
+	"time"
+
 	"encoding/json"
 
 	"github.com/intentd/intentd/auth"
@@ -128,4 +130,61 @@ type deliveriesJSON struct {
 // queuedJSON is how many deliveries a resend queued.
 type queuedJSON struct {
 	Queued int64 `json:"queued"`
+}
+
+// dashboardMeJSON is who is signed in to the dashboard, and the session's CSRF token.
+type dashboardMeJSON struct {
+	User       auth.DashboardUserView  `json:"user"`
+	Role       auth.Role               `json:"role" enum:"owner,developer,support"`
+	Integrator dashboardIntegratorJSON `json:"integrator"`
+	CSRFToken  string                  `json:"csrfToken" doc:"send it as X-CSRF-Token on every change"`
+}
+
+// dashboardIntegratorJSON is the integrator a dashboard user belongs to.
+type dashboardIntegratorJSON struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+// dashboardUsersJSON is an integrator's dashboard users.
+type dashboardUsersJSON struct {
+	Users []auth.DashboardUserView `json:"users"`
+}
+
+// dashboardLinkJSON is a one-time sign-in link: its token, shown in this answer only.
+type dashboardLinkJSON struct {
+	Token     string    `json:"token" doc:"the link's token: shown here once; POST it to /dashboard/api/session/link"`
+	Path      string    `json:"path" doc:"the dashboard's path with the token in its fragment, to put after the dashboard's origin"`
+	ExpiresAt time.Time `json:"expiresAt"`
+}
+
+// invitedJSON is an invited user and the one-time link they sign in with first.
+type invitedJSON struct {
+	User auth.DashboardUserView `json:"user"`
+	Link dashboardLinkJSON      `json:"link"`
+}
+
+// dashboardKeysJSON is the integrator's keys as the dashboard lists them.
+type dashboardKeysJSON struct {
+	APIKeys []dashboardKeyJSON `json:"apiKeys"`
+}
+
+// dashboardKeyJSON is a key in the dashboard's list: for owners and developers with its details,
+// for support its label only.
+type dashboardKeyJSON struct {
+	Label       string                   `json:"label"`
+	ID          string                   `json:"id,omitempty"`
+	Prefix      string                   `json:"prefix,omitempty"`
+	Environment string                   `json:"environment,omitempty"`
+	Tier        auth.Tier                `json:"tier,omitempty"`
+	Limits      map[string]auth.RateView `json:"limits,omitempty"`
+	Unlimited   bool                     `json:"unlimited,omitempty"`
+	CreatedAt   *time.Time               `json:"createdAt,omitempty"`
+	LastUsedAt  *time.Time               `json:"lastUsedAt,omitempty" doc:"absent: never used"`
+	RevokedAt   *time.Time               `json:"revokedAt,omitempty" doc:"absent: live"`
+}
+
+// testQueuedJSON is the test delivery queued to a webhook.
+type testQueuedJSON struct {
+	DeliveryID int64 `json:"deliveryId"`
 }

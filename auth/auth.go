@@ -3,6 +3,8 @@
 // 256 bits of entropy, so no stretching is needed); the API resolves a presented key through a
 // short cache so a revoked key stops working within seconds on every process. Rate limits
 // (package ratelimit) and usage counts (package usage) are keyed by what this package resolves.
+// The integrator dashboard's people are here too (dashboard.go): their roles, the argon2id hash
+// their passwords are kept as, and the tokens of their sessions and one-time sign-in links.
 package auth
 
 import (

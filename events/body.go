@@ -3,6 +3,7 @@ package events
 import (
 	"bytes"
 	"encoding/json"
+	"time"
 
 	"github.com/intentd/intentd/intent"
 	"github.com/intentd/intentd/store"
@@ -32,4 +33,21 @@ func compactJSON(v any) ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// TestEvent is the event of a test delivery (the dashboard's "send a test"): a receiver checks
+// its signature as any other's, and may ignore it.
+const TestEvent = "webhook.test"
+
+// testBody is a test delivery's body: the shape of every webhook body, its data a message.
+type testBody struct {
+	Event     string            `json:"event"`
+	Timestamp int64             `json:"timestamp"`
+	Data      map[string]string `json:"data"`
+}
+
+// TestWebhookBody is the body of a test delivery made at.
+func TestWebhookBody(at time.Time) ([]byte, error) {
+	return compactJSON(testBody{Event: TestEvent, Timestamp: at.UnixMilli(),
+		Data: map[string]string{"message": "a test delivery from intentd: the webhook is reachable and its signature can be checked"}})
 }

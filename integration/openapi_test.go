@@ -35,6 +35,7 @@ type docCaller struct {
 	admin   string // the admin API's listener (/admin/…)
 	checker *openapidoc.Checker
 	seen    map[string][]int // "METHOD /path/{param}" → statuses answered
+	cookies []*http.Cookie   // the last answer's Set-Cookie
 }
 
 // call sends method to path (concrete, with its query) as the operation route (OpenAPI's form)
@@ -69,6 +70,7 @@ func (d *docCaller) call(method, route, path string, body any, header map[string
 	}
 	raw, _ := io.ReadAll(res.Body)
 	res.Body.Close()
+	d.cookies = res.Cookies()
 	d.check(req, route, res, raw)
 	var out obj
 	_ = json.Unmarshal(raw, &out)
@@ -214,6 +216,49 @@ func TestEveryDocumentedOperationAnswersAsTheDocumentSays(t *testing.T) {
 	d.must(202, "POST", wh+"/deliveries/{deliveryId}/resend", kp+"/webhook/deliveries/"+deliveryID+"/resend", obj{"operator": "ops"}, bearer)
 	d.must(202, "POST", wh+"/resend", kp+"/webhook/resend", obj{"operator": "ops", "since": time.Now().Add(-time.Hour).UTC().Format(time.RFC3339)}, bearer)
 	d.must(200, "POST", wh+"/disable", kp+"/webhook/disable", obj{"operator": "ops"}, bearer)
+
+	// The integrator dashboard (docs/dashboard.md): an owner made through the admin API signs in
+	// by a one-time link, then by password, and drives the team, a key and its webhook.
+	const du = "/admin/integrators/{integratorId}/dashboard-users"
+	owner := d.must(201, "POST", du, ip+"/dashboard-users", obj{"operator": "ops", "email": "owner@openapi.example", "role": "owner"}, bearer)
+	d.must(200, "GET", du, ip+"/dashboard-users", nil, bearer)
+	link := d.must(201, "POST", du+"/{userId}/links", ip+"/dashboard-users/"+str(t, owner, "id")+"/links", obj{"operator": "ops"}, bearer)
+	session := func(me obj) map[string]string {
+		for _, c := range d.cookies {
+			if c.Name == "intentd_dashboard" {
+				return map[string]string{"Cookie": c.Name + "=" + c.Value, "X-CSRF-Token": str(t, me, "csrfToken")}
+			}
+		}
+		t.Fatalf("no session cookie: %v", d.cookies)
+		return nil
+	}
+	me := d.must(200, "POST", "/dashboard/api/session/link", "/dashboard/api/session/link", obj{"token": str(t, link, "token")}, nil)
+	sess := session(me)
+	d.must(200, "PUT", "/dashboard/api/me/password", "/dashboard/api/me/password", obj{"newPassword": "an openapi dashboard password"}, sess)
+	me = d.must(200, "POST", "/dashboard/api/session", "/dashboard/api/session", obj{"email": "owner@openapi.example",
+		"password": "an openapi dashboard password"}, nil)
+	sess = session(me)
+	d.must(200, "GET", "/dashboard/api/me", "/dashboard/api/me", nil, sess)
+	invited := d.must(201, "POST", "/dashboard/api/team", "/dashboard/api/team", obj{"email": "dev@openapi.example", "role": "developer"}, sess)
+	d.must(200, "GET", "/dashboard/api/team", "/dashboard/api/team", nil, sess)
+	up := "/dashboard/api/team/" + str(t, invited, "user.id")
+	d.must(200, "PATCH", "/dashboard/api/team/{userId}", up, obj{"role": "support"}, sess)
+	d.must(204, "DELETE", "/dashboard/api/team/{userId}", up, nil, sess)
+	dk := d.must(201, "POST", "/dashboard/api/keys", "/dashboard/api/keys", obj{"label": "dashboard"}, sess)
+	dkp := "/dashboard/api/keys/" + str(t, dk, "apiKey.id")
+	d.must(200, "GET", "/dashboard/api/keys", "/dashboard/api/keys", nil, sess)
+	d.must(200, "PATCH", "/dashboard/api/keys/{keyId}", dkp, obj{"label": "dashboard key"}, sess)
+	const dwh = "/dashboard/api/keys/{keyId}/webhook"
+	d.must(201, "PUT", dwh, dkp+"/webhook", obj{"url": rcv.URL}, sess)
+	d.must(200, "PUT", dwh, dkp+"/webhook", obj{"enabled": true}, sess)
+	d.must(200, "GET", dwh, dkp+"/webhook", nil, sess)
+	d.must(200, "POST", dwh+"/rotate", dkp+"/webhook/rotate", obj{"overlapSeconds": 0}, sess)
+	queued := d.must(202, "POST", dwh+"/test", dkp+"/webhook/test", nil, sess)
+	d.must(200, "GET", dwh+"/deliveries", dkp+"/webhook/deliveries?limit=5", nil, sess)
+	d.must(202, "POST", dwh+"/deliveries/{deliveryId}/resend", fmt.Sprintf("%s/webhook/deliveries/%.0f/resend", dkp, get(t, queued, "deliveryId")),
+		nil, sess)
+	d.must(200, "POST", "/dashboard/api/keys/{keyId}/revoke", dkp+"/revoke", nil, sess)
+	d.must(204, "DELETE", "/dashboard/api/session", "/dashboard/api/session", nil, sess)
 
 	// A refund only an operator can make: refundTo cannot receive ETH.
 	acct := devnet.TestAccounts()[2]

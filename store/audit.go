@@ -52,12 +52,12 @@ var uuidRE = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[
 // than an error the database would answer.
 func isUUID(s string) bool { return uuidRE.MatchString(s) }
 
-// inTx runs fn in one transaction. fn's own answers (ErrNotFound, ErrBalanceTooLow, ErrNoActor,
+// inTx runs fn in one transaction. fn's own answers (ErrNotFound, ErrBalanceTooLow, ErrNoActor, ErrEmailTaken, ErrLastOwner,
 // auth.ErrInvalid) pass as they are; any other failure the server did not answer is
 // intent.ErrUnavailable, so the admin API answers 503 and the caller retries.
 func (s *Store) inTx(ctx context.Context, fn func(pgx.Tx) error) error {
 	err := pgx.BeginFunc(ctx, s.pool, fn)
-	for _, own := range []error{ErrNotFound, ErrBalanceTooLow, ErrNoActor, auth.ErrInvalid} {
+	for _, own := range []error{ErrNotFound, ErrBalanceTooLow, ErrNoActor, auth.ErrInvalid, ErrEmailTaken, ErrLastOwner} {
 		if errors.Is(err, own) {
 			return err
 		}
