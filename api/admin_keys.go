@@ -44,14 +44,7 @@ func (a adminChange) actor(c *gin.Context) store.Actor {
 // readAdminBody decodes a change's JSON body into dst, refusing unknown fields (a misspelt
 // field must not be silently ignored) and a missing operator.
 func readAdminBody(c *gin.Context, dst any, change *adminChange) bool {
-	dec := json.NewDecoder(http.MaxBytesReader(c.Writer, c.Request.Body, adminBodyLimit))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(dst); err != nil {
-		abort(c, invalidInput("body must be one JSON object of the documented fields: "+jsonProblem(err)))
-		return false
-	}
-	if dec.More() {
-		abort(c, invalidInput("body must be a single JSON object"))
+	if !readStrictBody(c, dst, adminBodyLimit) {
 		return false
 	}
 	if strings.TrimSpace(change.Operator) == "" {
@@ -276,4 +269,21 @@ func (s *Server) adminRevokeKey(c *gin.Context) {
 	by, integratorID, keyID := b.actor(c), c.Param("integratorId"), c.Param("keyId")
 	k, err := s.Store.RevokeAPIKey(c.Request.Context(), integratorID, keyID, by)
 	s.adminChanged(c, err, CodeAPIKeyNotFound, http.StatusOK, "key.revoke", by, func() any { return k.View() })
+}
+
+// readStrictBody decodes one JSON object of at most limit bytes into dst, refusing unknown
+// fields (a misspelt field must not be silently ignored) and anything after the object; it
+// answers 400 and returns false otherwise.
+func readStrictBody(c *gin.Context, dst any, limit int64) bool {
+	dec := json.NewDecoder(http.MaxBytesReader(c.Writer, c.Request.Body, limit))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(dst); err != nil {
+		abort(c, invalidInput("body must be one JSON object of the documented fields: "+jsonProblem(err)))
+		return false
+	}
+	if dec.More() {
+		abort(c, invalidInput("body must be a single JSON object"))
+		return false
+	}
+	return true
 }

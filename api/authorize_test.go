@@ -54,7 +54,13 @@ func perpsRequest(t *testing.T, st *store.Store, n int, origin uint64, user comm
 // referrer it adds), and k's signature of the message m in the query.
 func signedAuthorize(t *testing.T, k *ecdsa.PrivateKey, m perps.NonceMapping) call {
 	t.Helper()
-	hash, _, err := apitypes.TypedDataAndHash(perps.Default().NonceMappingTypedData(m))
+	return signedAuthorizeUnder(t, perps.Default(), k, m)
+}
+
+// signedAuthorizeUnder is signedAuthorize with the message naming the exchange x.
+func signedAuthorizeUnder(t *testing.T, x perps.Exchange, k *ecdsa.PrivateKey, m perps.NonceMapping) call {
+	t.Helper()
+	hash, _, err := apitypes.TypedDataAndHash(x.NonceMappingTypedData(m))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,16 +299,7 @@ func TestAuthorizeVerifiesTheMessageUnderTheChainsOwnExchangeNaming(t *testing.T
 	if a := send(t, hs.URL, signedAuthorize(t, perpsKey, m), nil); a.status != http.StatusUnauthorized && a.status != http.StatusBadRequest {
 		t.Fatalf("signed under the default naming: %d %v, want it refused", a.status, a.body)
 	}
-	hash, _, err := apitypes.TypedDataAndHash(perps.Exchange{Word: "Venue"}.NonceMappingTypedData(m))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sig, err := crypto.Sign(hash, perpsKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sig[64] += 27
-	if a := send(t, hs.URL, authorizeCall(perps.AuthorizeBodyOf(m), hexutil.Encode(sig)), nil); a.status != http.StatusOK {
+	if a := send(t, hs.URL, signedAuthorizeUnder(t, perps.Exchange{Word: "Venue"}, perpsKey, m), nil); a.status != http.StatusOK {
 		t.Fatalf("signed under the chain's naming: %d %v, want 200", a.status, a.body)
 	}
 }

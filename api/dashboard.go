@@ -1,7 +1,6 @@
 package api
 
 import (
-	"encoding/json"
 	"errors"
 	"math"
 	"net/http"
@@ -130,17 +129,7 @@ func requireRole(c *gin.Context, roles ...auth.Role) bool {
 
 // readDashboardBody decodes a JSON body into dst, refusing unknown fields.
 func readDashboardBody(c *gin.Context, dst any) bool {
-	dec := json.NewDecoder(http.MaxBytesReader(c.Writer, c.Request.Body, dashboardBodyLimit))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(dst); err != nil {
-		abort(c, invalidInput("body must be one JSON object of the documented fields: "+jsonProblem(err)))
-		return false
-	}
-	if dec.More() {
-		abort(c, invalidInput("body must be a single JSON object"))
-		return false
-	}
-	return true
+	return readStrictBody(c, dst, dashboardBodyLimit)
 }
 
 // dashboardStoreError answers a failed store call of the dashboard or of its admin routes.
