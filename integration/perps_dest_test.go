@@ -177,12 +177,40 @@ func TestAWithdrawalFromThePerpsExchangeReachesSuccess(t *testing.T) {
 	s := testkit.Start(t, testkit.Options{Exchange: true})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	acct := devnet.TestAccounts()[5]
 	recipient := freshAddress(t)
+	q, requestID, final := withdrawFromExchange(t, ctx, s, devnet.TestAccounts()[5], recipient, "0x00000000000000000000000000000000", "2500000000")
+	want := str(t, q, "details.currencyOut.amount")
+	if got := s.Balance(t, 31337, devnet.USDCAddress, recipient); got.String() != want {
+		t.Fatalf("the recipient holds %s, quoted %s", got, want)
+	}
+	if got := s.Exchange.PerpsBalance(devnet.ExchangeDepositoryAddress()); got.String() != "2600000000" {
+		t.Fatalf("the depository account holds %s, want its 100000000 and the 2500000000 withdrawn", got)
+	}
+	// Issue 38 point 5: the public SDK's perps flow checks the legacy /intents/status (v1); it
+	// follows the request to success too.
+	var v1 struct {
+		Status     string   `json:"status"`
+		InTxHashes []string `json:"inTxHashes"`
+	}
+	if code, err := s.API.Do(ctx, http.MethodGet, "/intents/status?requestId="+requestID, nil, &v1); err != nil || code != http.StatusOK ||
+		v1.Status != "success" || len(v1.InTxHashes) != 1 || v1.InTxHashes[0] != final.InTxHashes[0] {
+		t.Fatalf("GET /intents/status: %d %+v %v, want success with the transfer", code, v1, err)
+	}
+}
+
+// withdrawFromExchange is a withdrawal as the public SDK makes it: acct quotes amount of currency
+// from the exchange to USDC on 31337 for recipient (protocolVersion v2), signs the authorize
+// step's NonceMapping and posts it to /authorize, signs the deposit step's sendAsset with the
+// same nonce and posts it to the exchange, and waits for the request to end, which must be in
+// success with the transfer in and the fill out. It returns the quote, its request id and the
+// final status.
+func withdrawFromExchange(t *testing.T, ctx context.Context, s *testkit.Stack, acct devnet.Account, recipient common.Address,
+	currency, amount string) (map[string]any, string, *e2e.Status) {
+	t.Helper()
 	var q map[string]any
 	if code, err := s.API.Do(ctx, http.MethodPost, "/quote/v2", map[string]any{"user": acct.Address.Hex(), "recipient": recipient.Hex(),
-		"originChainId": devnet.ExchangeChainID, "destinationChainId": 31337, "originCurrency": "0x00000000000000000000000000000000",
-		"destinationCurrency": devnet.USDCAddress.Hex(), "amount": "2500000000", "tradeType": "EXACT_INPUT", "protocolVersion": "v2",
+		"originChainId": devnet.ExchangeChainID, "destinationChainId": 31337, "originCurrency": currency,
+		"destinationCurrency": devnet.USDCAddress.Hex(), "amount": amount, "tradeType": "EXACT_INPUT", "protocolVersion": "v2",
 		"includeProtocolData": true}, &q); err != nil || code != http.StatusOK {
 		t.Fatalf("quote: %d %v %v", code, q, err)
 	}
@@ -209,22 +237,40 @@ func TestAWithdrawalFromThePerpsExchangeReachesSuccess(t *testing.T) {
 	if final.Status != "success" || len(final.InTxHashes) != 1 || len(final.TxHashes) != 1 {
 		t.Fatalf("final %+v (seen %v), want success with the transfer in and the fill out", final, seen)
 	}
+	return q, requestID, final
+}
+
+// Issue 38 point 1 (the exchange's balances "by token id, DEX-suffixed ids"), the other way: a
+// withdrawal of USDC held on the DEX xyz (currency 0x6d1e…ce054 followed by hex("xyz")) reaches
+// success; the user's sendAsset moves it between the xyz balances (sourceDex and destinationDex
+// "xyz"), the depository's xyz balance grows by exactly the amount, and the recipient on 31337
+// holds exactly the quoted output.
+func TestAWithdrawalOfUSDCOnTheDexXyzReachesSuccess(t *testing.T) {
+	s := testkit.Start(t, testkit.Options{Exchange: true})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	acct := devnet.TestAccounts()[6]
+	usdc := s.Exchange.SpotUSDC().ID
+	if err := s.Exchange.CreditDex(acct.Address, devnet.ExchangeDex, usdc, big.NewInt(5_000_000_000)); err != nil {
+		t.Fatal(err)
+	}
+	depository := devnet.ExchangeDepositoryAddress()
+	before := s.Exchange.DexBalance(depository, devnet.ExchangeDex, usdc)
+	recipient := freshAddress(t)
+	q, _, _ := withdrawFromExchange(t, ctx, s, acct, recipient, devnet.ExchangeDexUSDCAddress, "2500000000")
+	params := get(t, get(t, q["steps"].([]any)[1], "items").([]any)[0], "data.action.parameters")
+	if str(t, params, "sourceDex") != devnet.ExchangeDex || str(t, params, "destinationDex") != devnet.ExchangeDex {
+		t.Fatalf("the deposit step's sendAsset %v, want it between the xyz balances", params)
+	}
+	if got := new(big.Int).Sub(s.Exchange.DexBalance(depository, devnet.ExchangeDex, usdc), before); got.Int64() != 2_500_000_000 {
+		t.Fatalf("the depository's xyz USDC grew by %s, want the 2500000000 withdrawn", got)
+	}
+	if got := s.Exchange.DexBalance(acct.Address, devnet.ExchangeDex, usdc); got.Int64() != 2_500_000_000 {
+		t.Fatalf("the user's xyz USDC is %s, want the 2500000000 left", got)
+	}
 	want := str(t, q, "details.currencyOut.amount")
 	if got := s.Balance(t, 31337, devnet.USDCAddress, recipient); got.String() != want {
 		t.Fatalf("the recipient holds %s, quoted %s", got, want)
-	}
-	if got := s.Exchange.PerpsBalance(devnet.ExchangeDepositoryAddress()); got.String() != "2600000000" {
-		t.Fatalf("the depository account holds %s, want its 100000000 and the 2500000000 withdrawn", got)
-	}
-	// Issue 38 point 5: the public SDK's perps flow checks the legacy /intents/status (v1); it
-	// follows the request to success too.
-	var v1 struct {
-		Status     string   `json:"status"`
-		InTxHashes []string `json:"inTxHashes"`
-	}
-	if code, err := s.API.Do(ctx, http.MethodGet, "/intents/status?requestId="+requestID, nil, &v1); err != nil || code != http.StatusOK ||
-		v1.Status != "success" || len(v1.InTxHashes) != 1 || v1.InTxHashes[0] != final.InTxHashes[0] {
-		t.Fatalf("GET /intents/status: %d %+v %v, want success with the transfer", code, v1, err)
 	}
 }
 
