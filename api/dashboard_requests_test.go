@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/intentd/intentd/auth"
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/intent"
@@ -226,5 +228,53 @@ func TestDashboardRequestsFiltersViewsSearchAndPageAreTheIntegratorsOnly(t *test
 	}
 	if code, _ := owner.call("GET", "/dashboard/api/requests/"+other, nil, &e); code != http.StatusNotFound || e.Code != CodeRequestNotFound {
 		t.Errorf("another integrator's request: %d %+v", code, e)
+	}
+}
+
+// Issue 39, point 4: "the sponsorship balance and its history", for owners and developers
+// ("Support users get … no keys"): after an operator's top-up and a reservation the balance and
+// the ledger, newest first, in whole millionths of a USD; support is 403.
+func TestDashboardBalanceAfterATopUpAndItsHistoryOwnersAndDevelopersOnly(t *testing.T) {
+	ds := newDashboardStack(t)
+	acme, owner := ds.owner(t, "acme", "owner@acme.example", "correct horse battery staple")
+	dev := dashInvite(t, ds, owner, "dev@acme.example", auth.RoleDeveloper)
+	support := dashInvite(t, ds, owner, "support@acme.example", auth.RoleSupport)
+	if code := ds.admin.call("POST", "/admin/integrators/"+acme.ID+"/sponsorship/top-ups",
+		map[string]any{"operator": "alice", "amountUsd": "100.25", "reason": "wire 4711"}, nil); code != http.StatusOK {
+		t.Fatalf("top up: %d", code)
+	}
+	if _, err := ds.pool.Exec(context.Background(), `UPDATE integrators SET sponsor_wallet = $2, sponsor_chain_id = 1 WHERE id = $1`,
+		acme.ID, addrN(9)); err != nil {
+		t.Fatal(err)
+	}
+	k := dashKey(t, ds.st, acme.ID, "server")
+	req := seedRequest(t, ds.st, seedReq{user: addrN(1), origin: 1, dest: 10, key: &k})
+	ok, err := ds.st.ReserveSponsorship(context.Background(), req, intent.Sponsor{IntegratorID: acme.ID, AmountUSD: decimal.RequireFromString("0.000001")})
+	if err != nil || !ok {
+		t.Fatalf("reserve: %v %v", ok, err)
+	}
+	for _, d := range []*dashClient{owner, dev} {
+		var out balanceJSON
+		if code, _ := d.call("GET", "/dashboard/api/balance", nil, &out); code != http.StatusOK {
+			t.Fatalf("balance: %d %s", code, d.bodies[len(d.bodies)-1])
+		}
+		if out.Balance.Amount != "100249999" || out.Balance.Currency != "USD" || out.Balance.USD != "100.249999" || len(out.History) != 2 {
+			t.Fatalf("the balance after a top-up and a reservation: %+v", out)
+		}
+		if h := out.History[0]; h.Kind != "reserve" || h.Amount != "-1" || h.BalanceAfter != "100249999" || h.RequestID != req {
+			t.Errorf("the reservation: %+v", h)
+		}
+		if h := out.History[1]; h.Kind != "topup" || h.Amount != "100250000" || h.BalanceAfter != "100250000" || h.Reason != "wire 4711" {
+			t.Errorf("the top-up: %+v", h)
+		}
+		var page balanceJSON
+		if code, _ := d.call("GET", "/dashboard/api/balance?limit=1&before="+strconv.FormatInt(out.History[0].ID, 10), nil, &page); code != http.StatusOK ||
+			len(page.History) != 1 || page.History[0].Kind != "topup" {
+			t.Errorf("the next page: %d %+v", code, page)
+		}
+	}
+	var e Error
+	if code, _ := support.call("GET", "/dashboard/api/balance", nil, &e); code != http.StatusForbidden || e.Code != CodeForbidden {
+		t.Errorf("support reads the balance: %d %+v", code, e)
 	}
 }

@@ -390,6 +390,8 @@ func (s *Server) routeTable() []route {
 			viewBody{}, 200, store.DashboardView{}, CodeViewNotFound, CodeViewBuiltin),
 		dash("DELETE", "/views/:viewId", "Delete a saved view", "A built-in view is 409 VIEW_BUILTIN.", s.dashboardDeleteView, nil, 204, nil,
 			CodeViewNotFound, CodeViewBuiltin),
+		dash("GET", "/balance", "The sponsorship balance and its history", "Owners and developers; support is 403. Amounts in whole millionths of a USD; limit (1 to 200, default 50) and before (an entry's id) page the history, newest first.",
+			s.dashboardBalance, nil, 200, balanceJSON{}),
 		dash("POST", dhook+"/deliveries/:deliveryId/resend", "Send one delivery again", keyRoles, s.dashboardResendDelivery, nil, 202,
 			queuedJSON{}, CodeWebhookNotFound),
 	}

@@ -95,6 +95,7 @@ type Store interface {
 	CreateDashboardView(ctx context.Context, integratorID, createdBy string, v store.DashboardView, by store.Actor) (*store.DashboardView, error)
 	UpdateDashboardView(ctx context.Context, integratorID, viewID string, edit func(*store.DashboardView) error, by store.Actor) (*store.DashboardView, error)
 	DeleteDashboardView(ctx context.Context, integratorID, viewID string, by store.Actor) error
+	SponsorshipHistory(ctx context.Context, integratorID string, limit int, before int64) ([]store.SponsorshipEntry, error)
 }
 
 var _ Store = (*store.Store)(nil)

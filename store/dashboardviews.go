@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/shopspring/decimal"
 )
 
 // DashboardView is a saved view of the dashboard's requests: a named query of GET
@@ -175,6 +176,41 @@ func (s *Store) RequestTransactions(ctx context.Context, requestID string) ([]Re
 		err := r.Scan(&t.Kind, &chain, &t.Hash)
 		t.ChainID = uint64(chain)
 		return t, err
+	})
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	return out, nil
+}
+
+// SponsorshipEntry is one movement of an integrator's sponsorship balance (sponsorship_ledger).
+type SponsorshipEntry struct {
+	ID         int64
+	At         time.Time
+	Kind       string // topup, adjust, reserve, charge, release
+	AmountUSD  decimal.Decimal
+	DeltaUSD   decimal.Decimal
+	BalanceUSD decimal.Decimal
+	RequestID  string
+	Note       string
+}
+
+// SponsorshipHistory lists the integrator's ledger rows, newest first, at most limit, those
+// before the row id before when it is positive.
+func (s *Store) SponsorshipHistory(ctx context.Context, integratorID string, limit int, before int64) ([]SponsorshipEntry, error) {
+	if !isUUID(integratorID) {
+		return nil, ErrNotFound
+	}
+	rows, err := s.pool.Query(ctx, `SELECT id, created_at, kind, amount_usd::text, delta_usd::text, balance_usd::text,
+		coalesce(request_id, ''), note FROM sponsorship_ledger WHERE integrator_id = $1 AND ($2 <= 0 OR id < $2)
+		ORDER BY id DESC LIMIT $3`, integratorID, before, limit)
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (SponsorshipEntry, error) {
+		var e SponsorshipEntry
+		err := r.Scan(&e.ID, &e.At, &e.Kind, &e.AmountUSD, &e.DeltaUSD, &e.BalanceUSD, &e.RequestID, &e.Note)
+		return e, err
 	})
 	if err != nil {
 		return nil, unavailable(err)
