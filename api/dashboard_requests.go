@@ -15,6 +15,7 @@ import (
 
 	"github.com/intentd/intentd/records"
 	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/workflows"
 )
 
 // The dashboard's requests surface (docs/dashboard.md, Requests): the integrator's requests
@@ -179,9 +180,26 @@ type requestTxJSON struct {
 	ExplorerURL string `json:"explorerUrl,omitempty"`
 }
 
+// requestFeesJSON is the fee breakdown as quoted against what the landed fill actually charged:
+// the record's fees.quoted and fees.actual (each component a USD decimal string and an integer
+// amount in the fee currency); actual is absent until a fill lands.
+type requestFeesJSON struct {
+	Quoted   json.RawMessage `json:"quoted,omitempty"`
+	Actual   json.RawMessage `json:"actual,omitempty"`
+	Currency json.RawMessage `json:"currency,omitempty"`
+}
+
+// workflowLinkJSON is the request's workflow in the Temporal Web UI.
+type workflowLinkJSON struct {
+	ID  string `json:"id"`
+	URL string `json:"url"`
+}
+
 type requestPageJSON struct {
-	Request      json.RawMessage `json:"request"`
-	Transactions []requestTxJSON `json:"transactions"`
+	Request      json.RawMessage   `json:"request"`
+	Transactions []requestTxJSON   `json:"transactions"`
+	Fees         requestFeesJSON   `json:"fees"`
+	Workflow     *workflowLinkJSON `json:"workflow,omitempty"`
 }
 
 // dashboardRequest serves GET /dashboard/api/requests/{requestId}: the v3 record and every
@@ -234,6 +252,22 @@ func (s *Server) dashboardRequest(c *gin.Context) {
 			}
 		}
 		out.Transactions[i] = tx
+	}
+	var stored struct {
+		Data struct {
+			Fees requestFeesJSON `json:"fees"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(row.Record, &stored); err == nil {
+		out.Fees = stored.Data.Fees
+	}
+	if s.TemporalUIURL != "" && dashboardUser(c).Operator {
+		wf, ns := workflows.IntentWorkflowID(row.ID), s.TemporalNamespace
+		if ns == "" {
+			ns = "default" // Temporal's own default, as TEMPORAL_NAMESPACE's
+		}
+		out.Workflow = &workflowLinkJSON{ID: wf, URL: s.TemporalUIURL + "/namespaces/" + url.PathEscape(ns) +
+			"/workflows/" + url.PathEscape(wf)}
 	}
 	c.JSON(http.StatusOK, out)
 }
