@@ -111,6 +111,10 @@ type searchJSON struct {
 	Matches []searchMatchJSON `json:"matches"`
 }
 
+// maxSearchMatches bounds one search's answer: a hash or an address shared by more requests
+// than this is no longer a search but a list, which GET /dashboard/api/requests pages.
+const maxSearchMatches = 500
+
 // dashboardSearch serves GET /dashboard/api/search?q=: every request of the integrator whose id,
 // one of whose transactions' hashes, or whose deposit address is q. A 32-byte hex value may be
 // a request id or an EVM transaction hash, so both are searched; a q of no known form is 400.
@@ -143,13 +147,21 @@ func (s *Server) dashboardSearch(c *gin.Context) {
 	}
 	out := searchJSON{Matches: []searchMatchJSON{}}
 	if len(ids) > 0 {
-		page, err := s.Store.SearchRecords(c.Request.Context(), records.Query{Groups: groups, APIKeyIDs: ids,
-			Sort: records.SortCreatedAt, Desc: true, Limit: records.MaxLimit})
-		if err != nil {
-			abort(c, &Error{Code: CodeServiceUnavailable, Message: "the requests could not be read; retry shortly", cause: err})
-			return
+		var rows []store.RecordRow
+		rq := records.Query{Groups: groups, APIKeyIDs: ids, Sort: records.SortCreatedAt, Desc: true, Limit: records.MaxLimit}
+		for len(rows) < maxSearchMatches {
+			page, err := s.Store.SearchRecords(c.Request.Context(), rq)
+			if err != nil {
+				abort(c, &Error{Code: CodeServiceUnavailable, Message: "the requests could not be read; retry shortly", cause: err})
+				return
+			}
+			rows = append(rows, page.Rows...)
+			if page.Next == nil {
+				break
+			}
+			rq.After = page.Next
 		}
-		for _, r := range page.Rows {
+		for _, r := range rows {
 			var rec struct {
 				CreatedAt string `json:"createdAt"`
 				Data      struct {
