@@ -13,9 +13,9 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/intentd/intentd/door"
 	"github.com/intentd/intentd/records"
 	"github.com/intentd/intentd/store"
-	"github.com/intentd/intentd/workflows"
 )
 
 // The dashboard's requests surface (docs/dashboard.md, Requests): the integrator's requests
@@ -274,7 +274,7 @@ func (s *Server) dashboardRequest(c *gin.Context) {
 		out.Fees = stored.Data.Fees
 	}
 	if s.TemporalUIURL != "" && dashboardUser(c).Operator {
-		wf, ns := workflows.IntentWorkflowID(row.ID), s.TemporalNamespace
+		wf, ns := door.WorkflowID(row.ID), s.TemporalNamespace
 		if ns == "" {
 			ns = "default" // Temporal's own default, as TEMPORAL_NAMESPACE's
 		}

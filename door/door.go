@@ -74,3 +74,7 @@ func (d *Door) logger() *slog.Logger {
 	}
 	return d.Logger
 }
+
+// WorkflowID is the id of the workflow that runs request requestID, for the links operators
+// follow to it (the dashboard's request page): the API names workflows only through the door.
+func WorkflowID(requestID string) string { return workflows.IntentWorkflowID(requestID) }
