@@ -87,6 +87,8 @@ var statuses = map[string]int{
 	CodeDashboardUserNotFound:     http.StatusNotFound,
 	CodeDashboardUserExists:       http.StatusConflict,
 	CodeLastOwner:                 http.StatusConflict,
+	CodeViewNotFound:              http.StatusNotFound,
+	CodeViewBuiltin:               http.StatusConflict,
 
 	// SPONSOR_BALANCE_TOO_LOW is the spec's failReason; as a quote answer it is 400, like the
 	// other requests that cannot be served as posed.

@@ -388,6 +388,22 @@ func (s *Server) routeTable() []route {
 			s.dashboardTestWebhook, nil, 202, testQueuedJSON{}, CodeWebhookNotFound),
 		withQuery(dash("GET", dhook+"/deliveries", "A webhook's delivery log", keyRoles, s.dashboardWebhookDeliveries, nil, 200, deliveriesJSON{},
 			CodeAPIKeyNotFound), deliveriesParams),
+		withV3Params(dash("GET", "/requests", "The integrator's requests", "GET /requests/v3's parameters (apiKeyId, not apiKey), over every key of the integrator; answers as /requests/v3.",
+			s.dashboardRequests, nil, 200, nil, CodeAPIKeyNotFound)),
+		dash("GET", "/search", "Search the requests", "q: a request id, a transaction hash or a deposit address; every request of the integrator it matches.",
+			s.dashboardSearch, nil, 200, searchJSON{}),
+		dash("GET", "/requests/:requestId", "A request's page", "The v3 record and every transaction, linked to its chain's explorer when one is configured.",
+			s.dashboardRequest, nil, 200, requestPageJSON{}, CodeRequestNotFound),
+		dash("GET", "/views", "The views of the requests", "The built-in views (failed, refunds) first, then the team's saved views.",
+			s.dashboardViews, nil, 200, viewsJSON{}),
+		dash("POST", "/views", "Save a view", "Shared by every user of the integrator; audited (view.create).", s.dashboardCreateView, viewBody{}, 201,
+			store.DashboardView{}),
+		dash("PATCH", "/views/:viewId", "Change a saved view", "The fields given change; a built-in view is 409 VIEW_BUILTIN.", s.dashboardUpdateView,
+			viewBody{}, 200, store.DashboardView{}, CodeViewNotFound, CodeViewBuiltin),
+		dash("DELETE", "/views/:viewId", "Delete a saved view", "A built-in view is 409 VIEW_BUILTIN.", s.dashboardDeleteView, nil, 204, nil,
+			CodeViewNotFound, CodeViewBuiltin),
+		dash("GET", "/balance", "The sponsorship balance and its history", "Owners and developers; support is 403. Amounts in whole millionths of a USD; limit (1 to 200, default 50) and before (an entry's id) page the history, newest first.",
+			s.dashboardBalance, nil, 200, balanceJSON{}),
 		dash("POST", dhook+"/deliveries/:deliveryId/resend", "Send one delivery again", keyRoles, s.dashboardResendDelivery, nil, 202,
 			queuedJSON{}, CodeWebhookNotFound),
 	}
@@ -397,6 +413,13 @@ func (s *Server) routeTable() []route {
 func (r route) optionalBody() route { r.bodyRequired = false; return r }
 
 func withAnswer(r route, a docAnswer) route { r.answers = append(r.answers, a); return r }
+
+// withV3Params is r with GET /requests/v3's parameters and answer.
+func withV3Params(r route) route {
+	r.params = stringParams(v3ParamNames(), v3Unsupported)
+	r.answers = []docAnswer{{status: 200, desc: "a page of v3 records", schema: requestsV3Schema()}}
+	return r
+}
 
 func withQuery(r route, q *openapidoc.Query) route { r.query = q; return r }
 

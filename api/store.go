@@ -89,6 +89,13 @@ type Store interface {
 	AdmitSignInAttempt(ctx context.Context, subjects []string, limits []int, window time.Duration) ([]store.SignInCount, bool, error)
 	ForgetSignInAttempts(ctx context.Context, subject string) error
 	QueueTestDelivery(ctx context.Context, integratorID, keyID, event string, body []byte, by store.Actor) (int64, error)
+	// The dashboard's requests surface (dashboard_requests.go).
+	RequestTransactions(ctx context.Context, requestID string) ([]store.RequestTransaction, error)
+	DashboardViews(ctx context.Context, integratorID string) ([]*store.DashboardView, error)
+	CreateDashboardView(ctx context.Context, integratorID, createdBy string, v store.DashboardView, by store.Actor) (*store.DashboardView, error)
+	UpdateDashboardView(ctx context.Context, integratorID, viewID string, edit func(*store.DashboardView) error, by store.Actor) (*store.DashboardView, error)
+	DeleteDashboardView(ctx context.Context, integratorID, viewID string, by store.Actor) error
+	SponsorshipHistory(ctx context.Context, integratorID string, limit int, before int64) ([]store.SponsorshipEntry, error)
 }
 
 var _ Store = (*store.Store)(nil)
