@@ -96,7 +96,7 @@ export function Balance() {
   const history = d ? d.history.concat(more) : []
   const next = async () => {
     const last = history[history.length - 1]
-    try { setMore(more.concat((await get('/balance' + query({ before: last.at }))).history || [])) } catch (err) { setError(err) }
+    try { setMore(more.concat((await get('/balance' + query({ before: last.id }))).history || [])) } catch (err) { setError(err) }
   }
   return (
     <section>
