@@ -14,7 +14,9 @@ import (
 	"github.com/intentd/intentd/auth"
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/intent"
+	"github.com/intentd/intentd/ratelimit"
 	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/usage"
 )
 
 // dashKey makes a key of the integrator straight in the store, as a seeded request's key.
@@ -276,5 +278,89 @@ func TestDashboardBalanceAfterATopUpAndItsHistoryOwnersAndDevelopersOnly(t *test
 	var e Error
 	if code, _ := support.call("GET", "/dashboard/api/balance", nil, &e); code != http.StatusForbidden || e.Code != CodeForbidden {
 		t.Errorf("support reads the balance: %d %+v", code, e)
+	}
+}
+
+// Issue 39, point 4: "request volume, error rate by code and 429 pressure by endpoint and key
+// over a chosen range, drawn as charts from the usage counts". Real calls through the API with
+// the integrator's keys (one limited to 2 searches an hour), the recorder flushed, then the
+// sums; support sees the keys by label only.
+func TestDashboardObservabilityCountsRealCallsErrorsAnd429sByEndpointAndKey(t *testing.T) {
+	ds := newDashboardStack(t)
+	acme, owner := ds.owner(t, "acme", "owner@acme.example", "correct horse battery staple")
+	globex, _ := ds.owner(t, "globex", "owner@globex.example", "correct horse battery staple")
+	support := dashInvite(t, ds, owner, "support@acme.example", auth.RoleSupport)
+	by := store.Actor{Name: "t", Via: store.ViaCLI}
+	tight, tk, err := ds.st.CreateAPIKey(context.Background(), store.NewKey{IntegratorID: acme.ID, Label: "tight", Tier: auth.TierCustom,
+		Limits: map[string]auth.Rate{ratelimit.RequestsV3: {Count: 2, Period: time.Hour}}}, by)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loose := dashKey(t, ds.st, acme.ID, "loose")
+	foreign := dashKey(t, ds.st, globex.ID, "globex")
+	ds.s.Limits = ratelimit.New(ratelimit.Options{})
+
+	for i, want := range []int{http.StatusBadRequest, http.StatusOK, http.StatusTooManyRequests, http.StatusTooManyRequests} {
+		path := "/requests/v3"
+		if i == 0 {
+			path += "?nope=1"
+		}
+		if code, body := get(t, ds.api.URL, path, tight); code != want {
+			t.Fatalf("call %d: %d %v, want %d", i, code, body, want)
+		}
+	}
+	for _, k := range []string{loose.plain, foreign.plain} {
+		if code, _ := get(t, ds.api.URL, "/requests/v3", k); code != http.StatusOK {
+			t.Fatalf("a call: %d", code)
+		}
+	}
+	if err := ds.s.Usage.FlushAll(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+
+	now := time.Now().Unix()
+	q := "/dashboard/api/observability?granularity=hourly&from=" + strconv.FormatInt(now-3600, 10) + "&to=" + strconv.FormatInt(now, 10)
+	sum := func(out observabilityJSON) (calls, errs, limited int64) {
+		for _, b := range out.Buckets {
+			calls, errs, limited = calls+b.Calls, errs+b.Errors, limited+b.RateLimited
+		}
+		return
+	}
+	var out observabilityJSON
+	if code, _ := owner.call("GET", q, nil, &out); code != http.StatusOK {
+		t.Fatalf("observability: %d %s", code, owner.bodies[len(owner.bodies)-1])
+	}
+	if calls, errs, limited := sum(out); calls != 5 || errs != 3 || limited != 2 || out.Granularity != usage.Hourly || len(out.Buckets) < 2 {
+		t.Fatalf("the sums: %d calls, %d errors, %d rate-limited over %d buckets; want 5, 3, 2: %+v", calls, errs, limited, len(out.Buckets), out)
+	}
+	if len(out.ErrorsByCode) != 2 || out.ErrorsByCode[0] != (obsCodeJSON{Code: CodeRateLimited, Count: 2}) ||
+		out.ErrorsByCode[1] != (obsCodeJSON{Code: CodeInvalidInput, Count: 1}) {
+		t.Errorf("errors by code: %+v", out.ErrorsByCode)
+	}
+	if len(out.RateLimitedByEndpoint) != 1 || out.RateLimitedByEndpoint[0] != (obsEndpointJSON{Endpoint: "/requests/v3", Count: 2}) {
+		t.Errorf("429s by endpoint: %+v", out.RateLimitedByEndpoint)
+	}
+	if len(out.RateLimitedByKey) != 1 || out.RateLimitedByKey[0] != (obsKeyJSON{APIKeyID: tk.ID, Label: "tight", Count: 2}) {
+		t.Errorf("429s by key: %+v", out.RateLimitedByKey)
+	}
+	var sup observabilityJSON
+	if code, _ := support.call("GET", q, nil, &sup); code != http.StatusOK || len(sup.RateLimitedByKey) != 1 ||
+		sup.RateLimitedByKey[0] != (obsKeyJSON{Label: "tight", Count: 2}) || strings.Contains(support.bodies[len(support.bodies)-1], tk.ID) ||
+		strings.Contains(support.bodies[len(support.bodies)-1], tight) {
+		t.Errorf("support's 429s by key: %d %+v", code, sup.RateLimitedByKey)
+	}
+	out = observabilityJSON{}
+	if code, _ := owner.call("GET", q+"&apiKeyId="+loose.ID, nil, &out); code != http.StatusOK {
+		t.Fatalf("one key: %d", code)
+	}
+	if calls, errs, _ := sum(out); calls != 1 || errs != 0 {
+		t.Errorf("apiKeyId narrows to one key: %d calls, %d errors", calls, errs)
+	}
+	var e Error
+	if code, _ := owner.call("GET", q+"&apiKeyId="+foreign.ID, nil, &e); code != http.StatusNotFound || e.Code != CodeAPIKeyNotFound {
+		t.Errorf("another integrator's key: %d %+v", code, e)
+	}
+	if code, _ := owner.call("GET", "/dashboard/api/observability?granularity=minutely&from=0&to="+strconv.FormatInt(now, 10), nil, &e); code != http.StatusBadRequest {
+		t.Errorf("a range wider than minutely allows: %d %+v", code, e)
 	}
 }
