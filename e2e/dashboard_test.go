@@ -89,10 +89,29 @@ func TestDashboard(t *testing.T) {
 			t.Log(sc.Text())
 		}
 	}()
+	// The observability page reads the usage counts, which `intentd api` writes every few seconds:
+	// the stack's API writes them when told, so the suite's calls are written as they would be.
+	flushed := make(chan struct{})
+	go func() {
+		defer close(flushed)
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				if err := s.FlushUsage(ctx); err != nil {
+					t.Logf("flush the usage counts: %v", err)
+				}
+			}
+		}
+	}()
 	start := time.Now()
 	err = cmd.Run()
 	_ = pw.Close()
 	<-done
+	<-flushed
 	if err != nil {
 		t.Fatalf("the dashboard suite failed after %s: %v", time.Since(start).Round(time.Millisecond), err)
 	}
