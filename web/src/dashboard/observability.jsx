@@ -37,6 +37,7 @@ function Chart({ buckets }) {
 function CountTable({ label, rows, name }) {
   return (
     <table aria-label={label}>
+      <caption>{label}</caption>
       <thead><tr><th>{name}</th><th>Count</th></tr></thead>
       <tbody>{rows.map(([k, n]) => <tr><td>{k}</td><td>{n}</td></tr>)}</tbody>
       {rows.length === 0 && <tbody><tr><td colSpan={2}>None</td></tr></tbody>}

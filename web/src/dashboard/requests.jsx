@@ -49,10 +49,25 @@ function groupsOf(filters) {
 const toUnix = (local) => (local ? String(Math.floor(new Date(local).getTime() / 1000)) : '')
 const fromUnix = (s) => (s ? new Date(Number(s) * 1000 - new Date().getTimezoneOffset() * 60000).toISOString().slice(0, 16) : '')
 
+// side is one side of a request's route: its chain and currency, from the quoted amounts, else
+// from its first transaction.
+function side(amount, tx) {
+  if (amount && amount.currency) return `${amount.amountFormatted || ''} ${amount.currency.symbol || ''} on ${amount.currency.chainId}`.trim()
+  return tx ? `chain ${tx.chainId}` : '?'
+}
+
 function chainsOf(r) {
   const d = r.data || {}
-  const inTx = (d.inTxs || [])[0], outTx = (d.outTxs || [])[0]
-  return `${inTx ? inTx.chainId : '?'} → ${outTx ? outTx.chainId : '?'}`
+  return `${side(d.currencyIn, (d.inTxs || [])[0])} → ${side(d.currencyOut, (d.outTxs || [])[0])}`
+}
+
+// amountText shows a fee: an amount object as its amount, symbol and USD value; a string as it is.
+function amountText(v) {
+  if (v === undefined || v === null || v === '') return '—'
+  if (typeof v !== 'object') return String(v)
+  if (v.usd !== undefined) return `${v.amountFormatted || v.amount} ($${v.usd})`
+  if (v.currency) return `${v.amountFormatted || v.amount} ${v.currency.symbol || ''}${v.amountUsd ? ` ($${v.amountUsd})` : ''}`
+  return Object.entries(v).map(([k, x]) => `${k}: ${amountText(x)}`).join(', ')
 }
 
 function Condition({ c, onChange, onRemove }) {
@@ -205,14 +220,14 @@ export function Requests() {
       <ErrorNote error={error} />
       {page && <>
         <table aria-label="Requests list">
-          <thead><tr><th>Request</th><th>Status</th><th>Fail reason</th><th>Chains</th><th>Currency</th><th>Created</th></tr></thead>
+          <thead><tr><th>Request</th><th>Status</th><th>Fail reason</th><th>Route</th><th>USD</th><th>Created</th></tr></thead>
           <tbody>{page.requests.map((r) => (
             <tr data-request={r.id}>
               <td><a href={'#/requests/' + r.id}><code>{r.id.slice(0, 10)}…{r.id.slice(-6)}</code></a></td>
               <td class="status">{r.status}</td>
               <td>{(r.data && r.data.failReason) || ''}</td>
               <td>{chainsOf(r)}</td>
-              <td>{(r.data && r.data.currency) || ''}</td>
+              <td>{(r.data && r.data.currencyIn && r.data.currencyIn.amountUsd) ? `$${r.data.currencyIn.amountUsd}` : ''}</td>
               <td>{new Date(r.createdAt).toLocaleString()}</td>
             </tr>))}
           </tbody>
@@ -226,7 +241,8 @@ export function Requests() {
 
 function FeeTable({ fees }) {
   const keys = [...new Set(Object.keys(fees.quoted || {}).concat(Object.keys(fees.actual || {})))]
-  const show = (v) => (v === undefined || v === null ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v))
+  const show = amountText
+  if (!keys.length) return <p>No fee recorded.</p>
   return (
     <table aria-label="Fees">
       <thead><tr><th>Fee</th><th>Quoted</th><th>Actual</th></tr></thead>
@@ -248,7 +264,7 @@ export function RequestPage({ requestId }) {
         <dl class="facts">
           <dt>Status</dt><dd class="status">{d.request.status}</dd>
           {d.request.data && d.request.data.failReason && d.request.data.failReason !== 'N/A' && <><dt>Fail reason</dt><dd>{d.request.data.failReason}</dd></>}
-          <dt>Route</dt><dd>{chainsOf(d.request)} · {(d.request.data && d.request.data.currency) || ''}</dd>
+          <dt>Route</dt><dd>{chainsOf(d.request)}</dd>
           <dt>User</dt><dd><code>{d.request.user}</code></dd>
           <dt>Recipient</dt><dd><code>{d.request.recipient}</code></dd>
           <dt>Created</dt><dd>{new Date(d.request.createdAt).toLocaleString()}</dd>
@@ -264,7 +280,8 @@ export function RequestPage({ requestId }) {
         </table>
         {(d.transactions || []).length === 0 && <p>No transaction yet.</p>}
         <h2>Fees, quoted and actual</h2>
-        <FeeTable fees={d.fees || {}} />
+        {/* The record's own fees (quoted, and actual once known) when the answer has no fees block. */}
+        <FeeTable fees={d.fees || (d.request.data && d.request.data.fees) || {}} />
       </>}
     </section>
   )
