@@ -60,3 +60,33 @@ func (s *Server) adminDashboardLink(c *gin.Context) {
 		"integratorId", c.Param("integratorId"), "userId", c.Param("userId"))
 	c.JSON(http.StatusCreated, link)
 }
+
+// dashboardOperatorBody is PATCH /admin/integrators/:integratorId/dashboard-users/:userId's
+// body. isOperator is the user's flag; operator, as in every admin body, names who makes the
+// change.
+type dashboardOperatorBody struct {
+	adminChange
+	IsOperator *bool `json:"isOperator" required:"true"`
+}
+
+// adminSetDashboardOperator marks a dashboard user as one of the engine's operators (the
+// request page then links them to the request's workflow in the Temporal Web UI) or not.
+func (s *Server) adminSetDashboardOperator(c *gin.Context) {
+	var b dashboardOperatorBody
+	if !readAdminBody(c, &b, &b.adminChange) {
+		return
+	}
+	if b.IsOperator == nil {
+		abort(c, invalidInput("give isOperator (true or false)"))
+		return
+	}
+	by := b.actor(c)
+	u, err := s.Store.SetDashboardOperator(c.Request.Context(), c.Param("integratorId"), c.Param("userId"), *b.IsOperator, by)
+	if err != nil {
+		s.dashboardStoreError(c, err, CodeDashboardUserNotFound)
+		return
+	}
+	s.Logger.Info("admin change", "action", "dashboard_user.operator", "operator", by.Name, "remote", by.Remote,
+		"integratorId", u.IntegratorID, "userId", u.ID, "isOperator", u.Operator)
+	c.JSON(http.StatusOK, u.View())
+}

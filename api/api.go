@@ -58,6 +58,10 @@ type Server struct {
 	// TrustedProxies (CIDRs or addresses) are the peers whose X-Forwarded-For names the
 	// client; from any other peer it is ignored. Empty: no proxy is trusted.
 	TrustedProxies []string
+	// TemporalUIURL (TEMPORAL_UI_URL, e.g. http://127.0.0.1:8233) is the Temporal Web UI the
+	// dashboard's request page links operators to, in TemporalNamespace; "": no link.
+	TemporalUIURL     string
+	TemporalNamespace string
 	// Usage counts every call for GET /metrics/usage; Handler makes one flushing to Store with
 	// the defaults when it is nil, and Run flushes it on the way out.
 	Usage *usage.Recorder

@@ -15,6 +15,7 @@ import (
 
 	"github.com/intentd/intentd/records"
 	"github.com/intentd/intentd/store"
+	"github.com/intentd/intentd/workflows"
 )
 
 // The dashboard's requests surface (docs/dashboard.md, Requests): the integrator's requests
@@ -110,6 +111,10 @@ type searchJSON struct {
 	Matches []searchMatchJSON `json:"matches"`
 }
 
+// maxSearchMatches bounds one search's answer: a hash or an address shared by more requests
+// than this is no longer a search but a list, which GET /dashboard/api/requests pages.
+const maxSearchMatches = 500
+
 // dashboardSearch serves GET /dashboard/api/search?q=: every request of the integrator whose id,
 // one of whose transactions' hashes, or whose deposit address is q. A 32-byte hex value may be
 // a request id or an EVM transaction hash, so both are searched; a q of no known form is 400.
@@ -142,13 +147,21 @@ func (s *Server) dashboardSearch(c *gin.Context) {
 	}
 	out := searchJSON{Matches: []searchMatchJSON{}}
 	if len(ids) > 0 {
-		page, err := s.Store.SearchRecords(c.Request.Context(), records.Query{Groups: groups, APIKeyIDs: ids,
-			Sort: records.SortCreatedAt, Desc: true, Limit: records.MaxLimit})
-		if err != nil {
-			abort(c, &Error{Code: CodeServiceUnavailable, Message: "the requests could not be read; retry shortly", cause: err})
-			return
+		var rows []store.RecordRow
+		rq := records.Query{Groups: groups, APIKeyIDs: ids, Sort: records.SortCreatedAt, Desc: true, Limit: records.MaxLimit}
+		for len(rows) < maxSearchMatches {
+			page, err := s.Store.SearchRecords(c.Request.Context(), rq)
+			if err != nil {
+				abort(c, &Error{Code: CodeServiceUnavailable, Message: "the requests could not be read; retry shortly", cause: err})
+				return
+			}
+			rows = append(rows, page.Rows...)
+			if page.Next == nil {
+				break
+			}
+			rq.After = page.Next
 		}
-		for _, r := range page.Rows {
+		for _, r := range rows {
 			var rec struct {
 				CreatedAt string `json:"createdAt"`
 				Data      struct {
@@ -179,9 +192,26 @@ type requestTxJSON struct {
 	ExplorerURL string `json:"explorerUrl,omitempty"`
 }
 
+// requestFeesJSON is the fee breakdown as quoted against what the landed fill actually charged:
+// the record's fees.quoted and fees.actual (each component a USD decimal string and an integer
+// amount in the fee currency); actual is absent until a fill lands.
+type requestFeesJSON struct {
+	Quoted   json.RawMessage `json:"quoted,omitempty"`
+	Actual   json.RawMessage `json:"actual,omitempty"`
+	Currency json.RawMessage `json:"currency,omitempty"`
+}
+
+// workflowLinkJSON is the request's workflow in the Temporal Web UI.
+type workflowLinkJSON struct {
+	ID  string `json:"id"`
+	URL string `json:"url"`
+}
+
 type requestPageJSON struct {
-	Request      json.RawMessage `json:"request"`
-	Transactions []requestTxJSON `json:"transactions"`
+	Request      json.RawMessage   `json:"request"`
+	Transactions []requestTxJSON   `json:"transactions"`
+	Fees         requestFeesJSON   `json:"fees"`
+	Workflow     *workflowLinkJSON `json:"workflow,omitempty"`
 }
 
 // dashboardRequest serves GET /dashboard/api/requests/{requestId}: the v3 record and every
@@ -234,6 +264,22 @@ func (s *Server) dashboardRequest(c *gin.Context) {
 			}
 		}
 		out.Transactions[i] = tx
+	}
+	var stored struct {
+		Data struct {
+			Fees requestFeesJSON `json:"fees"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(row.Record, &stored); err == nil {
+		out.Fees = stored.Data.Fees
+	}
+	if s.TemporalUIURL != "" && dashboardUser(c).Operator {
+		wf, ns := workflows.IntentWorkflowID(row.ID), s.TemporalNamespace
+		if ns == "" {
+			ns = "default" // Temporal's own default, as TEMPORAL_NAMESPACE's
+		}
+		out.Workflow = &workflowLinkJSON{ID: wf, URL: s.TemporalUIURL + "/namespaces/" + url.PathEscape(ns) +
+			"/workflows/" + url.PathEscape(wf)}
 	}
 	c.JSON(http.StatusOK, out)
 }

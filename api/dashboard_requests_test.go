@@ -231,6 +231,39 @@ func TestDashboardRequestsFiltersViewsSearchAndPageAreTheIntegratorsOnly(t *test
 	if code, _ := owner.call("GET", "/dashboard/api/requests/"+other, nil, &e); code != http.StatusNotFound || e.Code != CodeRequestNotFound {
 		t.Errorf("another integrator's request: %d %+v", code, e)
 	}
+
+	// The fees as quoted against actual, from the record; the workflow's link for operators
+	// only (a flag only the admin API sets), and only with a Temporal Web UI configured.
+	if _, err := ds.pool.Exec(context.Background(), `UPDATE requests SET record = jsonb_set(record, '{data,fees}',
+		'{"quoted":{"swap":{"usd":"0.10","amount":"100000","amountFormatted":"0.1"}},"actual":{"swap":{"usd":"0.09","amount":"90000","amountFormatted":"0.09"}},"currency":{"chainId":1}}')
+		WHERE id = $1`, a); err != nil {
+		t.Fatal(err)
+	}
+	ds.s.TemporalUIURL, ds.s.TemporalNamespace = "http://127.0.0.1:8233", "default"
+	var me dashboardMeJSON
+	owner.call("GET", "/dashboard/api/me", nil, &me)
+	page = requestPageJSON{}
+	if code, _ := owner.call("GET", "/dashboard/api/requests/"+a, nil, &page); code != http.StatusOK || page.Workflow != nil ||
+		!strings.Contains(string(page.Fees.Quoted), `"amount":"100000"`) || !strings.Contains(string(page.Fees.Actual), `"usd":"0.09"`) {
+		t.Fatalf("the page for a user who is no operator: %d %+v", code, page)
+	}
+	var op auth.DashboardUserView
+	if code := ds.admin.call("PATCH", "/admin/integrators/"+acme.ID+"/dashboard-users/"+me.User.ID, map[string]any{"operator": "ops",
+		"isOperator": true}, &op); code != http.StatusOK || !op.Operator {
+		t.Fatalf("mark the owner an operator: %d %+v", code, op)
+	}
+	if code, _ := owner.call("GET", "/dashboard/api/requests/"+a, nil, &page); code != http.StatusOK || page.Workflow == nil ||
+		page.Workflow.URL != "http://127.0.0.1:8233/namespaces/default/workflows/"+url.PathEscape(page.Workflow.ID) || !strings.Contains(page.Workflow.ID, a) {
+		t.Fatalf("the operator's workflow link: %d %+v", code, page.Workflow)
+	}
+	page = requestPageJSON{}
+	if code, _ := support.call("GET", "/dashboard/api/requests/"+a, nil, &page); code != http.StatusOK || page.Workflow != nil {
+		t.Errorf("support is no operator: %d %+v", code, page.Workflow)
+	}
+	var n int
+	if err := ds.pool.QueryRow(context.Background(), `SELECT count(*) FROM admin_audit WHERE action = 'dashboard_user.operator'`).Scan(&n); err != nil || n != 1 {
+		t.Errorf("the operator flag's audit: %d %v", n, err)
+	}
 }
 
 // Issue 39, point 4: "the sponsorship balance and its history", for owners and developers

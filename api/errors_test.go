@@ -300,6 +300,10 @@ func TestEveryRouteAnswersABadRequestWithMessageAndErrorCodeAndTheTablesStatus(t
 			{method: "POST", path: integrators + unknownID + "/dashboard-users", body: `{"operator": "a", "email": "not an email", "role": "owner"}`, header: bearer, code: CodeInvalidInput},
 			{method: "POST", path: integrators + "/nope/dashboard-users", body: `{"operator": "a", "email": "a@b.co", "role": "owner"}`, header: bearer, code: CodeIntegratorNotFound},
 		},
+		"PATCH /admin/integrators/:integratorId/dashboard-users/:userId": {
+			{method: "PATCH", path: integrators + unknownID + "/dashboard-users/nope", body: `{"operator": "a"}`, header: bearer, code: CodeInvalidInput},
+			{method: "PATCH", path: integrators + unknownID + "/dashboard-users/nope", body: `{"operator": "a", "isOperator": true}`, header: bearer, code: CodeDashboardUserNotFound},
+		},
 		"POST /admin/integrators/:integratorId/dashboard-users/:userId/links": {
 			{method: "POST", path: integrators + unknownID + "/dashboard-users" + unknownID + "/links", body: `{}`, header: bearer, code: CodeInvalidInput},
 			{method: "POST", path: integrators + unknownID + "/dashboard-users/nope/links", body: `{"operator": "a"}`, header: bearer, code: CodeDashboardUserNotFound},

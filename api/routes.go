@@ -349,6 +349,8 @@ func (s *Server) routeTable() []route {
 			dashboardUsersJSON{}, CodeIntegratorNotFound),
 		admin("POST", integrator+"/dashboard-users", "Create a dashboard user", s.adminCreateDashboardUser, dashboardUserBody{}, 201,
 			auth.DashboardUserView{}, CodeIntegratorNotFound, CodeDashboardUserExists),
+		admin("PATCH", integrator+"/dashboard-users/:userId", "Mark a dashboard user as an operator", s.adminSetDashboardOperator,
+			dashboardOperatorBody{}, 200, auth.DashboardUserView{}, CodeDashboardUserNotFound),
 		admin("POST", integrator+"/dashboard-users/:userId/links", "Issue a one-time sign-in link", s.adminDashboardLink, adminChange{}, 201,
 			dashboardLinkJSON{}, CodeDashboardUserNotFound),
 

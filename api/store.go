@@ -96,6 +96,7 @@ type Store interface {
 	UpdateDashboardView(ctx context.Context, integratorID, viewID string, edit func(*store.DashboardView) error, by store.Actor) (*store.DashboardView, error)
 	DeleteDashboardView(ctx context.Context, integratorID, viewID string, by store.Actor) error
 	SponsorshipHistory(ctx context.Context, integratorID string, limit int, before int64) ([]store.SponsorshipEntry, error)
+	SetDashboardOperator(ctx context.Context, integratorID, userID string, operator bool, by store.Actor) (*auth.DashboardUser, error)
 }
 
 var _ Store = (*store.Store)(nil)

@@ -266,7 +266,8 @@ func (s *System) APIServer(ctx context.Context) *api.Server {
 	return &api.Server{Store: s.Store, Chains: s.Chains.Registry(), Indexer: s.Intents(), Reindexer: reindexer, Logger: s.Logger.With("component", "api"),
 		Stream: s.stream(ctx),
 		Quotes: engine, Admin: s.Intents(), Gasless: s.Intents(), AdminTokenSHA256: s.Config.AdminTokenSHA256, AdminAddr: s.Config.AdminAddr,
-		Limits: s.rateLimiter(ctx), TrustedProxies: s.Config.TrustedProxies, SolverMaxFill: s.Config.SolverMaxFill,
+		Limits: s.rateLimiter(ctx), TrustedProxies: s.Config.TrustedProxies,
+		TemporalUIURL: s.Config.TemporalUIURL, TemporalNamespace: s.Config.TemporalNamespace, SolverMaxFill: s.Config.SolverMaxFill,
 		Webhooks: s.Config.Sealer(), WebhookPolicy: s.Config.WebhookPolicy(),
 		V2: api.V2Deprecation{DeprecatedAt: s.Config.RequestsV2DeprecatedAt, SunsetAt: s.Config.RequestsV2SunsetAt,
 			MigrationGuide: s.Config.RequestsV2MigrationGuide}}

@@ -70,7 +70,10 @@ type Config struct {
 	DatabaseURL       string // DATABASE_URL
 	TemporalAddress   string // TEMPORAL_ADDRESS
 	TemporalNamespace string // TEMPORAL_NAMESPACE
-	APIAddr           string // API_ADDR
+	// TemporalUIURL (TEMPORAL_UI_URL, e.g. http://127.0.0.1:8233; default none) is the Temporal
+	// Web UI the dashboard links operators to from a request's page.
+	TemporalUIURL string
+	APIAddr       string // API_ADDR
 	// AdminAddr (ADMIN_ADDR, default 127.0.0.1:8081) is where the api serves the admin API
 	// (/admin/…), a listener of its own and never API_ADDR: an internal address. Without
 	// ADMIN_TOKEN nothing listens there.
@@ -347,6 +350,7 @@ func (c *Config) loadEngine(v *envconf.Vars) {
 	c.ChainsConfigDir = v.Get("CHAINS_CONFIG_DIR", "configs")
 	c.TemporalAddress = v.Get("TEMPORAL_ADDRESS", DefaultTemporalAddress)
 	c.TemporalNamespace = v.Get("TEMPORAL_NAMESPACE", DefaultTemporalNamespace)
+	c.TemporalUIURL = strings.TrimRight(v.Get("TEMPORAL_UI_URL", ""), "/")
 	var err error
 	switch c.PriceSource = v.Get("PRICE_SOURCE", "table"); c.PriceSource {
 	case "table":

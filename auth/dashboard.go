@@ -53,6 +53,9 @@ type DashboardUser struct {
 	HasPassword  bool
 	CreatedAt    time.Time
 	LastSignIn   *time.Time
+	// Operator marks a user of the engine's own staff (set by the admin API only): the
+	// dashboard links them to a request's workflow.
+	Operator bool
 }
 
 // DashboardUserView is what the dashboard, the admin API and the audit trail show of a user.
@@ -64,12 +67,13 @@ type DashboardUserView struct {
 	HasPassword  bool       `json:"hasPassword"`
 	CreatedAt    time.Time  `json:"createdAt"`
 	LastSignIn   *time.Time `json:"lastSignInAt"`
+	Operator     bool       `json:"operator"`
 }
 
 // View is the user as shown.
 func (u *DashboardUser) View() DashboardUserView {
 	return DashboardUserView{ID: u.ID, IntegratorID: u.IntegratorID, Email: u.Email, Role: u.Role, HasPassword: u.HasPassword,
-		CreatedAt: u.CreatedAt, LastSignIn: u.LastSignIn}
+		CreatedAt: u.CreatedAt, LastSignIn: u.LastSignIn, Operator: u.Operator}
 }
 
 // MaxEmailLen bounds an email address (RFC 5321's path limit).

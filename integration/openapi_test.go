@@ -258,6 +258,19 @@ func TestEveryDocumentedOperationAnswersAsTheDocumentSays(t *testing.T) {
 	d.must(202, "POST", dwh+"/deliveries/{deliveryId}/resend", fmt.Sprintf("%s/webhook/deliveries/%.0f/resend", dkp, get(t, queued, "deliveryId")),
 		nil, sess)
 	d.must(200, "POST", "/dashboard/api/keys/{keyId}/revoke", dkp+"/revoke", nil, sess)
+	// The requests surface, the views, the charts and the balance (the keyed request is the
+	// integrator's); the owner made an operator so that the request page links the workflow.
+	d.must(200, "PATCH", du+"/{userId}", ip+"/dashboard-users/"+str(t, owner, "id"), obj{"operator": "ops", "isOperator": true}, bearer)
+	d.must(200, "GET", "/dashboard/api/requests", "/dashboard/api/requests?limit=2&includeTotal=true", nil, sess)
+	d.must(200, "GET", "/dashboard/api/search", "/dashboard/api/search?q="+kq.RequestID, nil, sess)
+	d.must(200, "GET", "/dashboard/api/requests/{requestId}", "/dashboard/api/requests/"+kq.RequestID, nil, sess)
+	d.must(200, "GET", "/dashboard/api/views", "/dashboard/api/views", nil, sess)
+	view := d.must(201, "POST", "/dashboard/api/views", "/dashboard/api/views", obj{"name": "Refunds", "icon": "undo", "colour": "#aa0000",
+		"query": obj{"status": []string{"refund"}}}, sess)
+	d.must(200, "PATCH", "/dashboard/api/views/{viewId}", "/dashboard/api/views/"+str(t, view, "id"), obj{"name": "My refunds"}, sess)
+	d.must(204, "DELETE", "/dashboard/api/views/{viewId}", "/dashboard/api/views/"+str(t, view, "id"), nil, sess)
+	d.must(200, "GET", "/dashboard/api/observability", "/dashboard/api/observability?granularity=hourly", nil, sess)
+	d.must(200, "GET", "/dashboard/api/balance", "/dashboard/api/balance?limit=5", nil, sess)
 	d.must(204, "DELETE", "/dashboard/api/session", "/dashboard/api/session", nil, sess)
 
 	// A refund only an operator can make: refundTo cannot receive ETH.

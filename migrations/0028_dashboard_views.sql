@@ -15,3 +15,7 @@ CREATE TABLE dashboard_views (
     created_at    timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX dashboard_views_integrator_idx ON dashboard_views (integrator_id, created_at);
+
+-- An operator is a dashboard user of the engine's own staff: the request page links them to the
+-- request's workflow in the Temporal Web UI. Only the admin API sets it.
+ALTER TABLE dashboard_users ADD COLUMN operator boolean NOT NULL DEFAULT false;

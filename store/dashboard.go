@@ -32,12 +32,12 @@ func DashboardActor(u *auth.DashboardUser, remote string) Actor {
 	return Actor{Name: u.Email + " (dashboard user " + u.ID + ")", Via: ViaDashboard, Remote: remote}
 }
 
-const dashboardUserCols = `u.id::text, u.integrator_id::text, u.email, u.role, u.password_hash IS NOT NULL, u.created_at, u.last_sign_in`
+const dashboardUserCols = `u.id::text, u.integrator_id::text, u.email, u.role, u.password_hash IS NOT NULL, u.created_at, u.last_sign_in, u.operator`
 
 func scanDashboardUser(row pgx.Row, extra ...any) (*auth.DashboardUser, error) {
 	var u auth.DashboardUser
 	var role string
-	if err := row.Scan(append([]any{&u.ID, &u.IntegratorID, &u.Email, &role, &u.HasPassword, &u.CreatedAt, &u.LastSignIn},
+	if err := row.Scan(append([]any{&u.ID, &u.IntegratorID, &u.Email, &role, &u.HasPassword, &u.CreatedAt, &u.LastSignIn, &u.Operator},
 		extra...)...); err != nil {
 		return nil, err
 	}

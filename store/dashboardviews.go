@@ -7,6 +7,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
+
+	"github.com/intentd/intentd/auth"
 )
 
 // DashboardView is a saved view of the dashboard's requests: a named query of GET
@@ -216,4 +218,13 @@ func (s *Store) SponsorshipHistory(ctx context.Context, integratorID string, lim
 		return nil, unavailable(err)
 	}
 	return out, nil
+}
+
+// SetDashboardOperator marks the integrator's user as one of the engine's operators or not
+// (audited dashboard_user.operator); only the admin API calls it.
+func (s *Store) SetDashboardOperator(ctx context.Context, integratorID, userID string, operator bool, by Actor) (*auth.DashboardUser, error) {
+	return s.changeDashboardUser(ctx, integratorID, userID, by, "dashboard_user.operator", func(tx pgx.Tx, _ *auth.DashboardUser) (bool, error) {
+		_, err := tx.Exec(ctx, `UPDATE dashboard_users SET operator = $2 WHERE id = $1`, userID, operator)
+		return false, err
+	})
 }
