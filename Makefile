@@ -91,6 +91,7 @@ web: web-deps
 .PHONY: screenshots
 screenshots: e2e-deps solana-deps web-deps
 	INTENTD_SCREENSHOTS=$(CURDIR)/docs/screenshots E2E_FILES="documentation.test.mjs" $(GO) test -count=1 -run TestPublicSDK ./e2e/
+	INTENTD_SCREENSHOTS=$(CURDIR)/docs/screenshots $(GO) test -count=1 -run 'TestDashboard$$' ./e2e/
 
 test-short: solana-deps
 	$(GO) test -count=1 -short ./...

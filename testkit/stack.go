@@ -28,6 +28,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"go.temporal.io/api/operatorservice/v1"
 
+	"github.com/intentd/intentd/api"
 	"github.com/intentd/intentd/app"
 	"github.com/intentd/intentd/chains"
 	"github.com/intentd/intentd/chains/solana"
@@ -119,6 +120,9 @@ type Stack struct {
 	Devnet *devnet.Devnet
 	// Sys is the API's system; its Temporal client and store serve the tests' checks too.
 	Sys *app.System
+	// APIServer is the API that API and Admin reach. Its usage counts are written by FlushUsage
+	// only: the stack does not run `intentd api`'s flush loop, so a test decides when they land.
+	APIServer *api.Server
 	// RPCs are the chains' JSON-RPC URLs by chain id (direct, never the engine's proxies).
 	RPCs map[uint64]string
 	// DatabaseURL is the engine's database.
@@ -269,8 +273,13 @@ func Start(t *testing.T, o Options) *Stack {
 	t.Cleanup(admin.Close)
 	s.API = &e2e.Client{BaseURL: api.URL}
 	s.Admin = &e2e.Client{BaseURL: admin.URL, Bearer: AdminToken}
+	s.APIServer = srv
 	return s
 }
+
+// FlushUsage writes the usage counts the API has recorded so far (GET /metrics/usage and the
+// dashboard's observability read them), as `intentd api` does every few seconds.
+func (s *Stack) FlushUsage(ctx context.Context) error { return s.APIServer.Usage.FlushAll(ctx) }
 
 // urls are the chains' JSON-RPC URLs as each part of the stack dials them.
 type urls struct{ direct, api, worker, oracle map[uint64]string }

@@ -6,7 +6,7 @@
 //
 // Each tree of dist/ is one app, served as it is, with nothing loaded from elsewhere at run time:
 // docs/ is the OpenAPI viewer of GET /documentation (internal/openapidoc serves it for the API
-// and for the oracle); a dashboard/ tree beside it would be exposed the same way.
+// and for the oracle); dashboard/ is the integrator dashboard of GET /dashboard (api serves it).
 package web
 
 import (
@@ -20,6 +20,10 @@ var dist embed.FS
 // Docs is the OpenAPI viewer: index.html, the page (with {{TITLE}} and {{BASE}} for the server
 // to fill in), and assets/, its script and stylesheet named by their content's hash.
 func Docs() fs.FS { return sub("dist/docs") }
+
+// Dashboard is the integrator dashboard: index.html, the page, served as it is, and assets/, its
+// script and stylesheet named by their content's hash and the licences of what they bundle.
+func Dashboard() fs.FS { return sub("dist/dashboard") }
 
 func sub(dir string) fs.FS {
 	f, err := fs.Sub(dist, dir)

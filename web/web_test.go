@@ -83,3 +83,21 @@ func files(t *testing.T, fsys fs.FS) map[string][]byte {
 	}
 	return out
 }
+
+// The embedded dashboard is its page and the assets it names.
+func TestDashboardHoldsThePageAndTheAssetsItNames(t *testing.T) {
+	page, err := fs.ReadFile(Dashboard(), "index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := strings.Split(string(page), `"/dashboard/assets/`)[1:]
+	if len(parts) != 2 {
+		t.Fatalf("the page names %d assets, want its script and its stylesheet", len(parts))
+	}
+	for _, part := range parts {
+		name := part[:strings.IndexByte(part, '"')]
+		if _, err := fs.Stat(Dashboard(), "assets/"+name); err != nil {
+			t.Errorf("the page names assets/%s: %v", name, err)
+		}
+	}
+}
