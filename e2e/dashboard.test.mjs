@@ -147,6 +147,14 @@ describe('the integrator dashboard in headless Chromium', () => {
     await filters.getByLabel('Value').selectOption(status === 'failure' ? 'success' : 'failure')
     await filters.getByRole('button', { name: 'Apply filters' }).click()
     await owner.getByText('No request matches.').waitFor()
+    // An OR group the request meets brings it back beside the first group it does not meet.
+    await filters.getByRole('button', { name: 'Or…' }).click()
+    const or = filters.locator('fieldset').nth(1)
+    await or.getByLabel('Field').selectOption('status')
+    await or.getByLabel('Value').selectOption(status)
+    await filters.getByRole('button', { name: 'Apply filters' }).click()
+    await row.waitFor()
+    await or.getByRole('button', { name: 'Remove this condition' }).click()
     await filters.getByLabel('Value').selectOption(status)
     await filters.getByRole('button', { name: 'Apply filters' }).click()
     await row.waitFor()
@@ -199,6 +207,11 @@ describe('the integrator dashboard in headless Chromium', () => {
     await owner.locator('tr[data-delivery]', { hasText: 'webhook.test' }).first().getByRole('button', { name: 'Re-send' }).click()
     await owner.getByText(/Delivery \d+ queued again/).waitFor()
     await until('the re-sent test at the receiver', () => received.filter((r) => r.event === 'webhook.test').length >= 2)
+    // Rotating the secret shows the new one, once.
+    await owner.getByRole('button', { name: 'Rotate the secret' }).click()
+    await owner.getByText(/The new signing secret/).waitFor()
+    const rotated = (await owner.getByTestId('secret-value').innerText()).trim()
+    assert.ok(rotated.length >= 20 && rotated !== secret, 'a new signing secret is shown')
     await shot(owner, 'webhook')
   })
 

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"math/big"
 	"net/http"
 	"sort"
@@ -127,6 +128,16 @@ func TestEveryDocumentedOperationAnswersAsTheDocumentSays(t *testing.T) {
 	d.must(200, "GET", "/documentation/openapi.json", "/documentation/openapi.json", nil, nil)
 	for _, name := range openapidoc.MustViewer(web.Docs(), "", "/documentation").Assets() {
 		d.must(200, "GET", "/documentation/assets/{file}", "/documentation/assets/"+name, nil, nil)
+	}
+	// The dashboard's web app: its page and every asset it embeds.
+	d.must(200, "GET", "/dashboard", "/dashboard", nil, nil)
+	d.must(200, "GET", "/dashboard/", "/dashboard/", nil, nil)
+	assets, err := fs.ReadDir(web.Dashboard(), "assets")
+	if err != nil || len(assets) == 0 {
+		t.Fatalf("the dashboard's embedded assets: %v %v", assets, err)
+	}
+	for _, a := range assets {
+		d.must(200, "GET", "/dashboard/assets/{file}", "/dashboard/assets/"+a.Name(), nil, nil)
 	}
 	d.must(200, "GET", "/chains", "/chains", nil, nil)
 	d.must(200, "GET", "/config/v2", "/config/v2?originChainId=31337&destinationChainId=31338&currency=usdc&user="+user.Address.Hex(), nil, nil)
