@@ -3,11 +3,10 @@ package api
 import (
 	"io/fs"
 	"net/http"
-	"path"
-	"regexp"
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/intentd/intentd/internal/webasset"
 	"github.com/intentd/intentd/web"
 )
 
@@ -29,16 +28,6 @@ const (
 // Chromium and finds no violation.
 const dashboardCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
 	"font-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
-
-// dashboardHashedAsset is an asset named by its content's hash (web/build.mjs): the same name is
-// always the same bytes, so a browser may keep it for good.
-var dashboardHashedAsset = regexp.MustCompile(`-[A-Z0-9]{8}\.(js|css)$`)
-
-var dashboardAssetTypes = map[string]string{
-	".js":  "text/javascript; charset=utf-8",
-	".css": "text/css; charset=utf-8",
-	".txt": "text/plain; charset=utf-8",
-}
 
 // dashboardPage is the app's page, read once from the embedded tree.
 var dashboardPage = func() []byte {
@@ -65,25 +54,16 @@ func serveDashboardApp(c *gin.Context) {
 // serveDashboardAsset is GET /dashboard/assets/:file: the app's script and stylesheet, cached
 // for a year (their names change with their content), and the licences, revalidated.
 func serveDashboardAsset(c *gin.Context) {
-	name := c.Param("file")
-	media, ok := dashboardAssetTypes[path.Ext(name)]
-	if !ok || name != path.Base(name) || !fs.ValidPath(name) {
+	if !webasset.Serve(c.Writer, dashboardAssets, c.Param("file")) {
 		notFound(c)
-		return
 	}
-	b, err := fs.ReadFile(web.Dashboard(), "assets/"+name)
-	if err != nil {
-		notFound(c)
-		return
-	}
-	h := c.Writer.Header()
-	h.Set("Content-Type", media)
-	h.Set("X-Content-Type-Options", "nosniff")
-	if dashboardHashedAsset.MatchString(name) {
-		h.Set("Cache-Control", "public, max-age=31536000, immutable")
-	} else {
-		h.Set("Cache-Control", "no-cache")
-	}
-	c.Status(http.StatusOK)
-	_, _ = c.Writer.Write(b)
 }
+
+// dashboardAssets is the app's assets/ directory in the embedded tree.
+var dashboardAssets = func() fs.FS {
+	a, err := fs.Sub(web.Dashboard(), "assets")
+	if err != nil {
+		panic("api: the dashboard's assets are not embedded: " + err.Error())
+	}
+	return a
+}()

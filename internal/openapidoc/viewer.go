@@ -6,9 +6,9 @@ import (
 	"html"
 	"io/fs"
 	"net/http"
-	"path"
-	"regexp"
 	"strings"
+
+	"github.com/intentd/intentd/internal/webasset"
 )
 
 // ContentSecurityPolicy keeps the reference self-contained: every script, stylesheet, image and
@@ -30,17 +30,6 @@ const ContentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 
 type Viewer struct {
 	page   []byte
 	assets fs.FS
-}
-
-// hashedAsset is an asset named by its content's hash (web/build.mjs): the same name is always
-// the same bytes, so a browser may keep it for good.
-var hashedAsset = regexp.MustCompile(`-[A-Z0-9]{8}\.(js|css)$`)
-
-// assetTypes are the media types of what the viewer's assets/ holds.
-var assetTypes = map[string]string{
-	".js":  "text/javascript; charset=utf-8",
-	".css": "text/css; charset=utf-8",
-	".txt": "text/plain; charset=utf-8",
 }
 
 // NewViewer makes the reference of the service titled title from the viewer app (web.Docs():
@@ -86,24 +75,7 @@ func (v *Viewer) ServePage(w http.ResponseWriter) {
 // caller answers its own 404 otherwise. Hashed assets are cached for a year, the others (the
 // viewer's licence) revalidated.
 func (v *Viewer) ServeAsset(w http.ResponseWriter, name string) bool {
-	media, ok := assetTypes[path.Ext(name)]
-	if !ok || name != path.Base(name) || !fs.ValidPath(name) {
-		return false
-	}
-	b, err := fs.ReadFile(v.assets, name)
-	if err != nil {
-		return false
-	}
-	h := w.Header()
-	h.Set("Content-Type", media)
-	h.Set("X-Content-Type-Options", "nosniff")
-	if hashedAsset.MatchString(name) {
-		h.Set("Cache-Control", "public, max-age=31536000, immutable")
-	} else {
-		h.Set("Cache-Control", "no-cache")
-	}
-	_, _ = w.Write(b)
-	return true
+	return webasset.Serve(w, v.assets, name)
 }
 
 // Assets are the names of the files under assets/, for tests that fetch each.
