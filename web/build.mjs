@@ -19,55 +19,23 @@ import { fileURLToPath } from 'node:url'
 const here = path.dirname(fileURLToPath(import.meta.url))
 const out = path.resolve(process.argv[2] || path.join(here, 'dist'))
 
-async function docs() {
-  const dir = path.join(out, 'docs')
+// app builds one app into out/<name>: src/<name>/<entry> bundled into one script and one
+// stylesheet under assets/, named by their content's hash, the page src/<name>/index.html naming
+// them ({{JS}}, {{CSS}}), and the licences of its packages copied beside them (licences: file in
+// node_modules -> name under assets/). Nothing is inlined into the page, so that its policy
+// allows scripts and styles from the service only; the bundle keeps its licence pointers.
+async function app(name, entry, licences, options = {}) {
+  const dir = path.join(out, name)
   const assets = path.join(dir, 'assets')
   const result = await build({
     absWorkingDir: here,
-    entryPoints: { reference: 'src/docs/main.js' },
+    entryPoints: { [options.bundleName ?? name]: `src/${name}/${entry}` },
     bundle: true,
     minify: true,
     format: 'iife',
     platform: 'browser',
     target: 'chrome120',
-    outdir: assets,
-    entryNames: '[name]-[hash]',
-    // The viewer's bundle keeps its licence pointer; the licence itself is copied beside it.
-    legalComments: 'inline',
-    metafile: true,
-    logLevel: 'warning',
-  })
-  const names = {}
-  for (const [file, meta] of Object.entries(result.metafile.outputs)) {
-    if (meta.entryPoint) names.JS = path.basename(file)
-    else if (file.endsWith('.css')) names.CSS = path.basename(file)
-  }
-  if (!names.JS || !names.CSS) throw new Error(`esbuild wrote ${Object.keys(result.metafile.outputs)}`)
-  const page = (await readFile(path.join(here, 'src/docs/index.html'), 'utf8'))
-    .replaceAll('{{JS}}', names.JS).replaceAll('{{CSS}}', names.CSS)
-  await writeFile(path.join(dir, 'index.html'), page)
-  const ui = path.join(here, 'node_modules/swagger-ui-dist')
-  await copyFile(path.join(ui, 'LICENSE'), path.join(assets, 'swagger-ui.LICENSE.txt'))
-  await copyFile(path.join(ui, 'NOTICE'), path.join(assets, 'swagger-ui.NOTICE.txt'))
-  await copyFile(path.join(ui, 'swagger-ui-bundle.js.LICENSE.txt'), path.join(assets, 'swagger-ui-bundle.js.LICENSE.txt'))
-}
-
-// dashboard is the integrator dashboard: one Preact app (esbuild's automatic JSX runtime) with
-// uPlot's charts, in one script and one stylesheet. Nothing is inlined into the page, so that its
-// policy allows scripts and styles from the service only.
-async function dashboard() {
-  const dir = path.join(out, 'dashboard')
-  const assets = path.join(dir, 'assets')
-  const result = await build({
-    absWorkingDir: here,
-    entryPoints: { dashboard: 'src/dashboard/main.jsx' },
-    bundle: true,
-    minify: true,
-    format: 'iife',
-    platform: 'browser',
-    target: 'chrome120',
-    jsx: 'automatic',
-    jsxImportSource: 'preact',
+    ...options.esbuild,
     outdir: assets,
     entryNames: '[name]-[hash]',
     legalComments: 'inline',
@@ -80,15 +48,25 @@ async function dashboard() {
     else if (file.endsWith('.css')) names.CSS = path.basename(file)
   }
   if (!names.JS || !names.CSS) throw new Error(`esbuild wrote ${Object.keys(result.metafile.outputs)}`)
-  const page = (await readFile(path.join(here, 'src/dashboard/index.html'), 'utf8'))
+  const page = (await readFile(path.join(here, `src/${name}/index.html`), 'utf8'))
     .replaceAll('{{JS}}', names.JS).replaceAll('{{CSS}}', names.CSS)
   await writeFile(path.join(dir, 'index.html'), page)
-  await copyFile(path.join(here, 'node_modules/preact/LICENSE'), path.join(assets, 'preact.LICENSE.txt'))
-  await copyFile(path.join(here, 'node_modules/uplot/LICENSE'), path.join(assets, 'uplot.LICENSE.txt'))
+  for (const [from, to] of Object.entries(licences)) {
+    await copyFile(path.join(here, 'node_modules', from), path.join(assets, to))
+  }
 }
 
 // A fresh tree each time, so that a file no longer built does not linger.
 await rm(out, { recursive: true, force: true })
 await mkdir(out, { recursive: true })
-await docs()
-await dashboard()
+// The API reference's viewer (Swagger UI).
+await app('docs', 'main.js', {
+  'swagger-ui-dist/LICENSE': 'swagger-ui.LICENSE.txt',
+  'swagger-ui-dist/NOTICE': 'swagger-ui.NOTICE.txt',
+  'swagger-ui-dist/swagger-ui-bundle.js.LICENSE.txt': 'swagger-ui-bundle.js.LICENSE.txt',
+}, { bundleName: 'reference' })
+// The integrator dashboard: one Preact app (esbuild's automatic JSX runtime) with uPlot's charts.
+await app('dashboard', 'main.jsx', {
+  'preact/LICENSE': 'preact.LICENSE.txt',
+  'uplot/LICENSE': 'uplot.LICENSE.txt',
+}, { esbuild: { jsx: 'automatic', jsxImportSource: 'preact' } })
