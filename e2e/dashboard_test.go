@@ -1,14 +1,9 @@
 package e2e
 
 import (
-	"bufio"
 	"context"
-	"fmt"
-	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -25,13 +20,7 @@ import (
 // owner and support users are made through the admin API, each with a one-time sign-in link, as
 // an operator makes them; everything after that happens in the browser.
 func TestDashboard(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatal("node is not on the PATH: the dashboard suite needs Node.js 20 or later")
-	}
-	if _, err := os.Stat(filepath.Join("node_modules", "playwright-core", "package.json")); err != nil {
-		t.Fatal("the suite's packages are not installed: run `make e2e-deps` (npm ci in e2e/)")
-	}
+	node := nodeFor(t, "playwright-core")
 	s := testkit.Start(t, testkit.Options{})
 	s.StartDispatcher(t, func(o *events.Options) { o.Poll = 100 * time.Millisecond })
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
@@ -68,8 +57,27 @@ func TestDashboard(t *testing.T) {
 	if out, err := exec.CommandContext(ctx, chromium).CombinedOutput(); err != nil {
 		t.Fatalf("scripts/chromium.sh: %v\n%s", err, out)
 	}
-	cmd := exec.CommandContext(ctx, node, "--test", "--test-reporter=spec", "--test-concurrency=1", "dashboard.test.mjs")
-	cmd.Env = append(os.Environ(),
+	// The observability page reads the usage counts, which `intentd api` writes every few seconds:
+	// the stack's API writes them when told, so the suite's calls are written as they would be.
+	flushing, stopFlushing := context.WithCancel(ctx)
+	flushed := make(chan struct{})
+	defer func() { stopFlushing(); <-flushed }()
+	go func() {
+		defer close(flushed)
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for {
+			select {
+			case <-flushing.Done():
+				return
+			case <-tick.C:
+				if err := s.FlushUsage(flushing); err != nil && flushing.Err() == nil {
+					t.Logf("flush the usage counts: %v", err)
+				}
+			}
+		}
+	}()
+	runNode(t, ctx, node, "the dashboard suite", []string{"--test", "--test-reporter=spec", "--test-concurrency=1", "dashboard.test.mjs"},
 		"INTENTD_API_URL="+s.API.BaseURL,
 		"INTENTD_CHROMIUM=/usr/bin/chromium",
 		"INTENTD_OWNER_EMAIL=owner@dashboard.test",
@@ -77,43 +85,5 @@ func TestDashboard(t *testing.T) {
 		"INTENTD_SUPPORT_LINK="+supportLink,
 		"INTENTD_USER="+devnet.TestAccounts()[1].Address.Hex(),
 		"INTENTD_USDC="+devnet.USDCAddress.Hex(),
-		"NO_COLOR=1",
 	)
-	pr, pw := io.Pipe()
-	cmd.Stdout, cmd.Stderr = pw, pw
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		sc := bufio.NewScanner(pr)
-		for sc.Scan() {
-			t.Log(sc.Text())
-		}
-	}()
-	// The observability page reads the usage counts, which `intentd api` writes every few seconds:
-	// the stack's API writes them when told, so the suite's calls are written as they would be.
-	flushed := make(chan struct{})
-	go func() {
-		defer close(flushed)
-		tick := time.NewTicker(time.Second)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-				if err := s.FlushUsage(ctx); err != nil {
-					t.Logf("flush the usage counts: %v", err)
-				}
-			}
-		}
-	}()
-	start := time.Now()
-	err = cmd.Run()
-	_ = pw.Close()
-	<-done
-	<-flushed
-	if err != nil {
-		t.Fatalf("the dashboard suite failed after %s: %v", time.Since(start).Round(time.Millisecond), err)
-	}
-	t.Log(strings.TrimSpace(fmt.Sprintf("the dashboard suite passed in %.1f s", time.Since(start).Seconds())))
 }

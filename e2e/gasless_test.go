@@ -1,16 +1,12 @@
 package e2e
 
 import (
-	"bufio"
 	"context"
 	"crypto/ecdsa"
 	"encoding/json"
-	"io"
 	"math/big"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -38,13 +34,7 @@ import (
 // the users still hold no ETH, and the integrator's sponsorship balance fell by exactly the
 // relayed transactions' gas (each at devnet.ETHUSDPrice, rounded up to the micro-dollar).
 func TestViemClientExecutesGaslessly(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatal("node is not on the PATH: the e2e suite needs Node.js 20 or later")
-	}
-	if _, err := os.Stat(filepath.Join("node_modules", "viem", "package.json")); err != nil {
-		t.Fatal("the e2e suite's packages are not installed: run `make e2e-deps` (npm ci in e2e/)")
-	}
+	node := nodeFor(t, "viem")
 	s := testkit.Start(t, testkit.Options{})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -99,8 +89,7 @@ func TestViemClientExecutesGaslessly(t *testing.T) {
 	}
 	results := t.TempDir()
 
-	cmd := exec.CommandContext(ctx, node, "--test", "--test-reporter=spec", "gasless.test.mjs")
-	cmd.Env = append(os.Environ(),
+	runNode(t, ctx, node, "gasless.test.mjs", []string{"--test", "--test-reporter=spec", "gasless.test.mjs"},
 		"INTENTD_API_URL="+s.API.BaseURL,
 		"INTENTD_API_KEY="+key,
 		"INTENTD_RPC_31337="+s.RPCs[31337],
@@ -112,26 +101,7 @@ func TestViemClientExecutesGaslessly(t *testing.T) {
 		"INTENTD_GASLESS_SDK_KEY="+hexutil.Encode(crypto.FromECDSA(users["sdk"])),
 		"INTENTD_GASLESS_SDK_RECIPIENT="+recipients["sdk"].Hex(),
 		"INTENTD_RESULT_DIR="+results,
-		"NO_COLOR=1",
 	)
-	pr, pw := io.Pipe()
-	cmd.Stdout, cmd.Stderr = pw, pw
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		sc := bufio.NewScanner(pr)
-		for sc.Scan() {
-			t.Log(sc.Text())
-		}
-	}()
-	start := time.Now()
-	err = cmd.Run()
-	_ = pw.Close()
-	<-done
-	if err != nil {
-		t.Fatalf("gasless.test.mjs failed after %s: %v", time.Since(start).Round(time.Millisecond), err)
-	}
-	t.Log("gasless.test.mjs passed in " + strconv.FormatFloat(time.Since(start).Seconds(), 'f', 1, 64) + " s")
 
 	ec, err := s.Devnet.Chain(31337).Dial(ctx)
 	if err != nil {

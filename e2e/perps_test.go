@@ -1,15 +1,11 @@
 package e2e
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"io"
 	"math/big"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -32,13 +28,7 @@ import (
 // holds exactly the quote's currencyOut on 31337, and the amount moved from the wallet's perps
 // balance to the depository account's, exactly.
 func TestViemClientWithdrawsFromThePerpsExchange(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatal("node is not on the PATH: the e2e suite needs Node.js 20 or later")
-	}
-	if _, err := os.Stat(filepath.Join("node_modules", "viem", "package.json")); err != nil {
-		t.Fatal("the e2e suite's packages are not installed: run `make e2e-deps` (npm ci in e2e/)")
-	}
+	node := nodeFor(t, "viem")
 	s := testkit.Start(t, testkit.Options{Exchange: true})
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
@@ -60,8 +50,7 @@ func TestViemClientWithdrawsFromThePerpsExchange(t *testing.T) {
 	}
 	results := t.TempDir()
 
-	cmd := exec.CommandContext(ctx, node, "--test", "--test-reporter=spec", "perps.test.mjs")
-	cmd.Env = append(os.Environ(),
+	runNode(t, ctx, node, "perps.test.mjs", []string{"--test", "--test-reporter=spec", "perps.test.mjs"},
 		"INTENTD_API_URL="+s.API.BaseURL,
 		"INTENTD_EXCHANGE_URL="+s.Exchange.URL(),
 		"INTENTD_RPC_31337="+s.RPCs[31337],
@@ -70,26 +59,7 @@ func TestViemClientWithdrawsFromThePerpsExchange(t *testing.T) {
 		"INTENTD_PERPS_KEY="+hexutil.Encode(crypto.FromECDSA(acct.Key)),
 		"INTENTD_PERPS_RECIPIENT="+recipient.Hex(),
 		"INTENTD_RESULT_DIR="+results,
-		"NO_COLOR=1",
 	)
-	pr, pw := io.Pipe()
-	cmd.Stdout, cmd.Stderr = pw, pw
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		sc := bufio.NewScanner(pr)
-		for sc.Scan() {
-			t.Log(sc.Text())
-		}
-	}()
-	start := time.Now()
-	err = cmd.Run()
-	_ = pw.Close()
-	<-done
-	if err != nil {
-		t.Fatalf("perps.test.mjs failed after %s: %v", time.Since(start).Round(time.Millisecond), err)
-	}
-	t.Log("perps.test.mjs passed in " + strconv.FormatFloat(time.Since(start).Seconds(), 'f', 1, 64) + " s")
 
 	raw, err := os.ReadFile(filepath.Join(results, "perps.json"))
 	if err != nil {

@@ -10,14 +10,11 @@
 package e2e
 
 import (
-	"bufio"
 	"context"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -39,13 +36,7 @@ import (
 // same stack: the API reference at /documentation rendered in Chromium with nothing loaded from
 // elsewhere (issue 39, point 5).
 func TestPublicSDK(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatal("node is not on the PATH: the SDK suite needs Node.js 20 or later")
-	}
-	if _, err := os.Stat(filepath.Join("node_modules", "@relayprotocol", "relay-sdk", "package.json")); err != nil {
-		t.Fatal("the SDK suite's packages are not installed: run `make e2e-deps` (npm ci in e2e/)")
-	}
+	node := nodeFor(t, "@relayprotocol/relay-sdk")
 	s := testkit.Start(t, testkit.Options{})
 
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
@@ -81,8 +72,7 @@ func TestPublicSDK(t *testing.T) {
 		}
 	}
 	args := append([]string{"--test", "--test-reporter=spec", "--test-concurrency=1"}, files...)
-	cmd := exec.CommandContext(ctx, node, args...)
-	cmd.Env = append(os.Environ(),
+	runNode(t, ctx, node, "the SDK suite", args,
 		"INTENTD_API_URL="+s.API.BaseURL,
 		"INTENTD_WS_URL=ws"+strings.TrimPrefix(s.API.BaseURL, "http")+"/ws",
 		"INTENTD_CHROMIUM=/usr/bin/chromium",
@@ -91,24 +81,5 @@ func TestPublicSDK(t *testing.T) {
 		"INTENTD_USDC="+devnet.USDCAddress.Hex(),
 		"INTENTD_DEPOSITORY="+devnet.DepositoryAddress.Hex(),
 		"INTENTD_API_KEY="+key,
-		"NO_COLOR=1",
 	)
-	pr, pw := io.Pipe()
-	cmd.Stdout, cmd.Stderr = pw, pw
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		sc := bufio.NewScanner(pr)
-		for sc.Scan() {
-			t.Log(sc.Text())
-		}
-	}()
-	start := time.Now()
-	err = cmd.Run()
-	_ = pw.Close()
-	<-done
-	if err != nil {
-		t.Fatalf("the SDK suite failed after %s: %v", time.Since(start).Round(time.Millisecond), err)
-	}
-	t.Log("the SDK suite passed in " + strconv.FormatFloat(time.Since(start).Seconds(), 'f', 1, 64) + " s")
 }

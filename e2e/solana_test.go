@@ -1,15 +1,11 @@
 package e2e
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"io"
 	"math/big"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"testing"
 	"time"
 
@@ -27,13 +23,7 @@ import (
 // @relayprotocol/relay-svm-wallet-adapter, a web3.js keypair signing) executes the same quote
 // shape to success. Here each EVM recipient's gain must equal its quote's currencyOut exactly.
 func TestSolanaKitClient(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatal("node is not on the PATH: the e2e suite needs Node.js 20 or later")
-	}
-	if _, err := os.Stat(filepath.Join("node_modules", "@solana", "kit", "package.json")); err != nil {
-		t.Fatal("the e2e suite's packages are not installed: run `make e2e-deps` (npm ci in e2e/)")
-	}
+	node := nodeFor(t, "@solana/kit")
 	s := testkit.Start(t, testkit.Options{Solana: true})
 
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -52,8 +42,7 @@ func TestSolanaKitClient(t *testing.T) {
 	// --test-force-exit: the SDK's Solana adapter leaves web3.js confirming the deposit over the
 	// RPC's websocket, which the local chain does not serve (e2e/README.md); its client retries
 	// the connection for ever and would keep Node running after the cases pass.
-	cmd := exec.CommandContext(ctx, node, "--test", "--test-reporter=spec", "--test-force-exit", "solana.test.mjs")
-	cmd.Env = append(os.Environ(),
+	runNode(t, ctx, node, "solana.test.mjs", []string{"--test", "--test-reporter=spec", "--test-force-exit", "solana.test.mjs"},
 		"INTENTD_API_URL="+s.API.BaseURL,
 		"INTENTD_SOLANA_RPC="+s.Solana.RPCURL,
 		"INTENTD_SOLANA_SECRET="+user.PrivateKey.String(),
@@ -61,26 +50,7 @@ func TestSolanaKitClient(t *testing.T) {
 		"INTENTD_EVM_RECIPIENT="+recipients["kit"].Hex(),
 		"INTENTD_EVM_SDK_RECIPIENT="+recipients["sdk"].Hex(),
 		"INTENTD_RESULT_DIR="+results,
-		"NO_COLOR=1",
 	)
-	pr, pw := io.Pipe()
-	cmd.Stdout, cmd.Stderr = pw, pw
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		sc := bufio.NewScanner(pr)
-		for sc.Scan() {
-			t.Log(sc.Text())
-		}
-	}()
-	start := time.Now()
-	err = cmd.Run()
-	_ = pw.Close()
-	<-done
-	if err != nil {
-		t.Fatalf("solana.test.mjs failed after %s: %v", time.Since(start).Round(time.Millisecond), err)
-	}
-	t.Log("solana.test.mjs passed in " + strconv.FormatFloat(time.Since(start).Seconds(), 'f', 1, 64) + " s")
 
 	for _, c := range []string{"kit", "sdk"} {
 		raw, err := os.ReadFile(filepath.Join(results, c+".json"))
